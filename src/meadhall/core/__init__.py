@@ -1,0 +1,1 @@
+"""The game-agnostic kernel: randomness, decks, geometry, graphs, the Game protocol."""

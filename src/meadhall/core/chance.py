@@ -1,0 +1,109 @@
+"""Where chance comes from: the seeded generator, or the people at the table.
+
+Every random step of every game goes through :meth:`Chance.pick`: a die roll, a card drawn from
+a face-down pile, a rune landing. In ``seeded`` mode the state's own :class:`~meadhall.core.rng.Rng`
+decides. In ``table`` mode the players roll their own dice and the engine asks for each result:
+:meth:`pick` raises :class:`NeedChance`, the protocol turns that into a decision whose legal
+actions are the possible results, and replays the step once the result is entered.
+Results queued with :meth:`Chance.force` are used first in either mode; tests force rolls this way.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from meadhall.core.errors import IllegalAction
+from meadhall.core.rng import Rng
+
+ChanceMode = Literal["seeded", "table"]
+
+
+@dataclass(frozen=True, slots=True)
+class ChanceRequest:
+    """What the engine needs the table to tell it: e.g. ``Frida's attack roll (d12)``."""
+
+    what: str
+    options: tuple[str, ...]
+    section: str | None = None
+
+    def to_json(self) -> dict:
+        return {"what": self.what, "options": list(self.options), "section": self.section}
+
+    @classmethod
+    def from_json(cls, d: dict) -> ChanceRequest:
+        return cls(d["what"], tuple(d["options"]), d.get("section"))
+
+
+class NeedChance(Exception):  # noqa: N818 - control flow, not an error a user sees
+    """Raised inside an engine step when table mode needs a result it does not have yet."""
+
+    def __init__(self, request: ChanceRequest) -> None:
+        super().__init__(request.what)
+        self.request = request
+
+
+class Chance:
+    """The single source of randomness of one game state (cloned and saved with it)."""
+
+    __slots__ = ("game", "mode", "rng", "queue")
+
+    def __init__(self, game: str, rng: Rng, mode: ChanceMode = "seeded") -> None:
+        if mode not in ("seeded", "table"):
+            raise ValueError(f"chance mode must be 'seeded' or 'table', not {mode!r}")
+        self.game = game
+        self.mode: ChanceMode = mode
+        self.rng = rng
+        self.queue: list[str] = []
+
+    def clone(self) -> Chance:
+        c = Chance(self.game, self.rng.clone(), self.mode)
+        c.queue = list(self.queue)
+        return c
+
+    def force(self, *results: object) -> None:
+        """Queue results to be used by the next picks, in order (validated when used)."""
+        self.queue.extend(str(r) for r in results)
+
+    def pick(
+        self,
+        what: str,
+        options: Sequence[object],
+        weights: Sequence[float] | None = None,
+        section: str | None = None,
+    ) -> int:
+        """Choose one of ``options`` at random (or as the table says); returns its index.
+
+        >>> c = Chance("toy", Rng(1)); c.force(4)
+        >>> c.pick("d6", [1, 2, 3, 4, 5, 6])
+        3
+        """
+        names = tuple(str(o) for o in options)
+        if not names:
+            raise ValueError(f"nothing to pick from for {what}")
+        if self.queue:
+            result = self.queue.pop(0)
+            if result not in names:
+                self.queue.insert(0, result)
+                raise IllegalAction(
+                    self.game, section, f"{result!r} is not a possible result of {what}; "
+                    f"possible: {', '.join(dict.fromkeys(names))}"
+                )
+            return names.index(result)
+        if len(names) == 1:
+            return 0
+        if self.mode == "table":
+            raise NeedChance(ChanceRequest(what, tuple(dict.fromkeys(names)), section))
+        if weights is None:
+            return self.rng.below(len(names))
+        return self.rng.weighted_index(weights)
+
+    def to_json(self) -> dict:
+        return {"mode": self.mode, "rng": self.rng.state, "queue": list(self.queue)}
+
+    @classmethod
+    def from_json(cls, game: str, d: dict) -> Chance:
+        c = cls(game, Rng.from_state(int(d["rng"])), d.get("mode", "seeded"))
+        c.queue = [str(x) for x in d.get("queue", [])]
+        return c

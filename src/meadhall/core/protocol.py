@@ -1,0 +1,442 @@
+"""The Game protocol: what every game implements and every bot, runner, server and CLI uses.
+
+A game is its setup, its seed and its action log. A :class:`GameState` answers who must decide
+now (:meth:`~GameState.decision`), what they may do (:meth:`~GameState.legal_actions`), and applies
+one action (:meth:`~GameState.apply`), running every automated step (enemy turns, dice, spawns) up
+to the next decision and returning the :class:`Event` list that explains them.
+
+Subclasses implement the underscored hooks (``_decision``, ``_legal``, ``_apply``, ``_dump``,
+``_load``, ``outcome``, ``view``); the base class supplies atomic apply, table-mode chance,
+players'-choice defaults, cloning, serialisation, replay and determinization once for all games.
+"""
+
+from __future__ import annotations
+
+import zlib
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal, Self
+
+from meadhall.core.chance import Chance, ChanceMode, ChanceRequest, NeedChance
+from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.fastcopy import fastcopy
+from meadhall.core.rng import Rng
+
+POSITION_FORMAT = "meadhall/position"
+POSITION_VERSION = 1
+
+PLAYERS = "players"
+"""Seat of a decision the rulebook leaves to the players together (ties in enemy moves...)."""
+CHANCE = "chance"
+"""Seat of a decision asking the table for a random result (table mode)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened, with a sentence for a player and the rulebook section behind it.
+
+    >>> str(Event("move", "Draugr 2 moves to E5: closest hero is Frida", "Movement - Undead"))
+    'Draugr 2 moves to E5: closest hero is Frida — Movement - Undead'
+    """
+
+    kind: str
+    text: str
+    section: str | None = None
+    data: Mapping[str, Any] = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        return f"{self.text} — {self.section}" if self.section else self.text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "text": self.text, "section": self.section,
+                "data": dict(self.data)}
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """A legal action: its stable string form and a stable integer id (for RL).
+
+    The id is a CRC-32 of the text, so it never depends on which other actions are legal.
+
+    >>> Action("move F4").id == Action("move F4").id
+    True
+    """
+
+    text: str
+
+    @property
+    def id(self) -> int:
+        return zlib.crc32(self.text.encode()) & 0x7FFFFFFF
+
+    def __str__(self) -> str:
+        return self.text
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """Who must decide what now.
+
+    ``seat`` is a hero/player id, :data:`PLAYERS` for a players' choice, or :data:`CHANCE` when
+    table mode asks for a random result. ``default`` is the text of the automatic default action
+    the engine offers for a players' choice (and takes itself when ``auto_choices`` is on).
+    """
+
+    seat: str
+    prompt: str
+    section: str | None = None
+    kind: Literal["turn", "choice", "chance"] = "turn"
+    default: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seat": self.seat, "prompt": self.prompt, "section": self.section,
+                "kind": self.kind, "default": self.default}
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """``win``, ``loss`` or ``ongoing``, with the reason in a sentence."""
+
+    result: Literal["win", "loss", "ongoing"]
+    reason: str = ""
+
+    @property
+    def over(self) -> bool:
+        return self.result != "ongoing"
+
+    def to_json(self) -> dict[str, str]:
+        return {"result": self.result, "reason": self.reason}
+
+
+ONGOING = Outcome("ongoing")
+
+
+@dataclass(slots=True)
+class Pending:
+    """An action waiting for random results from the table (table mode)."""
+
+    action: str
+    request: ChanceRequest
+    results: list[str] = field(default_factory=list)
+    shown: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"action": self.action, "request": self.request.to_json(),
+                "results": list(self.results), "shown": self.shown}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any]) -> Pending:
+        return cls(d["action"], ChanceRequest.from_json(d["request"]), list(d["results"]),
+                   int(d.get("shown", 0)))
+
+
+START = "__start__"
+"""Log-free pseudo action: the automated steps of setup (initial draws, first rolls)."""
+RESULT = "result "
+FORCE = "force "
+
+
+class GameState(ABC):
+    """Base of every game's state. Mutable; :meth:`clone` before searching.
+
+    Attributes every state has: ``content`` (immutable data, shared by clones), ``setup``
+    (the game's setup dict), ``seed``, ``chance`` (the random source and its mode), ``log``
+    (actions applied since setup, the replayable record), ``pending`` and ``auto_choices``.
+    """
+
+    game: ClassVar[str]
+    STATE_VERSION: ClassVar[int] = 1
+    _shared: ClassVar[frozenset[str]] = frozenset({"content", "setup"})
+
+    content: Any
+    setup: dict[str, Any]
+    seed: int
+    chance: Chance
+    log: list[str]
+    pending: Pending | None
+    auto_choices: bool
+
+    def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
+                   chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
+        self.content = content
+        self.setup = setup
+        self.seed = seed
+        self.chance = Chance(self.game, Rng(seed), chance)
+        self.log = []
+        self.pending = None
+        self.auto_choices = auto_choices
+
+    # ----------------------------------------------------------------- hooks for games
+    @abstractmethod
+    def _decision(self) -> Decision | None:
+        """The decision now (never called while table mode waits for a result)."""
+
+    @abstractmethod
+    def _legal(self) -> list[str]:
+        """Texts of every legal action for the current decision, in a deterministic order."""
+
+    @abstractmethod
+    def _apply(self, action: str, events: list[Event]) -> None:
+        """Carry out a legal action and every automated step up to the next decision."""
+
+    def _start(self, events: list[Event]) -> None:
+        """Automated steps right after setup (draws, first initiative roll...); default none."""
+
+    @abstractmethod
+    def _dump(self) -> dict[str, Any]:
+        """The human-writable position (see docs/formats.md); must be lossless."""
+
+    @abstractmethod
+    def _load(self, position: dict[str, Any]) -> None:
+        """Fill this state from a position written by :meth:`_dump` or by a person."""
+
+    @abstractmethod
+    def outcome(self) -> Outcome:
+        """Win, loss or ongoing, with the reason."""
+
+    @abstractmethod
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """JSON-ready picture of the game for ``seat`` (``None``: a spectator), hidden
+        information removed."""
+
+    def _why_illegal(self, action: str) -> IllegalAction | None:
+        """A rule-naming explanation of why ``action`` is illegal now, when the game knows one."""
+        return None
+
+    def _determinize(self, rng: Rng) -> None:
+        """Resample hidden information the game stores explicitly (the generator is reseeded
+        by the base class). Default: nothing else is hidden."""
+
+    # ----------------------------------------------------------------- the protocol
+    def decision(self) -> Decision | None:
+        """Who must decide what now, or ``None`` when the game is over."""
+        if self.pending is not None:
+            r = self.pending.request
+            return Decision(CHANCE, f"Enter the result: {r.what}", r.section, "chance")
+        if self.outcome().over:
+            return None
+        return self._decision()
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action for the current decision (empty when the game is over)."""
+        if self.pending is not None:
+            return [Action(RESULT + o) for o in self.pending.request.options]
+        if self.outcome().over:
+            return []
+        return [Action(t) for t in self._legal()]
+
+    def apply(self, action: Action | str) -> list[Event]:
+        """Apply one action and every automated step after it; returns the events.
+
+        Raises :class:`IllegalAction` (naming the rule where the game knows it) and leaves the
+        state exactly as it was.
+        """
+        text = action.text if isinstance(action, Action) else " ".join(str(action).split())
+        if self.pending is not None:
+            return self._enter_result(text)
+        if self.outcome().over:
+            raise IllegalAction(self.game, None, f"the game is over ({self.outcome().reason})")
+        if text not in self._legal():
+            raise self._why_illegal(text) or IllegalAction(
+                self.game, None, f"{text!r} is not a legal action now "
+                f"({self._prompt_hint()})")
+        return self._run_atomic(text, [])
+
+    def force(self, *results: object) -> None:
+        """Queue random results for the next rolls/draws (tests; a player's own dice).
+
+        The results are recorded in the log so a replay forces them again.
+        """
+        for r in results:
+            self.log.append(FORCE + str(r))
+        self.chance.force(*results)
+
+    def clone(self) -> Self:
+        """An independent copy; content is shared, never copied."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        for k, v in self.__dict__.items():
+            d[k] = v if k in self._shared else fastcopy(v)
+        return new
+
+    def determinize(self, rng: Rng) -> Self:
+        """A copy in which everything this state's players cannot see is resampled."""
+        c = self.clone()
+        c.chance.rng = rng.split()
+        c._determinize(rng)
+        return c
+
+    def to_json(self) -> dict[str, Any]:
+        """The full, versioned, lossless save: setup, seed, chance, log and position."""
+        return {
+            "format": POSITION_FORMAT,
+            "version": POSITION_VERSION,
+            "game": self.game,
+            "state_version": self.STATE_VERSION,
+            "setup": self.setup,
+            "seed": self.seed,
+            "chance": self.chance.to_json(),
+            "auto_choices": self.auto_choices,
+            "log": list(self.log),
+            "pending": self.pending.to_json() if self.pending else None,
+            "position": self._dump(),
+        }
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[union-attr]
+
+    __hash__ = None  # type: ignore[assignment]
+
+    # ----------------------------------------------------------------- machinery
+    def _prompt_hint(self) -> str:
+        d = self._decision()
+        return f"{d.seat}: {d.prompt}" if d else "nothing to decide"
+
+    def _run(self, text: str, events: list[Event]) -> None:
+        if text == START:
+            self._start(events)
+        else:
+            self._apply(text, events)
+        # Players' choices with auto_choices on take their default at once.
+        for _ in range(10_000):
+            if not self.auto_choices or self.outcome().over:
+                return
+            d = self._decision()
+            if d is None or d.seat != PLAYERS or d.default is None:
+                return
+            self._apply(d.default, events)
+        raise RuntimeError("auto_choices did not reach a decision after 10000 defaults")
+
+    def _run_atomic(self, text: str, results: list[str], shown: int = 0) -> list[Event]:
+        snapshot = self.clone()
+        events: list[Event] = []
+        self.chance.queue[:0] = results
+        try:
+            self._run(text, events)
+        except NeedChance as need:
+            self.__dict__ = snapshot.__dict__
+            self.pending = Pending(text, need.request, list(results), len(events))
+            return events[shown:]
+        except BaseException:
+            self.__dict__ = snapshot.__dict__
+            raise
+        if text != START:
+            self.log.append(text)
+        return events[shown:]
+
+    def _enter_result(self, text: str) -> list[Event]:
+        assert self.pending is not None
+        p = self.pending
+        if not text.startswith(RESULT) or text[len(RESULT):] not in p.request.options:
+            raise IllegalAction(self.game, p.request.section,
+                                f"{text!r} is not a possible result of {p.request.what}; "
+                                f"enter one of: {', '.join(p.request.options)}")
+        result = text[len(RESULT):]
+        self.pending = None
+        log_len = len(self.log)
+        try:
+            events = self._run_atomic(p.action, [*p.results, result], p.shown)
+        except BaseException:
+            self.pending = p
+            raise
+        if self.pending is None:
+            # Completed: record the results after the action so a replay can re-enter them.
+            done = self.log[log_len:]
+            self.log[log_len:] = [*done, *(RESULT + r for r in [*p.results, result])]
+        return events
+
+
+@dataclass(frozen=True, slots=True)
+class Info:
+    """A scenario, chapter or hero a game offers, for listings."""
+
+    id: str
+    name: str
+    note: str = ""
+
+
+class Game(ABC):
+    """One game as the registry offers it: builds states and lists what can be played."""
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    state_cls: ClassVar[type[GameState]]
+
+    @abstractmethod
+    def scenarios(self) -> list[Info]:
+        """Scenarios (or chapters, adventures) that can be set up."""
+
+    @abstractmethod
+    def heroes(self) -> list[Info]:
+        """Heroes, characters or champions that can be chosen."""
+
+    @abstractmethod
+    def default_setup(self) -> dict[str, Any]:
+        """A complete, playable setup for newcomers."""
+
+    @abstractmethod
+    def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
+                    auto_choices: bool = False) -> GameState:
+        """A state with content loaded for ``setup`` and the position built from the setup,
+        before any automated setup step runs. Raises :class:`ContentError` on a bad setup."""
+
+    def normalise_setup(self, setup: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Fill defaults into a partial setup (``scenario``, ``heroes``...)."""
+        base = self.default_setup()
+        base.update(dict(setup or {}))
+        return base
+
+    def new_game(self, setup: Mapping[str, Any] | None = None, seed: int = 0,
+                 chance: ChanceMode = "seeded", auto_choices: bool = False) -> GameState:
+        """Set up a new game and run its automated setup steps."""
+        state = self.blank_state(self.normalise_setup(setup), seed, chance, auto_choices)
+        state._run_atomic(START, [])
+        return state
+
+    def replay(self, setup: Mapping[str, Any] | None, seed: int, log: Iterable[str],
+               chance: ChanceMode = "seeded", auto_choices: bool = False) -> GameState:
+        """Rebuild a state from setup, seed and action log."""
+        state = self.new_game(setup, seed, chance, auto_choices)
+        for entry in log:
+            if entry.startswith(FORCE):
+                state.force(entry[len(FORCE):])
+            else:
+                state.apply(entry)
+        return state
+
+    def from_json(self, data: Mapping[str, Any], source: str = "<position>") -> GameState:
+        """Load a save or a hand-written position (see docs/formats.md)."""
+        if data.get("game") != self.id:
+            raise ContentError(source, "game", f"expected {self.id!r}, found {data.get('game')!r}")
+        version = data.get("version", POSITION_VERSION)
+        if version != POSITION_VERSION:
+            raise ContentError(source, "version", f"position format version {version} is not "
+                               f"supported (this meadhall reads {POSITION_VERSION})")
+        sv = data.get("state_version", self.state_cls.STATE_VERSION)
+        if sv != self.state_cls.STATE_VERSION:
+            raise ContentError(source, "state_version", f"{self.id} state version {sv} is not "
+                               f"supported (this meadhall reads {self.state_cls.STATE_VERSION})")
+        seed = data.get("seed", 0)
+        if not isinstance(seed, int):
+            raise ContentError(source, "seed", "must be an integer")
+        chance = data.get("chance") or {}
+        setup = self.normalise_setup(data.get("setup"))
+        state = self.blank_state(setup, seed, chance.get("mode", "seeded"),
+                                 bool(data.get("auto_choices", False)))
+        if "rng" in chance:
+            state.chance = Chance.from_json(self.id, chance)
+        log = data.get("log", [])
+        if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
+            raise ContentError(source, "log", "must be a list of action strings")
+        state.log = list(log)
+        if data.get("pending"):
+            state.pending = Pending.from_json(data["pending"])
+        if "position" in data:
+            try:
+                state._load(data["position"])
+            except ContentError as e:
+                raise ContentError(source, f"position.{e.field}" if e.field else "position",
+                                   e.reason) from None
+            except (KeyError, TypeError, ValueError) as e:
+                raise ContentError(source, "position", f"{type(e).__name__}: {e}") from None
+        return state

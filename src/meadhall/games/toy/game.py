@@ -1,0 +1,353 @@
+"""Rules of Troll Chase (sections as listed in docs/rules/toy.toml)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from meadhall.core import grid
+from meadhall.core.chance import ChanceMode
+from meadhall.core.content import ContentModel, load
+from meadhall.core.deck import Deck
+from meadhall.core.dice import D6
+from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.graph import first_steps
+from meadhall.core.protocol import (
+    ONGOING,
+    PLAYERS,
+    Decision,
+    Event,
+    Game,
+    GameState,
+    Info,
+    Outcome,
+)
+
+ID = "toy"
+CONTENT = Path(__file__).parent / "content" / "toy.json"
+
+S_TURN = "Hero Turn"
+S_ATTACK = "Attacking the Troll"
+S_WIND = "The Wind"
+S_TROLL = "Troll Movement"
+S_END = "Winning and Losing"
+
+STEPS = {"calm": 1, "gust": 2, "fog": 0}
+
+
+class ScenarioData(ContentModel):
+    name: str
+    map: list[str] = Field(min_length=1)
+    starts: list[str]
+    troll: str
+    rounds: int = Field(gt=0)
+
+
+class HeroData(ContentModel):
+    name: str
+
+
+class ToyContent(ContentModel):
+    authored: bool
+    note: str = ""
+    scenarios: dict[str, ScenarioData]
+    heroes: dict[str, HeroData]
+    wind_deck: list[str]
+
+
+class Setup(ContentModel):
+    scenario: str = "chase"
+    heroes: list[str] = Field(default_factory=lambda: ["ada"], min_length=1, max_length=2)
+
+
+class ToyState(GameState):
+    """Troll Chase. Heroes act in setup order; then the wind card and the troll move."""
+
+    game = ID
+
+    def __init__(self, content: ToyContent, setup: dict[str, Any], seed: int,
+                 chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
+        self._init_base(content, setup, seed, chance, auto_choices)
+        sc = content.scenarios[setup["scenario"]]
+        self.rows: list[str] = list(sc.map)  # shared strings, copied cheaply
+        self.heroes: dict[str, grid.Sq] = {
+            h: grid.sq(sc.starts[i]) for i, h in enumerate(setup["heroes"])}
+        self.escaped: list[str] = []
+        self.caught: list[str] = []
+        self.troll: grid.Sq = grid.sq(sc.troll)
+        self.stunned = False
+        self.round = 1
+        self.turn = 0  # index into setup["heroes"]; len(heroes) means the troll is choosing
+        self.steps_left = 0
+        self.wind = Deck("wind", list(content.wind_deck))
+
+    # ------------------------------------------------------------ board helpers
+    @property
+    def width(self) -> int:
+        return len(self.rows[0])
+
+    @property
+    def height(self) -> int:
+        return len(self.rows)
+
+    def terrain(self, s: grid.Sq) -> str:
+        return self.rows[s[1]][s[0]] if grid.in_bounds(s, self.width, self.height) else "#"
+
+    def _open(self, s: grid.Sq) -> bool:
+        return self.terrain(s) != "#"
+
+    def _order(self) -> list[str]:
+        return [h for h in self.setup["heroes"] if h in self.heroes]
+
+    def _current(self) -> str | None:
+        order = self.setup["heroes"]
+        while self.turn < len(order) and order[self.turn] not in self.heroes:
+            self.turn += 1
+        return order[self.turn] if self.turn < len(order) else None
+
+    def sees(self, a: grid.Sq, b: grid.Sq) -> bool:
+        """Line of sight, blocked by walls (``#``); corner touches ignored."""
+        return bool(grid.line_of_sight(a, b, lambda s: not self._open(s)))
+
+    def _troll_step(self, s: grid.Sq):
+        for n in grid.neighbours(s):
+            if self._open(n):
+                yield n, 1
+
+    # ------------------------------------------------------------ protocol hooks
+    def outcome(self) -> Outcome:
+        if self.caught:
+            return Outcome("loss", f"the troll caught {', '.join(self.caught)}")
+        if not self.heroes:
+            return Outcome("win", "every hero reached the exit")
+        if self.round > self.content.scenarios[self.setup["scenario"]].rounds:
+            return Outcome("loss", "the last round ended before every hero escaped")
+        return ONGOING
+
+    def _decision(self) -> Decision | None:
+        if self.steps_left:
+            options = self._troll_options()
+            return Decision(PLAYERS, "The troll can step to several squares equally close to "
+                            "its prey: choose one", S_TROLL, "choice", options[0])
+        hero = self._current()
+        assert hero is not None
+        return Decision(hero, f"{self.content.heroes[hero].name}'s turn: move, attack or wait",
+                        S_TURN)
+
+    def _troll_targets(self) -> set[grid.Sq]:
+        return set(self.heroes.values())
+
+    def _troll_options(self) -> list[str]:
+        steps = first_steps(self.troll, self._troll_targets(), self._troll_step)
+        return [f"troll to {grid.name(s)}" for s in sorted(steps, key=lambda s: (s[1], s[0]))]
+
+    def _legal(self) -> list[str]:
+        if self.steps_left:
+            return self._troll_options()
+        hero = self._current()
+        assert hero is not None
+        at = self.heroes[hero]
+        out = []
+        for n in grid.neighbours(at):
+            if self._open(n) and n not in self.heroes.values() and n != self.troll:
+                out.append(f"move {grid.name(n)}")
+        if grid.is_orthogonal(at, self.troll) and not self.stunned:
+            out.append("attack troll")
+        out.append("wait")
+        return out
+
+    def _why_illegal(self, action: str) -> IllegalAction | None:
+        if action.startswith("move "):
+            try:
+                to = grid.sq(action[5:])
+            except ValueError:
+                return None
+            hero = self._current()
+            if hero is None:
+                return None
+            if not grid.is_orthogonal(self.heroes[hero], to):
+                return IllegalAction(ID, S_TURN, f"{grid.name(to)} is not orthogonally "
+                                     "adjacent to the hero")
+            if not self._open(to):
+                return IllegalAction(ID, S_TURN, f"{grid.name(to)} is a wall")
+            return IllegalAction(ID, S_TURN, f"{grid.name(to)} is occupied")
+        if action == "attack troll":
+            return IllegalAction(ID, S_ATTACK, "the troll must be orthogonally adjacent and "
+                                 "not stunned")
+        return None
+
+    def _apply(self, action: str, events: list[Event]) -> None:
+        if action.startswith("troll to "):
+            self._troll_move(grid.sq(action[9:]), events)
+            self._continue_troll(events)
+            return
+        hero = self._current()
+        assert hero is not None
+        name = self.content.heroes[hero].name
+        if action.startswith("move "):
+            to = grid.sq(action[5:])
+            self.heroes[hero] = to
+            if self.terrain(to) == "X":
+                del self.heroes[hero]
+                self.escaped.append(hero)
+                events.append(Event("escape", f"{name} reaches the exit at {grid.name(to)} "
+                                    "and escapes", S_END, {"hero": hero}))
+            else:
+                events.append(Event("move", f"{name} moves to {grid.name(to)}", S_TURN,
+                                    {"hero": hero, "to": grid.name(to)}))
+        elif action == "attack troll":
+            roll = D6.roll(self.chance, f"{name}'s attack on the troll", S_ATTACK)
+            hit = roll >= 5
+            if hit:
+                self.stunned = True
+            events.append(Event("attack", f"{name} attacks the troll and rolls {roll}: "
+                                + ("a hit, the troll is stunned" if hit else "a miss (5+ hits)"),
+                                S_ATTACK, {"hero": hero, "roll": roll, "hit": hit}))
+        else:
+            events.append(Event("wait", f"{name} waits", S_TURN, {"hero": hero}))
+        self.turn += 1
+        if self.outcome().over or self._current() is not None:
+            return
+        self._enemy_phase(events)
+
+    def _enemy_phase(self, events: list[Event]) -> None:
+        card = self.wind.draw(self.chance, S_WIND)
+        assert card is not None  # the wind deck reshuffles its discard
+        self.wind.to_discard(card)
+        events.append(Event("wind", f"The wind card is {card}: the troll may move "
+                            f"{STEPS[card]} square(s)", S_WIND, {"card": card}))
+        if self.stunned:
+            self.stunned = False
+            events.append(Event("stun", "The troll is stunned: it recovers instead of moving",
+                                S_ATTACK))
+            self._end_round(events)
+            return
+        self.steps_left = STEPS[card]
+        self._continue_troll(events)
+
+    def _continue_troll(self, events: list[Event]) -> None:
+        while self.steps_left and not self.caught:
+            options = self._troll_options()
+            if not options:
+                events.append(Event("troll", "The troll cannot reach any hero and stays put",
+                                    S_TROLL))
+                self.steps_left = 0
+                break
+            if len(options) > 1:
+                return  # players' choice: ask
+            self._troll_move(grid.sq(options[0][9:]), events)
+        self._end_round(events)
+
+    def _troll_move(self, to: grid.Sq, events: list[Event]) -> None:
+        self.troll = to
+        self.steps_left -= 1
+        prey = [h for h, s in self.heroes.items() if s == to]
+        if prey:
+            self.caught.extend(prey)
+            self.steps_left = 0
+            events.append(Event("caught", f"The troll moves to {grid.name(to)} and catches "
+                                f"{', '.join(self.content.heroes[h].name for h in prey)}",
+                                S_END))
+        else:
+            events.append(Event("troll", f"The troll moves to {grid.name(to)}, toward the "
+                                "closest hero", S_TROLL, {"to": grid.name(to)}))
+
+    def _end_round(self, events: list[Event]) -> None:
+        if self.caught:
+            return
+        self.round += 1
+        self.turn = 0
+        events.append(Event("round", f"Round {self.round} begins", S_TURN, {"round": self.round}))
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        return {
+            "game": ID, "round": self.round, "map": list(self.rows),
+            "heroes": {h: grid.name(s) for h, s in self.heroes.items()},
+            "escaped": list(self.escaped), "caught": list(self.caught),
+            "troll": {"at": grid.name(self.troll), "stunned": self.stunned},
+            "wind": self.wind.public(),
+            "visible_to": {h: self.sees(s, self.troll) for h, s in self.heroes.items()},
+            "outcome": self.outcome().to_json(),
+        }
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "map": list(self.rows),
+            "legend": {".": "floor", "#": "wall", "X": "exit"},
+            "heroes": {h: grid.name(s) for h, s in self.heroes.items()},
+            "escaped": list(self.escaped), "caught": list(self.caught),
+            "troll": {"at": grid.name(self.troll), "stunned": self.stunned,
+                      "steps_left": self.steps_left},
+            "round": self.round, "turn": self.turn,
+            "wind": self.wind.to_json(),
+        }
+
+    def _load(self, p: dict[str, Any]) -> None:
+        rows = p.get("map", self.rows)
+        if not rows or any(len(r) != len(rows[0]) for r in rows):
+            raise ContentError("", "map", "every row must have the same width")
+        self.rows = list(rows)
+        try:
+            self.heroes = {h: grid.sq(s) for h, s in p["heroes"].items()}
+            self.troll = grid.sq(p["troll"]["at"])
+        except ValueError as e:
+            raise ContentError("", "heroes/troll", str(e)) from None
+        for h in self.heroes:
+            if h not in self.content.heroes:
+                raise ContentError("", f"heroes.{h}", "unknown hero")
+        self.escaped = list(p.get("escaped", []))
+        self.caught = list(p.get("caught", []))
+        self.stunned = bool(p["troll"].get("stunned", False))
+        self.steps_left = int(p["troll"].get("steps_left", 0))
+        self.round = int(p.get("round", 1))
+        self.turn = int(p.get("turn", 0))
+        if "wind" in p:
+            self.wind = Deck.from_json(p["wind"])
+
+
+class ToyGame(Game):
+    id = ID
+    title = "Troll Chase (meadhall's demonstration game)"
+    state_cls = ToyState
+
+    def __init__(self) -> None:
+        self._content: ToyContent | None = None
+
+    @property
+    def content(self) -> ToyContent:
+        if self._content is None:
+            self._content = load(ToyContent, CONTENT)
+        return self._content
+
+    def scenarios(self) -> list[Info]:
+        return [Info(k, v.name, "authored") for k, v in self.content.scenarios.items()]
+
+    def heroes(self) -> list[Info]:
+        return [Info(k, v.name, "authored") for k, v in self.content.heroes.items()]
+
+    def default_setup(self) -> dict[str, Any]:
+        return {"scenario": "chase", "heroes": ["ada"]}
+
+    def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
+                    auto_choices: bool = False) -> ToyState:
+        from meadhall.core.content import validate
+
+        s = validate(Setup, setup, "setup")
+        if s.scenario not in self.content.scenarios:
+            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
+                               f"from {', '.join(self.content.scenarios)}")
+        for h in s.heroes:
+            if h not in self.content.heroes:
+                raise ContentError("setup", "heroes", f"unknown hero {h!r}; choose from "
+                                   f"{', '.join(self.content.heroes)}")
+        if len(set(s.heroes)) != len(s.heroes):
+            raise ContentError("setup", "heroes", "a hero can be chosen only once")
+        return ToyState(self.content, s.model_dump(), seed, chance, auto_choices)
+
+    def schemas(self) -> dict[str, Any]:
+        return {"content": ToyContent.model_json_schema(), "setup": Setup.model_json_schema()}
+
+
+GAME = ToyGame()

@@ -1,0 +1,99 @@
+"""The generic conformance check every registered game must pass (used by the test suite).
+
+It plays random games from many seeds and checks, at every step, what the protocol promises:
+clones and JSON round-trips equal the state, replaying setup + seed + log gives the identical
+state, an illegal action leaves the state untouched, views are JSON-ready and hide what
+determinization resamples, and table mode asks for every random result.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from meadhall.bots.random import RandomBot
+from meadhall.core.errors import IllegalAction
+from meadhall.core.protocol import CHANCE, Game, GameState
+from meadhall.core.rng import Rng
+
+
+class ConformanceError(AssertionError):
+    pass
+
+
+def _fail(game: Game, seed: int, step: int, what: str) -> ConformanceError:
+    return ConformanceError(f"{game.id} seed {seed} step {step}: {what}")
+
+
+def check_step(game: Game, state: GameState, seed: int, step: int) -> None:
+    """Every per-step promise of the protocol, on one state."""
+    saved = state.to_json()
+    if state.clone() != state:
+        raise _fail(game, seed, step, "clone() differs from the state")
+    text = json.dumps(saved)
+    back = game.from_json(json.loads(text))
+    if back != state:
+        raise _fail(game, seed, step, "from_json(to_json()) differs from the state")
+    if [a.text for a in back.legal_actions()] != [a.text for a in state.legal_actions()]:
+        raise _fail(game, seed, step, "legal actions differ after a JSON round-trip")
+    d = state.decision()
+    acts = state.legal_actions()
+    if d is not None and not acts:
+        raise _fail(game, seed, step, f"decision {d} has no legal action")
+    if d is None and not state.outcome().over:
+        raise _fail(game, seed, step, "no decision but the game is not over")
+    texts = [a.text for a in acts]
+    if len(set(texts)) != len(texts):
+        raise _fail(game, seed, step, "duplicate legal action texts")
+    try:
+        state.apply("this is not an action")
+    except IllegalAction:
+        pass
+    else:
+        raise _fail(game, seed, step, "a nonsense action was accepted")
+    if state.to_json() != saved:
+        raise _fail(game, seed, step, "a rejected action changed the state")
+    seats = [None, d.seat if d else None]
+    for seat in seats:
+        v1 = state.determinize(Rng(1)).view(seat)
+        v2 = state.determinize(Rng(2)).view(seat)
+        json.dumps(v1)
+        if v1 != v2:
+            raise _fail(game, seed, step, f"view({seat!r}) shows information that "
+                        "determinize() resamples (hidden information leaks)")
+    if state.to_json() != saved:
+        raise _fail(game, seed, step, "determinize() or view() changed the state")
+
+
+def play_random(game: Game, seed: int, setup: Mapping[str, Any] | None = None,
+                max_steps: int = 2000, check_every: int = 1, chance: str = "seeded",
+                auto_choices: bool = False) -> GameState:
+    """Play one random game; checks every ``check_every`` steps (0: never). Returns the end state.
+
+    Raises :class:`ConformanceError` if a promise is broken or the game does not end in
+    ``max_steps`` decisions.
+    """
+    state = game.new_game(setup, seed, chance=chance, auto_choices=auto_choices)  # type: ignore[arg-type]
+    bot = RandomBot(seed * 7919 + 1)
+    for step in range(max_steps):
+        if check_every and step % check_every == 0:
+            check_step(game, state, seed, step)
+        if state.decision() is None:
+            break
+        d = state.decision()
+        action = bot.choose(state)
+        other = state.clone()
+        state.apply(action)
+        if d is not None and d.seat == CHANCE and chance != "table":
+            raise _fail(game, seed, step, "a chance decision in seeded mode")
+        if other.to_json() == state.to_json() and not state.outcome().over:
+            # an action that changes nothing risks an endless game; allowed but suspicious
+            pass
+    else:
+        raise _fail(game, seed, max_steps, "the game did not end")
+    replayed = game.replay(state.setup, state.seed, state.log, chance=state.chance.mode,
+                           auto_choices=state.auto_choices)
+    if replayed != state:
+        raise _fail(game, seed, -1, "replaying setup + seed + log gave a different state")
+    return state
