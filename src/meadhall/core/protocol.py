@@ -199,6 +199,15 @@ class GameState(ABC):
         """JSON-ready picture of the game for ``seat`` (``None``: a spectator), hidden
         information removed."""
 
+    def render(self) -> str:
+        """The board, tracks and status drawn as plain text for the terminal (``meadhall show``).
+
+        Games override this with an ASCII board; the default prints the public view.
+        """
+        import json
+
+        return json.dumps(self.view(None), indent=2)
+
     def _why_illegal(self, action: str) -> IllegalAction | None:
         """A rule-naming explanation of why ``action`` is illegal now, when the game knows one."""
         return None
@@ -379,6 +388,18 @@ class Game(ABC):
                     auto_choices: bool = False) -> GameState:
         """A state with content loaded for ``setup`` and the position built from the setup,
         before any automated setup step runs. Raises :class:`ContentError` on a bad setup."""
+
+    def content_models(self) -> dict[str, type[Any]]:
+        """Schemas of this game's data files: ``{file-name pattern: pydantic model}``.
+
+        ``meadhall validate`` picks the model whose pattern (fnmatch, on the file name) matches;
+        ``meadhall schema`` exports each model's JSON Schema.
+        """
+        return {}
+
+    def position_model(self) -> type[Any] | None:
+        """The pydantic model of this game's ``position`` object, when it has one."""
+        return None
 
     def normalise_setup(self, setup: Mapping[str, Any] | None) -> dict[str, Any]:
         """Fill defaults into a partial setup (``scenario``, ``heroes``...)."""

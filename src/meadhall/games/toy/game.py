@@ -261,6 +261,21 @@ class ToyState(GameState):
         self.turn = 0
         events.append(Event("round", f"Round {self.round} begins", S_TURN, {"round": self.round}))
 
+    def render(self) -> str:
+        """The map with heroes (first letter) and the troll (T, t when stunned)."""
+        marks = {s: h[0].upper() for h, s in self.heroes.items()}
+        marks[self.troll] = "t" if self.stunned else "T"
+        head = "   " + "".join(grid.col_name(x) for x in range(self.width))
+        lines = [head]
+        for y, row in enumerate(self.rows):
+            cells = "".join(marks.get((x, y), ch) for x, ch in enumerate(row))
+            lines.append(f"{y + 1:>2} {cells}")
+        sc = self.content.scenarios[self.setup["scenario"]]
+        lines.append(f"Round {self.round} of {sc.rounds} · wind deck {len(self.wind)} cards, "
+                     f"discard: {', '.join(self.wind.discard) or 'none'}")
+        lines.append("Legend: . floor  # wall  X exit  T troll  A/B heroes")
+        return "\n".join(lines)
+
     def view(self, seat: str | None = None) -> dict[str, Any]:
         return {
             "game": ID, "round": self.round, "map": list(self.rows),
@@ -346,8 +361,8 @@ class ToyGame(Game):
             raise ContentError("setup", "heroes", "a hero can be chosen only once")
         return ToyState(self.content, s.model_dump(), seed, chance, auto_choices)
 
-    def schemas(self) -> dict[str, Any]:
-        return {"content": ToyContent.model_json_schema(), "setup": Setup.model_json_schema()}
+    def content_models(self) -> dict[str, type[Any]]:
+        return {"toy.json": ToyContent}
 
 
 GAME = ToyGame()
