@@ -181,6 +181,7 @@ class GameState(ABC):
 
     def _start(self, events: list[Event]) -> None:
         """Automated steps right after setup (draws, first initiative roll...); default none."""
+        return None
 
     @abstractmethod
     def _dump(self) -> dict[str, Any]:
@@ -215,6 +216,7 @@ class GameState(ABC):
     def _determinize(self, rng: Rng) -> None:
         """Resample hidden information the game stores explicitly (the generator is reseeded
         by the base class). Default: nothing else is hidden."""
+        return None
 
     # ----------------------------------------------------------------- the protocol
     def decision(self) -> Decision | None:
@@ -442,6 +444,11 @@ class Game(ABC):
             raise ContentError(source, "seed", "must be an integer")
         chance = data.get("chance") or {}
         setup = self.normalise_setup(data.get("setup"))
+        if "position" not in data:
+            # Setup, seed and log only: the game is rebuilt by replaying it.
+            log = data.get("log") or []
+            return self.replay(setup, seed, log, chance.get("mode", "seeded"),
+                               bool(data.get("auto_choices", False)))
         state = self.blank_state(setup, seed, chance.get("mode", "seeded"),
                                  bool(data.get("auto_choices", False)))
         if "rng" in chance:

@@ -1,0 +1,311 @@
+"""The ``meadhall`` command: set up, inspect, play and check games from the terminal.
+
+Every command works for every registered game through the Game protocol. Errors print one
+clear line and exit non-zero; they never show a traceback.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import secrets
+from collections.abc import Callable
+from pathlib import Path
+from typing import Annotated, Any, TypeVar
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from meadhall import games
+from meadhall.core import saves
+from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
+from meadhall.core.protocol import Action, Event, GameState
+
+app = typer.Typer(
+    help="meadhall: play and measure cooperative Norse board games.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _out() -> Console:
+    return Console(highlight=False, soft_wrap=True)
+
+
+def _err() -> Console:
+    return Console(stderr=True, highlight=False, soft_wrap=True)
+
+
+def friendly(fn: F) -> F:
+    """Turn meadhall's errors (and OS errors) into one line on stderr and exit code 1."""
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(*args, **kwargs)
+        except MeadhallError as e:
+            _err().print(f"[red]error:[/red] {e}", markup=True)
+            raise typer.Exit(1) from None
+        except OSError as e:
+            _err().print(f"[red]error:[/red] {e.filename or ''}: {e.strerror or e}", markup=True)
+            raise typer.Exit(1) from None
+
+    return wrapper  # type: ignore[return-value]
+
+
+def _journal_entry(action: str, events: list[Event]) -> dict[str, Any]:
+    return {"action": action, "events": [str(e) for e in events]}
+
+
+def _print_events(con: Console, events: list[Event]) -> None:
+    for e in events:
+        if e.section:
+            con.print(f"  • {e.text} [dim]— {e.section}[/dim]")
+        else:
+            con.print(f"  • {e.text}")
+
+
+def _resolve_action(state: GameState, text: str) -> Action | str:
+    """An action given as its text, or as its number in ``meadhall actions``."""
+    t = text.strip()
+    if t.isdigit():
+        acts = state.legal_actions()
+        i = int(t)
+        if not 1 <= i <= len(acts):
+            raise IllegalAction(state.game, None, f"there is no action number {i} "
+                                f"(1 to {len(acts)})")
+        return acts[i - 1]
+    return t
+
+
+def _print_decision(con: Console, state: GameState, numbered: bool = True) -> None:
+    d = state.decision()
+    if d is None:
+        o = state.outcome()
+        con.print(f"[bold]Game over: {o.result.upper()}[/bold] — {o.reason}")
+        return
+    section = f" [dim]({d.section})[/dim]" if d.section else ""
+    con.print(f"[bold]{d.seat}[/bold] decides: {d.prompt}{section}")
+    if numbered:
+        for i, a in enumerate(state.legal_actions(), 1):
+            mark = "  [cyan](default)[/cyan]" if d.default == a.text else ""
+            con.print(f"  {i:>3}. {a.text}{mark}")
+
+
+def _parse_setup(scenario: str | None, heroes: str | None, options: list[str]) -> dict[str, Any]:
+    setup: dict[str, Any] = {}
+    if scenario is not None:
+        setup["scenario"] = scenario
+    if heroes:
+        setup["heroes"] = [h.strip() for h in heroes.split(",") if h.strip()]
+    for opt in options:
+        key, sep, raw = opt.partition("=")
+        if not sep or not key:
+            raise ContentError("--set", opt, "expected KEY=VALUE (VALUE may be JSON)")
+        try:
+            setup[key] = json.loads(raw)
+        except json.JSONDecodeError:
+            setup[key] = raw
+    return setup
+
+
+@app.command("games")
+@friendly
+def games_cmd() -> None:
+    """List the games with their scenarios and heroes."""
+    con = _out()
+    table = Table("id", "game", "scenarios", "heroes")
+    for g in games.all_games():
+        table.add_row(g.id, g.title, ", ".join(f"{s.id} ({s.name})" for s in g.scenarios()),
+                      ", ".join(h.id for h in g.heroes()))
+    con.print(table)
+
+
+@app.command("new")
+@friendly
+def new_cmd(
+    game: Annotated[str, typer.Argument(help="game id, see `meadhall games`")],
+    output: Annotated[Path, typer.Option("-o", "--output", help="save file to write")],
+    scenario: Annotated[str | None, typer.Option(help="scenario id")] = None,
+    heroes: Annotated[str | None, typer.Option(help="comma-separated hero ids")] = None,
+    seed: Annotated[int | None, typer.Option(help="random seed (default: a fresh one)")] = None,
+    table: Annotated[bool, typer.Option("--table", help="table mode: you roll the dice")] = False,
+    auto_choices: Annotated[bool, typer.Option(help="take players'-choice defaults")] = False,
+    option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
+) -> None:
+    """Set up a new game and save it."""
+    g = games.get(game)
+    setup = _parse_setup(scenario, heroes, option or [])
+    s = seed if seed is not None else secrets.randbelow(2**31)
+    state = g.new_game(setup, s, "table" if table else "seeded", auto_choices)
+    saves.save(state, output)
+    con = _out()
+    con.print(f"New {g.title} game (seed {s}) saved to {output}")
+    _print_decision(con, state, numbered=False)
+
+
+@app.command("show")
+@friendly
+def show_cmd(
+    file: Path,
+    log: Annotated[int, typer.Option(help="how many recent actions to show")] = 5,
+) -> None:
+    """Draw the board, tracks, recent events and the decision at hand."""
+    state, journal = saves.load(file)
+    con = _out()
+    con.print(state.render(), markup=False)
+    if journal and log:
+        con.print("[bold]Recent:[/bold]")
+        for entry in journal[-log:]:
+            con.print(f"  > {entry['action']}", markup=False)
+            for line in entry.get("events", []):
+                con.print(f"      {line}", markup=False)
+    _print_decision(con, state, numbered=False)
+
+
+@app.command("actions")
+@friendly
+def actions_cmd(file: Path, as_json: Annotated[bool, typer.Option("--json")] = False) -> None:
+    """List the legal actions (numbered; `act` takes the number or the text)."""
+    state, _ = saves.load(file)
+    if as_json:
+        d = state.decision()
+        typer.echo(json.dumps({
+            "decision": d.to_json() if d else None,
+            "actions": [{"n": i, "text": a.text, "id": a.id}
+                        for i, a in enumerate(state.legal_actions(), 1)],
+        }, indent=1))
+        return
+    _print_decision(_out(), state)
+
+
+@app.command("act")
+@friendly
+def act_cmd(file: Path, action: str) -> None:
+    """Apply one action, print what happened, and save the new state atomically."""
+    state, journal = saves.load(file)
+    chosen = _resolve_action(state, action)
+    events = state.apply(chosen)
+    journal.append(_journal_entry(str(chosen), events))
+    saves.save(state, file, journal)
+    con = _out()
+    _print_events(con, events)
+    _print_decision(con, state, numbered=False)
+
+
+@app.command("validate")
+@friendly
+def validate_cmd(paths: list[Path]) -> None:
+    """Check content and position files (or folders of them) against their schemas."""
+    from meadhall.validation import validate_path
+
+    con = _out()
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            files += sorted(x for x in p.rglob("*") if x.suffix in (".json", ".toml"))
+        elif p.exists():
+            files.append(p)
+        else:
+            raise ContentError(str(p), "", "no such file or folder")
+    bad = 0
+    for f in files:
+        try:
+            what = validate_path(f)
+        except MeadhallError as e:
+            bad += 1
+            con.print(f"[red]✗[/red] {e}")
+        else:
+            con.print(f"[green]✓[/green] {f}: {what}", markup=True)
+    con.print(f"{len(files) - bad} of {len(files)} files valid")
+    if bad:
+        raise typer.Exit(1)
+
+
+@app.command("schema")
+@friendly
+def schema_cmd(
+    game: Annotated[str | None, typer.Argument(help="only this game")] = None,
+    output: Annotated[Path, typer.Option("-o", "--output", help="folder")] = Path("schemas"),
+) -> None:
+    """Export JSON Schemas for positions and every game's content files."""
+    from meadhall.validation import all_schemas
+
+    written = 0
+    for name, schema in all_schemas(game).items():
+        saves.write_json_atomic(output / f"{name}.schema.json", schema)
+        written += 1
+    _out().print(f"Wrote {written} schemas to {output}/")
+
+
+@app.command("rules-coverage")
+@friendly
+def rules_coverage_cmd(
+    game: Annotated[str | None, typer.Argument(help="only this game")] = None,
+    root: Annotated[Path | None, typer.Option(help="project folder")] = None,
+    verbose: Annotated[bool, typer.Option("-v", "--verbose", help="list test names")] = False,
+) -> None:
+    """List each rulebook section with the tests that cite it, and the sections with none."""
+    from meadhall.coverage import coverage, find_root
+
+    con = _out()
+    report = coverage(find_root(root), game)
+    for gc in report:
+        con.print(f"[bold]{gc.game}[/bold]")
+        for s in gc.sections:
+            name = f"{s.parent} › {s.name}" if s.parent else s.name
+            if s.not_applicable:
+                con.print(f"  [dim]n/a[/dim]  {name} [dim]— {s.not_applicable}[/dim]")
+            elif s.tests:
+                con.print(f"  [green]{len(s.tests):>3}[/green]  {name}")
+                if verbose:
+                    for t in s.tests:
+                        con.print(f"         {t}", markup=False)
+            else:
+                con.print(f"  [red]  0[/red]  {name}  [red](no test)[/red]")
+        for sec, tests in sorted(gc.unknown.items()):
+            con.print(f"  [yellow]?[/yellow] tests cite {sec!r}, which is not in "
+                      f"docs/rules/{gc.game}.toml ({len(tests)} tests)")
+    for gc in report:
+        con.print(f"{gc.game}: {gc.covered} of {gc.total} sections covered")
+
+
+@app.command("play")
+@friendly
+def play_cmd(
+    game: Annotated[str | None, typer.Argument(help="game id, or a save file to resume")] = None,
+    scenario: Annotated[str | None, typer.Option(help="scenario id")] = None,
+    heroes: Annotated[str | None, typer.Option(help="comma-separated hero ids")] = None,
+    seed: Annotated[int | None, typer.Option(help="random seed")] = None,
+    save: Annotated[Path | None, typer.Option(help="autosave file")] = None,
+    table: Annotated[bool, typer.Option("--table", help="table mode: you roll the dice")] = False,
+    option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
+) -> None:
+    """Play interactively in the terminal, with undo and autosave."""
+    from meadhall.play import TerminalSession
+
+    TerminalSession(_out()).run(game, scenario, heroes, seed, save, table, option or [])
+
+
+@app.command("bench")
+@friendly
+def bench_cmd(
+    game: Annotated[str | None, typer.Argument(help="only this game")] = None,
+    seeds: Annotated[int, typer.Option(help="random games per game")] = 20,
+) -> None:
+    """Measure clone vs deepcopy and random-playout speed for each game."""
+    from meadhall.bench import run_bench
+
+    run_bench(_out(), game, seeds)
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()
