@@ -128,5 +128,4 @@ class TerminalSession:
             journal.append({"action": str(action), "events": [str(e) for e in events]})
             _print_events(self.con, events)
             saves.save(state, save, journal)
-            if any(e.kind in ("move", "round", "spawn") for e in events) or state.decision() is None:
-                self.con.print(state.render(), markup=False)
+            self.con.print(state.render(), markup=False)
