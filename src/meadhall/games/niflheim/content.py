@@ -1,0 +1,195 @@
+"""Content schemas of Gates of Niflheim: scenarios (maps, forces, spawns, objectives), characters,
+huskarls, weapons and gear, undead.
+
+The rulebook prints the rules but not the Scenario Book's maps nor the Tome of Knowledge's sheets:
+everything it does not print is authored and marked ``"authored": true`` with a note.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Literal
+
+from pydantic import Field, model_validator
+
+from meadhall.core import grid
+from meadhall.core.content import ContentModel, load
+
+CONTENT_DIR = Path(__file__).parent / "content"
+
+TERRAIN = {
+    ".": "clear",
+    "#": "obstructive (wall)",
+    "%": "hindering (outlined in yellow)",
+    ":": "dotted red outline (blocks movement, not LOS)",
+    "^": "fire (hindering for LOS; burns a hero who enters or passes its corner)",
+    "+": "closed door (obstructive)",
+    "/": "open door (clear)",
+    "L": "locked door (obstructive until forced open)",
+}
+
+
+class ExitPoint(ContentModel):
+    """A green arrow: heroes on ``square`` may step off the map towards ``direction``."""
+
+    square: str
+    direction: Literal["N", "E", "S", "W"]
+
+
+class Special(ContentModel):
+    """A designated square where a special action (rescue, search) is performed."""
+
+    square: str
+    action: Literal["rescue", "search"]
+    name: str
+    figure: bool = False
+    """A figure stands on the square (the Jarl, a prisoner): it blocks movement until rescued."""
+    items: list[str] = Field(default_factory=list)
+    supplies: dict[str, int] = Field(default_factory=dict)
+    text: str = ""
+
+
+class Objective(ContentModel):
+    """Primary objective: a hero exits at an exit point carrying ``carry`` (if any) after every
+    special action in ``after`` has been done."""
+
+    text: str
+    carry: str | None = None
+    after: list[str] = Field(default_factory=list)
+
+
+class Secondary(ContentModel):
+    text: str
+    done: list[str]
+    """Special markers whose action completes the secondary objective."""
+
+
+class ScenarioData(ContentModel):
+    number: int
+    name: str
+    authored: bool
+    note: str = ""
+    party: Literal["characters", "heroes"] = "characters"
+    max_characters: int = 1
+    map: list[str] = Field(min_length=1)
+    walls: list[tuple[str, str]] = Field(default_factory=list)
+    """Red lines on square edges (obstructive for movement and LOS)."""
+    start: str
+    """The square marked V."""
+    pool: dict[str, int]
+    """Undead markers placed face down in the undead pool."""
+    orange: dict[str, str] = Field(default_factory=dict)
+    """Orange forces (not in the pool): square -> undead kind, placed face up."""
+    face_down: list[str] = Field(default_factory=list)
+    """Squares marked D: one face-down marker drawn from the pool on each."""
+    spawn: dict[str, list[str]] = Field(default_factory=dict)
+    """Spawn location label -> squares."""
+    round_track: list[list[str]] = Field(min_length=1)
+    """One entry per space of the round track: the spawn labels it shows."""
+    items: dict[str, list[str]] = Field(default_factory=dict)
+    """Objective markers and gear lying on squares at setup (square -> item ids)."""
+    specials: dict[str, Special] = Field(default_factory=dict)
+    exits: list[ExitPoint] = Field(min_length=1)
+    objective: Objective
+    secondary: list[Secondary] = Field(default_factory=list)
+    attacks: bool = True
+    """False for scenario 1: heroes have no weapons and always take an Attacked marker."""
+    rules: list[str] = Field(default_factory=list)
+    """Rule sets the scenario needs (``combat``, ``scenario3``, ``scenario5``...)."""
+    exit_text: str = ""
+    next: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _check(self) -> ScenarioData:
+        w = len(self.map[0])
+        for i, row in enumerate(self.map):
+            if len(row) != w:
+                raise ValueError(f"map row {i + 1} is {len(row)} squares wide, expected {w}")
+            bad = set(row) - set(TERRAIN)
+            if bad:
+                raise ValueError(f"map row {i + 1} has unknown terrain {''.join(sorted(bad))!r}")
+        squares = [self.start, *self.face_down, *self.orange, *self.items,
+                   *(s.square for s in self.specials.values()),
+                   *(e.square for e in self.exits),
+                   *(q for v in self.spawn.values() for q in v)]
+        for name in squares:
+            x, y = grid.sq(name)
+            if not (0 <= x < w and 0 <= y < len(self.map)):
+                raise ValueError(f"square {name} is off the {w}x{len(self.map)} map")
+        for space in self.round_track:
+            for label in space:
+                if label not in self.spawn:
+                    raise ValueError(f"round track shows spawn {label!r} with no spawn squares")
+        return self
+
+
+class CharacterData(ContentModel):
+    name: str
+    authored: bool = True
+    health: int = Field(gt=0)
+    preferred: list[str] = Field(default_factory=list)
+    skills: dict[str, list[str]] = Field(default_factory=dict)
+    """Skill category -> skill names by level (1, 2, 3)."""
+
+
+class HuskarlData(ContentModel):
+    name: str
+    health: int = 2
+    preferred: list[str]
+    weapons: list[str]
+
+
+class WeaponData(ContentModel):
+    name: str
+    authored: bool
+    kind: Literal["weapon", "phial", "gear"] = "weapon"
+    ad: int = 1
+    r: tuple[int, int] | None = None
+    """Ranged stun / wound values; None is the printed X (no ranged attack)."""
+    h2h: tuple[int, int] | None = None
+    aoe: tuple[int, int] | None = None
+    pbr: int = 1
+    rm: int = 1
+    one_handed: bool = False
+    projectile: bool = False
+    shield: bool = False
+    small: bool = False
+    zero_space: bool = False
+
+
+class UndeadData(ContentModel):
+    name: str
+    hv: int
+    mv: int
+    xp: int
+    glory: int = 0
+    powers: list[str] = Field(default_factory=list)
+
+
+class NiflheimContent(ContentModel):
+    authored_note: str
+    scenarios: dict[str, ScenarioData]
+    characters: dict[str, CharacterData]
+    huskarls: dict[str, HuskarlData]
+    armoury: dict[str, WeaponData]
+    undead: dict[str, UndeadData]
+    fate_track: dict[str, str]
+    """Fate track position (glory positive, corruption negative) -> effect text."""
+
+    @model_validator(mode="after")
+    def _refs(self) -> NiflheimContent:
+        for sid, sc in self.scenarios.items():
+            for kind in [*sc.pool, *sc.orange.values()]:
+                if kind not in self.undead:
+                    raise ValueError(f"scenario {sid}: unknown undead {kind!r}")
+            items = [i for v in sc.items.values() for i in v]
+            items += [i for s in sc.specials.values() for i in s.items]
+            for it in items:
+                if it not in self.armoury:
+                    raise ValueError(f"scenario {sid}: unknown item {it!r}")
+        return self
+
+
+def load_content() -> NiflheimContent:
+    """Read and validate ``content/niflheim.json``."""
+    return load(NiflheimContent, CONTENT_DIR / "niflheim.json")

@@ -1,0 +1,68 @@
+"""Figures on the map: heroes (characters and huskarls) and undead (section Figures)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meadhall.core.grid import Sq
+
+INTENTS = ("stationary", "walking", "running")
+MP = {"stationary": 0, "walking": 3, "running": 6}
+
+
+@dataclass(slots=True)
+class Hero:
+    """A character or huskarl in the scenario, with its dashboard (health, gear, supplies)."""
+
+    id: str
+    name: str
+    huskarl: bool
+    at: Sq | None
+    health: int
+    max_health: int
+    status: str = "active"
+    """``active`` on the map, ``exited`` off the map at an exit point, or ``dead``."""
+    intent: str | None = None
+    mp: int = 0
+    marker: str | None = None
+    """``cover stationary`` / ``cover walking`` / ``cover running`` or ``attacked``."""
+    activated: bool = False
+    acted: bool = False
+    """Has performed a movement action this activation (no special action any more)."""
+    zoc_stop: bool = False
+    """Moved into a zone of control: no further movement actions."""
+    locked_by: int | None = None
+    ready: str | None = None
+    off_hand: str | None = None
+    gear: list[str] = field(default_factory=list)
+    supplies: dict[str, int] = field(default_factory=dict)
+    xp: int = 0
+    glory: int = 0
+    """Fate track: positive is Glory, negative is Corruption."""
+
+    @property
+    def on_map(self) -> bool:
+        return self.status == "active" and self.at is not None
+
+    @property
+    def corruption(self) -> int:
+        return max(0, -self.glory)
+
+    def carries(self, item: str) -> bool:
+        return item in self.gear or item in (self.ready, self.off_hand)
+
+    def items(self) -> list[str]:
+        return [x for x in (self.ready, self.off_hand) if x] + list(self.gear)
+
+
+@dataclass(slots=True)
+class Undead:
+    """An undead figure or face-down marker (``kind`` is None until revealed)."""
+
+    id: int
+    kind: str | None
+    at: Sq
+    wounds: int = 0
+    stunned: bool = False
+    activated: bool = False
+    orange: bool = False

@@ -1,0 +1,87 @@
+"""Gates of Niflheim as a registered game: scenarios, characters, setup."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from meadhall.core.chance import ChanceMode
+from meadhall.core.content import ContentModel, validate
+from meadhall.core.errors import ContentError, RuleNotImplemented
+from meadhall.core.protocol import Game, Info
+from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim.content import NiflheimContent, load_content
+from meadhall.games.niflheim.state import NiflheimState
+
+UNFINISHED = {
+    "3": ("Scenario 3: Salvage", S.NEW_RULES_34),
+    "4": ("Scenario 4: Break In", S.NEW_RULES_34),
+    "33": ("Scenario 33: Loot", S.INTERIM_SCENARIOS),
+    "5": ("Scenario 5: Shield Brother", S.NEW_RULES_5),
+}
+
+
+class Setup(ContentModel):
+    scenario: str = "1"
+    heroes: list[str] = Field(default_factory=lambda: ["frida"], min_length=1, max_length=4)
+    campaign: bool = False
+
+
+class NiflheimGame(Game):
+    id = S.ID
+    title = "Gates of Niflheim"
+    state_cls = NiflheimState
+
+    def __init__(self) -> None:
+        self._content: NiflheimContent | None = None
+
+    @property
+    def content(self) -> NiflheimContent:
+        if self._content is None:
+            self._content = load_content()
+        return self._content
+
+    def scenarios(self) -> list[Info]:
+        out = [Info(k, f"Scenario {v.number}: {v.name}", "authored map")
+               for k, v in self.content.scenarios.items()]
+        out += [Info(k, name, f"not implemented yet ({sec})")
+                for k, (name, sec) in UNFINISHED.items()]
+        return out
+
+    def heroes(self) -> list[Info]:
+        return [Info(k, v.name, "authored sheet") for k, v in self.content.characters.items()]
+
+    def default_setup(self) -> dict[str, Any]:
+        return {"scenario": "1", "heroes": ["frida"], "campaign": False}
+
+    def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
+                    auto_choices: bool = False) -> NiflheimState:
+        s = validate(Setup, setup, "setup")
+        if s.campaign:
+            raise RuleNotImplemented(S.ID, S.INTERIM, "the campaign (scenarios 1 → 5 with "
+                                     "interim stages) is not implemented yet; play scenarios "
+                                     "one at a time")
+        if s.scenario in UNFINISHED:
+            name, sec = UNFINISHED[s.scenario]
+            raise RuleNotImplemented(S.ID, sec, f"{name} needs rules that are not implemented")
+        sc = self.content.scenarios.get(s.scenario)
+        if sc is None:
+            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
+                               f"from {', '.join(self.content.scenarios)}")
+        for h in s.heroes:
+            if h not in self.content.characters:
+                raise ContentError("setup", "heroes", f"unknown character {h!r}; choose from "
+                                   f"{', '.join(self.content.characters)}")
+        if len(set(s.heroes)) != len(s.heroes):
+            raise ContentError("setup", "heroes", "a character can be chosen only once")
+        if len(s.heroes) > sc.max_characters:
+            raise ContentError("setup", "heroes", f"scenario {sc.number} takes at most "
+                               f"{sc.max_characters} characters")
+        return NiflheimState(self.content, s.model_dump(), seed, chance, auto_choices)
+
+    def content_models(self) -> dict[str, type[Any]]:
+        return {"niflheim.json": NiflheimContent}
+
+
+GAME = NiflheimGame()

@@ -1,0 +1,419 @@
+"""Hero activation: intent, movement actions and their MP costs, special actions, locked heroes
+(Action Phase, Movement - Heroes, Movement Actions (MA) - MP Cost, Special Actions)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from meadhall.core import grid
+from meadhall.core.dice import D12
+from meadhall.core.errors import IllegalAction
+from meadhall.core.grid import Sq
+from meadhall.core.protocol import Event
+from meadhall.games.niflheim import combat
+from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim.figures import INTENTS, MP, Hero
+from meadhall.games.niflheim.undead import reveal, zoc
+
+if TYPE_CHECKING:
+    from meadhall.games.niflheim.state import NiflheimState
+
+DOOR_COST = {"normal": 1, "increased": 2}
+PICKUP_COST = {"normal": 1, "increased": 2}
+EXIT_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+GEAR_SLOTS = 4
+HUSKARL_ITEMS = 2
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """One way to enter a square: cost in MP, whether it burns, and the side square passed."""
+
+    to: Sq
+    cost: int
+    burn: bool
+    past: Sq | None
+
+
+def rate(h: Hero) -> str:
+    """Normal MP cost when stationary or walking, increased when running."""
+    return "increased" if h.intent == "running" else "normal"
+
+
+def steps(s: NiflheimState, h: Hero) -> list[Step]:
+    """Every square the hero may enter now, with each distinct cost the player may choose."""
+    assert h.at is not None
+    occ = s.occupancy()
+    z = zoc(s)
+    out: list[Step] = []
+
+    def free(q: Sq) -> bool:
+        return s.board.inside(q) and not s.board.blocks_move(q) and q not in occ
+
+    for b in grid.neighbours(h.at, diagonal=True):
+        if not free(b) or s.board.step_walled(h.at, b):
+            continue
+        hind = 1 if s.board.hindering(b) else 0
+        if grid.is_orthogonal(h.at, b):
+            out.append(Step(b, 1 + hind, s.board.fire(b), None))
+            continue
+        s1, s2 = grid.side_squares(h.at, b)
+        if any(u1 != u2 for u1 in z.get(s1, ()) for u2 in z.get(s2, ())):
+            continue  # never diagonally between two squares covered by different ZOCs
+        seen: set[tuple[int, bool]] = set()
+        for side in (s1, s2):
+            if not free(side):
+                continue
+            cost = 2 + hind + (1 if s.board.hindering(side) else 0)
+            burn = s.board.fire(b) or s.board.fire(side)
+            if (cost, burn) not in seen:
+                seen.add((cost, burn))
+                out.append(Step(b, cost, burn, side))
+    return [st for st in out if st.cost <= h.mp]
+
+
+def step_text(all_steps: list[Step], st: Step) -> str:
+    same = [x for x in all_steps if x.to == st.to]
+    base = f"move {grid.name(st.to)}"
+    if len(same) > 1 and st.past is not None:
+        return f"{base} past {grid.name(st.past)}"
+    return base
+
+
+def capacity_left(s: NiflheimState, h: Hero) -> int:
+    """Free gear slots (4 for characters; huskarls carry 2 items in all)."""
+    def counts(i: str) -> bool:
+        return not s.content.armoury[i].zero_space
+    if h.huskarl:
+        return HUSKARL_ITEMS - sum(1 for i in h.items() if counts(i))
+    return GEAR_SLOTS - sum(1 for i in h.gear if counts(i))
+
+
+def specials_here(s: NiflheimState, h: Hero) -> list[str]:
+    """Special actions the scenario offers on or adjacent to the hero's square."""
+    out = []
+    for label, sp in s.scenario.specials.items():
+        if label in s.done:
+            continue
+        q = grid.sq(sp.square)
+        if q == h.at and not sp.figure or grid.is_orthogonal(q, h.at):
+            out.append(f"{sp.action} {label}")
+    return out
+
+
+def legal(s: NiflheimState, h: Hero) -> list[str]:
+    """The active hero's legal actions."""
+    if h.intent is None:
+        running = not (h.huskarl and h.health < h.max_health)
+        return [f"declare {i}" for i in INTENTS if i != "running" or running]
+    out: list[str] = []
+    if not h.zoc_stop:
+        st = steps(s, h)
+        out += [step_text(st, x) for x in st]
+        if h.mp >= 1:
+            for e in s.scenario.exits:
+                if grid.sq(e.square) == h.at:
+                    out.append(f"exit {e.direction}")
+        for d in grid.neighbours(h.at):
+            ch = s.board.at(d)
+            cost = DOOR_COST[rate(h)]
+            if ch == "+" and h.mp >= cost:
+                out.append(f"open door {grid.name(d)}")
+            elif ch == "/" and h.mp >= cost and d not in s.occupancy():
+                out.append(f"close door {grid.name(d)}")
+        if h.mp >= PICKUP_COST[rate(h)] and (capacity_left(s, h) > 0 or h.ready is None):
+            for q in [h.at, *grid.neighbours(h.at)]:
+                if s.items.get(q):
+                    out.append(f"pick up {grid.name(q)}")
+        if h.mp >= 2:
+            for o in s.heroes.values():
+                if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, h.at):
+                    for it in dict.fromkeys(h.items()):
+                        if capacity_left(s, o) > 0:
+                            out.append(f"pass {it} to {o.id}")
+        if h.mp >= 1 and s.scenario.attacks:
+            out += swaps(s, h)
+    if s.scenario.attacks and h.marker is None:
+        out += [p.text for p in combat.plans(s, h)]
+    if h.intent == "stationary" and not h.acted and h.marker is None:
+        out += specials_here(s, h)
+    out.append("end activation")
+    return out
+
+
+def swaps(s: NiflheimState, h: Hero) -> list[str]:
+    """Change readied weapon(s) for 1 MP: a gear weapon to the Ready slot, or a one-handed
+    weapon to the Off-Hand slot when the ready weapon is one-handed too."""
+    out = []
+    arm = s.content.armoury
+    for w in dict.fromkeys(h.gear):
+        if arm[w].kind != "weapon":
+            continue
+        out.append(f"ready {w}")
+        if arm[w].one_handed and h.ready and arm[h.ready].one_handed:
+            out.append(f"ready {w} off hand")
+    return out
+
+
+def declare(s: NiflheimState, h: Hero, intent: str, events: list[Event]) -> None:
+    """Declare stationary / walking / running: 0 / 3 / 6 MP (5 Corruption: -1 MP)."""
+    h.intent = intent
+    h.mp = MP[intent]
+    extra = ""
+    if h.corruption >= 5 and h.mp > 0:
+        h.mp -= 1
+        extra = " (-1 MP for 5 Corruption)"
+    events.append(Event("intent", f"{h.name} declares {intent}: {h.mp} MP{extra}",
+                        S.ACTION_PHASE, {"hero": h.id, "intent": intent, "mp": h.mp}))
+    if h.locked_by is not None:
+        break_lock(s, h, events)
+
+
+def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
+    """Locked Heroes: an H2H roll with the readied weapon's stun value (unarmed 10), with the
+    intent's AM and a shield's +1; failure ends the activation."""
+    w = h.ready
+    wd = s.content.armoury[w] if w else None
+    stun = wd.h2h[0] if wd and wd.h2h else combat.UNARMED[0]
+    assert h.intent is not None
+    drm = combat.INTENT_AM[h.intent]
+    if any(x and s.content.armoury[x].shield for x in (h.ready, h.off_hand)):
+        drm += 1
+    roll = D12.roll(s.chance, f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
+    total = roll + drm
+    if roll != 1 and total >= stun:
+        h.locked_by = None
+        events.append(Event("unlock", f"{h.name} rolls {roll} (modified {total} ≥ {stun}) and "
+                            "breaks the lock", S.LOCKED, {"hero": h.id, "roll": roll}))
+        return
+    events.append(Event("locked", f"{h.name} rolls {roll} (modified {total}, needs {stun}) and "
+                        "stays locked: the activation ends", S.LOCKED,
+                        {"hero": h.id, "roll": roll}))
+    h.mp = 0
+    end(s, h, events)
+
+
+def end(s: NiflheimState, h: Hero, events: list[Event]) -> None:
+    """End the activation: an unused attack becomes a Cover marker (scenario 1, locked heroes:
+    an Attacked marker)."""
+    if h.marker is None:
+        if s.scenario.attacks and h.locked_by is None and h.intent is not None:
+            h.marker = f"cover {h.intent}"
+            events.append(Event("cover", f"{h.name} did not attack and is covering "
+                                f"({h.intent}: {combat.COVER_AM[h.intent]:+d} DRM)",
+                                S.COVERING, {"hero": h.id}))
+        else:
+            h.marker = "attacked"
+    h.activated = True
+    h.mp = 0
+    if s.active == h.id:
+        s.active = None
+
+
+def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
+    """Name the rule behind common illegal hero actions."""
+    ID = S.ID
+    if action.startswith("move ") and h.intent is not None:
+        if h.zoc_stop:
+            return IllegalAction(ID, S.ZOC, f"{h.name} moved into a zone of control and may "
+                                 "not perform any further movement actions")
+        try:
+            to = grid.sq(action.split()[1])
+        except ValueError:
+            return None
+        if grid.chebyshev(to, h.at) != 1:
+            return IllegalAction(ID, S.MOVE_HEROES, "a move enters an adjacent or diagonally "
+                                 "adjacent square")
+        if s.board.blocks_move(to):
+            return IllegalAction(ID, S.MOVE_HEROES, f"{grid.name(to)} is obstructive terrain")
+        if to in s.occupancy():
+            return IllegalAction(ID, S.MOVE_HEROES, f"heroes may not move through a space "
+                                 f"occupied by another figure ({grid.name(to)})")
+        if grid.is_diagonal(to, h.at):
+            return IllegalAction(ID, S.MOVE_HEROES, "moving diagonally needs one side square "
+                                 "unobstructed and unoccupied, not between two different ZOCs, "
+                                 "and 2 MP (+1 hindering)")
+        return IllegalAction(ID, S.MA_COST, f"{h.name} has only {h.mp} MP")
+    if action.split()[0] in ("rescue", "search"):
+        return IllegalAction(ID, S.SPECIAL, "a special action needs a stationary hero who has "
+                             "done nothing else this activation, on or adjacent to its square")
+    if action.startswith("attack") and not s.scenario.attacks:
+        return IllegalAction(ID, S.ACTION_PHASE, "in scenario 1 the heroes have no weapons "
+                             "and always take an Attacked marker")
+    return None
+
+
+def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
+    """Carry out one action of the active hero."""
+    words = action.split()
+    if words[0] == "declare":
+        declare(s, h, words[1], events)
+        return
+    if words[0] == "end":
+        events.append(Event("end", f"{h.name} ends their activation", S.ACTION_PHASE))
+        end(s, h, events)
+        return
+    if words[0] == "move":
+        to = grid.sq(words[1])
+        st = steps(s, h)
+        choice = [x for x in st if x.to == to and step_text(st, x) == action][0]
+        move(s, h, choice, events)
+        return
+    if words[0] == "exit":
+        exit_map(s, h, events)
+        return
+    if words[0] in ("open", "close"):
+        q = grid.sq(words[2])
+        h.mp -= DOOR_COST[rate(h)]
+        h.acted = True
+        s.board.set(q, "/" if words[0] == "open" else "+")
+        events.append(Event("door", f"{h.name} {words[0]}s the door on {grid.name(q)}",
+                            S.MA_COST, {"hero": h.id, "door": grid.name(q)}))
+        reveal(s, events)
+        return
+    if words[0] == "pick":
+        pick_up(s, h, grid.sq(words[2]), events)
+        return
+    if words[0] == "pass":
+        item, to = words[1], s.heroes[words[3]]
+        h.mp -= 2
+        h.acted = True
+        take_item(h, item)
+        receive(s, to, item)
+        events.append(Event("pass", f"{h.name} passes the {s.content.armoury[item].name} to "
+                            f"{to.name} (2 MP)", S.MA_COST, {"hero": h.id, "item": item}))
+        return
+    if words[0] == "ready":
+        ready(s, h, words[1], words[-1] == "hand", events)
+        return
+    if words[0] in ("rescue", "search"):
+        special(s, h, words[1], events)
+        return
+    if words[0] == "attack":
+        plan = next(p for p in combat.plans(s, h) if p.text == action)
+        combat.resolve(s, h, plan, events)
+        return
+    raise ValueError(f"unknown hero action {action!r}")
+
+
+def move(s: NiflheimState, h: Hero, st: Step, events: list[Event]) -> None:
+    """Enter a square, paying its MP; moving into a ZOC stops all further movement actions."""
+    h.mp -= st.cost
+    h.acted = True
+    h.at = st.to
+    how = f" past {grid.name(st.past)}" if st.past is not None else ""
+    events.append(Event("move", f"{h.name} moves to {grid.name(st.to)}{how} for {st.cost} MP "
+                        f"({h.mp} left)", S.MOVE_HEROES,
+                        {"hero": h.id, "to": grid.name(st.to), "cost": st.cost}))
+    if st.burn:
+        events.append(Event("burn", f"{h.name} is burned by the fire: 1 wound", S.MOVE_EXAMPLES))
+        s.wound_hero(h, events, S.MOVE_EXAMPLES)
+        if not h.on_map:
+            return
+    z = zoc(s).get(st.to)
+    if z:
+        h.zoc_stop = True
+        events.append(Event("zoc", f"{h.name} moved into the zone of control of undead "
+                            f"{', '.join(str(i) for i in sorted(z))} and must stop", S.ZOC,
+                            {"hero": h.id}))
+    reveal(s, events)
+
+
+def exit_map(s: NiflheimState, h: Hero, events: list[Event]) -> None:
+    """Move off the map at an exit point (1 MP); completes the objective when its conditions
+    are met."""
+    h.mp -= 1
+    at = h.at
+    h.at = None
+    h.status = "exited"
+    h.locked_by = None
+    obj = s.scenario.objective
+    ok = all(a in s.done for a in obj.after) and (obj.carry is None or h.carries(obj.carry))
+    events.append(Event("exit", f"{h.name} leaves the map at the exit point on "
+                        f"{grid.name(at)}", S.MOVE_HEROES, {"hero": h.id}))
+    if ok:
+        s.complete(h, events)
+    if s.active == h.id:
+        h.activated = True
+        s.active = None
+
+
+def take_item(h: Hero, item: str) -> None:
+    if h.ready == item:
+        h.ready = None
+    elif h.off_hand == item:
+        h.off_hand = None
+    else:
+        h.gear.remove(item)
+
+
+def receive(s: NiflheimState, h: Hero, item: str) -> None:
+    """A weapon goes to an empty Ready slot, anything else to a gear slot."""
+    if s.content.armoury[item].kind == "weapon" and h.ready is None:
+        h.ready = item
+    else:
+        h.gear.append(item)
+
+
+def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
+    """Pick up any number of items on or adjacent to the hero for 1 MP / 2 MP."""
+    h.mp -= PICKUP_COST[rate(h)]
+    h.acted = True
+    got = []
+    left = []
+    for it in s.items.get(q, []):
+        fits = capacity_left(s, h) > 0 or (
+            h.ready is None and s.content.armoury[it].kind == "weapon")
+        if fits:
+            receive(s, h, it)
+            got.append(it)
+        else:
+            left.append(it)
+    if left:
+        s.items[q] = left
+    else:
+        s.items.pop(q, None)
+    names = ", ".join(s.content.armoury[i].name for i in got) or "nothing (no free slot)"
+    events.append(Event("pickup", f"{h.name} picks up {names} from {grid.name(q)}",
+                        S.MA_COST, {"hero": h.id, "items": got}))
+
+
+def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event]) -> None:
+    """Change readied weapon(s) for 1 MP (Ready Weapon, One-Handed Weapons)."""
+    h.mp -= 1
+    h.acted = True
+    h.gear.remove(w)
+    if off:
+        if h.off_hand:
+            h.gear.append(h.off_hand)
+        h.off_hand = w
+    else:
+        if h.ready:
+            h.gear.append(h.ready)
+        h.ready = w
+        if h.off_hand and not s.content.armoury[w].one_handed:
+            h.gear.append(h.off_hand)
+            h.off_hand = None
+    slot = "Off-Hand slot" if off else "Ready Weapon slot"
+    events.append(Event("ready", f"{h.name} puts the {s.content.armoury[w].name} in the {slot} "
+                        "(1 MP)", S.READY, {"hero": h.id, "weapon": w}))
+
+
+def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
+    """A special action (rescue, search) takes the whole activation."""
+    sp = s.scenario.specials[label]
+    s.done.append(label)
+    found = []
+    for it in sp.items:
+        receive(s, h, it)
+        found.append(s.content.armoury[it].name)
+    for k, n in sp.supplies.items():
+        h.supplies[k] = h.supplies.get(k, 0) + n
+        found.append(f"{n} {k.replace('_', ' ')}")
+    what = "rescues" if sp.action == "rescue" else "searches"
+    extra = f": found {', '.join(found)}" if found else ""
+    events.append(Event("special", f"{h.name} {what} {sp.name} ({label}){extra}. {sp.text}",
+                        S.SPECIAL, {"hero": h.id, "special": label}))
+    h.marker = "attacked"
+    end(s, h, events)

@@ -1,0 +1,695 @@
+"""The state of a Gates of Niflheim scenario and its round structure (chapter Playing a Scenario):
+initiative segment, hero and undead turns (start, action and final phases), end segment."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meadhall.core import grid
+from meadhall.core.chance import ChanceMode
+from meadhall.core.deck import Deck, Pool
+from meadhall.core.dice import D12
+from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.grid import Sq
+from meadhall.core.protocol import (
+    ONGOING,
+    PLAYERS,
+    Decision,
+    Event,
+    GameState,
+    Outcome,
+)
+from meadhall.games.niflheim import combat, heroes, undead
+from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim.board import Board
+from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
+from meadhall.games.niflheim.figures import Hero, Undead
+from meadhall.games.niflheim.undead import uname
+
+NO_COVER = "no cover attack"
+
+
+class NiflheimState(GameState):
+    """One scenario in play. Heroes act in the players' order; the undead are automated."""
+
+    game = S.ID
+
+    def __init__(self, content: NiflheimContent, setup: dict[str, Any], seed: int,
+                 chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
+        self._init_base(content, setup, seed, chance, auto_choices)
+        sc = content.scenarios[setup["scenario"]]
+        self.scenario_id: str = setup["scenario"]
+        self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
+        self.heroes: dict[str, Hero] = {}
+        self.undead: dict[int, Undead] = {}
+        self.next_uid = 0
+        self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
+        self.discard: list[str] = []
+        self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
+        self.done: list[str] = []
+        self.round = 1
+        self.track = 0
+        self.lap = 1
+        self.segment = "initiative"
+        self.phase = "start"
+        self.order: list[str] = ["heroes", "undead"]
+        self.turn_no = 0
+        self.active: str | None = None
+        self.uact: dict[str, int] | None = None
+        self.choice: dict[str, Any] | None = None
+        self.spawn_queue: list[str] | None = None
+        self.coin_used = False
+        self.result: list[str] | None = None
+        self._place_heroes(sc, setup)
+        for q in sc.face_down:
+            self.next_uid += 1
+            self.undead[self.next_uid] = Undead(self.next_uid, None, grid.sq(q))
+        for q, kind in sc.orange.items():
+            self.next_uid += 1
+            self.undead[self.next_uid] = Undead(self.next_uid, kind, grid.sq(q), orange=True)
+
+    # ------------------------------------------------------------------ setup
+    def _place_heroes(self, sc: ScenarioData, setup: dict[str, Any]) -> None:
+        """Heroes go on V, the others on free squares adjacent to it (see rulings)."""
+        v = grid.sq(sc.start)
+        spots = [v] + [q for q in grid.neighbours(v) if self.board.inside(q)
+                       and not self.board.blocks_move(q) and q not in self._special_squares()]
+        for i, hid in enumerate(setup["heroes"]):
+            c = self.content.characters[hid]
+            self.heroes[hid] = Hero(hid, c.name, False, spots[i], c.health, c.health,
+                                    supplies={"projectiles": 0, "healing_salves": 0,
+                                              "holy_water": 0})
+
+    def _special_squares(self) -> set[Sq]:
+        return {grid.sq(sp.square) for sp in self.scenario.specials.values() if sp.figure}
+
+    @property
+    def scenario(self) -> ScenarioData:
+        return self.content.scenarios[self.scenario_id]
+
+    def setup_rules_34(self) -> bool:
+        return "scenario3" in self.scenario.rules
+
+    def preferred(self, h: Hero) -> list[str]:
+        if h.huskarl:
+            return list(self.content.huskarls[h.id.split("#")[0]].preferred)
+        return list(self.content.characters[h.id].preferred)
+
+    # ------------------------------------------------------------------ board queries
+    def occupancy(self) -> dict[Sq, str]:
+        """Squares holding a figure: ``h:<id>`` heroes, ``u:<id>`` undead, ``f:<label>`` others."""
+        occ: dict[Sq, str] = {}
+        for label, sp in self.scenario.specials.items():
+            if sp.figure and label not in self.done:
+                occ[grid.sq(sp.square)] = f"f:{label}"
+        for h in self.heroes.values():
+            if h.on_map:
+                occ[h.at] = f"h:{h.id}"
+        for u in self.undead.values():
+            occ[u.at] = f"u:{u.id}"
+        return occ
+
+    # ------------------------------------------------------------------ shared effects
+    def wound_hero(self, h: Hero, events: list[Event], section: str) -> None:
+        """One wound; at 0 health the hero is killed and drops what they carried."""
+        h.health -= 1
+        if h.health > 0:
+            events.append(Event("health", f"{h.name} has {h.health} health left", section,
+                                {"hero": h.id, "health": h.health}))
+            return
+        at = h.at
+        assert at is not None
+        dropped = h.items()
+        if dropped:
+            self.items.setdefault(at, []).extend(dropped)
+        h.ready, h.off_hand, h.gear = None, None, []
+        h.status, h.at, h.locked_by = "dead", None, None
+        events.append(Event("death", f"{h.name} is killed"
+                            + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
+                            S.LOSING, {"hero": h.id}))
+        if self.active == h.id:
+            h.activated = True
+            self.active = None
+
+    def wound_figure_at(self, q: Sq, by: Hero, events: list[Event]) -> None:
+        who = self.occupancy().get(q, "")
+        if who.startswith("h:"):
+            self.wound_hero(self.heroes[who[2:]], events, S.ROLLING)
+        elif who.startswith("u:"):
+            combat.wound_undead(self, self.undead[int(who[2:])], by, events)
+
+    def break_locks(self, uid: int, events: list[Event]) -> None:
+        for h in self.heroes.values():
+            if h.locked_by == uid:
+                h.locked_by = None
+                events.append(Event("unlock", f"{h.name} is no longer locked", S.LOCKS,
+                                    {"hero": h.id}))
+
+    def recheck_zoc(self, h: Hero, events: list[Event]) -> None:
+        """After an attack stuns or kills the undead, a stopped hero may move on."""
+        if h.zoc_stop and h.on_map and h.at not in undead.zoc(self):
+            h.zoc_stop = False
+            events.append(Event("zoc", f"{h.name} is no longer in a zone of control and may "
+                                "continue taking movement actions", S.ZOC, {"hero": h.id}))
+
+    def complete(self, h: Hero, events: list[Event]) -> None:
+        """The objective is met: the scenario is complete; XP for completion and secondaries."""
+        sc = self.scenario
+        present = [x for x in self.heroes.values() if x.status != "dead"]
+        for x in present:
+            x.xp += 1
+        text = f"{h.name} exits with the objective complete: {sc.objective.text}"
+        sec = [o for o in sc.secondary if all(d in self.done for d in o.done)]
+        if sc.secondary and len(sec) == len(sc.secondary):
+            for x in present:
+                x.xp += 1
+            text += "; all secondary objectives complete (+1 XP)"
+        events.append(Event("complete", text + " (+1 XP to each hero present)", S.FINISHED_S1))
+        if sc.exit_text:
+            events.append(Event("exit text", sc.exit_text, S.FINISHED_S1))
+        self.result = ["win", f"Scenario {sc.number}: {sc.name} complete"]
+
+    # ------------------------------------------------------------------ protocol
+    def outcome(self) -> Outcome:
+        if self.result:
+            return Outcome(self.result[0], self.result[1])  # type: ignore[arg-type]
+        if not any(h.on_map for h in self.heroes.values()):
+            if all(h.status == "dead" for h in self.heroes.values()):
+                return Outcome("loss", "all heroes present in the scenario have been killed")
+            return Outcome("loss", "no hero is left on the map to complete the objective")
+        return ONGOING
+
+    def _decision(self) -> Decision | None:
+        if self.choice is not None:
+            c = self.choice
+            return Decision(PLAYERS, c["prompt"], c["section"], "choice", c["default"])
+        if self.active is not None:
+            h = self.heroes[self.active]
+            if h.intent is None:
+                what = "declare stationary, walking or running"
+                if h.locked_by is not None:
+                    what += " (then roll to break the lock)"
+            else:
+                what = f"{h.mp} MP left: move, act or end the activation"
+            return Decision(h.id, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
+        raise ContentError("position", "active", "the position is not waiting for a decision: "
+                           "name the active hero or a players' choice")
+
+    def _cover_actions(self, exclude: str | None) -> list[str]:
+        out = []
+        for h in self.heroes.values():
+            if h.id != exclude and h.marker and h.marker.startswith("cover"):
+                out += [p.text for p in combat.plans(self, h, prefix=f"cover: {h.id} ")]
+        return out
+
+    def _legal(self) -> list[str]:
+        if self.choice is not None:
+            return list(self.choice["options"])
+        assert self.active is not None
+        h = self.heroes[self.active]
+        return heroes.legal(self, h) + (self._cover_actions(h.id) if h.intent else [])
+
+    def _why_illegal(self, action: str) -> IllegalAction | None:
+        if self.choice is not None:
+            return IllegalAction(S.ID, self.choice["section"], f"the players must choose: "
+                                 f"{', '.join(self.choice['options'])}")
+        if self.active is not None:
+            h = self.heroes[self.active]
+            if h.intent is None and not action.startswith("declare"):
+                return IllegalAction(S.ID, S.ACTION_PHASE, f"{h.name} must first declare "
+                                     "stationary, walking or running")
+            return heroes.why_illegal(self, h, action)
+        return None
+
+    def _apply(self, action: str, events: list[Event]) -> None:
+        if self.choice is not None:
+            self._apply_choice(action, events)
+        elif action.startswith("cover: "):
+            self._cover_attack(action, events)
+        else:
+            assert self.active is not None
+            heroes.apply(self, self.heroes[self.active], action, events)
+        self._advance(events)
+
+    def _start(self, events: list[Event]) -> None:
+        sc = self.scenario
+        events.append(Event("setup", f"Scenario {sc.number}: {sc.name}. "
+                            f"{len(sc.face_down)} face-down undead markers are placed on the D "
+                            f"squares; {undead.physical_pool(self)} remain in the pool",
+                            S.SETUP))
+        undead.reveal(self, events)
+        self._advance(events)
+
+    # ------------------------------------------------------------------ choices
+    def _ask(self, kind: str, prompt: str, section: str, options: list[str],
+             default: str | None = None, **data: Any) -> None:
+        self.choice = {"kind": kind, "prompt": prompt, "section": section,
+                       "options": options, "default": default or options[0], **data}
+
+    def _apply_choice(self, action: str, events: list[Event]) -> None:
+        c = self.choice
+        assert c is not None
+        self.choice = None
+        kind = c["kind"]
+        if kind == "initiative":
+            first = "heroes" if action.startswith("heroes") else "undead"
+            self.order = [first, "undead" if first == "heroes" else "heroes"]
+            events.append(Event("initiative", f"The heroes choose that the {first} go first",
+                                S.INITIATIVE))
+            self._begin_turns()
+        elif kind == "activate hero":
+            self._activate_hero(action.split()[1], events)
+        elif kind == "activate undead":
+            self._begin_undead(int(action.split()[-1]), events)
+        elif kind == "undead target":
+            u = self.undead[c["uid"]]
+            undead.attack(self, u, self.heroes[action.split()[-1]], events)
+        elif kind == "undead move":
+            u = self.undead[c["uid"]]
+            self._undead_step(u, grid.sq(action.split()[-1]), c["why"], events)
+        elif kind == "spawn":
+            undead.place_marker(self, grid.sq(action.split()[-1]), events, S.SPAWNING)
+        elif kind == "cover":
+            if action != NO_COVER:
+                self._cover_attack(action, events)
+            else:
+                events.append(Event("cover", "No covering hero interrupts", S.COVERING))
+        else:  # pragma: no cover - choices are only made here
+            raise ValueError(kind)
+
+    def _cover_attack(self, action: str, events: list[Event]) -> None:
+        """Covering: an unused attack made at any point of the round (an interrupt)."""
+        hid = action.split()[1]
+        h = self.heroes[hid]
+        text = action
+        plan = next(p for p in combat.plans(self, h, prefix=f"cover: {hid} ") if p.text == text)
+        assert h.marker is not None
+        cover = h.marker.split()[1]
+        events.append(Event("cover", f"{h.name} interrupts with a covering attack", S.COVERING,
+                            {"hero": hid}))
+        combat.resolve(self, h, plan, events, cover=cover)
+
+    # ------------------------------------------------------------------ round structure
+    def _advance(self, events: list[Event]) -> None:
+        """Run every automated step up to the next decision."""
+        for _ in range(10_000):
+            if self.outcome().over or self.choice is not None:
+                return
+            if self.segment == "initiative":
+                self._initiative(events)
+            elif self.segment == "heroes":
+                if not self._hero_turn(events):
+                    return
+            elif self.segment == "undead":
+                if not self._undead_turn(events):
+                    return
+            elif self.segment == "end":
+                self._end_segment(events)
+        raise RuntimeError("niflheim: the round structure did not reach a decision")
+
+    def _initiative(self, events: list[Event]) -> None:
+        """Hero d12 against undead d12 - 4 (no -4 while Mardröm is on the map); ties re-roll;
+        undead that win always go first; heroes that win choose."""
+        mardrom = any(u.kind == "mardrom" for u in self.undead.values())
+        mod = 0 if mardrom else -4
+        while True:
+            hr = D12.roll(self.chance, "heroes' initiative roll", S.INITIATIVE)
+            ur = D12.roll(self.chance, "undead initiative roll", S.INITIATIVE)
+            if hr != ur + mod:
+                break
+            events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}{mod:+d} = "
+                                f"{ur + mod}: a tie, roll again", S.INITIATIVE))
+        score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
+        self.turn_no = 0
+        if hr > ur + mod:
+            events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
+                                "heroes win and choose who goes first", S.INITIATIVE,
+                                {"heroes": hr, "undead": ur}))
+            self.segment = "choosing"
+            self._ask("initiative", "The heroes won the initiative: who takes the first turn?",
+                      S.INITIATIVE, ["heroes go first", "undead go first"])
+            return
+        events.append(Event("initiative", f"Round {self.round} initiative: {score}; the undead "
+                            "win and always go first", S.INITIATIVE, {"heroes": hr, "undead": ur}))
+        self.order = ["undead", "heroes"]
+        self._begin_turns()
+
+    def _begin_turns(self) -> None:
+        self.turn_no = 0
+        self.segment = self.order[0]
+        self.phase = "start"
+
+    def _end_turn(self) -> None:
+        self.turn_no += 1
+        if self.turn_no >= 2:
+            self.segment = "end"
+        else:
+            self.segment = self.order[1]
+            self.phase = "start"
+
+    def _hero_turn(self, events: list[Event]) -> bool:
+        """Start phase (remove Cover and Attacked markers), action phase (each hero
+        activates once, in the players' order), final phase."""
+        if self.phase == "start":
+            for h in self.heroes.values():
+                h.marker = None
+                h.activated = h.acted = h.zoc_stop = False
+                h.intent = None
+                h.mp = 0
+            events.append(Event("turn", f"Round {self.round}: the heroes' turn; Cover and "
+                                "Attacked markers are removed", S.START_PHASE))
+            self.phase = "action"
+            return True
+        if self.phase == "action":
+            if self.active is not None:
+                h = self.heroes[self.active]
+                if h.intent is not None and heroes.legal(self, h) == ["end activation"] \
+                        and not self._cover_actions(h.id):
+                    events.append(Event("end", f"{h.name} has nothing more to do and ends "
+                                        "their activation", S.ACTION_PHASE))
+                    heroes.end(self, h, events)
+                    return True
+                return False
+            todo = [h.id for h in self.heroes.values() if h.on_map and not h.activated]
+            if not todo:
+                self.phase = "final"
+                return True
+            if len(todo) > 1:
+                self._ask("activate hero", "Which hero activates next?", S.ACTION_PHASE,
+                          [f"activate {h}" for h in todo])
+                return False
+            self._activate_hero(todo[0], events)
+            return True
+        self._end_turn()
+        return True
+
+    def _activate_hero(self, hid: str, events: list[Event]) -> None:
+        h = self.heroes[hid]
+        self.active = hid
+        h.intent, h.mp, h.acted, h.zoc_stop = None, 0, False, False
+        events.append(Event("activate", f"{h.name} activates", S.ACTION_PHASE, {"hero": hid}))
+
+    def _undead_turn(self, events: list[Event]) -> bool:
+        """Start phase, action phase (every undead activates, closest to a hero first),
+        final phase (spawning)."""
+        if self.phase == "start":
+            for u in self.undead.values():
+                u.activated = False
+            events.append(Event("turn", f"Round {self.round}: the undead turn", S.START_PHASE))
+            self.phase = "action"
+            return True
+        if self.phase == "action":
+            while True:
+                if self.choice is not None or self.outcome().over:
+                    return False
+                if self.uact is not None:
+                    self._continue_undead(events)
+                    continue
+                cands = undead.activation_candidates(self)
+                if not cands:
+                    self.phase = "final"
+                    return True
+                if len(cands) > 1:
+                    self._ask("activate undead", "Several undead are equally close to a hero: "
+                              "which activates next?", S.ACTIVATING,
+                              [f"activate undead {i}" for i in cands])
+                    return False
+                self._begin_undead(cands[0], events)
+        # final phase: spawning
+        if self.spawn_queue is None:
+            labels = self.scenario.round_track[self.track]
+            self.spawn_queue = [q for lab in labels for q in self.scenario.spawn[lab]]
+        while self.spawn_queue:
+            at = grid.sq(self.spawn_queue.pop(0))
+            spots = undead.spawn_squares(self, at)
+            if not spots:
+                events.append(Event("spawn", f"No free square near {grid.name(at)} to spawn on",
+                                    S.SPAWNING))
+                continue
+            if len(spots) > 1:
+                self._ask("spawn", f"Spawn square {grid.name(at)} is occupied: choose the "
+                          "closest free square", S.SPAWNING,
+                          [f"spawn at {grid.name(q)}" for q in spots])
+                return False
+            undead.place_marker(self, spots[0], events, S.SPAWNING)
+            if self.outcome().over:
+                return False
+        self.spawn_queue = None
+        self._end_turn()
+        return True
+
+    def _begin_undead(self, uid: int, events: list[Event]) -> None:
+        u = self.undead[uid]
+        u.activated = True
+        if u.stunned:
+            u.stunned = False
+            events.append(Event("stun", f"{uname(self, u)} activates stunned: its Stun marker is "
+                                "removed and it does nothing else this round", S.ACTIVATING,
+                                {"undead": uid}))
+            return
+        targets = undead.attack_targets(self, u)
+        if targets:
+            if len(targets) > 1:
+                self._ask("undead target", f"{uname(self, u)} is adjacent to several heroes: "
+                          "which does it attack?", S.UNDEAD_ATTACKS,
+                          [f"undead {uid} attacks {t}" for t in targets], uid=uid)
+                return
+            undead.attack(self, u, self.heroes[targets[0]], events)
+            return
+        kind = u.kind or "draugr"
+        if "coward" in self.content.undead[kind].powers:
+            dist, _ = undead.closest(self, u)
+            if dist > 2:
+                events.append(Event("coward", f"{uname(self, u)} is a coward: no hero within 2 "
+                                    "squares, it stays", S.NEW_RULES_5, {"undead": uid}))
+                return
+        self.uact = {"uid": uid, "moves": undead.move_value(self, u), "moved": 0}
+
+    def _continue_undead(self, events: list[Event]) -> None:
+        assert self.uact is not None
+        u = self.undead.get(self.uact["uid"])
+        if u is None or u.stunned or self.uact["moves"] <= 0:
+            self.uact = None
+            return
+        opt, squares, why = undead.move_options(self, u)
+        if opt == 0:
+            if not self.uact["moved"]:
+                events.append(Event("stay", f"{uname(self, u)} does not move: {why}",
+                                    S.MOVE_UNDEAD, {"undead": u.id}))
+            self.uact = None
+            return
+        if len(squares) > 1:
+            self._ask("undead move", f"{uname(self, u)} {why}: several squares qualify, choose "
+                      "one", S.MOVE_UNDEAD, [f"undead {u.id} to {grid.name(q)}" for q in squares],
+                      uid=u.id, why=why)
+            return
+        self._undead_step(u, squares[0], why, events)
+
+    def _undead_step(self, u: Undead, q: Sq, why: str, events: list[Event]) -> None:
+        assert self.uact is not None
+        u.at = q
+        self.uact["moves"] -= 1
+        self.uact["moved"] += 1
+        events.append(Event("move", f"{uname(self, u)} moves to {grid.name(q)}: it {why}",
+                            S.MOVE_UNDEAD, {"undead": u.id, "to": grid.name(q)}))
+        undead.reveal(self, events)
+        options = []
+        for h in self.heroes.values():
+            if h.marker and h.marker.startswith("cover"):
+                options += [p.text for p in combat.plans(self, h, only=u.id,
+                                                         prefix=f"cover: {h.id} ")]
+        if options:
+            self._ask("cover", f"{uname(self, u)} comes into a covering hero's LOS and range: "
+                      "interrupt with a covering attack?", S.COVERING, [NO_COVER, *options],
+                      NO_COVER)
+
+    def _end_segment(self, events: list[Event]) -> None:
+        """Advance the round track; off its end it resets, and eliminated undead return from the
+        discard area to the pool."""
+        self.round += 1
+        self.track += 1
+        text = f"End of the round: the round marker advances to space {self.track + 1}"
+        if self.track >= len(self.scenario.round_track):
+            self.track = 0
+            self.lap += 1
+            text = "End of the round: the round track resets to its first space"
+            if self.discard:
+                self.pool.add(self.discard)
+                text += f"; {len(self.discard)} eliminated undead return to the pool"
+                self.discard = []
+        events.append(Event("round", text, S.END_SEGMENT, {"round": self.round}))
+        self.segment = "initiative"
+
+    # ------------------------------------------------------------------ views
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        return {
+            "game": S.ID, "scenario": self.scenario_id, "name": self.scenario.name,
+            "round": self.round, "round_track_space": self.track + 1, "lap": self.lap,
+            "segment": self.segment, "phase": self.phase, "order": list(self.order),
+            "active": self.active, "map": list(self.board.rows),
+            "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
+            "undead": [self._undead_json(u, public=True) for u in self.undead.values()],
+            "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
+            "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
+            "done": list(self.done), "coin_used": self.coin_used,
+            "choice": None if self.choice is None else {
+                k: self.choice[k] for k in ("kind", "prompt", "options", "default")},
+            "outcome": self.outcome().to_json(),
+        }
+
+    def _hero_json(self, h: Hero) -> dict[str, Any]:
+        return {
+            "name": h.name, "huskarl": h.huskarl, "at": grid.name(h.at) if h.at else None,
+            "status": h.status, "health": h.health, "max_health": h.max_health,
+            "intent": h.intent, "mp": h.mp, "marker": h.marker, "activated": h.activated,
+            "acted": h.acted, "zoc_stop": h.zoc_stop, "locked_by": h.locked_by,
+            "ready": h.ready, "off_hand": h.off_hand, "gear": list(h.gear),
+            "supplies": dict(h.supplies), "xp": h.xp, "glory": h.glory,
+        }
+
+    def _undead_json(self, u: Undead, public: bool = False) -> dict[str, Any]:
+        d: dict[str, Any] = {"id": u.id, "kind": u.kind, "at": grid.name(u.at),
+                             "wounds": u.wounds, "stunned": u.stunned,
+                             "activated": u.activated}
+        if u.orange:
+            d["orange"] = True
+        return d
+
+    def render(self) -> str:
+        marks: dict[Sq, str] = {}
+        for q in self.items:
+            marks[q] = "o"
+        for label, sp in self.scenario.specials.items():
+            if label not in self.done:
+                marks[grid.sq(sp.square)] = label[0]
+        for u in self.undead.values():
+            marks[u.at] = "?" if u.kind is None else u.kind[0]
+        for h in self.heroes.values():
+            if h.on_map:
+                marks[h.at] = h.name[0].upper()
+        w = self.board.width
+        lines = ["    " + "".join(grid.col_name(x) for x in range(w))]
+        for y, row in enumerate(self.board.rows):
+            lines.append(f"{y + 1:>3} " + "".join(marks.get((x, y), ch)
+                                                   for x, ch in enumerate(row)))
+        sc = self.scenario
+        track = " ".join(("[" if i == self.track else " ") + ("".join(sp) or "-")
+                         + ("]" if i == self.track else " ")
+                         for i, sp in enumerate(sc.round_track))
+        lines.append(f"Scenario {sc.number}: {sc.name} · round {self.round} · round track "
+                     f"{track} · lap {self.lap}")
+        lines.append(f"Objective: {sc.objective.text} Done: {', '.join(self.done) or 'nothing'}")
+        for h in self.heroes.values():
+            where = grid.name(h.at) if h.at else h.status
+            extra = f" locked by {h.locked_by}" if h.locked_by else ""
+            lines.append(f"  {h.name[0].upper()} {h.name}: {where}, health {h.health}/"
+                         f"{h.max_health}, {h.intent or '-'} {h.mp} MP, marker "
+                         f"{h.marker or '-'}{extra}, ready {h.ready or '-'}, off hand "
+                         f"{h.off_hand or '-'}, gear {', '.join(h.gear) or '-'}, XP {h.xp}")
+        for u in self.undead.values():
+            st = " stunned" if u.stunned else ""
+            lines.append(f"  {'?' if u.kind is None else u.kind[0]} {uname(self, u)} on "
+                         f"{grid.name(u.at)}, wounds {u.wounds}{st}")
+        lines.append(f"Undead pool: {undead.physical_pool(self)} markers · discard: "
+                     f"{', '.join(sorted(self.discard)) or 'empty'}")
+        lines.append("Legend: " + ", ".join(f"{k} {v}" for k, v in TERRAIN.items())
+                     + "; o gear/objective marker; ? face-down undead; d draugr, t troll, "
+                     "b bogmaðr, m Mardröm; capital letters: heroes; J, O: special squares")
+        lines.append("Exits: " + ", ".join(f"{e.square} → {e.direction}" for e in sc.exits))
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------------ position format
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "scenario": self.scenario_id,
+            "map": list(self.board.rows),
+            "walls": [sorted(grid.name(q) for q in e) for e in sorted(
+                self.board.walls, key=lambda e: sorted(e))],
+            "round": self.round, "track": self.track, "lap": self.lap,
+            "segment": self.segment, "phase": self.phase, "order": list(self.order),
+            "turn": self.turn_no, "active": self.active,
+            "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
+            "undead": [self._undead_json(u) for u in self.undead.values()],
+            "next_uid": self.next_uid,
+            "pool": self.pool.to_json(), "discard": list(self.discard),
+            "items": {grid.name(q): list(v) for q, v in self.items.items()},
+            "done": list(self.done),
+            "undead_activation": dict(self.uact) if self.uact else None,
+            "choice": self.choice, "spawn_queue": self.spawn_queue,
+            "coin_used": self.coin_used, "result": self.result,
+        }
+
+    def _load(self, p: dict[str, Any]) -> None:
+        if "scenario" in p and p["scenario"] != self.scenario_id:
+            raise ContentError("", "scenario", f"the setup plays scenario {self.scenario_id}, "
+                               f"the position scenario {p['scenario']}")
+        if "map" in p:
+            rows = list(p["map"])
+            if not rows or any(len(r) != len(rows[0]) for r in rows):
+                raise ContentError("", "map", "every row must have the same width")
+            bad = {c for r in rows for c in r} - set(TERRAIN)
+            if bad:
+                raise ContentError("", "map", f"unknown terrain {''.join(sorted(bad))!r}")
+            self.board = Board(rows, self.board.walls)
+        if "walls" in p:
+            self.board = Board(self.board.rows,
+                               [grid.edge(grid.sq(a), grid.sq(b)) for a, b in p["walls"]])
+        for k in ("round", "track", "lap"):
+            if k in p:
+                setattr(self, k, int(p[k]))
+        self.segment = p.get("segment", "heroes" if "active" in p else self.segment)
+        self.phase = p.get("phase", "action" if "active" in p else self.phase)
+        self.order = list(p.get("order", self.order))
+        self.turn_no = int(p.get("turn", self.turn_no))
+        self.active = p.get("active", self.active)
+        if "heroes" in p:
+            self.heroes = {hid: self._load_hero(hid, d) for hid, d in p["heroes"].items()}
+        if "undead" in p:
+            self.undead = {}
+            for d in p["undead"]:
+                u = Undead(int(d["id"]), d.get("kind"), grid.sq(d["at"]),
+                           int(d.get("wounds", 0)), bool(d.get("stunned", False)),
+                           bool(d.get("activated", False)), bool(d.get("orange", False)))
+                if u.kind is not None and u.kind not in self.content.undead:
+                    raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
+                self.undead[u.id] = u
+            self.next_uid = max([self.next_uid, *self.undead])
+        self.next_uid = int(p.get("next_uid", self.next_uid))
+        if "pool" in p:
+            pool = p["pool"]
+            if isinstance(pool, dict) and "name" in pool:
+                self.pool = Deck.from_json(pool)
+            else:  # hand-written: {"draugr": 3} counts of the pool (face-down markers added)
+                cards = [k for k, n in dict(pool).items() for _ in range(int(n))]
+                hidden = sum(1 for u in self.undead.values() if u.kind is None)
+                self.pool = Pool("undead pool", cards + ["draugr"] * hidden)
+        if "discard" in p:
+            self.discard = list(p["discard"])
+        if "items" in p:
+            self.items = {grid.sq(q): list(v) for q, v in p["items"].items()}
+        self.done = list(p.get("done", self.done))
+        self.uact = p.get("undead_activation", self.uact)
+        self.choice = p.get("choice", self.choice)
+        self.spawn_queue = p.get("spawn_queue", self.spawn_queue)
+        self.coin_used = bool(p.get("coin_used", self.coin_used))
+        self.result = p.get("result", self.result)
+
+    def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:
+        c = self.content.characters.get(hid)
+        if c is None:
+            raise ContentError("", f"heroes.{hid}", "unknown character")
+        at = d.get("at")
+        h = Hero(hid, d.get("name", c.name), bool(d.get("huskarl", False)),
+                 grid.sq(at) if at else None, int(d.get("health", c.health)),
+                 int(d.get("max_health", c.health)), d.get("status", "active"),
+                 d.get("intent"), int(d.get("mp", 0)), d.get("marker"),
+                 bool(d.get("activated", False)), bool(d.get("acted", False)),
+                 bool(d.get("zoc_stop", False)), d.get("locked_by"), d.get("ready"),
+                 d.get("off_hand"), list(d.get("gear", [])),
+                 dict(d.get("supplies", {"projectiles": 0, "healing_salves": 0,
+                                         "holy_water": 0})),
+                 int(d.get("xp", 0)), int(d.get("glory", 0)))
+        for it in h.items():
+            if it not in self.content.armoury:
+                raise ContentError("", f"heroes.{hid}", f"unknown item {it!r}")
+        return h
