@@ -1,0 +1,372 @@
+"""Attacks, damage, falling, recovering and glory (Attack; Damage, Wounds and Life Points;
+Keywords: Range, Large, Area, Mark, Wound, Freeze, Stun)."""
+
+from __future__ import annotations
+
+from itertools import combinations
+from typing import TYPE_CHECKING, Any
+
+from meadhall.core import grid
+from meadhall.core.errors import RuleNotImplemented
+from meadhall.core.grid import Sq
+from meadhall.core.protocol import Event
+
+from .dice_rules import damage_of, roll_pool, upgrades_of
+from .model import (
+    POOL,
+    S_ATTACK,
+    S_DAMAGE,
+    S_DICE,
+    S_KEYWORDS,
+    S_VICTORY,
+    Enemy,
+    Hero,
+)
+
+if TYPE_CHECKING:
+    pass
+
+ID = "runaljod"
+
+
+class AttackMixin:
+    """Hero and enemy attacks, life, defeat and glory; methods of the state."""
+
+    # ------------------------------------------------------------ life
+    def hero_life(self, h: Hero) -> int:
+        """Life value: the board's life track plus items granting extra life points."""
+        hd = self.content.heroes[h.id]
+        return hd.life + sum(self.content.items[i].life for i in h.equipment)
+
+    def life_left(self, h: Hero) -> int:
+        return self.hero_life(h) - h.damage
+
+    def coloured_available(self, h: Hero) -> bool:
+        """The left skill is available while the coloured life spaces are uncovered."""
+        return h.damage < self.content.heroes[h.id].coloured
+
+    def hero_defence(self, h: Hero) -> int:
+        """Defence icons: the board, every equipped item (both weapons) and passive skills."""
+        d = self.content.heroes[h.id].defence
+        d += sum(self.content.items[i].defence for i in h.equipment)
+        d += sum(p.value for p in self.hero_passives(h) if p.kind == "defence")
+        return d
+
+    def hero_cancels(self, h: Hero) -> set[str]:
+        out: set[str] = set()
+        for i in h.equipment:
+            out.update(self.content.items[i].cancels)
+        return out
+
+    def lose_life(self, h: Hero, n: int, why: str, section: str, events: list[Event]) -> None:
+        """A hero loses life points (no defence); at 0 the hero falls."""
+        if h.fallen or n <= 0:
+            return
+        n = min(n, self.life_left(h))
+        h.damage += n
+        events.append(Event("life", f"{self.hname(h)} loses {n} life point(s): {why} "
+                            f"({self.life_left(h)} left)", section,
+                            {"hero": h.id, "lost": n}))
+        if self.life_left(h) <= 0:
+            self.fall(h, events)
+
+    def heal(self, h: Hero, n: int, why: str, section: str, events: list[Event]) -> None:
+        """Recover life points; a fallen hero only recovers through recovering/helping."""
+        if h.fallen or n <= 0:
+            return
+        n = min(n, h.damage)
+        if n:
+            h.damage -= n
+            events.append(Event("heal", f"{self.hname(h)} recovers {n} life point(s): {why}",
+                                section, {"hero": h.id, "healed": n}))
+
+    def fall(self, h: Hero, events: list[Event]) -> None:
+        """Fallen Heroes: full damage, knocked down, conditions discarded, unused runes out."""
+        h.damage = self.hero_life(h)
+        h.fallen = True
+        h.fell_this_turn = self.phase != "enemies"
+        h.conditions.clear()
+        for r in h.runes:
+            if r.place == POOL:
+                r.place = "out"
+        if h.held_by:
+            h.held_by = 0
+        events.append(Event("fall", f"{self.hname(h)} falls in battle and is knocked down",
+                            S_DAMAGE, {"hero": h.id}))
+
+    def give_condition(self, h: Hero, token: str, events: list[Event], section: str) -> None:
+        """A hero holds one token of each condition; a second costs 1 life instead
+        (3. Condition Phase). Fallen heroes receive none."""
+        if h.fallen:
+            return
+        if token in h.conditions:
+            self.lose_life(h, 1, f"a second {token} token", section, events)
+            return
+        h.conditions.append(token)
+        events.append(Event("condition", f"{self.hname(h)} takes a {token} token", section,
+                            {"hero": h.id, "token": token}))
+
+    def gain_glory(self, h: Hero, n: int, events: list[Event], why: str) -> None:
+        """Five glory make a skill point; at most 3 skill points (Glory and Skill Points)."""
+        for _ in range(n):
+            if h.glory >= 5:
+                break  # track full and 3 skill points: wait for the next preparation phase
+            h.glory += 1
+            self.convert_glory(h)
+        events.append(Event("glory", f"{self.hname(h)} gains {n} glory point(s): {why} "
+                            f"(glory {h.glory}, skill points {h.skill_points})", S_DAMAGE,
+                            {"hero": h.id}))
+
+    def convert_glory(self, h: Hero) -> None:
+        while h.glory >= 5 and h.skill_points < 3:
+            h.glory -= 5
+            h.skill_points += 1
+
+    # ------------------------------------------------------------ enemies' life
+    def enemy_data(self, e: Enemy):
+        return self.content.enemies[e.kind]
+
+    def enemy_defence(self, e: Enemy) -> int:
+        extra = sum(r.value for r in self.active_rules() if r.kind == "enemy_defence")
+        return self.enemy_data(e).defence + extra
+
+    def ename(self, e: Enemy) -> str:
+        return f"{self.enemy_data(e).name} {e.uid} at {grid.name(e.at)}"
+
+    def hurt_enemy(self, e: Enemy, n: int, by: Hero | None, why: str, section: str,
+                   events: list[Event]) -> None:
+        """An enemy loses life points; at its life value it is defeated and removed, and the
+        hero who caused it gains a glory point (Glory and Skill Points)."""
+        if n <= 0 or e not in self.enemies:
+            return
+        life = self.enemy_data(e).life
+        n = min(n, life - e.damage)
+        e.damage += n
+        events.append(Event("damage", f"{self.ename(e)} loses {n} life point(s): {why} "
+                            f"({life - e.damage} left)", section, {"enemy": e.uid, "lost": n}))
+        if e.damage >= life:
+            self.enemies.remove(e)
+            events.append(Event("defeat", f"{self.enemy_data(e).name} {e.uid} is defeated and "
+                                "removed from the board", S_DAMAGE, {"enemy": e.uid}))
+            for h in self.heroes.values():
+                if h.held_by == e.uid:
+                    h.held_by = 0
+            if by is not None:
+                self.gain_glory(by, 1, events, f"defeating {self.enemy_data(e).name} {e.uid}")
+            if self.enemy_data(e).final:
+                self.final_defeated.append(e.kind)
+                events.append(Event("victory", f"The {self.enemy_data(e).name} is defeated",
+                                    S_VICTORY))
+            self.on_enemy_removed(events)
+
+    def give_enemy_condition(self, e: Enemy, token: str, events: list[Event]) -> None:
+        if e in self.enemies and token not in e.conditions:
+            e.conditions.append(token)
+            events.append(Event("condition", f"{self.ename(e)} takes a {token} token",
+                                S_KEYWORDS, {"enemy": e.uid, "token": token}))
+
+    # ------------------------------------------------------------ hero attacks
+    def weapons(self, h: Hero) -> list[str]:
+        return [i for i in h.equipment if self.content.items[i].weapon]
+
+    def attack_targets(self, h: Hero, weapon: str, keywords: list[str]) -> list[Sq]:
+        """Targetable enemy spaces: adjacent (melee), up to 2 spaces with Large, anything in
+        LoS with Range, anywhere with Vali (Attack step 1; Keywords)."""
+        assert h.at is not None
+        kw = set(self.content.items[weapon].keywords) | set(keywords)
+        out = []
+        for e in self.enemies:
+            if h.held_by and e.uid != h.held_by:
+                continue  # Hold: can only attack its captor
+            if h.held_by:
+                out.append(e.at)
+                continue
+            if "range" in kw and "vali" in h.bonus:
+                out.append(e.at)
+            elif "range" in kw:
+                if self.sees(h.at, e.at):
+                    out.append(e.at)
+            elif "large" in kw:
+                if self.spaces_between(h.at, e.at) <= 2 and self.sees(h.at, e.at):
+                    out.append(e.at)
+            elif self.adjacent(h.at, e.at) and self.sees(h.at, e.at):
+                out.append(e.at)
+        return sorted(out, key=lambda s: (s[1], s[0]))
+
+    def attack_pool(self, h: Hero, weapon: str, reduced: bool, extra: list[str],
+                    keywords: list[str]) -> list[str]:
+        """The attack pool: the weapon's dice (one fewer for the reduced attack), skill dice,
+        passive dice and god bonuses (Attack step 2; Basic Actions)."""
+        it = self.content.items[weapon]
+        dice = list(it.dice)
+        if reduced:
+            dice = dice[:-1]
+        dice += extra
+        kw = set(it.keywords) | set(keywords)
+        ranged = "range" in kw
+        for p in self.hero_passives(h):
+            if p.kind == "attack_die" and (p.type == "range") == ranged:
+                dice += list(p.dice)
+        if "tyr" in h.bonus or ("cheru" in h.bonus and not ranged):
+            dice.append("red")
+        if "vali" in h.bonus and ranged:
+            dice.append("white")
+        return dice
+
+    def start_hero_attack(self, h: Hero, target: Sq, weapon: str, reduced: bool,
+                          extra: list[str], keywords: list[str], events: list[Event]) -> None:
+        """Declare weapon and target, roll, then spend upgrades and deal damage."""
+        it = self.content.items[weapon]
+        kw = sorted(set(it.keywords) | set(keywords))
+        dice = self.attack_pool(h, weapon, reduced, extra, keywords)
+        ranged = "range" in kw
+        used_bonus = [b for b in h.bonus if b == "tyr" or (b == "vali" and ranged)
+                      or (b == "cheru" and not ranged)]
+        faces = roll_pool(self.content, self.chance, dice, f"{self.hname(h)}'s attack",
+                          S_DICE)
+        e = self.enemy_at(target)
+        assert e is not None
+        events.append(Event("roll", f"{self.hname(h)} attacks {self.ename(e)} with "
+                            f"{it.name} ({', '.join(dice)}): rolls {', '.join(faces)}",
+                            S_ATTACK, {"hero": h.id, "faces": faces}))
+        for b in used_bonus:
+            h.bonus.remove(b)
+        ctx: dict[str, Any] = {"hero": h.id, "target": list(target), "weapon": weapon,
+                               "keywords": kw, "dice": dice, "faces": faces,
+                               "gods": used_bonus}
+        if h.mark == "ready":
+            self.ask = {"kind": "mark", "seat": h.id, "section": S_KEYWORDS,
+                        "prompt": f"{self.hname(h)} rolled {', '.join(faces)}: return the mark "
+                                  "token to re-roll every die?",
+                        "options": ["keep the roll", "re-roll with the mark token"],
+                        "default": None, "ctx": ctx}
+            return
+        self.upgrade_step(ctx, events)
+
+    def on_mark(self, action: str, ask: dict, events: list[Event]) -> None:
+        ctx = ask["ctx"]
+        h = self.heroes[ctx["hero"]]
+        if action.startswith("re-roll"):
+            h.mark = "used"
+            ctx["faces"] = roll_pool(self.content, self.chance, ctx["dice"],
+                                     f"{self.hname(h)}'s re-roll", S_KEYWORDS)
+            events.append(Event("mark", f"{self.hname(h)} returns the mark token and re-rolls: "
+                                f"{', '.join(ctx['faces'])} (the second roll stands)",
+                                S_KEYWORDS))
+        self.upgrade_step(ctx, events)
+
+    def hero_upgrade_skills(self, h: Hero, ctx: dict) -> list[tuple[str, int, str]]:
+        """(label, cost, effect) of every upgrade skill usable in this attack: both weapons'
+        skills (a hero with two weapons uses both), each once per attack."""
+        out = []
+        for i in h.equipment:
+            it = self.content.items[i]
+            for k, u in enumerate(it.upgrades):
+                out.append((f"{it.name} {k + 1}: {u.effect}"
+                            + (f" +{u.value}" if u.value else ""), u.cost,
+                            f"{u.effect}:{u.value}"))
+        return out
+
+    def upgrade_step(self, ctx: dict, events: list[Event]) -> None:
+        """Spend upgrades (Attack step 3): the hero chooses among the maximal affordable sets
+        of upgrade skills when there is a real choice."""
+        h = self.heroes[ctx["hero"]]
+        n = upgrades_of(ctx["faces"])
+        skills = self.hero_upgrade_skills(h, ctx)
+        combos: list[tuple[int, ...]] = []
+        for k in range(len(skills), 0, -1):
+            for c in combinations(range(len(skills)), k):
+                if sum(skills[i][1] for i in c) <= n:
+                    combos.append(c)
+        maximal = [c for c in combos if not any(set(c) < set(d) for d in combos)]
+        if len(maximal) > 1:
+            opts = ["spend upgrades on " + " and ".join(skills[i][0] for i in c)
+                    for c in maximal]
+            self.ask = {"kind": "upgrades", "seat": h.id, "section": S_ATTACK,
+                        "prompt": f"{self.hname(h)} rolled {n} upgrade(s): choose the skills",
+                        "options": opts, "default": None, "ctx": ctx,
+                        "combos": [[skills[i][2] for i in c] for c in maximal]}
+            return
+        chosen = [skills[i][2] for i in maximal[0]] if maximal else []
+        self.finish_hero_attack(ctx, chosen, events)
+
+    def on_upgrades(self, action: str, ask: dict, events: list[Event]) -> None:
+        i = ask["options"].index(action)
+        self.finish_hero_attack(ask["ctx"], ask["combos"][i], events)
+
+    def finish_hero_attack(self, ctx: dict, spent: list[str], events: list[Event]) -> None:
+        """Damage dealt (step 4) to the target, and with Area to every adjacent enemy, each with
+        its own defence; then conditions and glory (step 5)."""
+        h = self.heroes[ctx["hero"]]
+        faces = list(ctx["faces"])
+        if "cheru" in ctx["gods"]:
+            faces = ["double_axe" if f == "blank" else f for f in faces]
+        bonus = 0
+        tokens = []
+        for s in spent:
+            eff, val = s.split(":")
+            if eff == "damage":
+                bonus += int(val)
+            elif eff in ("wound", "freeze", "stun"):
+                tokens.append(eff)
+            elif eff == "hold":
+                raise RuleNotImplemented(ID, "Keywords", "Hold as a hero upgrade skill")
+        kw = ctx["keywords"]
+        for k in ("wound", "freeze", "stun"):
+            if k in kw and k not in tokens:
+                tokens.append(k)
+        target = tuple(ctx["target"])
+        victims = [e for e in self.enemies if e.at == target]
+        if "area" in kw:
+            victims += [e for e in self.enemies if self.adjacent(e.at, target)]
+        if spent:
+            events.append(Event("upgrades", f"{self.hname(h)} spends upgrades on "
+                                f"{', '.join(spent)}", S_ATTACK))
+        for e in victims:
+            ed = self.enemy_data(e)
+            raw = damage_of(faces, set(ed.cancels)) + bonus
+            dealt = max(0, raw - self.enemy_defence(e))
+            events.append(Event("attack", f"{self.ename(e)}: {raw} damage against "
+                                f"{self.enemy_defence(e)} defence icon(s): {dealt} lost", S_ATTACK,
+                                {"enemy": e.uid, "damage": dealt}))
+            for t in tokens:
+                if t == "wound" and dealt <= 0:
+                    continue  # Wound only if the target received damage from this attack
+                self.give_enemy_condition(e, {"freeze": "frozen"}.get(t, t), events)
+            self.hurt_enemy(e, dealt, h, "attack", S_ATTACK, events)
+
+    # ------------------------------------------------------------ enemy attacks
+    def enemy_attack(self, e: Enemy, h: Hero, events: list[Event], section: str) -> None:
+        """An enemy attacks a hero: roll its dice, spend upgrades left to right and top to
+        bottom (each once), damage minus the hero's defence (Enemy Actions - Attack)."""
+        ed = self.enemy_data(e)
+        faces = roll_pool(self.content, self.chance, list(ed.dice),
+                          f"{ed.name} {e.uid}'s attack on {self.hname(h)}", S_DICE)
+        n = upgrades_of(faces)
+        bonus = 0
+        tokens = []
+        spent = []
+        for u in ed.upgrades:
+            if n >= u.cost:
+                n -= u.cost
+                spent.append(u.effect + (f" +{u.value}" if u.value else ""))
+                if u.effect == "damage":
+                    bonus += u.value
+                elif u.effect == "hold":
+                    raise RuleNotImplemented(ID, "Keywords", "Hold on an enemy card")
+                else:
+                    tokens.append(u.effect)
+        raw = damage_of(faces, self.hero_cancels(h)) + bonus
+        defence = self.hero_defence(h)
+        dealt = max(0, raw - defence)
+        events.append(Event("enemy-attack", f"{self.ename(e)} attacks {self.hname(h)}: rolls "
+                            f"{', '.join(faces)}" + (f", upgrades spent on {', '.join(spent)}"
+                                                     if spent else "")
+                            + f"; {raw} damage against {defence} defence icon(s): {dealt} lost",
+                            section, {"enemy": e.uid, "hero": h.id, "faces": faces}))
+        for t in tokens:
+            if t == "wound" and dealt <= 0:
+                continue
+            self.give_condition(h, {"freeze": "frozen"}.get(t, t), events, S_KEYWORDS)
+        if dealt:
+            self.lose_life(h, dealt, f"{ed.name} {e.uid}'s attack", S_ATTACK, events)

@@ -1,0 +1,226 @@
+"""The board: tiles in play, terrain, occupancy, movement steps and line of sight.
+
+Sections: Movement, Terrain, Attack (Line of sight, Counting spaces), Sight.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from meadhall.core import grid
+from meadhall.core.graph import distances
+from meadhall.core.grid import Sq
+
+from .model import Enemy, Hero, PlacedTile
+
+if TYPE_CHECKING:
+    from .content import RunaljodContent
+
+_TERRAIN_CACHE: dict[tuple, dict[Sq, str]] = {}
+
+
+def terrain_map(content: RunaljodContent, tiles: list[PlacedTile]) -> dict[Sq, str]:
+    """Global square → terrain letter for the tiles in play (cached; tiles are immutable)."""
+    key = (id(content), tuple((t.tile, t.x) for t in tiles))
+    m = _TERRAIN_CACHE.get(key)
+    if m is None:
+        m = {}
+        for t in tiles:
+            for y, row in enumerate(content.tiles[t.tile].rows):
+                for x, ch in enumerate(row):
+                    m[(t.x + x, y)] = ch
+        if len(_TERRAIN_CACHE) > 4096:
+            _TERRAIN_CACHE.clear()
+        _TERRAIN_CACHE[key] = m
+    return m
+
+
+class BoardMixin:
+    """Geometry shared by heroes and enemies; the state class supplies the fields."""
+
+    content: RunaljodContent
+    tiles: list[PlacedTile]
+    heroes: dict[str, Hero]
+    enemies: list[Enemy]
+    bonfires: list[Sq]
+    search_tokens: list[Sq]
+
+    # ------------------------------------------------------------ terrain
+    @property
+    def terrain(self) -> dict[Sq, str]:
+        return terrain_map(self.content, self.tiles)
+
+    def on_board(self, s: Sq) -> bool:
+        return s in self.terrain
+
+    def is_obstacle(self, s: Sq) -> bool:
+        """Obstacles (red dot) and squares off the tiles in play are blocked (Terrain)."""
+        return self.terrain.get(s, "#") == "#"
+
+    def tile_of(self, s: Sq) -> int:
+        """Index in ``self.tiles`` of the tile holding square ``s`` (-1 when off the board)."""
+        for i, t in enumerate(self.tiles):
+            w = len(self.content.tiles[t.tile].rows[0])
+            h = len(self.content.tiles[t.tile].rows)
+            if t.x <= s[0] < t.x + w and 0 <= s[1] < h:
+                return i
+        return -1
+
+    # ------------------------------------------------------------ occupancy
+    def hero_at(self, s: Sq) -> Hero | None:
+        for h in self.heroes.values():
+            if h.at == s:
+                return h
+        return None
+
+    def enemy_at(self, s: Sq) -> Enemy | None:
+        for e in self.enemies:
+            if e.at == s:
+                return e
+        return None
+
+    def standing_heroes(self) -> list[Hero]:
+        return [h for h in self.heroes.values() if not h.fallen and h.at is not None]
+
+    def blocks_sight(self, s: Sq) -> bool:
+        """Obstacles and miniatures block LoS; fallen heroes do not (Fallen Heroes)."""
+        if self.is_obstacle(s):
+            return True
+        if self.enemy_at(s) is not None:
+            return True
+        h = self.hero_at(s)
+        return h is not None and not h.fallen
+
+    def sees(self, a: Sq, b: Sq) -> bool:
+        """Line of sight (Attack - Line of sight): blocked by a blocked square on the line or
+        by two blocked squares the line passes between; adjacent squares are always visible
+        except diagonals between two blocked squares."""
+        if a == b:
+            return True
+        if grid.chebyshev(a, b) == 1:
+            if grid.is_orthogonal(a, b):
+                return True
+            p, q = grid.side_squares(a, b)
+            return not (self.blocks_sight(p) and self.blocks_sight(q))
+        return bool(grid.line_of_sight(a, b, self.blocks_sight, corners="both"))
+
+    def spaces_between(self, a: Sq, b: Sq) -> float:
+        """Counting spaces: steps (diagonals allowed) around obstacles, ignoring other terrain
+        and miniatures (Attack - Counting spaces)."""
+        if a == b:
+            return 0
+        return distances(a, self._count_step, limit=12).get(b, float("inf"))
+
+    def _count_step(self, s: Sq) -> Iterator[tuple[Sq, int]]:
+        for n in grid.neighbours(s, diagonal=True):
+            if n in self.terrain and not self.is_obstacle(n):
+                yield n, 1
+
+    def adjacent(self, a: Sq, b: Sq) -> bool:
+        return grid.chebyshev(a, b) == 1
+
+    # ------------------------------------------------------------ hero movement
+    def hero_step_cost(self, h: Hero, a: Sq, b: Sq, keywords: tuple[str, ...] = ()) -> int | None:
+        """Cost of one hero step from ``a`` to ``b`` or None when forbidden (Movement, Terrain,
+        Keywords: Quick, Jump, Obstruction)."""
+        if b not in self.terrain or grid.chebyshev(a, b) != 1:
+            return None
+        jump = "jump" in keywords
+        quick = jump or "quick" in keywords
+        if self.is_obstacle(b) and not jump:
+            return None
+        if not quick and self.enemy_at(b) is not None:
+            return None
+        if grid.is_diagonal(a, b) and not jump:
+            p, q = grid.side_squares(a, b)
+            if self._blocked_for_hero(p, quick) and self._blocked_for_hero(q, quick):
+                return None
+        cost = 1
+        if not jump and self.terrain.get(a) == "g":
+            cost = 2  # leaving difficult terrain costs 2 (Terrain)
+        if not jump and any(self.adjacent(a, e.at) and "obstruction" in
+                            self.content.enemies[e.kind].keywords for e in self.enemies):
+            cost += 1  # Obstruction: leaving a space adjacent to it costs 1 more
+        return cost
+
+    def _blocked_for_hero(self, s: Sq, quick: bool) -> bool:
+        if self.is_obstacle(s):
+            return True
+        return not quick and self.enemy_at(s) is not None
+
+    def hero_can_end(self, h: Hero, s: Sq) -> bool:
+        """A hero may not end on another character or on a bonfire (Movement, Terrain)."""
+        if self.is_obstacle(s) or s in self.bonfires:
+            return False
+        other = self.hero_at(s)
+        if other is not None and other is not h:
+            return False
+        return self.enemy_at(s) is None
+
+    # ------------------------------------------------------------ enemy movement
+    def enemy_step_cost(self, e: Enemy, a: Sq, b: Sq) -> int | None:
+        """Cost of an enemy step: through allied enemies and fallen heroes, never through
+        standing heroes (unless Quick) nor damaging spaces such as bonfires (Movement)."""
+        if b not in self.terrain or self.is_obstacle(b) or b in self.bonfires:
+            return None
+        kw = self.content.enemies[e.kind].keywords
+        quick = "quick" in kw
+        jump = "jump" in kw
+        if not quick and not jump and self._hero_blocks(b):
+            return None
+        if grid.is_diagonal(a, b) and not jump:
+            p, q = grid.side_squares(a, b)
+            if self._blocked_for_enemy(p, quick) and self._blocked_for_enemy(q, quick):
+                return None
+        cost = 1
+        if not jump and self.terrain.get(a) == "g":
+            cost = 2
+        if not jump and self._hero_obstructs(a):
+            cost += 1
+        return cost
+
+    def _hero_blocks(self, s: Sq) -> bool:
+        h = self.hero_at(s)
+        return h is not None and not h.fallen
+
+    def _blocked_for_enemy(self, s: Sq, quick: bool) -> bool:
+        if self.is_obstacle(s):
+            return True
+        return not quick and self._hero_blocks(s)
+
+    def _hero_obstructs(self, a: Sq) -> bool:
+        for h in self.standing_heroes():
+            assert h.at is not None
+            if self.adjacent(a, h.at) and any(
+                    p.kind == "obstruction" for p in self.hero_passives(h)):
+                return True
+        return False
+
+    def enemy_can_end(self, e: Enemy, s: Sq) -> bool:
+        if self.is_obstacle(s) or s in self.bonfires or s not in self.terrain:
+            return False
+        if self.hero_at(s) is not None:
+            return False
+        other = self.enemy_at(s)
+        return other is None or other is e
+
+    def enemy_steps(self, e: Enemy):
+        def step(s: Sq) -> Iterator[tuple[Sq, int]]:
+            for n in grid.neighbours(s, diagonal=True):
+                c = self.enemy_step_cost(e, s, n)
+                if c is not None:
+                    yield n, c
+        return step
+
+    def enemy_steps_reversed(self, e: Enemy):
+        def step(s: Sq) -> Iterator[tuple[Sq, int]]:
+            for n in grid.neighbours(s, diagonal=True):
+                if n in self.terrain:
+                    c = self.enemy_step_cost(e, n, s)
+                    if c is not None:
+                        yield n, c
+        return step
+
+    def hero_passives(self, h: Hero) -> list:  # implemented by the state
+        raise NotImplementedError

@@ -1,0 +1,57 @@
+"""The Dice, rune throws and checks (Basic Rules - The Dice; 2. Destiny Phase; Perform Checks)."""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import TYPE_CHECKING
+
+from meadhall.core.chance import Chance
+from meadhall.core.dice import Die
+
+from .model import FACE_DAMAGE, SIDES
+
+if TYPE_CHECKING:
+    from .content import RunaljodContent
+
+
+@cache
+def _die(content_id: int, colour: str, faces: tuple[str, ...]) -> Die:
+    return Die.custom(f"{colour} die", faces)
+
+
+def die(content: RunaljodContent, colour: str) -> Die:
+    """A black, white or red (special) die with its authored faces."""
+    return _die(id(content), colour, tuple(content.dice[colour]))
+
+
+def roll_pool(content: RunaljodContent, chance: Chance, dice: list[str], why: str,
+              section: str) -> list[str]:
+    """Roll every die of a pool, one at a time (table mode asks for each)."""
+    return [die(content, c).roll(chance, f"{why}, die {i + 1}", section)
+            for i, c in enumerate(dice)]
+
+
+def rune_die(content: RunaljodContent) -> Die:
+    """A rune is a physical object: it lands face down, face up or sideways with the authored
+    odds of ``rules.json`` (altar.rune_odds), so a designer can change them."""
+    odds = content.altar.rune_odds
+    return _rune_die(id(content), tuple(odds[s] for s in SIDES))
+
+
+@cache
+def _rune_die(content_id: int, weights: tuple[float, ...]) -> Die:
+    return Die.custom("rune", SIDES, weights)
+
+
+def throw_rune(content: RunaljodContent, chance: Chance, what: str, section: str) -> str:
+    return rune_die(content).roll(chance, what, section)
+
+
+def damage_of(faces: list[str], cancelled: set[str] | frozenset[str] = frozenset()) -> int:
+    """Damage of a roll: dagger 1, axe 2, double axe 3, ignoring cancelled results (The Dice;
+    Attack step 4)."""
+    return sum(FACE_DAMAGE[f] for f in faces if f not in cancelled)
+
+
+def upgrades_of(faces: list[str]) -> int:
+    return sum(1 for f in faces if f == "upgrade")

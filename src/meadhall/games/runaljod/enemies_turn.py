@@ -1,0 +1,481 @@
+"""The enemies' turn: time, events and the activation of enemies with the AI decks
+(Enemies Turn; Enemy Actions: Attack, Movement, Sight, Clarifications; Special Enemies).
+
+"The enemies always perform the best possible action for them" is implemented as this
+documented evaluation (docs/rulings/runaljod.md, "Best possible action"):
+
+* movement toward a hero ends on a space adjacent to the target if one is reachable, preferring
+  the space adjacent to the most heroes, then the cheapest route; otherwise on the reachable
+  space closest (by walking cost) to a space adjacent to the target, then the one adjacent to
+  the most heroes, then closest to every hero (sum of walking costs), then the cheapest route;
+* sight moves to the reachable space from which the target is seen that costs least, otherwise
+  toward the nearest such space;
+* remaining ties are the players' choice (a PLAYERS decision whose default is the first option
+  in reading order).
+"""
+
+from __future__ import annotations
+
+from meadhall.core import grid
+from meadhall.core.graph import distances
+from meadhall.core.grid import Sq
+from meadhall.core.protocol import PLAYERS, Event
+
+from .model import (
+    S_CLARIFY,
+    S_ENEMIES,
+    S_ENEMY_ACTIONS,
+    S_KEYWORDS,
+    S_MOVE,
+    S_SIGHT,
+    S_SPECIAL,
+    S_VICTORY,
+    Enemy,
+    Hero,
+)
+
+INF = float("inf")
+
+
+def reading(s: Sq) -> tuple[int, int]:
+    return (s[1], s[0])
+
+
+class EnemiesMixin:
+    """Resumable enemies' turn: ``self.estage`` is time → event → activation → done."""
+
+    # ------------------------------------------------------------ the turn
+    def run_enemies(self, events: list[Event]) -> bool:
+        """Advance the enemies' turn; False when it waits for a players' decision."""
+        while True:
+            if self.ask is not None or self.outcome().over:
+                return False
+            if self.estage == "time":
+                self.time_phase(events)
+                self.estage = "event"
+            elif self.estage == "event":
+                self.estage = "activation"
+                self.event_phase(events)
+            elif self.estage == "activation":
+                if not self.activation_phase(events):
+                    return False
+                self.estage = "done"
+            else:
+                return True
+
+    def time_phase(self, events: list[Event]) -> None:
+        """Advance the time token; on a snake the active exploration card may be discarded;
+        overlapping the end marker loses the game."""
+        alt = self.content.altar
+        self.time = (self.time + 1) % alt.track
+        events.append(Event("time", f"The time token advances to space {self.time} "
+                            f"(end marker on {self.end})", S_ENEMIES, {"time": self.time}))
+        if self.time == self.end:
+            self.lost = "the time token reached the end marker"
+            events.append(Event("defeat", "The time token overlaps the end marker: the heroes "
+                                "lose", S_VICTORY))
+            return
+        if self.time in alt.snakes and self.active_card:
+            card = self.content.exploration[self.active_card]
+            if card.snake == "discard":
+                events.append(Event("snake", f"The time token is on a snake: the exploration "
+                                    f"card {card.name} is discarded", S_ENEMIES))
+                self.active_card = ""
+
+    def event_phase(self, events: list[Event]) -> None:
+        """Only without an active exploration card: reveal an event (or keep resolving one that
+        stays for several circles); "or" cards apply their top only with enemies in play."""
+        if self.active_card:
+            events.append(Event("event", "An exploration card is active: no event this turn",
+                                S_ENEMIES))
+            return
+        if self.active_event:
+            card_id, marked = self.active_event[0], self.active_event[1]
+        else:
+            drawn = self.draw(self.event_deck, S_ENEMIES)
+            if drawn is None:
+                return
+            card_id, marked = drawn, 0
+        card = self.content.events[card_id]
+        top = card.bottom is None or bool(self.enemies)
+        effects = card.top if top else (card.bottom or [])
+        half = "" if card.bottom is None else (" (top half: enemies are in play)" if top
+                                               else " (bottom half: no enemy in play)")
+        events.append(Event("event", f"Event: {card.name}{half} - {card.text}", S_ENEMIES,
+                            {"card": card_id}))
+        marked += 1
+        if card.circles and marked < card.circles:
+            self.active_event = [card_id, marked]
+        else:
+            self.active_event = []
+            self.event_deck.to_discard(card_id)
+        for eff in effects:
+            self.apply_event_effect(eff, events)
+
+    def apply_event_effect(self, eff, events: list[Event]) -> None:
+        heroes = [h for h in self.heroes.values() if not h.fallen]
+        if eff.kind == "lose_life_heroes":
+            for h in heroes:
+                self.lose_life(h, eff.value, "event", S_ENEMIES, events)
+        elif eff.kind == "heal_heroes":
+            for h in heroes:
+                self.heal(h, eff.value, "event", S_ENEMIES, events)
+        elif eff.kind == "glory_heroes":
+            for h in heroes:
+                self.gain_glory(h, eff.value, events, "event")
+        elif eff.kind == "frozen_heroes":
+            for h in heroes:
+                self.give_condition(h, "frozen", events, S_ENEMIES)
+        elif eff.kind == "heal_enemies":
+            for e in self.enemies:
+                n = min(eff.value, e.damage)
+                if n:
+                    e.damage -= n
+                    events.append(Event("heal", f"{self.ename(e)} recovers {n} life point(s)",
+                                        S_ENEMIES))
+        elif eff.kind == "time":
+            for _ in range(eff.value):
+                if not self.lost:
+                    self.time_phase(events)
+        elif eff.kind == "spawn":
+            self.spawn(eff.type, events, S_ENEMIES)
+        else:
+            raise ValueError(f"unknown event effect {eff.kind}")
+
+    def spawn_squares(self) -> list[Sq]:
+        """Free squares of the last tile's exit (its east edge when it has no exit)."""
+        last = self.tiles[-1]
+        rows = self.content.tiles[last.tile].rows
+        exits = [(last.x + x, y) for y, r in enumerate(rows) for x, ch in enumerate(r)
+                 if ch == "x"]
+        if not exits:
+            w = len(rows[0]) - 1
+            exits = [(last.x + w, y) for y in range(len(rows))]
+        return sorted((s for s in exits if not self.is_obstacle(s) and s not in self.bonfires
+                       and self.hero_at(s) is None and self.enemy_at(s) is None), key=reading)
+
+    def spawn(self, kind: str, events: list[Event], section: str) -> None:
+        free = self.spawn_squares()
+        if not free:
+            events.append(Event("spawn", f"No free exit space: the "
+                                f"{self.content.enemies[kind].name} does not appear", section))
+            return
+        if len(free) > 1:
+            self.ask = {"kind": "spawn", "seat": PLAYERS, "section": section,
+                        "prompt": f"A {self.content.enemies[kind].name} appears at the exit: "
+                                  "choose its space",
+                        "options": [f"place the {kind} on {self.sqname(s)}" for s in free],
+                        "default": f"place the {kind} on {self.sqname(free[0])}"}
+            return
+        self.place_enemy(kind, free[0], events, section)
+
+    def on_spawn(self, action: str, ask: dict, events: list[Event]) -> None:
+        words = action.split()
+        self.place_enemy(words[2], self.parse_sq(words[-1]), events, ask["section"])
+
+    def place_enemy(self, kind: str, at: Sq, events: list[Event], section: str) -> None:
+        self.next_uid += 1
+        e = Enemy(self.next_uid, kind, at)
+        self.enemies.append(e)
+        events.append(Event("spawn", f"{self.ename(e)} enters the board", section,
+                            {"enemy": e.uid}))
+
+    # ------------------------------------------------------------ activation
+    def activation_phase(self, events: list[Event]) -> bool:
+        """Draw the Enemy AI card, activate each group top to bottom, each enemy once, then
+        any special enemy's own AI card. False while waiting for a decision."""
+        if not self.ai_cards:
+            if not self.enemies:
+                return True
+            card = self.draw(self.ai_deck, S_ENEMIES)
+            assert card is not None
+            self.ai_deck.to_discard(card)
+            self.ai_cards = [["common", card]]
+            for deck in sorted({self.enemy_data(e).ai_deck for e in self.enemies
+                                if self.enemy_data(e).ai_deck}):
+                d = self.special_decks[deck]
+                sc = self.draw(d, S_SPECIAL)
+                assert sc is not None
+                d.to_discard(sc)
+                self.ai_cards.append([deck, sc])
+            self.ai_pos = [0, 0]
+            for e in self.enemies:
+                e.activated = False
+            events.append(Event("ai", "Enemy AI card(s): " + ", ".join(
+                f"{c} ({d})" for d, c in self.ai_cards), S_ENEMIES))
+        while self.ai_pos[0] < len(self.ai_cards):
+            deck, card_id = self.ai_cards[self.ai_pos[0]]
+            card = self.content.ai_decks[deck][card_id]
+            if self.ai_pos[1] >= len(card.groups):
+                self.ai_pos = [self.ai_pos[0] + 1, 0]
+                continue
+            group = card.groups[self.ai_pos[1]]
+            if self.ai_enemy:
+                if not self.activate_enemy(group.actions, events):
+                    return False
+                continue
+            waiting = [e for e in self.enemies
+                       if self.enemy_data(e).group == group.group and not e.activated]
+            if not waiting:
+                self.ai_pos[1] += 1
+                continue
+            if len(waiting) > 1:
+                best = self.activation_default(waiting, group.actions)
+                self.ask = {"kind": "order", "seat": PLAYERS, "section": S_ENEMIES,
+                            "prompt": f"Choose which {self.enemy_data(waiting[0]).name} "
+                                      "activates next",
+                            "options": [f"activate {self.ename(e)}" for e in waiting],
+                            "default": f"activate {self.ename(best)}"}
+                return False
+            self.begin_activation(waiting[0], events)
+        self.ai_cards = []
+        return True
+
+    def activation_default(self, waiting: list[Enemy], actions) -> Enemy:
+        """Evaluation for the activation order: the enemy closest to a hero acts first."""
+        def key(e: Enemy) -> tuple[float, int]:
+            hs = [h.at for h in self.standing_heroes() if h.at]
+            return (min((grid.chebyshev(e.at, s) for s in hs), default=99), e.uid)
+        return min(waiting, key=key)
+
+    def on_order(self, action: str, ask: dict, events: list[Event]) -> None:
+        uid = int(action.split()[-3])
+        e = next(e for e in self.enemies if e.uid == uid)
+        self.begin_activation(e, events)
+
+    def begin_activation(self, e: Enemy, events: list[Event]) -> None:
+        """Choose the enemy, then apply its condition tokens (ruling: wound -2 life, stunned
+        skips the activation, frozen -1 life and no movement; each token is then discarded)."""
+        e.activated = True
+        self.ai_enemy = e.uid
+        self.ai_step = 0
+        self.ai_flags = []
+        for t in list(e.conditions):
+            e.conditions.remove(t)
+            if t == "stun":
+                self.ai_flags.append("stunned")
+                events.append(Event("condition", f"{self.ename(e)} is stunned and skips its "
+                                    "actions (the token is discarded)", S_ENEMIES))
+            elif t == "wound":
+                self.hurt_enemy(e, 2, None, "wound token", S_ENEMIES, events)
+            elif t == "frozen":
+                self.ai_flags.append("frozen")
+                self.hurt_enemy(e, 1, None, "frozen token (it cannot move this activation)",
+                                S_ENEMIES, events)
+        if e not in self.enemies:
+            self.ai_enemy = 0
+
+    def activate_enemy(self, actions, events: list[Event]) -> bool:
+        e = next((x for x in self.enemies if x.uid == self.ai_enemy), None)
+        while e is not None and self.ai_step < len(actions) and "stunned" not in self.ai_flags:
+            act = actions[self.ai_step]
+            if self.ask is not None:
+                return False
+            done = self.enemy_action(e, act, events)
+            if not done:
+                return False
+            self.ai_step += 1
+            if e not in self.enemies or self.outcome().over:
+                break
+        self.ai_enemy = 0
+        return True
+
+    def enemy_action(self, e: Enemy, act, events: list[Event]) -> bool:
+        """One AI line; actions that cannot be performed or have no effect are skipped."""
+        if act.do == "howl":
+            self.howl(e, events)
+            return True
+        if act.do == "attack":
+            h = self.attack_target(e, act.targets)
+            if h is None:
+                events.append(Event("skip", f"{self.ename(e)} has no hero to attack: the "
+                                    "attack is skipped", S_ENEMY_ACTIONS))
+                return True
+            self.enemy_attack(e, h, events, "Attack")
+            return True
+        if "frozen" in self.ai_flags:
+            events.append(Event("skip", f"{self.ename(e)} is frozen and does not move",
+                                S_ENEMIES))
+            return True
+        if act.do == "move":
+            opts, why = self.move_options(e, act.targets)
+        elif act.do == "sight":
+            opts, why = self.sight_options(e, act.targets)
+        else:
+            opts, why = self.retreat_options(e)
+        if not opts or opts == [e.at]:
+            events.append(Event("skip", f"{self.ename(e)} does not move: {why}",
+                                S_SIGHT if act.do == "sight" else S_MOVE))
+            return True
+        if len(opts) > 1:
+            self.ask = {"kind": "emove", "seat": PLAYERS,
+                        "section": S_SIGHT if act.do == "sight" else S_CLARIFY,
+                        "prompt": f"{self.ename(e)} {why}; several spaces are equally good: "
+                                  "choose one",
+                        "options": [f"move enemy {e.uid} to {self.sqname(s)}" for s in opts],
+                        "default": f"move enemy {e.uid} to {self.sqname(opts[0])}",
+                        "why": why}
+            return False
+        self.move_enemy(e, opts[0], why, events)
+        return True
+
+    def on_emove(self, action: str, ask: dict, events: list[Event]) -> None:
+        words = action.split()
+        e = next(x for x in self.enemies if x.uid == int(words[2]))
+        self.move_enemy(e, self.parse_sq(words[-1]), ask["why"], events)
+        self.ai_step += 1
+
+    def move_enemy(self, e: Enemy, to: Sq, why: str, events: list[Event]) -> None:
+        frm = e.at
+        e.at = to
+        for h in self.heroes.values():
+            if h.held_by == e.uid:
+                h.at = to
+        if any(self.adjacent(to, b) or to == b for b in self.bonfires) and "frozen" in \
+                e.conditions:
+            e.conditions.remove("frozen")
+        events.append(Event("move", f"{self.enemy_data(e).name} {e.uid} moves from "
+                            f"{self.sqname(frm)} to {self.sqname(to)}: {why}", S_MOVE,
+                            {"enemy": e.uid, "to": self.sqname(to)}))
+
+    # ------------------------------------------------------------ targets
+    def icon_heroes(self, targets: list[str]) -> list[Hero]:
+        return [self.heroes[t] for t in targets if t in self.heroes
+                and not self.heroes[t].fallen and self.heroes[t].at is not None]
+
+    def closest_heroes(self, e: Enemy, pool: list[Hero]) -> list[Hero]:
+        dist = distances(e.at, self.enemy_steps(e))
+        def d(h: Hero) -> float:
+            best = INF
+            for n in grid.neighbours(h.at, diagonal=True):
+                best = min(best, dist.get(n, INF))
+            return best if best < INF else 100 + grid.chebyshev(e.at, h.at)
+        if not pool:
+            return []
+        m = min(d(h) for h in pool)
+        return [h for h in pool if d(h) == m]
+
+    def can_attack(self, e: Enemy, h: Hero) -> bool:
+        if h.fallen or h.at is None:
+            return False
+        if h.held_by and h.held_by != e.uid:
+            return False
+        if self.enemy_data(e).attack == "range":
+            return self.sees(e.at, h.at)
+        return self.adjacent(e.at, h.at) and self.sees(e.at, h.at)
+
+    def attack_target(self, e: Enemy, targets: list[str]) -> Hero | None:
+        """The first hero icon that is a valid target; otherwise the closest hero it can
+        attack (ruling: closest by walking cost, ties in icon order)."""
+        for h in self.icon_heroes(targets):
+            if self.can_attack(e, h):
+                return h
+        valid = [h for h in self.standing_heroes() if self.can_attack(e, h)]
+        close = self.closest_heroes(e, valid)
+        return close[0] if close else None
+
+    def move_target(self, e: Enemy, targets: list[str]) -> Hero | None:
+        heroes = self.icon_heroes(targets)
+        if heroes:
+            return heroes[0]
+        close = self.closest_heroes(e, self.standing_heroes())
+        return close[0] if close else None
+
+    # ------------------------------------------------------------ movement evaluation
+    def reach(self, e: Enemy) -> dict[Sq, float]:
+        mp = self.enemy_data(e).move + sum(r.value for r in self.active_rules()
+                                           if r.kind == "enemy_move")
+        return distances(e.at, self.enemy_steps(e), limit=mp)
+
+    def heroes_adjacent(self, s: Sq) -> int:
+        return sum(1 for h in self.standing_heroes() if self.adjacent(s, h.at))
+
+    def move_options(self, e: Enemy, targets: list[str]) -> tuple[list[Sq], str]:
+        h = self.move_target(e, targets)
+        if h is None:
+            return [], "no hero to move toward"
+        assert h.at is not None
+        if self.adjacent(e.at, h.at):
+            return [], f"already adjacent to {self.hname(h)}"
+        reach = {s: c for s, c in self.reach(e).items() if self.enemy_can_end(e, s)}
+        goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)
+                 or n == e.at]
+        at_goal = [s for s in reach if s in goals]
+        why = f"toward {self.hname(h)}"
+        if at_goal:
+            return self.best(at_goal, lambda s: (-self.heroes_adjacent(s), reach[s])), \
+                why + f", ending adjacent to {self.hname(h)}"
+        to_goal = distances_multi(goals, self.enemy_steps_reversed(e))
+        if not any(s in to_goal for s in reach):
+            # the target cannot be reached: end in the nearest possible space
+            return self.best(list(reach), lambda s: (grid.chebyshev(s, h.at), reach[s])), \
+                why + " (no route: nearest possible space)"
+        allh = [x.at for x in self.standing_heroes()]
+        return self.best([s for s in reach if s in to_goal], lambda s: (
+            to_goal[s], -self.heroes_adjacent(s),
+            sum(grid.chebyshev(s, a) for a in allh), reach[s])), why
+
+    def best(self, squares: list[Sq], key) -> list[Sq]:
+        if not squares:
+            return []
+        m = min(key(s) for s in squares)
+        return sorted((s for s in squares if key(s) == m), key=reading)
+
+    def sight_options(self, e: Enemy, targets: list[str]) -> tuple[list[Sq], str]:
+        """Sight: the nearest space from which the enemy sees its target (or, failing that,
+        the closest hero); skip if it already sees the target or nobody can be seen."""
+        order = self.icon_heroes(targets)
+        rest = [h for h in self.closest_heroes(e, self.standing_heroes()) if h not in order]
+        for h in order + rest:
+            assert h.at is not None
+            if self.sees(e.at, h.at):
+                return [], f"it already sees {self.hname(h)}"
+            seeing = [s for s in self.terrain if self.enemy_can_end(e, s)
+                      and self.sees(s, h.at)]
+            if not seeing:
+                continue
+            reach = {s: c for s, c in self.reach(e).items() if self.enemy_can_end(e, s)}
+            ok = [s for s in reach if s in seeing]
+            why = f"to sight {self.hname(h)}"
+            if ok:
+                return self.best(ok, reach.__getitem__), why
+            to_goal = distances_multi(seeing, self.enemy_steps_reversed(e))
+            cand = [s for s in reach if s in to_goal]
+            if cand:
+                return self.best(cand, lambda s, t=to_goal, r=reach: (t[s], r[s])), why
+        return [], "no space from which it can see a hero"
+
+    def retreat_options(self, e: Enemy) -> tuple[list[Sq], str]:
+        """Retreat (authored AI line): as far as possible from the closest hero."""
+        hs = [h.at for h in self.standing_heroes()]
+        if not hs:
+            return [], "no hero in play"
+        reach = {s: c for s, c in self.reach(e).items() if self.enemy_can_end(e, s)}
+        return self.best(list(reach), lambda s: (-min(grid.chebyshev(s, a) for a in hs),
+                                                 reach[s])), "retreating from the heroes"
+
+    def howl(self, e: Enemy, events: list[Event]) -> None:
+        """Howl: every hero at 3 spaces or less loses 1 life point."""
+        events.append(Event("howl", f"{self.ename(e)} howls", S_KEYWORDS))
+        for h in self.standing_heroes():
+            if self.spaces_between(e.at, h.at) <= 3:
+                self.lose_life(h, 1, "howl", S_KEYWORDS, events)
+
+
+def distances_multi(goals: list[Sq], step) -> dict[Sq, float]:
+    """Walking cost from every square to the nearest goal (Dijkstra on reversed steps)."""
+    import heapq
+
+    dist: dict[Sq, float] = {g: 0 for g in goals}
+    heap = [(0, reading(g), g) for g in goals]
+    heapq.heapify(heap)
+    while heap:
+        d, _, n = heapq.heappop(heap)
+        if d > dist.get(n, INF):
+            continue
+        for m, c in step(n):
+            nd = d + c
+            if nd < dist.get(m, INF):
+                dist[m] = nd
+                heapq.heappush(heap, (nd, reading(m), m))
+    return dist

@@ -1,0 +1,81 @@
+"""The Runaljod entry in the game registry: setups, heroes, content schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from meadhall.core.chance import ChanceMode
+from meadhall.core.content import ContentModel, validate
+from meadhall.core.errors import ContentError
+from meadhall.core.protocol import Game, Info
+
+from .content import FILE_MODELS, RunaljodContent, load_content
+from .state import RunaljodState
+
+SCENARIOS = {
+    "adventure": ("Adventure (level 1)", 1),
+    "adventure-level2": ("Level 2 adventure", 2),
+}
+
+
+class Setup(ContentModel):
+    """``heroes``: 2-4 hero ids (a single player controls two heroes); ``players`` 1-4."""
+
+    scenario: str = "adventure"
+    heroes: list[str] = Field(default_factory=lambda: ["berserk", "volva"], min_length=2,
+                              max_length=4)
+    players: int = Field(default=0, ge=0, le=4)
+    level: int = 0
+
+
+class RunaljodGame(Game):
+    id = "runaljod"
+    title = "Runaljod: The Sound of the Runes"
+    state_cls = RunaljodState
+
+    def __init__(self) -> None:
+        self._content: RunaljodContent | None = None
+
+    @property
+    def content(self) -> RunaljodContent:
+        if self._content is None:
+            self._content = load_content()
+        return self._content
+
+    def scenarios(self) -> list[Info]:
+        return [Info(k, v[0], "authored exploration cards") for k, v in SCENARIOS.items()]
+
+    def heroes(self) -> list[Info]:
+        return [Info(k, v.name, "authored board") for k, v in self.content.heroes.items()]
+
+    def default_setup(self) -> dict[str, Any]:
+        return {"scenario": "adventure", "heroes": ["berserk", "volva"], "players": 1}
+
+    def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
+                    auto_choices: bool = False) -> RunaljodState:
+        s = validate(Setup, setup, "setup")
+        if s.scenario not in SCENARIOS:
+            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
+                               f"from {', '.join(SCENARIOS)}")
+        for h in s.heroes:
+            if h not in self.content.heroes:
+                raise ContentError("setup", "heroes", f"unknown hero {h!r}; choose from "
+                                   f"{', '.join(self.content.heroes)}")
+        if len(set(s.heroes)) != len(s.heroes):
+            raise ContentError("setup", "heroes", "a hero can be chosen only once")
+        d = s.model_dump()
+        d["level"] = SCENARIOS[s.scenario][1]
+        if not d["players"]:
+            d["players"] = len(s.heroes)
+        if d["players"] > len(s.heroes) or (d["players"] == 1 and len(s.heroes) != 2):
+            raise ContentError("setup", "players", "each player has a hero; a single player "
+                               "plays two heroes (Single-Player Game)")
+        return RunaljodState(self.content, d, seed, chance, auto_choices)
+
+    def content_models(self) -> dict[str, type[Any]]:
+        return dict(FILE_MODELS)
+
+
+GAME = RunaljodGame()

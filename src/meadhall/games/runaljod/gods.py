@@ -1,0 +1,211 @@
+"""The altar of the gods: god's runes and powers, buying a rune, the gods are capricious,
+trance throws, god's gear (Activate the God's Rune; The Gods Are Capricious; God's Gear;
+Keywords - Trance; God's Powers)."""
+
+from __future__ import annotations
+
+from meadhall.core.protocol import Event
+
+from .dice_rules import throw_rune
+from .model import S_CAPRICIOUS, S_GEAR, S_GOD, S_KEYWORDS, S_POWERS, Hero, Rune
+
+ALTAR_MAX = 4
+"""There can never be more than 4 runes on the altar."""
+
+
+class GodsMixin:
+    """The altar is ``self.altar``: a list of ``[god, side]``."""
+
+    def box_gods(self) -> list[str]:
+        """God's runes in the game box: neither on the altar nor on a hero board."""
+        used = {g for g, _ in self.altar}
+        for h in self.heroes.values():
+            r = h.god_rune()
+            if r is not None:
+                used.add(r.god)
+        return [g for g in self.content.gods if g not in used]
+
+    def altar_face_up(self) -> list[str]:
+        return [g for g, side in self.altar if side in ("up", "side")]
+
+    def throw_altar(self, events: list[Event], why: str) -> None:
+        """Throw every rune on the altar; each sideways rune heals every hero 1 life point."""
+        for pair in self.altar:
+            pair[1] = throw_rune(self.content, self.chance,
+                                 f"god's rune of {self.content.gods[pair[0]].name}", S_GOD)
+        sideways = sum(1 for _, s in self.altar if s == "side")
+        events.append(Event("altar", f"The altar is thrown ({why}): "
+                            + ", ".join(f"{self.content.gods[g].name} {s}" for g, s in self.altar),
+                            S_GOD, {"altar": [list(p) for p in self.altar]}))
+        if sideways:
+            for h in self.heroes.values():
+                self.heal(h, sideways, f"{sideways} sideways god's rune(s) on the altar",
+                          S_GOD, events)
+
+    def return_to_altar(self, god: str, events: list[Event], section: str) -> None:
+        """A returned god's rune goes to the altar, or to the box if the altar holds 4."""
+        if len(self.altar) >= ALTAR_MAX:
+            events.append(Event("altar", f"The altar already holds {ALTAR_MAX} runes: "
+                                f"{self.content.gods[god].name}'s rune goes back to the box",
+                                S_CAPRICIOUS))
+            return
+        self.altar.append([god, "up"])
+
+    def take_god_rune(self, h: Hero, events: list[Event]) -> None:
+        r = h.god_rune()
+        if r is not None:
+            h.runes.remove(r)
+
+    def capricious(self, h: Hero, events: list[Event]) -> None:
+        """A hero with a god's rune and at least two sideways runes in the destiny pool
+        (the god's rune included) must return the god's rune at once."""
+        r = h.god_rune()
+        if r is None:
+            return
+        sideways = sum(1 for x in h.pool() if x.side == "side")
+        if sideways >= 2:
+            h.runes.remove(r)
+            events.append(Event("capricious", f"The gods are capricious: {self.hname(h)} has "
+                                f"{sideways} sideways runes and returns "
+                                f"{self.content.gods[r.god].name}'s rune", S_CAPRICIOUS))
+            self.return_to_altar(r.god, events, S_CAPRICIOUS)
+
+    def buy_god_rune(self, h: Hero, god: str, paid: list[Rune], events: list[Event],
+                     gear: str = "") -> None:
+        """Flip the paying sideways runes face down and place the god's rune on the interact
+        space: it is thrown with the hero's runes from the next destiny throw."""
+        for r in paid:
+            r.side = "down"
+        self.altar = [p for p in self.altar if p[0] != god]
+        h.runes.append(Rune(f"god:{god}", "up", "interact"))
+        how = f" for {self.content.items[gear].name}" if gear else ""
+        events.append(Event("buy-rune", f"{self.hname(h)} flips {len(paid)} sideways rune(s) "
+                            f"face down and takes {self.content.gods[god].name}'s rune{how}",
+                            S_GEAR if gear else S_GOD, {"hero": h.id, "god": god}))
+
+    def trance_throw(self, h: Hero, events: list[Event]) -> None:
+        """Trance: throw 4 god's runes on the altar (topping up from the box); 1 trance token
+        per face up rune, 2 per sideways rune, and every hero heals 1 per sideways rune."""
+        extra: list[str] = []
+        box = self.box_gods()
+        while len(self.altar) + len(extra) < ALTAR_MAX and box:
+            i = self.pick("god's rune taken from the box", box, S_KEYWORDS)
+            extra.append(box.pop(i))
+        thrown = [list(p) for p in self.altar] + [[g, "up"] for g in extra]
+        for pair in thrown:
+            pair[1] = throw_rune(self.content, self.chance,
+                                 f"trance throw: {self.content.gods[pair[0]].name}", S_KEYWORDS)
+        self.altar = [p for p in thrown if p[0] not in extra]
+        up = sum(1 for _, s in thrown if s == "up")
+        side = sum(1 for _, s in thrown if s == "side")
+        h.trance += up + 2 * side
+        events.append(Event("trance", f"{self.hname(h)} performs a trance throw: "
+                            + ", ".join(f"{self.content.gods[g].name} {s}" for g, s in thrown)
+                            + f"; gains {up + 2 * side} trance token(s)", S_KEYWORDS,
+                            {"hero": h.id}))
+        if side:
+            for o in self.heroes.values():
+                self.heal(o, side, f"{side} sideways rune(s) in the trance throw", S_KEYWORDS,
+                          events)
+
+    # ------------------------------------------------------------ powers
+    def power_options(self, h: Hero, god: str, prefix: str) -> list[str]:
+        """Action texts for invoking ``god``'s power (those needing a choice list it)."""
+        if god == "thor":
+            tile = self.tile_of(h.at) if h.at else -1
+            foes = [e for e in self.enemies if self.tile_of(e.at) == tile]
+            if not foes:
+                return [f"{prefix} (no enemy on your tile)"]
+            return [f"{prefix}: {self.sqname(e.at)} loses 2" for e in foes] + [
+                f"{prefix}: every enemy on your tile loses 1"]
+        if god == "jarngreipr":
+            if not self.enemies:
+                return [f"{prefix} (no enemy in play)"]
+            return [f"{prefix}: {self.sqname(e.at)} loses 3" for e in self.enemies]
+        if god == "draupnir":
+            others = [o for o in self.heroes.values() if o is not h and not o.fallen
+                      and o.pool()]
+            if not others:
+                return [f"{prefix} (no other hero has a rune in the destiny pool)"]
+            return [f"{prefix}: {o.id} flips {self.rname(r)} sideways" for o in others
+                    for r in o.pool() if r.side != "side"] or [f"{prefix} (nothing to flip)"]
+        return [prefix]
+
+    def invoke(self, h: Hero, power: str, detail: str, events: list[Event]) -> None:
+        """Apply a god's power (or a god's gear power), then re-throw the altar."""
+        section = S_POWERS
+        name = (self.content.gods[power].name if power in self.content.gods
+                else power.capitalize())
+        events.append(Event("power", f"{self.hname(h)} invokes {name}", section,
+                            {"hero": h.id, "power": power}))
+        if power == "tyr":
+            h.bonus.append("tyr")
+        elif power == "cheru":
+            h.bonus.append("cheru")
+        elif power in ("vali", "valis_bow"):
+            h.bonus.append("vali")
+        elif power in ("thor", "jarngreipr"):
+            tile = self.tile_of(h.at) if h.at else -1
+            if detail.startswith("every"):
+                for e in [e for e in self.enemies if self.tile_of(e.at) == tile]:
+                    self.hurt_enemy(e, 1, h, "Thor's power", section, events)
+            elif detail:
+                e = self.enemy_at(self.parse_sq(detail.split()[0]))
+                if e is not None:
+                    self.hurt_enemy(e, 2 if power == "thor" else 3, h,
+                                    f"{name}'s power", section, events)
+        elif power == "freyja":
+            self.ask = {"kind": "freyja", "seat": h.id, "section": section,
+                        "prompt": "Freyja: choose a deck and look at its top card",
+                        "options": [f"look at the {d} deck" for d in self.freyja_decks()],
+                        "default": None}
+        elif power == "odin":
+            card = self.peek(self.exploration, section)
+            if card:
+                ok = self.can_explore(h, need_exit=False)
+                self.ask = {"kind": "odin", "seat": h.id, "section": section,
+                            "prompt": f"Odin's Crows: the next exploration card is "
+                                      f"{self.content.exploration[card[0]].name}",
+                            "options": (["put it in play"] if ok else []) + ["leave it"],
+                            "default": None}
+        elif power == "brisingamen":
+            for o in self.heroes.values():
+                if o.fallen:
+                    self.raise_hero(o, 1, events, section, down_heals=1)
+        elif power == "draupnir" and detail:
+            who, _, rest = detail.partition(" flips ")
+            o = self.heroes[who]
+            r = o.rune(self.icon_of(rest.split()[0]))
+            if r is not None:
+                r.side = "side"
+                events.append(Event("draupnir", f"{self.hname(o)} flips {self.rname(r)} "
+                                    "sideways", section))
+                self.capricious(o, events)
+        self.throw_altar(events, f"{name}'s power was activated")
+
+    def freyja_decks(self) -> list[str]:
+        return [n for n, d in self.decks().items() if len(d)]
+
+    def on_freyja(self, action: str, ask: dict, events: list[Event]) -> None:
+        if action.startswith("look at the "):
+            deck = action[len("look at the "):-len(" deck")]
+            top = self.peek(self.decks()[deck], S_POWERS)
+            opts = [f"leave the {deck} card on top"]
+            if deck != "exploration":
+                opts.append(f"put the {deck} card at the bottom")
+            events.append(Event("freyja", f"Freyja shows the top card of the {deck} deck: "
+                                f"{self.card_name(deck, top[0])}", S_POWERS))
+            self.ask = {"kind": "freyja", "seat": ask["seat"], "section": S_POWERS,
+                        "prompt": f"Freyja: the top {deck} card is "
+                                  f"{self.card_name(deck, top[0])}", "options": opts,
+                        "default": None, "deck": deck}
+        elif action.startswith("put the"):
+            d = self.decks()[ask["deck"]]
+            card = d.top.pop(0)
+            d.put_bottom(card)
+            events.append(Event("freyja", f"The card goes to the bottom of the {ask['deck']} "
+                                "deck", S_POWERS))
+
+    def on_odin(self, action: str, ask: dict, events: list[Event]) -> None:
+        if action == "put it in play":
+            self.explore(self.heroes[ask["seat"]], events)

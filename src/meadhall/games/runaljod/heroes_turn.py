@@ -1,0 +1,854 @@
+"""The heroes' turn: preparation, destiny throw, conditions, actions (basic actions,
+movement, interaction, skills, checks, assisting), the final phase (Heroes Turn and its
+numbered phases; Destiny; Equipment; Keywords; Terrain)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meadhall.core import grid
+from meadhall.core.grid import Sq
+from meadhall.core.protocol import Event
+
+from .dice_rules import roll_pool, throw_rune, upgrades_of
+from .model import (
+    POOL,
+    S_ACTIONS,
+    S_BASIC,
+    S_CHECKS,
+    S_CONDITION,
+    S_DAMAGE,
+    S_DESTINY,
+    S_DESTINY_PHASE,
+    S_EQUIP,
+    S_GEAR,
+    S_GOD,
+    S_INTERACT,
+    S_MOVE,
+    S_PREP,
+    S_SKILL,
+    S_TERRAIN,
+    S_TWO,
+    Hero,
+    Rune,
+)
+
+
+class HeroesMixin:
+    """Methods of the state for the heroes' turn."""
+
+    # ------------------------------------------------------------ names
+    def hname(self, h: Hero) -> str:
+        return self.content.heroes[h.id].name
+
+    def rname(self, r: Rune) -> str:
+        return f"{r.god}-rune" if r.god else r.icon
+
+    def icon_of(self, text: str) -> str:
+        return f"god:{text[:-5]}" if text.endswith("-rune") else text
+
+    # ------------------------------------------------------------ skills and passives
+    def board_skills(self, h: Hero) -> list[tuple[str, Any]]:
+        hd = self.content.heroes[h.id]
+        out = [("board-always", hd.skill_always)]
+        if self.coloured_available(h):
+            out.insert(0, ("board-coloured", hd.skill_coloured))
+        return out
+
+    def all_skills(self, h: Hero) -> list[tuple[str, Any]]:
+        return self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
+
+    def hero_passives(self, h: Hero) -> list:
+        return [sk.passive for _, sk in self.all_skills(h) if sk.passive is not None]
+
+    # ------------------------------------------------------------ 1. preparation
+    def buyable(self, h: Hero) -> list[str]:
+        """Skill cards the hero can buy now: not owned, affordable, at most 3 points spent per
+        preparation phase."""
+        room = 3 - h.bought_this_phase
+        return [s for s in self.content.heroes[h.id].skills if s not in h.skills
+                and self.content.skills[s].cost <= min(h.skill_points, room)]
+
+    def prep_ask(self) -> bool:
+        for h in self.ordered():
+            if h.id in self.prep_done:
+                continue
+            opts = self.buyable(h)
+            if not opts:
+                self.prep_done.append(h.id)
+                continue
+            self.ask = {"kind": "prep", "seat": h.id, "section": S_PREP,
+                        "prompt": f"{self.hname(h)} has {h.skill_points} skill point(s): buy "
+                                  "skill cards", "default": None,
+                        "options": [f"buy {s} ({self.content.skills[s].cost})" for s in opts]
+                        + ["done buying"]}
+            return True
+        return False
+
+    def on_prep(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        if action == "done buying":
+            self.prep_done.append(h.id)
+            return
+        sid = action.split()[1]
+        cost = self.content.skills[sid].cost
+        h.skill_points -= cost
+        h.bought_this_phase += cost
+        h.skills.append(sid)
+        events.append(Event("buy", f"{self.hname(h)} spends {cost} skill point(s) on "
+                            f"{self.content.skills[sid].name}", S_PREP, {"hero": h.id}))
+
+    def start_preparation(self, events: list[Event]) -> None:
+        """Recover turned cards; skill point purchases follow as decisions."""
+        for h in self.heroes.values():
+            h.turned.clear()
+            h.bought_this_phase = 0
+            h.passed = False
+            h.fell_this_turn = False
+            if h.mark == "used":
+                h.mark = "ready"
+        self.prep_done = []
+        self.two_player_used = False
+        events.append(Event("round", f"Round {self.round}: the heroes' turn begins", S_PREP,
+                            {"round": self.round}))
+
+    # ------------------------------------------------------------ 2. destiny
+    def destiny_ask(self) -> bool:
+        """A fallen hero may recover on their own at the start of the destiny phase."""
+        for h in self.ordered():
+            if h.fallen and not h.fell_this_turn and not h.recover_choice:
+                self.ask = {"kind": "recover", "seat": h.id, "section": S_DAMAGE,
+                            "prompt": f"{self.hname(h)} has fallen: recover on your own "
+                                      "(throw all runes, heal 2 per face up and 3 per "
+                                      "sideways rune) or stay down?",
+                            "options": ["recover on my own", "stay down"], "default": None}
+                return True
+        return False
+
+    def on_recover(self, action: str, ask: dict, events: list[Event]) -> None:
+        self.heroes[ask["seat"]].recover_choice = "yes" if action.startswith("recover") else "no"
+
+    def destiny_phase(self, events: list[Event]) -> None:
+        """Each standing hero throws the runes not in the destiny pool (all on the first turn)
+        and keeps their orientation; fallen heroes who chose to recover do so now."""
+        for h in self.ordered():
+            if h.fallen:
+                if h.recover_choice == "yes":
+                    self.raise_hero(h, 0, events, S_DAMAGE, alone=True)
+                h.recover_choice = ""
+                continue
+            thrown = [r for r in h.runes if r.place != POOL]
+            for r in thrown:
+                r.side = throw_rune(self.content, self.chance,
+                                    f"{self.hname(h)}'s destiny throw: {self.rname(r)}",
+                                    S_DESTINY_PHASE)
+                r.place = POOL
+            if thrown:
+                events.append(Event("destiny", f"{self.hname(h)}'s destiny throw: " + ", ".join(
+                    f"{self.rname(r)} {r.side}" for r in thrown), S_DESTINY_PHASE,
+                    {"hero": h.id, "runes": [[r.icon, r.side] for r in thrown]}))
+            self.capricious(h, events)
+
+    def raise_hero(self, h: Hero, upgrades: int, events: list[Event], section: str,
+                   alone: bool = False, down_heals: int = 0) -> None:
+        """Recovering / Helping a Hero: throw every rune, heal 2 per face up and 3 per sideways
+        rune (+1 per helper's upgrade); alone, the runes are then flipped face down. The end
+        marker moves one space counterclockwise."""
+        for r in h.runes:
+            r.side = throw_rune(self.content, self.chance,
+                                f"{self.hname(h)}'s recovery throw: {self.rname(r)}", section)
+            r.place = POOL
+        up = sum(1 for r in h.runes if r.side == "up")
+        side = sum(1 for r in h.runes if r.side == "side")
+        down = len(h.runes) - up - side
+        heal = 2 * up + 3 * side + upgrades + down_heals * down
+        h.fallen = False
+        h.damage = self.hero_life(h)
+        h.damage = max(0, h.damage - heal)
+        if alone:
+            for r in h.runes:
+                r.side = "down"
+        events.append(Event("recover", f"{self.hname(h)} recovers and stands up: "
+                            f"{up} face up, {side} sideways rune(s)"
+                            + (f", {upgrades} upgrade(s)" if upgrades else "")
+                            + f": {heal} life point(s), {self.life_left(h)} left", section,
+                            {"hero": h.id}))
+        if self.life_left(h) <= 0:
+            h.damage = self.hero_life(h) - 1
+        self.end = (self.end - 1) % self.content.altar.track
+        events.append(Event("end", f"The end marker moves one space counterclockwise to "
+                            f"{self.end}", section, {"end": self.end}))
+        if self.end == self.time:
+            self.lost = "the end marker reached the time token"
+        self.capricious(h, events)
+
+    # ------------------------------------------------------------ 3. conditions
+    def start_conditions(self, events: list[Event]) -> None:
+        self.cond_queue = [[h.id, t] for h in self.ordered() if not h.fallen
+                           for t in ("wound", "stun", "frozen") if t in h.conditions]
+
+    def condition_ask(self, events: list[Event]) -> bool:
+        while self.cond_queue:
+            hid, token = self.cond_queue[0][:2]
+            h = self.heroes[hid]
+            if h.fallen or token not in h.conditions:
+                self.cond_queue.pop(0)
+                continue
+            if token == "wound" and len(self.cond_queue[0]) == 2:
+                self.cond_queue[0].append("lost")
+                self.lose_life(h, 2, "wound token", S_CONDITION, events)
+                continue
+            if token == "frozen" and len(self.cond_queue[0]) == 2:
+                self.cond_queue[0].append("lost")
+                self.lose_life(h, 1, "frozen token", S_CONDITION, events)
+                continue
+            if token == "wound":
+                spaces = [s for s in ("move1", "move2", "attack1", "attack2")
+                          if not h.space_used(s)]
+                opts = [f"remove the wound with {self.rname(r)} on {s}" for r in
+                        self.distinct(h, face_up=True) for s in spaces]
+                if opts:
+                    self.ask = {"kind": "cond", "seat": hid, "section": S_CONDITION,
+                                "prompt": f"{self.hname(h)} is wounded: place a face up rune "
+                                          "on a movement or attack space to remove the token?",
+                                "options": opts + ["keep the wound"], "default": None}
+                    return True
+            elif token == "stun":
+                pool = self.distinct(h)
+                placed = h.turned.count("stun-rune")
+                if len(h.pool()) > 0 and placed < 2:
+                    self.ask = {"kind": "cond", "seat": hid, "section": S_CONDITION,
+                                "prompt": f"{self.hname(h)} is stunned: place a rune on the "
+                                          f"interact space ({placed + 1} of 2)",
+                                "options": [f"place {self.rname(r)} on interact" for r in pool],
+                                "default": None}
+                    return True
+                h.conditions.remove("stun")
+                while "stun-rune" in h.turned:
+                    h.turned.remove("stun-rune")
+                events.append(Event("condition", f"{self.hname(h)} discards the stun token",
+                                    S_CONDITION))
+            elif token == "frozen":
+                opts = [f"physical check with {self.rname(r)}" for r in
+                        self.distinct(h, face_up=True)]
+                if opts:
+                    self.ask = {"kind": "cond", "seat": hid, "section": S_CONDITION,
+                                "prompt": f"{self.hname(h)} is frozen: perform a physical check "
+                                          "to remove the token?",
+                                "options": opts + ["keep the frozen token"], "default": None}
+                    return True
+            self.cond_queue.pop(0)
+        return False
+
+    def on_cond(self, action: str, ask: dict, events: list[Event]) -> None:
+        hid, token = self.cond_queue[0][:2]
+        h = self.heroes[hid]
+        if action.startswith("remove the wound"):
+            words = action.split()
+            r = h.rune(self.icon_of(words[4]))
+            r.place = words[-1]
+            h.conditions.remove("wound")
+            events.append(Event("condition", f"{self.hname(h)} places {self.rname(r)} on "
+                                f"{words[-1]} and removes the wound token", S_CONDITION))
+            self.cond_queue.pop(0)
+        elif action.startswith("place "):
+            r = h.rune(self.icon_of(action.split()[1]))
+            r.place = "interact"
+            h.turned.append("stun-rune")
+            events.append(Event("condition", f"{self.hname(h)} is stunned: {self.rname(r)} goes "
+                                "to the interact space", S_CONDITION))
+        elif action.startswith("physical check"):
+            ok, _ = self.check(h, "physical", action.split()[-1], events)
+            if ok:
+                h.conditions.remove("frozen")
+                events.append(Event("condition", f"{self.hname(h)} removes the frozen token",
+                                    S_CONDITION))
+            self.cond_queue.pop(0)
+        else:
+            self.cond_queue.pop(0)
+
+    # ------------------------------------------------------------ checks and destiny
+    def distinct(self, h: Hero, face_up: bool = False, sideways: bool = False,
+                 no_god: bool = False) -> list[Rune]:
+        out = []
+        for r in h.pool():
+            if face_up and not r.face_up:
+                continue
+            if sideways and r.side != "side":
+                continue
+            if no_god and r.god:
+                continue
+            out.append(r)
+        return out
+
+    def check(self, h: Hero, kind: str, rune: str, events: list[Event]) -> tuple[bool, int]:
+        """Perform Checks: place a face up rune on the check space, roll its dice, pass with at
+        least one upgrade."""
+        r = h.rune(self.icon_of(rune))
+        assert r is not None and r.place == POOL and r.face_up
+        r.place = kind
+        hd = self.content.heroes[h.id]
+        dice = list(hd.physical if kind == "physical" else hd.spiritual)
+        for p in self.hero_passives(h):
+            if p.kind == "check_die" and p.type == kind:
+                dice += list(p.dice)
+        faces = roll_pool(self.content, self.chance, dice, f"{self.hname(h)}'s {kind} check",
+                          S_CHECKS)
+        n = upgrades_of(faces)
+        events.append(Event("check", f"{self.hname(h)}'s {kind} check with {self.rname(r)} "
+                            f"({', '.join(dice)}): {', '.join(faces)}: "
+                            + ("passed" if n else "failed"), S_CHECKS,
+                            {"hero": h.id, "faces": faces, "passed": n > 0}))
+        return n > 0, n
+
+    def destiny_payment(self, h: Hero, n: int, keep: list[Rune]) -> list[Rune] | None:
+        """Destiny: flip ``n`` face up runes of the pool face down (ruling: the engine flips
+        face up runes before sideways ones, god's runes last)."""
+        avail = [r for r in h.pool() if r.face_up and r not in keep]
+        avail.sort(key=lambda r: (r.side == "side", bool(r.god)))
+        return avail[:n] if len(avail) >= n else None
+
+    # ------------------------------------------------------------ 4. actions
+    def can_act(self, h: Hero) -> bool:
+        return not h.fallen and not h.passed and h.at is not None
+
+    def hero_actions(self, h: Hero) -> list[str]:
+        """Every legal action of a hero in the actions phase (see docs/formats/runaljod.md)."""
+        out: list[str] = []
+        runes = self.distinct(h)
+        assert h.at is not None
+        hd = self.content.heroes[h.id]
+        bonus = sum(p.value for p in self.hero_passives(h) if p.kind == "move_bonus")
+        # Basic actions: two movement spaces, two attack spaces, unlimited interact.
+        if not h.held_by:
+            for i, space in enumerate(("move1", "move2")):
+                if not h.space_used(space):
+                    for r in runes:
+                        out.append(f"{space} with {self.rname(r)}: move {hd.move[i] + bonus}")
+        for space in ("attack1", "attack2"):
+            if h.space_used(space):
+                continue
+            for w in self.weapons(h):
+                it = self.content.items[w]
+                if space == "attack2" and len(it.dice) < 1:
+                    continue
+                for t in self.attack_targets(h, w, []):
+                    for r in runes:
+                        out.append(f"{space} with {self.rname(r)}: attack {self.sqname(t)} "
+                                   f"with {w}")
+        for act in self.interactions(h):
+            for r in runes:
+                out.append(f"interact with {self.rname(r)}: {act}")
+        # God's runes: a sideways (non-god) rune on the interact space.
+        for r in self.distinct(h, sideways=True, no_god=True):
+            for g in self.altar_face_up():
+                for opt in self.power_options(h, g, f"invoke {g}"):
+                    out.append(f"interact with {self.rname(r)}: {opt}")
+            out.append(f"interact with {self.rname(r)}: re-throw the altar")
+        side = self.distinct(h, sideways=True, no_god=True)
+        if h.god_rune() is None:
+            for i in range(len(side)):
+                for j in range(i + 1, len(side)):
+                    for g in self.altar_face_up():
+                        out.append(f"buy {g}-rune with {self.rname(side[i])} and "
+                                   f"{self.rname(side[j])}")
+            for gear in h.equipment:
+                god = self.content.items[gear].god
+                if god and god in self.altar_face_up():
+                    for r in side:
+                        out.append(f"buy {god}-rune with {self.rname(r)} for {gear}")
+        gr = h.god_rune()
+        if gr is not None and gr.place == POOL and gr.face_up:
+            for opt in self.power_options(h, gr.god, f"invoke {gr.god}"):
+                out.append(f"use {gr.god}-rune: {opt}")
+            for gear in h.equipment:
+                if self.content.items[gear].god == gr.god:
+                    for opt in self.power_options(h, gear, f"invoke {gear}"):
+                        out.append(f"use {gr.god}-rune on {gear}: {opt}")
+        # Skills
+        for sid, sk in self.all_skills(h):
+            out += self.skill_actions(h, sid, sk)
+        # Assist an adjacent fallen hero (a physical check with a face up rune).
+        for o in self.heroes.values():
+            if o.fallen and not o.fell_this_turn and o.at and self.adjacent(h.at, o.at):
+                for r in self.distinct(h, face_up=True):
+                    out.append(f"assist {o.id} with {self.rname(r)}")
+        # Free actions: miscellaneous items, the 2-player card, handing over.
+        for i in dict.fromkeys(h.misc):
+            if self.content.items[i].use is not None and not self.content.items[i].god:
+                out.append(f"use {i}")
+        if self.two_player_card() and not self.two_player_used:
+            for k, eff in enumerate(self.content.two_player.effects):
+                for o in self.heroes.values():
+                    if not o.fallen and self.effect_useful(o, eff):
+                        out.append(f"2-player card effect {k + 1} on {o.id}")
+        return out
+
+    def effect_useful(self, h: Hero, eff) -> bool:
+        if eff.kind == "heal":
+            return h.damage > 0
+        if eff.kind == "recover_destiny":
+            return any(not r.face_up for r in h.pool())
+        return True
+
+    def skill_actions(self, h: Hero, sid: str, sk) -> list[str]:
+        """Activate a Skill: the runes showing the required icons (face up or sideways; god's
+        runes count as blank), destiny to flip, trance tokens to spend."""
+        if sk.effect is None or sid in h.turned:
+            return []
+        needed = []
+        for icon in sk.runes:
+            r = h.rune(icon)
+            if r is None or r.place != POOL or not r.face_up:
+                return []
+            needed.append(r)
+        if sk.destiny and self.destiny_payment(h, sk.destiny, needed) is None:
+            return []
+        if h.trance < sk.trance:
+            return []
+        eff = sk.effect
+        base = f"skill {sid}"
+        if eff.kind == "attack":
+            out = []
+            for w in self.weapons(h):
+                for t in self.attack_targets(h, w, list(eff.keywords)):
+                    out.append(f"{base}: attack {self.sqname(t)} with {w}")
+            return out
+        if eff.kind == "move" and h.held_by:
+            return []
+        if eff.kind == "heal" and h.damage == 0:
+            return []
+        return [base]
+
+    def interactions(self, h: Hero) -> list[str]:
+        out = []
+        for s in sorted(self.search_tokens, key=lambda s: (s[1], s[0])):
+            if h.at == s or self.adjacent(h.at, s):
+                out.append(f"search {self.sqname(s)}")
+        if self.can_explore(h):
+            out.append("explore")
+        for i in h.misc:
+            it = self.content.items[i]
+            if it.slot != "misc" and f"equip {i}" not in out:
+                out.append(f"equip {i}")
+        return out
+
+    def do_action(self, h: Hero, action: str, events: list[Event]) -> None:
+        """Carry out one hero action (the rune is placed and used)."""
+        if action.startswith(("move1 ", "move2 ", "attack1 ", "attack2 ", "interact ")):
+            head, _, what = action.partition(": ")
+            space, _, rune = head.split()
+            r = h.rune(self.icon_of(rune))
+            assert r is not None
+            r.place = space
+            if what.startswith("move "):
+                self.begin_move(h, int(what.split()[1]), [], events, S_BASIC)
+            elif what.startswith("attack "):
+                w = what.split()
+                self.start_hero_attack(h, self.parse_sq(w[1]), w[3], space == "attack2", [],
+                                       [], events)
+            elif what.startswith("search "):
+                self.search(h, self.parse_sq(what.split()[1]), events)
+            elif what == "explore":
+                self.explore(h, events)
+            elif what.startswith("equip "):
+                self.equip(h, what.split()[1], events)
+            elif what.startswith("invoke "):
+                god = what.split()[1].rstrip(":")
+                self.invoke(h, god, what.partition(": ")[2], events)
+            elif what == "re-throw the altar":
+                self.throw_altar(events, f"{self.hname(h)} used a sideways rune")
+            return
+        if action.startswith("buy "):
+            w = action.split()
+            god = w[1][:-5]
+            if " for " in action:
+                paid = [h.rune(self.icon_of(w[3]))]
+            else:
+                paid = [h.rune(self.icon_of(w[3])), h.rune(self.icon_of(w[5]))]
+            self.buy_god_rune(h, god, paid, events, w[-1] if " for " in action else "")
+            self.capricious(h, events)
+            return
+        if action.startswith("use ") and "-rune" in action.split()[1]:
+            head, _, detail = action.partition(": ")
+            r = h.god_rune()
+            assert r is not None
+            god = r.god
+            power = head.split()[-1] if " on " in head else god
+            h.runes.remove(r)
+            self.return_to_altar(god, events, S_GOD)
+            self.invoke(h, power, detail.partition(": ")[2] if detail.startswith("invoke")
+                        and ": " in detail else "", events)
+            return
+        if action.startswith("use "):
+            self.use_item(h, action.split()[1], events)
+            return
+        if action.startswith("skill "):
+            self.activate_skill(h, action, events)
+            return
+        if action.startswith("assist "):
+            w = action.split()
+            o = self.heroes[w[1]]
+            ok, n = self.check(h, "physical", w[-1], events)
+            self.raise_hero(o, n, events, S_DAMAGE)
+            return
+        if action.startswith("2-player card"):
+            w = action.split()
+            eff = self.content.two_player.effects[int(w[3]) - 1]
+            self.two_player_used = True
+            events.append(Event("2p", f"The 2-player card is flipped: {eff.text}", S_TWO))
+            self.apply_effect(self.heroes[w[-1]], eff, events, S_TWO)
+            return
+        raise ValueError(action)
+
+    def activate_skill(self, h: Hero, action: str, events: list[Event]) -> None:
+        head, _, what = action.partition(": ")
+        sid = head.split()[1]
+        sk = dict(self.all_skills(h))[sid]
+        needed = [h.rune(i) for i in sk.runes]
+        pay = self.destiny_payment(h, sk.destiny, needed) if sk.destiny else []
+        for r in pay or []:
+            r.side = "down"
+        for r in needed:
+            r.place = f"skill:{sid}"
+        h.trance -= sk.trance
+        events.append(Event("skill", f"{self.hname(h)} activates {sk.name}"
+                            + (f", placing {', '.join(self.rname(r) for r in needed)}"
+                               if needed else "")
+                            + (f", spending {sk.destiny} destiny" if sk.destiny else "")
+                            + (f", spending {sk.trance} trance token(s)" if sk.trance else ""),
+                            S_SKILL, {"hero": h.id, "skill": sid}))
+        eff = sk.effect
+        if eff.kind == "attack":
+            w = what.split()
+            self.start_hero_attack(h, self.parse_sq(w[1]), w[3], False, list(eff.dice),
+                                   list(eff.keywords), events)
+        elif eff.kind == "move":
+            self.begin_move(h, eff.value, list(eff.keywords), events, S_SKILL)
+        else:
+            self.apply_effect(h, eff, events, S_SKILL)
+
+    def apply_effect(self, h: Hero, eff, events: list[Event], section: str) -> None:
+        if eff.kind == "heal":
+            self.heal(h, eff.value, section.lower(), section, events)
+        elif eff.kind == "heal_all":
+            for o in self.heroes.values():
+                self.heal(o, eff.value, section.lower(), section, events)
+        elif eff.kind == "recover_destiny":
+            n = 0
+            for r in h.pool():
+                if n < eff.value and not r.face_up:
+                    r.side = "up"
+                    n += 1
+            events.append(Event("destiny", f"{self.hname(h)} recovers {n} destiny", S_DESTINY))
+        elif eff.kind == "trance_throw":
+            self.trance_throw(h, events)
+        elif eff.kind == "mark":
+            h.mark = "ready"
+            events.append(Event("mark", f"{self.hname(h)} places the mark token (one re-roll)",
+                                "Keywords"))
+        elif eff.kind == "glory":
+            self.gain_glory(h, eff.value, events, section.lower())
+        elif eff.kind == "frozen":
+            self.give_condition(h, "frozen", events, section)
+        elif eff.kind == "spawn":
+            self.spawn(eff.type, events, section)
+        elif eff.kind == "equipment":
+            card = self.draw(self.equipment_deck, S_EQUIP)
+            if card is None:
+                events.append(Event("equipment", "The equipment deck is empty", S_EQUIP))
+                return
+            self.found(h, card, events)
+        else:
+            raise ValueError(f"unknown effect {eff.kind}")
+
+    def use_item(self, h: Hero, item: str, events: list[Event]) -> None:
+        it = self.content.items[item]
+        h.misc.remove(item)
+        events.append(Event("item", f"{self.hname(h)} uses {it.name} and discards it", S_EQUIP))
+        self.apply_effect(h, it.use, events, S_EQUIP)
+
+    # ------------------------------------------------------------ equipment
+    def slot_conflicts(self, h: Hero, item: str) -> list[str]:
+        """Equipment: two hands (or one two-handed card), one torso, one head, one feet."""
+        it = self.content.items[item]
+        if it.slot == "hands":
+            hands = [i for i in h.equipment if self.content.items[i].slot == "hands"]
+            used = sum(self.content.items[i].hands for i in hands)
+            if used + it.hands <= 2:
+                return []
+            # drop hand items (latest first) until it fits
+            out, free = [], 2 - used
+            for i in reversed(hands):
+                if free >= it.hands:
+                    break
+                out.append(i)
+                free += self.content.items[i].hands
+            return out
+        return [i for i in h.equipment if self.content.items[i].slot == it.slot]
+
+    def found(self, h: Hero, item: str, events: list[Event]) -> None:
+        it = self.content.items[item]
+        events.append(Event("equipment", f"{self.hname(h)} finds {it.name}", S_EQUIP))
+        opts = []
+        if it.slot != "misc":
+            opts.append(f"equip {item}")
+        if len(h.misc) < 3:
+            opts.append(f"keep {item} in miscellaneous")
+        opts.append(f"return {item} to the box")
+        self.ask = {"kind": "found", "seat": h.id, "section": S_EQUIP, "default": None,
+                    "prompt": f"{self.hname(h)} found {it.name}: equip it or keep it?",
+                    "options": opts}
+
+    def on_found(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        item = action.split()[1]
+        if action.startswith("equip"):
+            h.misc.append(item)
+            self.equip(h, item, events)
+        elif action.startswith("keep"):
+            h.misc.append(item)
+        else:
+            events.append(Event("equipment", f"{self.content.items[item].name} goes back to "
+                                "the box", S_EQUIP))
+
+    def equip(self, h: Hero, item: str, events: list[Event]) -> None:
+        """Equip a card from the miscellaneous spaces; replaced cards go to the miscellaneous
+        spaces (at most 3) or back to the box."""
+        h.misc.remove(item)
+        for old in self.slot_conflicts(h, item):
+            h.equipment.remove(old)
+            if len(h.misc) < 3:
+                h.misc.append(old)
+            events.append(Event("equipment", f"{self.hname(h)} unequips "
+                                f"{self.content.items[old].name}", S_EQUIP))
+        h.equipment.append(item)
+        if self.life_left(h) <= 0:
+            h.damage = self.hero_life(h) - 1
+        events.append(Event("equipment", f"{self.hname(h)} equips "
+                            f"{self.content.items[item].name}", S_EQUIP))
+
+    # ------------------------------------------------------------ movement
+    def begin_move(self, h: Hero, points: int, keywords: list[str], events: list[Event],
+                   section: str) -> None:
+        assert h.at is not None
+        ice = 1 if self.terrain.get(h.at) == "i" else 0
+        events.append(Event("move", f"{self.hname(h)} gets {points} movement point(s)", section,
+                            {"hero": h.id}))
+        self.ask = {"kind": "move", "seat": h.id, "section": S_MOVE, "points": points,
+                    "ice": ice, "path": [list(h.at)], "keywords": keywords,
+                    "prompt": "", "options": [], "default": None}
+        self.refresh_move()
+
+    def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...]) -> list[Sq]:
+        out = []
+        for n in grid.neighbours(at, diagonal=True):
+            c = self.hero_step_cost(h, at, n, kw)
+            if c is None or c > points:
+                continue
+            if n in self.bonfires and self.life_left(h) <= 1:
+                continue  # a hero may not lose their last life point on purpose
+            if self.hero_can_end(h, n) or self.can_finish_from(h, n, points - c, kw):
+                out.append(n)
+        return sorted(out, key=lambda s: (s[1], s[0]))
+
+    def can_finish_from(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...]) -> bool:
+        seen = {at}
+        frontier = [(at, points)]
+        while frontier:
+            s, p = frontier.pop()
+            for n in grid.neighbours(s, diagonal=True):
+                c = self.hero_step_cost(h, s, n, kw)
+                if c is None or c > p or n in seen:
+                    continue
+                if self.hero_can_end(h, n):
+                    return True
+                seen.add(n)
+                frontier.append((n, p - c))
+        return False
+
+    def refresh_move(self) -> None:
+        ask = self.ask
+        h = self.heroes[ask["seat"]]
+        assert h.at is not None
+        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]))
+        can_end = self.hero_can_end(h, h.at)
+        opts = [f"step {self.sqname(s)}" for s in steps]
+        if can_end:
+            opts.append("end move")
+        ask["options"] = opts
+        ask["prompt"] = (f"{self.hname(h)} moves from {self.sqname(h.at)} with "
+                         f"{ask['points']} movement point(s) left")
+        if can_end and not steps:
+            self.ask = None  # nothing left to do: the movement ends
+
+    def on_move(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        if action == "end move":
+            return
+        to = self.parse_sq(action.split()[1])
+        frm = h.at
+        assert frm is not None
+        cost = self.hero_step_cost(h, frm, to, tuple(ask["keywords"]))
+        assert cost is not None
+        ask["points"] -= cost
+        h.at = to
+        ask["path"].append(list(to))
+        events.append(Event("step", f"{self.hname(h)} steps to {self.sqname(to)} ({cost} "
+                            f"point(s), {ask['points']} left)", S_MOVE, {"hero": h.id}))
+        self.ask = ask
+        if self.enter_square(h, to, ask, events):
+            self.refresh_move()
+
+    def enter_square(self, h: Hero, to: Sq, ask: dict, events: list[Event]) -> bool:
+        """Terrain on entering a square: bonfires (adjacent: frozen removed; on it: -1 life)
+        and ice (a physical check from the second ice space). False if movement stops."""
+        if any(grid.chebyshev(to, b) <= 1 for b in self.bonfires) and "frozen" in h.conditions:
+            h.conditions.remove("frozen")
+            events.append(Event("bonfire", f"{self.hname(h)} passes a bonfire: the frozen token "
+                                "is removed", S_TERRAIN))
+        if to in self.bonfires:
+            self.lose_life(h, 1, "moving through a bonfire", S_TERRAIN, events)
+        if h.fallen:
+            self.ask = None
+            return False
+        if self.terrain.get(to) == "i" and "jump" not in ask["keywords"]:
+            ask["ice"] += 1
+            if ask["ice"] >= 2:
+                opts = [f"physical check with {self.rname(r)}" for r in
+                        self.distinct(h, face_up=True)]
+                self.ask = {"kind": "ice", "seat": h.id, "section": S_TERRAIN,
+                            "prompt": f"{self.hname(h)} enters a second ice space: physical "
+                                      "check (a failure sends you back, ends the movement and "
+                                      "gives a frozen token)",
+                            "options": opts + ["fail the check"], "default": None,
+                            "move": ask}
+                return False
+        return True
+
+    def on_ice(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        mv = ask["move"]
+        ok = False
+        if action.startswith("physical check"):
+            ok, _ = self.check(h, "physical", action.split()[-1], events)
+        if ok:
+            self.ask = mv
+            self.refresh_move()
+            return
+        path = [tuple(p) for p in mv["path"]][:-1]
+        while len(path) > 1 and not self.hero_can_end(h, path[-1]):
+            path.pop()
+        h.at = path[-1]
+        events.append(Event("ice", f"{self.hname(h)} slips back to {self.sqname(h.at)}: the "
+                            "movement ends", S_TERRAIN))
+        self.give_condition(h, "frozen", events, S_TERRAIN)
+
+    # ------------------------------------------------------------ interaction
+    def search(self, h: Hero, s: Sq, events: list[Event]) -> None:
+        """Search: discard the token and draw the top card of the search deck."""
+        self.search_tokens.remove(s)
+        card = self.draw(self.search_deck, S_INTERACT)
+        if card is None:
+            events.append(Event("search", "The search deck is empty", S_INTERACT))
+            return
+        self.search_deck.to_discard(card)
+        sc = self.content.search[card]
+        events.append(Event("search", f"{self.hname(h)} searches {self.sqname(s)}: {sc.name} - "
+                            f"{sc.text}", S_INTERACT, {"card": card}))
+        for eff in sc.effects:
+            self.apply_effect(h, eff, events, S_INTERACT)
+
+    def can_explore(self, h: Hero, need_exit: bool = True) -> bool:
+        """Explore: next to the exit of the last tile, nobody on the previous tile, no active
+        exploration card, and a card left in the exploration deck."""
+        if self.active_card or not len(self.exploration) or h.at is None:
+            return False
+        if need_exit:
+            last = self.tiles[-1]
+            rows = self.content.tiles[last.tile].rows
+            exits = [(last.x + x, y) for y, r in enumerate(rows) for x, ch in enumerate(r)
+                     if ch == "x"]
+            if not any(grid.chebyshev(h.at, s) <= 1 for s in exits):
+                return False
+        if len(self.tiles) == 2:
+            if any(o.at is not None and self.tile_of(o.at) == 0 for o in self.heroes.values()):
+                return False
+            if any(self.tile_of(e.at) == 0 for e in self.enemies):
+                return False
+        return True
+
+    def explore(self, h: Hero, events: list[Event]) -> None:
+        """Place the next exploration card: time back to a snake, attach the tile, discard the
+        oldest tile with everything on it, place the elements by hero count."""
+        card_id = self.draw(self.exploration, S_INTERACT)
+        assert card_id is not None
+        card = self.content.exploration[card_id]
+        self.active_card = card_id
+        self.cards_played.append(card_id)
+        events.append(Event("explore", f"{self.hname(h)} explores: {card.name} - {card.text}",
+                            S_INTERACT, {"card": card_id}))
+        back = max([s for s in self.content.altar.snakes if s <= self.time], default=0)
+        if back != self.time:
+            events.append(Event("time", f"The time token moves back from {self.time} to "
+                                f"{back}", S_INTERACT))
+            self.time = back
+        last = self.tiles[-1]
+        x = last.x + len(self.content.tiles[last.tile].rows[0])
+        self.tiles.append(type(last)(card.tile, card_id, x))
+        if len(self.tiles) > 2:
+            gone = self.tiles.pop(0)
+            w = len(self.content.tiles[gone.tile].rows[0])
+            inside = lambda s: gone.x <= s[0] < gone.x + w  # noqa: E731
+            self.enemies = [e for e in self.enemies if not inside(e.at)]
+            self.search_tokens = [s for s in self.search_tokens if not inside(s)]
+            self.bonfires = [s for s in self.bonfires if not inside(s)]
+            for o in self.heroes.values():
+                if o.at is not None and inside(o.at):
+                    o.at = None  # cannot happen for a legal exploration; kept safe
+            events.append(Event("explore", f"The oldest tile "
+                                f"({self.content.tiles[gone.tile].name}) is discarded with "
+                                "everything on it", S_INTERACT))
+        self.place_elements(card_id, x, events)
+
+    def place_elements(self, card_id: str, x: int, events: list[Event]) -> None:
+        card = self.content.exploration[card_id]
+        n = len(self.heroes)
+        for el in card.elements:
+            if n not in el.heroes:
+                continue
+            s = grid.sq(el.at)
+            s = (s[0] + x, s[1])
+            if el.kind == "enemy":
+                self.place_enemy(el.type, s, events, S_INTERACT)
+            elif el.kind == "search":
+                self.search_tokens.append(s)
+            elif el.kind == "bonfire":
+                self.bonfires.append(s)
+
+    def on_enemy_removed(self, events: list[Event]) -> None:
+        """Authored exploration cards are discarded once no enemy is left in play."""
+        if self.active_card and not self.enemies:
+            card = self.content.exploration[self.active_card]
+            if card.discard_when_cleared:
+                events.append(Event("explore", f"No enemy is left: the exploration card "
+                                    f"{card.name} is discarded", S_INTERACT))
+                self.active_card = ""
+
+    def two_player_card(self) -> bool:
+        return len(self.heroes) == 2
+
+    # ------------------------------------------------------------ 5. final phase
+    def final_phase(self, events: list[Event]) -> None:
+        """Unused runes in the destiny pool are flipped face up; sideways stay sideways."""
+        for h in self.heroes.values():
+            for r in h.pool():
+                if r.side == "down":
+                    r.side = "up"
+        events.append(Event("final", "Heroes' final phase: unused runes are flipped face up",
+                            "Heroes Turn"))
+        for h in self.heroes.values():
+            self.capricious(h, events)
+
+    # keep the sections referenced by this module importable for tests
+    SECTIONS = (S_ACTIONS, S_DAMAGE, S_GEAR)

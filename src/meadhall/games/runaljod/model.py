@@ -1,0 +1,132 @@
+"""Runaljod's mutable pieces: runes, heroes, enemies, placed tiles (plain dataclasses)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from meadhall.core.grid import Sq
+
+# Section names exactly as printed in the rulebook's table of contents.
+S_SETUP = "Adventure Mode (Single Session)"
+S_OVERVIEW = "Game Overview"
+S_VICTORY = "Victory or Defeat"
+S_HEROES = "Heroes Turn"
+S_PREP = "1. Preparation Phase"
+S_DESTINY_PHASE = "2. Destiny Phase"
+S_CONDITION = "3. Condition Phase"
+S_ACTIONS = "4. Actions Phase"
+S_BASIC = "Basic Actions"
+S_MOVE = "Movement"
+S_INTERACT = "Interaction"
+S_SKILL = "Activate a Skill"
+S_GOD = "Activate the God's Rune"
+S_CAPRICIOUS = "The Gods Are Capricious"
+S_CHECKS = "Perform Checks"
+S_ATTACK = "Attack"
+S_DAMAGE = "Damage, Wounds and Life Points"
+S_ENEMIES = "Enemies Turn"
+S_ENEMY_ACTIONS = "Enemy Actions"
+S_SIGHT = "Sight"
+S_CLARIFY = "Clarifications"
+S_SPECIAL = "Special Enemies"
+S_DICE = "The Dice"
+S_EQUIP = "Equipment"
+S_GEAR = "God's Gear"
+S_DESTINY = "Destiny"
+S_KEYWORDS = "Keywords"
+S_TERRAIN = "Terrain"
+S_ADVENTURE = "Adventure Mode"
+S_TWO = "2 Player Game"
+S_SINGLE = "Single-Player Game"
+S_STEEL = "Steel Rules"
+S_POWERS = "God's Powers"
+
+SIDES = ("down", "up", "side")
+FACE_DAMAGE = {"blank": 0, "dagger": 1, "axe": 2, "double_axe": 3, "upgrade": 0}
+"""The Dice: dagger 1, axe 2, double axe 3; upgrades deal no damage."""
+
+CONDITIONS = ("wound", "stun", "frozen")
+POOL = "pool"
+BOARD_SPACES = ("move1", "move2", "attack1", "attack2", "interact", "physical", "spiritual")
+
+
+@dataclass(slots=True)
+class Rune:
+    """A rune of a hero: its icon (``god:<id>`` for a god's rune), how it lies, where it is.
+
+    ``place`` is ``pool`` (the destiny pool) or the space it was placed on (used).
+    """
+
+    icon: str
+    side: str = "down"
+    place: str = "out"
+
+    @property
+    def god(self) -> str:
+        return self.icon[4:] if self.icon.startswith("god:") else ""
+
+    @property
+    def face_up(self) -> bool:
+        return self.side in ("up", "side")
+
+
+@dataclass(slots=True)
+class Hero:
+    id: str
+    at: Sq | None = None
+    damage: int = 0
+    runes: list[Rune] = field(default_factory=list)
+    conditions: list[str] = field(default_factory=list)
+    fallen: bool = False
+    fell_this_turn: bool = False
+    recover_choice: str = ""
+    glory: int = 0
+    skill_points: int = 0
+    bought_this_phase: int = 0
+    skills: list[str] = field(default_factory=list)
+    turned: list[str] = field(default_factory=list)
+    equipment: list[str] = field(default_factory=list)
+    misc: list[str] = field(default_factory=list)
+    trance: int = 0
+    mark: str = "none"
+    bonus: list[str] = field(default_factory=list)
+    passed: bool = False
+    held_by: int = 0
+
+    def rune(self, icon: str) -> Rune | None:
+        for r in self.runes:
+            if r.icon == icon:
+                return r
+        return None
+
+    def pool(self) -> list[Rune]:
+        return [r for r in self.runes if r.place == POOL]
+
+    def god_rune(self) -> Rune | None:
+        for r in self.runes:
+            if r.god:
+                return r
+        return None
+
+    def space_used(self, space: str) -> bool:
+        return any(r.place == space for r in self.runes)
+
+
+@dataclass(slots=True)
+class Enemy:
+    uid: int
+    kind: str
+    at: Sq
+    damage: int = 0
+    conditions: list[str] = field(default_factory=list)
+    activated: bool = False
+    holding: str = ""
+
+
+@dataclass(slots=True)
+class PlacedTile:
+    """A tile in play: which tile, which exploration card brought it, its west column."""
+
+    tile: str
+    card: str
+    x: int

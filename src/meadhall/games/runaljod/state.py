@@ -1,0 +1,596 @@
+"""Runaljod's game state: setup, the round loop and the position format.
+
+Sections: Adventure Mode (Single Session) setup, Game Overview (rounds of a heroes' turn and an
+enemies' turn), Victory or Defeat. Rules live in the mixins named after the rulebook's
+chapters (heroes_turn, attack, gods, enemies_turn, board).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meadhall.core import grid
+from meadhall.core.chance import ChanceMode
+from meadhall.core.deck import Deck
+from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.grid import Sq
+from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
+from meadhall.core.rng import Rng
+
+from .attack import AttackMixin
+from .board import BoardMixin
+from .content import RunaljodContent
+from .enemies_turn import EnemiesMixin
+from .gods import ALTAR_MAX, GodsMixin
+from .heroes_turn import HeroesMixin
+from .model import (
+    POOL,
+    S_ACTIONS,
+    S_ADVENTURE,
+    S_ATTACK,
+    S_BASIC,
+    S_CAPRICIOUS,
+    S_DESTINY,
+    S_GOD,
+    S_INTERACT,
+    S_MOVE,
+    S_OVERVIEW,
+    S_SETUP,
+    S_SKILL,
+    S_VICTORY,
+    Enemy,
+    Hero,
+    PlacedTile,
+    Rune,
+)
+
+ID = "runaljod"
+LETTERS = {"volva": "V", "berserk": "B", "hunter": "H", "warrior": "W"}
+ENEMY_LETTERS = {"clan_warrior": "K", "clan_hunter": "A", "northern_wolf": "U", "jotun": "J"}
+
+
+class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, GameState):
+    """A Runaljod adventure in progress."""
+
+    game = ID
+
+    def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
+                 chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
+        self._init_base(content, setup, seed, chance, auto_choices)
+        self.level = int(setup.get("level", 1))
+        self.round = 1
+        self.phase = "setup"
+        self.estage = "time"
+        self.time = 0
+        self.end = content.altar.snakes[content.altar.end_snake - 1]
+        self.altar: list[list[str]] = []
+        self.tiles: list[PlacedTile] = []
+        self.heroes: dict[str, Hero] = {}
+        for hid in setup["heroes"]:
+            hd = content.heroes[hid]
+            self.heroes[hid] = Hero(hid, runes=[Rune(r) for r in hd.runes],
+                                    equipment=list(hd.equipment),
+                                    skill_points=3 if self.level == 2 else 2)
+        self.enemies: list[Enemy] = []
+        self.next_uid = 0
+        self.search_tokens: list[Sq] = []
+        self.bonfires: list[Sq] = []
+        self.active_card = ""
+        self.active_event: list[Any] = []
+        self.cards_played: list[str] = []
+        self.exploration = Deck("exploration", reshuffle=False)
+        self.event_deck = Deck("event", sorted(content.events))
+        self.search_deck = Deck("search", sorted(content.search), reshuffle=False)
+        eq = content.equipment_l2 if self.level == 2 else content.equipment_l1
+        self.equipment_deck = Deck("equipment", list(eq), reshuffle=False)
+        self.ai_deck = Deck("enemy AI", sorted(content.ai_decks["common"]))
+        self.special_decks: dict[str, Deck] = {
+            k: Deck(f"{k} AI", sorted(v)) for k, v in content.ai_decks.items() if k != "common"}
+        self.ask: dict[str, Any] | None = None
+        self.active = ""
+        self.prep_done: list[str] = []
+        self.cond_queue: list[list[str]] = []
+        self.setup_queue: list[list[str]] = []
+        self.ai_cards: list[list[str]] = []
+        self.ai_pos = [0, 0]
+        self.ai_enemy = 0
+        self.ai_step = 0
+        self.ai_flags: list[str] = []
+        self.lost = ""
+        self.final_defeated: list[str] = []
+        self.two_player_used = False
+
+    # ------------------------------------------------------------ helpers
+    def sqname(self, s: Sq) -> str:
+        return grid.name(s)
+
+    def parse_sq(self, text: str) -> Sq:
+        return grid.sq(text)
+
+    def ordered(self) -> list[Hero]:
+        return [self.heroes[h] for h in self.setup["heroes"]]
+
+    def pick(self, what: str, options: list[str], section: str) -> int:
+        """``chance.pick`` that never consults the table (or a forced result) when only one
+        option exists (works around the kernel consuming a queued result in that case)."""
+        if len(set(options)) == 1:
+            return 0
+        return self.chance.pick(what, options, section=section)
+
+    def draw(self, deck: Deck, section: str) -> str | None:
+        """Draw a card (see :meth:`pick`: a pile of one kind needs no random result)."""
+        if not len(deck) and deck.reshuffle and deck.discard:
+            deck.shuffle(with_discard=True)
+        if not deck.top and deck.pile and len(set(deck.pile)) == 1:
+            card = deck.pile[0]
+            deck.pile.remove(card)
+            return card
+        return deck.draw(self.chance, section)
+
+    def peek(self, deck: Deck, section: str) -> list[str]:
+        if not deck.top and deck.pile:
+            card = self.draw(deck, section)
+            assert card is not None
+            deck.top.insert(0, card)
+        return deck.peek(self.chance, 1, section)
+
+    def decks(self) -> dict[str, Deck]:
+        d = {"exploration": self.exploration, "event": self.event_deck,
+             "search": self.search_deck, "equipment": self.equipment_deck,
+             "enemy AI": self.ai_deck}
+        for k, v in self.special_decks.items():
+            d[f"{k} AI"] = v
+        return d
+
+    def card_name(self, deck: str, card: str) -> str:
+        table = {"exploration": self.content.exploration, "event": self.content.events,
+                 "search": self.content.search, "equipment": self.content.items}
+        if deck in table:
+            return table[deck][card].name
+        return card
+
+    def active_rules(self) -> list:
+        if not self.active_card:
+            return []
+        return list(self.content.exploration[self.active_card].rules)
+
+    # ------------------------------------------------------------ setup
+    def _start(self, events: list[Event]) -> None:
+        """Adventure Mode (Single Session) steps 1-5."""
+        c = self.content
+        gods = sorted(c.gods)
+        for _ in range(min(ALTAR_MAX, len(gods))):
+            g = gods.pop(self.pick("god's rune for the altar", gods, S_SETUP))
+            self.altar.append([g, "up"])
+        events.append(Event("setup", "The altar shows " + ", ".join(
+            c.gods[g].name for g, _ in self.altar) + f"; time token on the start, end marker on "
+            f"space {self.end} (the third snake)", S_SETUP))
+        by_stage = {s: sorted(k for k, v in c.exploration.items() if v.stage == s)
+                    for s in "ISC"}
+        first = by_stage["I"][self.pick("initial exploration card", by_stage["I"], S_SETUP)]
+        ss = list(by_stage["S"])
+        chosen = []
+        for _ in range(min(2, len(ss))):
+            chosen.append(ss.pop(self.pick("basic exploration card", ss, S_SETUP)))
+        stage = by_stage["C"][self.pick("stage card", by_stage["C"], S_SETUP)]
+        self.exploration = Deck("exploration", sorted(chosen), bottom=[stage], reshuffle=False)
+        self.active_card = first
+        self.cards_played.append(first)
+        self.tiles = [PlacedTile(c.exploration[first].tile, first, 0)]
+        events.append(Event("setup", f"Initial card: {c.exploration[first].name}; the "
+                            "exploration deck holds 2 basic cards over a stage card", S_SETUP))
+        self.place_elements(first, 0, events)
+        n = len(self.heroes)
+        self.starts = [grid.sq(el.at) for el in c.exploration[first].elements
+                       if el.kind == "start" and n in el.heroes]
+        if self.level == 2:
+            for item in [c for c in (self.draw(self.equipment_deck, S_ADVENTURE) for _ in range(2)) if c]:
+                self.setup_queue.append(["gift", item])
+        for h in self.ordered():
+            self.setup_queue.append(["place", h.id])
+        self._advance(events)
+
+    def setup_ask(self, events: list[Event]) -> bool:
+        while self.setup_queue:
+            kind, what = self.setup_queue[0]
+            if kind == "gift":
+                opts = [f"give {what} to {h}" for h in self.setup["heroes"]]
+                self.ask = {"kind": "setup", "seat": PLAYERS, "section": S_ADVENTURE,
+                            "prompt": f"Level 2 adventure: decide who equips "
+                                      f"{self.content.items[what].name}",
+                            "options": opts, "default": opts[0]}
+                return True
+            free = [s for s in self.starts if self.hero_at(s) is None]
+            h = self.heroes[what]
+            if len(free) == 1:
+                h.at = free[0]
+                self.setup_queue.pop(0)
+                continue
+            opts = [f"place {what} on {self.sqname(s)}" for s in free]
+            self.ask = {"kind": "setup", "seat": PLAYERS, "section": S_SETUP,
+                        "prompt": f"Choose the starting space of {self.hname(h)}",
+                        "options": opts, "default": opts[0]}
+            return True
+        return False
+
+    def on_setup(self, action: str, ask: dict, events: list[Event]) -> None:
+        kind, what = self.setup_queue.pop(0)
+        w = action.split()
+        if kind == "gift":
+            h = self.heroes[w[-1]]
+            for old in self.slot_conflicts(h, what):
+                h.equipment.remove(old)
+            h.equipment.append(what)
+            events.append(Event("setup", f"{self.hname(h)} equips "
+                                f"{self.content.items[what].name}", S_ADVENTURE))
+        else:
+            self.heroes[what].at = self.parse_sq(w[-1])
+
+    # ------------------------------------------------------------ the round loop
+    def _advance(self, events: list[Event]) -> None:
+        """Run automated steps up to the next decision (Game Overview)."""
+        for _ in range(10_000):
+            if self.ask is not None or self.outcome().over:
+                return
+            ph = self.phase
+            if ph == "setup":
+                if self.setup_ask(events):
+                    return
+                self.phase = "prep"
+                self.start_preparation(events)
+            elif ph == "prep":
+                if self.prep_ask():
+                    return
+                for h in self.heroes.values():
+                    self.convert_glory(h)
+                self.phase = "destiny"
+            elif ph == "destiny":
+                if self.destiny_ask():
+                    return
+                self.destiny_phase(events)
+                self.start_conditions(events)
+                self.phase = "condition"
+            elif ph == "condition":
+                if self.condition_ask(events):
+                    return
+                self.phase = "actions"
+            elif ph == "actions":
+                if self.pick_active():
+                    return
+                self.final_phase(events)
+                self.phase = "enemies"
+                self.estage = "time"
+            elif ph == "enemies":
+                if not self.run_enemies(events):
+                    return
+                self.round += 1
+                self.phase = "prep"
+                self.start_preparation(events)
+        raise RuntimeError("runaljod: the round loop did not reach a decision")
+
+    def pick_active(self) -> bool:
+        """The heroes act in any order: the active hero keeps acting until they pass or hand
+        over; heroes with nothing left to do pass automatically."""
+        for h in self.ordered():
+            if self.can_act(h) and not self.hero_actions(h):
+                h.passed = True
+        if self.active and self.can_act(self.heroes[self.active]):
+            return True
+        for h in self.ordered():
+            if self.can_act(h):
+                self.active = h.id
+                return True
+        self.active = ""
+        return False
+
+    def outcome(self) -> Outcome:
+        if self.lost:
+            return Outcome("loss", self.lost)
+        for cid in self.cards_played:
+            for r in self.content.exploration[cid].rules:
+                if r.kind == "victory" and r.type in self.final_defeated:
+                    return Outcome("win", f"the {self.content.enemies[r.type].name} is defeated")
+        return ONGOING
+
+    def _decision(self) -> Decision | None:
+        if self.ask is not None:
+            a = self.ask
+            return Decision(a["seat"], a["prompt"], a["section"],
+                            "choice" if a["seat"] == PLAYERS else "turn", a.get("default"))
+        h = self.heroes[self.active]
+        free = sum(1 for r in h.pool())
+        return Decision(h.id, f"{self.hname(h)}'s action ({free} rune(s) in the destiny pool)",
+                        S_ACTIONS)
+
+    def _legal(self) -> list[str]:
+        if self.ask is not None:
+            return list(self.ask["options"])
+        h = self.heroes[self.active]
+        out = self.hero_actions(h)
+        out += [f"hand over to {o.id}" for o in self.ordered()
+                if o is not h and self.can_act(o)]
+        out.append("pass")
+        return out
+
+    def _apply(self, action: str, events: list[Event]) -> None:
+        if self.ask is not None:
+            ask = self.ask
+            self.ask = None
+            getattr(self, "on_" + ask["kind"])(action, ask, events)
+        else:
+            h = self.heroes[self.active]
+            if action == "pass":
+                h.passed = True
+                events.append(Event("pass", f"{self.hname(h)} passes", S_ACTIONS))
+                self.active = ""
+            elif action.startswith("hand over to "):
+                self.active = action.split()[-1]
+            else:
+                self.do_action(h, action, events)
+        self._advance(events)
+
+    def _why_illegal(self, action: str) -> IllegalAction | None:
+        if self.ask is not None or not self.active:
+            return None
+        h = self.heroes[self.active]
+        w = action.split()
+        if not w:
+            return None
+        if w[0] in ("move1", "move2", "attack1", "attack2", "interact") and len(w) > 2:
+            if h.space_used(w[0]) and w[0] != "interact":
+                return IllegalAction(ID, S_BASIC, f"the {w[0]} space already holds a rune")
+            r = h.rune(self.icon_of(w[2].rstrip(":")))
+            if r is None or r.place != POOL:
+                return IllegalAction(ID, S_ACTIONS, f"{w[2].rstrip(':')} is not in "
+                                     f"{self.hname(h)}'s destiny pool")
+            if "attack" in action:
+                return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
+                                     "reach of the weapon and in line of sight")
+            if "invoke" in action or "re-throw" in action:
+                return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
+                                     "and a face up rune on the altar")
+        if w[0] == "buy":
+            if h.god_rune() is not None:
+                return IllegalAction(ID, S_GOD, "a hero may hold only one god's rune")
+            return IllegalAction(ID, S_GOD, "buying a god's rune takes two sideways runes")
+        if w[0] == "skill":
+            return IllegalAction(ID, S_SKILL, "the skill needs face up runes showing its icons, "
+                                 "its destiny and trance tokens")
+        if w[0] == "step":
+            return IllegalAction(ID, S_MOVE, "no movement action is in progress")
+        if w[0] == "explore":
+            return IllegalAction(ID, S_INTERACT, "exploring needs the last tile's exit, an "
+                                 "empty previous tile and no active exploration card")
+        if w[0] == "flip":
+            return IllegalAction(ID, S_DESTINY, "runes are only flipped by destiny costs")
+        if "god" in w[0]:
+            return IllegalAction(ID, S_CAPRICIOUS, "not a god's rune action")
+        return None
+
+    # ------------------------------------------------------------ hidden information
+    def _determinize(self, rng: Rng) -> None:
+        """The basic cards and the stage card under them were never looked at: resample them."""
+        seen = set(self.cards_played) | set(self.exploration.top)
+        k = len(self.exploration.pile)
+        if k:
+            pool = sorted(c for c, v in self.content.exploration.items()
+                          if v.stage == "S" and c not in seen)
+            picked = []
+            for _ in range(min(k, len(pool))):
+                picked.append(pool.pop(rng.below(len(pool))))
+            self.exploration.pile = sorted(picked)
+        if self.exploration.bottom:
+            cs = sorted(c for c, v in self.content.exploration.items()
+                        if v.stage == "C" and c not in seen)
+            if cs:
+                self.exploration.bottom = [cs[rng.below(len(cs))]]
+
+    # ------------------------------------------------------------ views
+    def board_rows(self) -> list[str]:
+        t = self.terrain
+        if not t:
+            return []
+        x0 = min(x for x, _ in t)
+        x1 = max(x for x, _ in t)
+        h = max(y for _, y in t) + 1
+        marks: dict[Sq, str] = {}
+        for s in self.search_tokens:
+            marks[s] = "?"
+        for s in self.bonfires:
+            marks[s] = "^"
+        for e in self.enemies:
+            marks[e.at] = ENEMY_LETTERS.get(e.kind, "E")
+        for hero in self.heroes.values():
+            if hero.at is not None:
+                letter = LETTERS.get(hero.id, "?")
+                marks[hero.at] = letter.lower() if hero.fallen else letter
+        return ["".join(marks.get((x, y), t.get((x, y), " ")) for x in range(x0, x1 + 1))
+                for y in range(h)]
+
+    def _hero_json(self, h: Hero) -> dict[str, Any]:
+        return {"at": grid.name(h.at) if h.at else None, "damage": h.damage,
+                "runes": [[r.icon, r.side, r.place] for r in h.runes],
+                "conditions": list(h.conditions), "fallen": h.fallen,
+                "fell_this_turn": h.fell_this_turn, "recover_choice": h.recover_choice,
+                "glory": h.glory, "skill_points": h.skill_points,
+                "bought_this_phase": h.bought_this_phase, "skills": list(h.skills),
+                "turned": list(h.turned), "equipment": list(h.equipment),
+                "misc": list(h.misc), "trance": h.trance, "mark": h.mark,
+                "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by}
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        return {
+            "game": ID, "round": self.round, "phase": self.phase,
+            "time": self.time, "end": self.end, "snakes": list(self.content.altar.snakes),
+            "altar": [list(p) for p in self.altar],
+            "board": self.board_rows(),
+            "tiles": [[t.tile, t.card, t.x] for t in self.tiles],
+            "heroes": {k: self._hero_json(h) for k, h in self.heroes.items()},
+            "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
+                         "damage": e.damage, "conditions": list(e.conditions)}
+                        for e in self.enemies],
+            "active_card": self.active_card, "active_event": list(self.active_event),
+            "decks": {k: {**d.public(), "known_top": list(d.top)}
+                      for k, d in self.decks().items()},
+            "outcome": self.outcome().to_json(),
+        }
+
+    def render(self) -> str:
+        rows = self.board_rows()
+        x0 = min((x for x, _ in self.terrain), default=0)
+        w = len(rows[0]) if rows else 0
+        head = "    " + " ".join(f"{grid.col_name(x):<2}" for x in range(x0, x0 + w))
+        lines = [head]
+        for y, r in enumerate(rows):
+            lines.append(f"{y + 1:>2}  " + " ".join(f"{ch:<2}" for ch in r))
+        track = []
+        for i in range(self.content.altar.track):
+            ch = "S" if i in self.content.altar.snakes else "."
+            if i == self.end:
+                ch = "E"
+            if i == self.time:
+                ch = "T"
+            track.append(ch)
+        lines.append(f"Round {self.round} ({self.phase}) · time track {''.join(track)} "
+                     f"(T time {self.time}, E end {self.end}, S snakes)")
+        lines.append("Altar: " + (", ".join(f"{self.content.gods[g].name} {s}"
+                                            for g, s in self.altar) or "empty"))
+        card = self.content.exploration[self.active_card].name if self.active_card else "none"
+        lines.append(f"Active exploration card: {card} · exploration deck "
+                     f"{len(self.exploration)} card(s)")
+        for h in self.ordered():
+            pool = ", ".join(f"{self.rname(r)} {r.side}" for r in h.pool()) or "-"
+            used = ", ".join(f"{self.rname(r)}@{r.place}" for r in h.runes
+                             if r.place != POOL) or "-"
+            status = "FALLEN" if h.fallen else (f"at {grid.name(h.at)}" if h.at else "off")
+            lines.append(f"{self.hname(h)} [{LETTERS.get(h.id, '?')}] {status} life "
+                         f"{self.life_left(h)}/{self.hero_life(h)} glory {h.glory} skill pts "
+                         f"{h.skill_points} conditions {','.join(h.conditions) or '-'}"
+                         f" | pool: {pool} | used: {used}")
+        for e in self.enemies:
+            d = self.enemy_data(e)
+            lines.append(f"  {ENEMY_LETTERS.get(e.kind, 'E')} {d.name} {e.uid} at "
+                         f"{grid.name(e.at)} life {d.life - e.damage}/{d.life}"
+                         + (f" [{','.join(e.conditions)}]" if e.conditions else ""))
+        lines.append("Legend: . normal  # obstacle  g difficult  i ice  x exit  n entrance  "
+                     "^ bonfire  ? search token  V B H W heroes (lowercase: fallen)  "
+                     "K clan warrior  A clan hunter  U northern wolf  J jotun")
+        return "\n".join(lines)
+
+    # ------------------------------------------------------------ position format
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "round": self.round, "phase": self.phase, "estage": self.estage,
+            "time": self.time, "end": self.end,
+            "altar": [list(p) for p in self.altar],
+            "tiles": [{"tile": t.tile, "card": t.card, "x": t.x} for t in self.tiles],
+            "board": self.board_rows(),
+            "heroes": {k: self._hero_json(h) for k, h in self.heroes.items()},
+            "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
+                         "damage": e.damage, "conditions": list(e.conditions),
+                         "activated": e.activated, "holding": e.holding}
+                        for e in self.enemies],
+            "next_uid": self.next_uid,
+            "search_tokens": [grid.name(s) for s in self.search_tokens],
+            "bonfires": [grid.name(s) for s in self.bonfires],
+            "starts": [grid.name(s) for s in getattr(self, "starts", [])],
+            "active_card": self.active_card, "active_event": list(self.active_event),
+            "cards_played": list(self.cards_played),
+            "decks": {"exploration": self.exploration.to_json(),
+                      "event": self.event_deck.to_json(), "search": self.search_deck.to_json(),
+                      "equipment": self.equipment_deck.to_json(),
+                      "ai": self.ai_deck.to_json(),
+                      "special": {k: d.to_json() for k, d in self.special_decks.items()}},
+            "ask": self.ask, "active": self.active, "prep_done": list(self.prep_done),
+            "cond_queue": [list(x) for x in self.cond_queue],
+            "setup_queue": [list(x) for x in self.setup_queue],
+            "ai_cards": [list(x) for x in self.ai_cards], "ai_pos": list(self.ai_pos),
+            "ai_enemy": self.ai_enemy, "ai_step": self.ai_step, "ai_flags": list(self.ai_flags),
+            "lost": self.lost, "final_defeated": list(self.final_defeated),
+            "two_player_used": self.two_player_used,
+        }
+
+    def _load(self, p: dict[str, Any]) -> None:
+        c = self.content
+        self.round = int(p.get("round", 1))
+        self.phase = p.get("phase", "actions")
+        self.estage = p.get("estage", "time")
+        self.time = int(p.get("time", 0))
+        self.end = int(p.get("end", self.end))
+        self.altar = [list(x) for x in p.get("altar", [])]
+        for g, side in self.altar:
+            if g not in c.gods or side not in ("down", "up", "side"):
+                raise ContentError("", "altar", f"bad god's rune {g} {side}")
+        tiles = p.get("tiles", [])
+        self.tiles = []
+        for i, t in enumerate(tiles):
+            if t["tile"] not in c.tiles:
+                raise ContentError("", f"tiles[{i}].tile", f"unknown tile {t['tile']}")
+            self.tiles.append(PlacedTile(t["tile"], t.get("card", ""), int(t.get("x", 0))))
+        heroes = p.get("heroes", {})
+        for hid, hj in heroes.items():
+            if hid not in self.heroes:
+                raise ContentError("", f"heroes.{hid}", "hero not in the setup's heroes")
+            h = self.heroes[hid]
+            h.at = grid.sq(hj["at"]) if hj.get("at") else None
+            h.damage = int(hj.get("damage", 0))
+            if "runes" in hj:
+                h.runes = [Rune(*r) for r in hj["runes"]]
+            for k in ("conditions", "skills", "turned", "equipment", "misc", "bonus"):
+                if k in hj:
+                    setattr(h, k, list(hj[k]))
+            for k in ("fallen", "fell_this_turn", "passed"):
+                setattr(h, k, bool(hj.get(k, False)))
+            for k in ("glory", "skill_points", "bought_this_phase", "trance", "held_by"):
+                if k in hj:
+                    setattr(h, k, int(hj[k]))
+            h.recover_choice = hj.get("recover_choice", "")
+            h.mark = hj.get("mark", "none")
+            for i in h.equipment + h.misc:
+                if i not in c.items:
+                    raise ContentError("", f"heroes.{hid}", f"unknown item {i}")
+        self.enemies = []
+        for i, e in enumerate(p.get("enemies", [])):
+            if e["kind"] not in c.enemies:
+                raise ContentError("", f"enemies[{i}].kind", f"unknown enemy {e['kind']}")
+            self.enemies.append(Enemy(int(e.get("uid", i + 1)), e["kind"], grid.sq(e["at"]),
+                                      int(e.get("damage", 0)), list(e.get("conditions", [])),
+                                      bool(e.get("activated", False)), e.get("holding", "")))
+        self.next_uid = int(p.get("next_uid", max((e.uid for e in self.enemies), default=0)))
+        self.search_tokens = [grid.sq(s) for s in p.get("search_tokens", [])]
+        self.bonfires = [grid.sq(s) for s in p.get("bonfires", [])]
+        self.starts = [grid.sq(s) for s in p.get("starts", [])]
+        self.active_card = p.get("active_card", "")
+        self.active_event = list(p.get("active_event", []))
+        self.cards_played = list(p.get("cards_played", [t.card for t in self.tiles[:1]]))
+        d = p.get("decks", {})
+        if "exploration" in d:
+            self.exploration = Deck.from_json(d["exploration"])
+        if "event" in d:
+            self.event_deck = Deck.from_json(d["event"])
+        if "search" in d:
+            self.search_deck = Deck.from_json(d["search"])
+        if "equipment" in d:
+            self.equipment_deck = Deck.from_json(d["equipment"])
+        if "ai" in d:
+            self.ai_deck = Deck.from_json(d["ai"])
+        for k, v in d.get("special", {}).items():
+            self.special_decks[k] = Deck.from_json(v)
+        self.ask = p.get("ask")
+        self.active = p.get("active", "")
+        self.prep_done = list(p.get("prep_done", []))
+        self.cond_queue = [list(x) for x in p.get("cond_queue", [])]
+        self.setup_queue = [list(x) for x in p.get("setup_queue", [])]
+        self.ai_cards = [list(x) for x in p.get("ai_cards", [])]
+        self.ai_pos = list(p.get("ai_pos", [0, 0]))
+        self.ai_enemy = int(p.get("ai_enemy", 0))
+        self.ai_step = int(p.get("ai_step", 0))
+        self.ai_flags = list(p.get("ai_flags", []))
+        self.lost = p.get("lost", "")
+        self.final_defeated = list(p.get("final_defeated", []))
+        self.two_player_used = bool(p.get("two_player_used", False))
+        if self.phase == "actions" and self.ask is None and not self.active:
+            self.pick_active()
+
+
+SECTIONS_USED = (S_OVERVIEW, S_VICTORY)
