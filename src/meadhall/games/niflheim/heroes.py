@@ -61,15 +61,16 @@ def steps(s: NiflheimState, h: Hero) -> list[Step]:
         s1, s2 = grid.side_squares(h.at, b)
         if any(u1 != u2 for u1 in z.get(s1, ()) for u2 in z.get(s2, ())):
             continue  # never diagonally between two squares covered by different ZOCs
-        seen: set[tuple[int, bool]] = set()
-        for side in (s1, s2):
-            if not free(side):
-                continue
-            cost = 2 + hind + (1 if s.board.hindering(side) else 0)
-            burn = s.board.fire(b) or s.board.fire(side)
-            if (cost, burn) not in seen:
-                seen.add((cost, burn))
-                out.append(Step(b, cost, burn, side))
+        ways = [Step(b, 2 + hind + (1 if s.board.hindering(side) else 0),
+                     s.board.fire(b) or s.board.fire(side), side)
+                for side in (s1, s2) if free(side)]
+        # The player chooses between different costs; a way that is worse in every respect
+        # (more MP and no less burn) is never a real choice and is left out.
+        for w in ways:
+            if not any(o is not w and o.cost <= w.cost and o.burn <= w.burn
+                       and (o.cost, o.burn) != (w.cost, w.burn) for o in ways) \
+                    and not any(o.cost == w.cost and o.burn == w.burn for o in out if o.to == b):
+                out.append(w)
     return [st for st in out if st.cost <= h.mp]
 
 

@@ -653,16 +653,22 @@ class NiflheimState(GameState):
                 if u.kind is not None and u.kind not in self.content.undead:
                     raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
                 self.undead[u.id] = u
-            self.next_uid = max([self.next_uid, *self.undead])
+            self.next_uid = max([0, *self.undead])
         self.next_uid = int(p.get("next_uid", self.next_uid))
         if "pool" in p:
             pool = p["pool"]
             if isinstance(pool, dict) and "name" in pool:
                 self.pool = Deck.from_json(pool)
-            else:  # hand-written: {"draugr": 3} counts of the pool (face-down markers added)
+            else:  # hand-written: {"draugr": 3}, every undead not yet revealed
                 cards = [k for k, n in dict(pool).items() for _ in range(int(n))]
                 hidden = sum(1 for u in self.undead.values() if u.kind is None)
-                self.pool = Pool("undead pool", cards + ["draugr"] * hidden)
+                if len(cards) < hidden:
+                    raise ContentError("", "pool", f"{len(cards)} unrevealed undead for "
+                                       f"{hidden} face-down markers on the map")
+                for k in cards:
+                    if k not in self.content.undead:
+                        raise ContentError("", "pool", f"unknown undead {k!r}")
+                self.pool = Pool("undead pool", cards)
         if "discard" in p:
             self.discard = list(p["discard"])
         if "items" in p:

@@ -1,0 +1,31 @@
+"""Helpers to set up positions for tests and examples (see docs/formats/niflheim.md)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from meadhall.games.niflheim.game import GAME
+from meadhall.games.niflheim.state import NiflheimState
+
+
+def position(pos: dict[str, Any], scenario: str = "1", seed: int = 0,
+             auto_choices: bool = False) -> NiflheimState:
+    """A state from a hand-written position; the setup's heroes are the position's heroes."""
+    heroes = list(pos.get("heroes", {"frida": {}}))
+    return GAME.from_json({"game": "niflheim", "setup": {"scenario": scenario, "heroes": heroes},
+                           "seed": seed, "auto_choices": auto_choices, "position": pos})
+
+
+def open_map(width: int, height: int, terrain: dict[str, str] | None = None) -> list[str]:
+    """A walled-in-nothing clear map with some squares set: {"E5": "%"}."""
+    from meadhall.core import grid
+
+    rows = [["."] * width for _ in range(height)]
+    for name, ch in (terrain or {}).items():
+        x, y = grid.sq(name)
+        rows[y][x] = ch
+    return ["".join(r) for r in rows]
+
+
+def legal(s: NiflheimState) -> list[str]:
+    return [a.text for a in s.legal_actions()]
