@@ -1,0 +1,281 @@
+"""The Basics: areas, walls, inaccessible areas, the dice and the rondel (section "The Basics").
+
+Areas are hexes in odd-r offset rows (odd rows shifted half an area to the right), named by column
+letter and row number (``D2``); geometry uses the kernel's axial hex helpers, whose directions run
+clockwise from north-east.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+from meadhall.core.dice import Die
+from meadhall.core.errors import ContentError
+from meadhall.core.graph import HEX_DIRECTIONS, distances, hex_distance, hex_line
+from meadhall.core.grid import col_name
+
+from .components import BattleForgeContent, MapData
+
+GAME_ID = "battleforge"
+
+# Section names exactly as printed in the rulebook's table of contents (and printed sub-headings).
+S_COMPONENTS = "Components"
+S_OVERVIEW = "Game Overview"
+S_PREP = "Champion Preparation"
+S_PHASES = "Game Phases"
+S_WINLOSE = "Winning and Losing"
+S_DRAMATIC = "Dramatic Victory"
+S_DEFS = "Definitions"
+S_BOARD = "Reading the Champion Board"
+S_CARDS = "Reading the Champion Cards"
+S_DICE = "Dice"
+S_SIDES = "Dice Sides"
+S_BOONS = "Boons"
+S_FURY = "Fury and Upgrades"
+S_ICONS = "Upgrade Icons"
+S_BERSERKER = "Berserker Form"
+S_MIN_ACT = "Minion Activation"
+S_MIN_CARDS = "Reading the Minion Cards"
+S_MIN_MOVE = "Minion Movement"
+S_MIN_ATK = "Minion Attacks"
+S_MIN_DESTROY = "Destroying a Minion"
+S_MIN_RES = "Minion Activation Resolution"
+S_FACES = "The Faces of a God"
+S_STATUS = "Reading God Status Cards"
+S_CONFRONT = "Reading the Confrontation Board"
+S_THOR_FACES = "The Faces of Thor"
+S_CHAMP_PHASE = "The Champions Phase"
+S_ACTIONS = "Actions and Reactions"
+S_STEPS = "The Three Steps of a Rondel Action"
+S_RONDEL = "Rondel Actions"
+S_MELEE = "Melee Attack"
+S_RANGED = "Ranged Attack"
+S_ATK_THOR = "Attacking Thor"
+S_ATK_RES = "Attack Resolution"
+S_RITUAL = "Ritual"
+S_OFFERING = "Making an Offering"
+S_HEALING = "Healing"
+S_MOVING = "Moving"
+S_CROSSING = "Crossing Areas with Enemies"
+S_IRONBORN = "The Ironborn Phase"
+S_ADVANCE = "1. Advancing in Time"
+S_EVENT = "2. Scenario Event"
+S_GODCARD = "3. God Card"
+S_MIN_ACTIVATION = "1. Minion Activation"
+S_GOD_ACT = "2. God Activation"
+S_KO = "Knocked Out"
+S_STUN = "Stunned"
+S_APPROACH = "Approaching and Distancing"
+S_THROW = "Throwing"
+S_TEMP = "Temporary Action Cubes"
+S_FROST = "Frost Cubes"
+S_FROSTBITE = "Frostbite"
+S_HEAT = "Heat Tokens"
+S_FREEZE = "Freeze Tokens"
+S_SETUP = "Setup"
+S_SPECIAL = "Special Rules"
+S_VICTORY = "Victory Conditions"
+S_DEFEAT = "Defeat Conditions"
+# Printed sub-headings that the table of contents does not list.
+S_REACTIONS = "Rondel Reactions"
+S_DEFENSE = "Defense"
+S_REROLL = "Reroll"
+S_STRATEGIC = "Strategic Actions"
+S_RELOCATE = "Relocate"
+S_TAUNT = "Taunt"
+S_SKILLS = "Special Skills"
+S_SKILL_REQ = "Special Skill Requirements"
+
+MAX_HEALTH = 15
+START_HEALTH = 12
+CHARGE_CAP = 3
+CUBES_PER_COLOUR = 22
+TRANSFORM_FURY = 8
+ATTRIBUTE_MAX = 2
+
+
+def make_dice(content: BattleForgeContent) -> dict[str, Die]:
+    """The white, red and green dice with exactly their printed faces (section "Dice")."""
+    return {k: Die.custom(f"{k} die", v.faces) for k, v in content.dice.items()}
+
+
+def offset_to_axial(col: int, row: int) -> tuple[int, int]:
+    return (col - (row - (row & 1)) // 2, row)
+
+
+def axial_to_offset(q: int, r: int) -> tuple[int, int]:
+    return (q + (r - (r & 1)) // 2, r)
+
+
+def area_name(col: int, row: int) -> str:
+    return f"{col_name(col)}{row + 1}"
+
+
+@dataclass
+class Board:
+    """A scenario map: areas, walls, inaccessible areas, the god's starting area.
+
+    Immutable once built and shared by every clone of a state (``__shared__``).
+    """
+
+    __shared__ = True
+    width: int
+    height: int
+    cells: dict[str, str] = field(default_factory=dict)        # name -> '.', '#', 'S'
+    axial: dict[str, tuple[int, int]] = field(default_factory=dict)
+    by_axial: dict[tuple[int, int], str] = field(default_factory=dict)
+    walls: set[frozenset[str]] = field(default_factory=set)
+    god_inaccessible: set[str] = field(default_factory=set)
+    altars: list[str] = field(default_factory=list)
+    poi: list[str] = field(default_factory=list)
+    spawns: dict[str, str] = field(default_factory=dict)
+    starts: list[str] = field(default_factory=list)
+    god_start: str = ""
+    rows: list[str] = field(default_factory=list)
+    _champ_adj: dict[str, list[str]] = field(default_factory=dict)
+    _god_adj: dict[str, list[str]] = field(default_factory=dict)
+
+    @classmethod
+    def build(cls, m: MapData, source: str) -> Board:
+        cells = [r.split() for r in m.rows]
+        b = cls(len(cells[0]), len(cells), rows=list(m.rows))
+        for row, line in enumerate(cells):
+            for col, ch in enumerate(line):
+                if ch not in ".#S":
+                    raise ContentError(source, f"map.rows[{row}]", f"unknown cell {ch!r}")
+                n = area_name(col, row)
+                b.cells[n] = ch
+                ax = offset_to_axial(col, row)
+                b.axial[n] = ax
+                b.by_axial[ax] = n
+                if ch == "S":
+                    b.god_start = n
+        if not b.god_start:
+            raise ContentError(source, "map.rows", "no god's starting area 'S'")
+
+        def check(field_: str, names: Iterable[str]) -> None:
+            for n in names:
+                if b.cells.get(n) != ".":
+                    raise ContentError(source, f"map.{field_}", f"{n} is not an area of the map")
+
+        for a, c in m.walls:
+            check("walls", (a, c))
+            if c not in b.hex_neighbours(a):
+                raise ContentError(source, "map.walls", f"{a} and {c} do not share a border")
+            b.walls.add(frozenset((a, c)))
+        check("god_inaccessible", m.god_inaccessible)
+        check("altars", m.altars)
+        check("poi", m.poi)
+        check("spawns", m.spawns.values())
+        check("starts", m.starts)
+        b.god_inaccessible = set(m.god_inaccessible)
+        b.altars = list(m.altars)
+        b.poi = list(m.poi)
+        b.spawns = dict(m.spawns)
+        b.starts = list(m.starts)
+        for n, ch in b.cells.items():
+            if ch == "S":
+                b._champ_adj[n] = [x for x in b.hex_neighbours(n) if b.cells[x] == "."]
+                b._god_adj[n] = [x for x in b._champ_adj[n] if x not in b.god_inaccessible]
+            elif ch == ".":
+                b._champ_adj[n] = [x for x in b.hex_neighbours(n) if b.cells[x] == "."
+                                   and frozenset((n, x)) not in b.walls]
+                b._god_adj[n] = [x for x in b._champ_adj[n] if x not in b.god_inaccessible]
+        return b
+
+    # -------------------------------------------------------------- geometry
+    def areas(self) -> list[str]:
+        """Every valid area (not the god's starting area, not inaccessible to all)."""
+        return [n for n, c in self.cells.items() if c == "."]
+
+    def hex_neighbours(self, a: str) -> list[str]:
+        """Areas (of any kind) touching ``a``, in clockwise direction order from north-east."""
+        q, r = self.axial[a]
+        out = []
+        for dq, dr in HEX_DIRECTIONS:
+            n = self.by_axial.get((q + dq, r + dr))
+            if n is not None:
+                out.append(n)
+        return out
+
+    def adjacent(self, a: str) -> list[str]:
+        """Areas adjacent to ``a`` for characters: bordering, no wall between, accessible."""
+        return self._champ_adj.get(a, [])
+
+    def god_adjacent(self, a: str) -> list[str]:
+        """Areas a god can step to from ``a`` (areas inaccessible to gods excluded)."""
+        return self._god_adj.get(a, [])
+
+    def direction(self, a: str, b: str) -> int | None:
+        """Direction index (0 = north-east, clockwise) from ``a`` to the bordering area ``b``."""
+        qa, ra = self.axial[a]
+        qb, rb = self.axial[b]
+        try:
+            return HEX_DIRECTIONS.index((qb - qa, rb - ra))
+        except ValueError:
+            return None
+
+    def toward(self, a: str, b: str) -> int:
+        """Direction from ``a`` that best points at ``b``: the neighbouring hex closest to ``b``;
+        ties go to the first direction clockwise from north-east (ruling)."""
+        d = self.direction(a, b)
+        if d is not None:
+            return d
+        qa, ra = self.axial[a]
+        target = self.axial[b]
+        best = min(range(6), key=lambda i: (hex_distance(
+            (qa + HEX_DIRECTIONS[i][0], ra + HEX_DIRECTIONS[i][1]), target), i))
+        return best
+
+    def neighbour_in(self, a: str, d: int) -> str | None:
+        q, r = self.axial[a]
+        dq, dr = HEX_DIRECTIONS[d % 6]
+        return self.by_axial.get((q + dq, r + dr))
+
+    def line(self, a: str, d: int) -> list[str]:
+        """Areas in a straight line from ``a`` in direction ``d`` to the edge of the scenario,
+        through walls and inaccessible areas (God attacks "in a straight line")."""
+        hexes = hex_line(self.axial[a], d, lambda h: h in self.by_axial)
+        return [self.by_axial[h] for h in hexes if self.cells[self.by_axial[h]] == "."]
+
+    def walking(self, a: str, blocked: str | None = None) -> dict[str, float]:
+        """Distances from ``a`` counting areas as a Champion moves (no walls, no inaccessible
+        areas); ``blocked`` is an area that can be neither entered nor crossed."""
+        def step(n: str) -> Iterable[tuple[str, float]]:
+            return ((x, 1) for x in self.adjacent(n) if x != blocked)
+        return distances(a, step)
+
+    def god_walking(self, a: str) -> dict[str, float]:
+        return distances(a, lambda n: ((x, 1) for x in self.god_adjacent(n)))
+
+    def render_rows(self, marks: dict[str, str], width: int = 4) -> list[str]:
+        """ASCII hex rows: odd rows shifted by half a cell; ``marks`` overrides cell text."""
+        head = " " * 3 + "".join(f"{col_name(c):<{width}}" for c in range(self.width))
+        lines = [head]
+        for r in range(self.height):
+            pad = " " * (width // 2) if r & 1 else ""
+            cells = []
+            for c in range(self.width):
+                n = area_name(c, r)
+                ch = self.cells[n]
+                txt = marks.get(n, {"#": "##", "S": "S", ".": "."}[ch])
+                cells.append(f"{txt:<{width}}")
+            lines.append(f"{r + 1:>2} {pad}{''.join(cells).rstrip()}")
+        return lines
+
+
+def rondel_take(rondel: list[list[str]], space: int) -> tuple[int, list[str]]:
+    """The three steps of a rondel action: count, take ALL cubes of ``space``, re-place them one
+    by one clockwise. Temporary ('t') and frost ('f') cubes are discarded instead of re-placed
+    (ruling: they take no place in the clockwise sequence). Returns (strength, discarded)."""
+    cubes = rondel[space]
+    n = len(cubes)
+    rondel[space] = []
+    discarded = [c for c in cubes if c != "c"]
+    k = 1
+    for c in cubes:
+        if c == "c":
+            rondel[(space + k) % 6].append("c")
+            k += 1
+    return n, discarded

@@ -1,0 +1,91 @@
+"""The BattleForge: Berserker entry in the game registry: content, scenarios, setup."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pydantic import Field
+
+from meadhall.core.chance import ChanceMode
+from meadhall.core.content import ContentModel, load, validate
+from meadhall.core.errors import ContentError
+from meadhall.core.protocol import Game, Info
+
+from .basics import GAME_ID, Board
+from .components import BattleForgeContent
+from .state import BattleForgeState
+
+CONTENT = Path(__file__).parent / "content" / "battleforge.json"
+
+
+class Setup(ContentModel):
+    """``scenario``; ``heroes``: 2 to 4 human forms (solo: one player controls two champions);
+    ``berserkers``: optional berserker form per hero; ``players``: how many people play."""
+
+    scenario: str = "last_flame"
+    heroes: list[str] = Field(default_factory=lambda: ["ragnar", "lagertha"], min_length=2,
+                              max_length=4)
+    berserkers: list[str] = Field(default_factory=list)
+    players: int = Field(0, ge=0, le=4)
+
+
+class BattleForgeGame(Game):
+    id = GAME_ID
+    title = "BattleForge: Berserker"
+    state_cls = BattleForgeState
+
+    def __init__(self) -> None:
+        self._content: BattleForgeContent | None = None
+        self._boards: dict[str, Board] = {}
+
+    @property
+    def content(self) -> BattleForgeContent:
+        if self._content is None:
+            self._content = load(BattleForgeContent, CONTENT)
+        return self._content
+
+    def board(self, scenario: str) -> Board:
+        if scenario not in self._boards:
+            self._boards[scenario] = Board.build(self.content.scenarios[scenario].map,
+                                                 f"{CONTENT}: scenarios.{scenario}")
+        return self._boards[scenario]
+
+    def scenarios(self) -> list[Info]:
+        return [Info(k, v.name, "map authored") for k, v in self.content.scenarios.items()]
+
+    def heroes(self) -> list[Info]:
+        return [Info(k, v.name, "card authored") for k, v in self.content.human_forms.items()]
+
+    def default_setup(self) -> dict[str, Any]:
+        return {"scenario": "last_flame", "heroes": ["ragnar", "lagertha"]}
+
+    def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
+                    auto_choices: bool = False) -> BattleForgeState:
+        s = validate(Setup, setup, "setup")
+        c = self.content
+        if s.scenario not in c.scenarios:
+            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
+                               f"from {', '.join(c.scenarios)}")
+        for h in s.heroes:
+            if h not in c.human_forms:
+                raise ContentError("setup", "heroes", f"unknown champion {h!r}; choose from "
+                                   f"{', '.join(c.human_forms)}")
+        if len(set(s.heroes)) != len(s.heroes):
+            raise ContentError("setup", "heroes", "each champion can be chosen only once")
+        for b in s.berserkers:
+            if b not in c.berserker_forms:
+                raise ContentError("setup", "berserkers", f"unknown berserker form {b!r}; "
+                                   f"choose from {', '.join(c.berserker_forms)}")
+        if len(set(s.berserkers)) != len(s.berserkers):
+            raise ContentError("setup", "berserkers", "each berserker form only once")
+        if s.players == 1 and len(s.heroes) != 2:
+            raise ContentError("setup", "heroes", "in solo mode the player controls 2 Champions")
+        return BattleForgeState(c, s.model_dump(), seed, self.board(s.scenario), chance,
+                                auto_choices)
+
+    def content_models(self) -> dict[str, type[Any]]:
+        return {"battleforge.json": BattleForgeContent}
+
+
+GAME = BattleForgeGame()

@@ -1,0 +1,465 @@
+"""The state of a BattleForge game and its task machine.
+
+Play is a queue of small tasks (plain dicts: ``{"t": "damage", "c": "ragnar", "n": 4}``). A task
+handler (``t_<name>``) carries out one rule step, pushes follow-up tasks to the front of the queue,
+or asks a seat (``ask_seat``) and waits: the answer handler ``ans_<handler>`` runs, then the queue
+resumes. So every reaction window (defense, rerolls, skills, ties) is a plain decision, and the
+whole state - including what is half-resolved - is JSON.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from meadhall.core.chance import ChanceMode
+from meadhall.core.deck import Deck
+from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
+
+from .basics import (
+    GAME_ID,
+    S_ATK_RES,
+    S_CHAMP_PHASE,
+    S_MOVING,
+    S_PHASES,
+    S_REACTIONS,
+    S_SKILL_REQ,
+    Board,
+    make_dice,
+)
+from .champions_phase import ChampionsPhase
+from .components import BattleForgeContent, CardData, MinionCardData, MinionSide, SkillData
+from .gods import Gods
+from .ironborn_phase import IronbornPhase
+from .minions import Minions
+from .other_rules import OtherRules
+
+Task = dict[str, Any]
+MINION_LETTER = {1: "A", 2: "D", 3: "T"}
+
+
+@dataclass
+class Champion:
+    """A champion: board, health, fury, rondel (cube kinds per space: c normal, t temporary,
+    f frost), boons, attributes, special skill charges, stun and offerings."""
+
+    id: str
+    name: str
+    colour: str
+    board: int
+    berserker: str
+    area: str
+    health: int = 12
+    fury: int = 0
+    form: str = "human"
+    rondel: list[list[str]] = field(default_factory=lambda: [["c"] for _ in range(6)])
+    boons: list[dict[str, Any] | None] = field(default_factory=lambda: [None] * 6)
+    tokens_left: list[str] = field(default_factory=list)
+    attrs: dict[str, int] = field(default_factory=lambda: {"green": 0, "red": 0, "movement": 0})
+    charges: dict[str, int] = field(default_factory=lambda: {"human": 3, "berserker": 0})
+    centre: list[str] = field(default_factory=list)
+    stunned: bool = False
+    offerings: list[str] = field(default_factory=list)
+    supply: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "colour": self.colour, "board": self.board,
+                "berserker": self.berserker, "area": self.area, "health": self.health,
+                "fury": self.fury, "form": self.form,
+                "rondel": ["".join(s) for s in self.rondel],
+                "boons": [dict(b) if b else None for b in self.boons],
+                "tokens_left": list(self.tokens_left), "attributes": dict(self.attrs),
+                "charges": dict(self.charges), "stunned_cubes": "".join(self.centre),
+                "stunned": self.stunned, "offerings": list(self.offerings),
+                "supply": self.supply}
+
+    @classmethod
+    def from_json(cls, cid: str, d: dict[str, Any]) -> Champion:
+        rondel = [list(s) for s in d["rondel"]]
+        if len(rondel) != 6 or any(k not in "ctf" for s in rondel for k in s):
+            raise ContentError("", f"champions.{cid}.rondel",
+                               "six spaces of cube letters c (action), t (temporary), f (frost)")
+        return cls(cid, d["name"], d["colour"], int(d["board"]), d["berserker"], d["area"],
+                   int(d["health"]), int(d.get("fury", 0)), d.get("form", "human"), rondel,
+                   [dict(b) if b else None for b in d.get("boons", [None] * 6)],
+                   list(d.get("tokens_left", [])),
+                   dict(d.get("attributes", {"green": 0, "red": 0, "movement": 0})),
+                   dict(d.get("charges", {"human": 3, "berserker": 0})),
+                   list(d.get("stunned_cubes", "")), bool(d.get("stunned", False)),
+                   list(d.get("offerings", [])), int(d.get("supply", 0)))
+
+
+@dataclass
+class Minion:
+    """A minion model: its area (``None`` while lying down, Inactive, by the ``lying``
+    Spawning Area) and the Damage it has taken."""
+
+    id: str
+    type: int
+    area: str | None
+    damage: int = 0
+    lying: str | None = None
+
+
+class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase, GameState):
+    """BattleForge: Berserker. One seat per champion (solo: two champions for one player)."""
+
+    game = GAME_ID
+    _shared = frozenset({"content", "setup", "board", "dice"})
+
+    def __init__(self, content: BattleForgeContent, setup: dict[str, Any], seed: int,
+                 board: Board, chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
+        self._init_base(content, setup, seed, chance, auto_choices)
+        self.board = board
+        self.dice = make_dice(content)
+        sc = content.scenarios[setup["scenario"]]
+        self.scenario_poi: str = sc.poi_kind
+        self.order: list[str] = list(setup["heroes"])
+        self.first = 0
+        self.marker_red = True
+        self.knockouts = 0
+        self.twilight = 0
+        self.round = 1
+        self.phase = "setup"
+        self.turn_pos = 0
+        self.turn: dict[str, Any] = {}
+        self.tasks: list[Task] = []
+        self.ask: dict[str, Any] | None = None
+        self.atk: dict[str, Any] | None = None
+        self.result: list[str] | None = None
+        self.last_hit: list[str] = []
+        self.pending_attacks: list[list[str]] = []
+        self.pending_lights: list[str] = []
+        self.cur_card: str | None = None
+        self.god_card: str | None = None
+        self.champs: dict[str, Champion] = {}
+        self.minions: dict[str, Minion] = {}
+        self.overheated: dict[str, bool] = {"1": False, "2": False, "3": False}
+        self.thor: dict[str, Any] = {"area": board.god_start, "rot": 1, "activated": False,
+                                     "damage": {f: 0 for f in content.god.faces},
+                                     "destroyed": []}
+        self.tokens: dict[str, str] = {}
+        self.furnaces: dict[str, int] = {}
+        self.furnace_pool = Deck("furnaces", [], reshuffle=False)
+        n = len(self.order)
+        self.reserve_temp = 2 * n
+        self.reserve_frost = 2 * n
+        self.event_deck = Deck("events", [])
+        self.god_deck = Deck("god", sorted(content.thor_cards))
+        self.scenario_setup()
+
+    # ------------------------------------------------------------------ setup
+    def scenario_setup(self) -> None:
+        """Champion Preparation and the scenario's Setup steps that involve no choice."""
+        content = self.content
+        sc = content.scenarios[self.setup["scenario"]]
+        berserkers = self.setup.get("berserkers") or []
+        for i, cid in enumerate(self.order):
+            hf = content.human_forms[cid]
+            bz = berserkers[i] if i < len(berserkers) else hf.berserker
+            board = content.boards[i]
+            c = Champion(cid, hf.name, board.colour, i, bz, self.board.starts[i])
+            c.tokens_left = list(board.boon_tokens)
+            # 22 cubes: health, fury, 7 rondel cubes, 3 charges.
+            c.supply = 22 - 1 - 1 - 7 - 3
+            c.rondel[0] = ["c"]
+            if hf.starting_attribute in ("green", "red", "movement"):
+                c.attrs[hf.starting_attribute] = 1
+                c.supply -= 1
+            elif hf.starting_attribute == "extra_cube":
+                c.supply -= 1
+            if hf.starting_boon in c.tokens_left:
+                c.tokens_left.remove(hf.starting_boon)
+            self.champs[cid] = c
+        symbols = ["triangle", "square", "circle"]
+        k = 0
+        for t in (1, 2, 3):
+            for j in range(len(self.order)):
+                mid = f"{MINION_LETTER[t]}{j + 1}"
+                self.minions[mid] = Minion(mid, t, self.board.spawns[symbols[k % 3]])
+                k += 1
+        if sc.poi_kind == "flame":
+            self.tokens = {a: "flame" for a in self.board.poi}
+        else:
+            self.furnaces = {a: 0 for a in self.board.poi}
+            self.furnace_pool = Deck("furnaces", ["1", "2", "3"][:len(self.board.poi)],
+                                     reshuffle=False)
+        cards = list(content.general_events)
+        for e in sc.event_cards:
+            cards += list(content.scenario_events[e])
+        self.event_deck = Deck("events", sorted(cards))
+
+    def _start(self, events: list[Event]) -> None:
+        for cid in self.order:
+            hf = self.content.human_forms[cid]
+            self.tasks.append({"t": "place", "c": cid, "kinds": ["c"], "sec": "Champion Preparation"})
+            self.tasks.append({"t": "boon", "c": cid, "start": True})
+            if hf.starting_attribute == "extra_cube":
+                self.tasks.append({"t": "place", "c": cid, "kinds": ["c"],
+                                   "sec": "Champion Preparation"})
+            elif hf.starting_attribute == "extra_boon":
+                self.tasks.append({"t": "boon", "c": cid})
+        self.tasks.append({"t": "begin"})
+        events.append(Event("setup", f"{self.content.scenarios[self.setup['scenario']].name}: "
+                            f"{len(self.order)} Champions prepare", "Champion Preparation"))
+        self.run(events)
+
+    def t_begin(self, t: Task, events: list[Event]) -> None:
+        self.phase = "champions"
+        self.turn_pos = 0
+        self.new_turn()
+        events.append(Event("round", f"Round 1 begins; {self.cname(self.current())} has the "
+                            "First Champion marker", S_PHASES, {"round": 1}))
+
+    # ------------------------------------------------------------------ lookups
+    def cname(self, cid: str) -> str:
+        return self.champs[cid].name if cid in self.champs else cid
+
+    def minion_card(self, k: int) -> MinionCardData:
+        sc = self.content.scenarios[self.setup["scenario"]]
+        return self.content.minion_cards[sc.minions[k]]
+
+    def minion_side(self, k: int) -> MinionSide:
+        card = self.minion_card(k)
+        return card.overheated if self.overheated[str(k)] else card.standard
+
+    def minion_name(self, mid: str) -> str:
+        return f"{self.minion_card(self.minions[mid].type).model} {mid}"
+
+    def event_card(self, cid: str) -> CardData:
+        if cid in self.content.general_events:
+            return self.content.general_events[cid]
+        for group in self.content.scenario_events.values():
+            if cid in group:
+                return group[cid]
+        raise KeyError(cid)
+
+    def skill_of(self, cid: str, form: str) -> SkillData:
+        if form == "human":
+            return self.content.human_forms[cid].skill
+        return self.content.berserker_forms[self.champs[cid].berserker].skill
+
+    def usable_skill(self, cid: str, window: str) -> tuple[str, str] | None:
+        """(name, form) of a skill of ``cid`` for this timing window with a charge left."""
+        c = self.champs[cid]
+        forms = ["human", "berserker"] if c.form == "berserker" else ["human"]
+        for f in forms:
+            sk = self.skill_of(cid, f)
+            if sk.window == window and c.charges[f] > 0:
+                return sk.name, f
+        return None
+
+    def space_icons(self, cid: str, space: int) -> list[str]:
+        return list(self.content.boards[self.champs[cid].board].rondel[space])
+
+    def boon_bonus(self, cid: str, space: int, icon: str) -> int:
+        """A Boon counts as +1/+2 cubes for the action or reaction of its symbol there."""
+        b = self.champs[cid].boons[space]
+        return b["level"] if b and b["symbol"] == icon else 0
+
+    def reaction_spaces(self, cid: str, icon: str) -> list[int]:
+        c = self.champs[cid]
+        return [i for i in range(6) if c.rondel[i] and icon in self.space_icons(cid, i)]
+
+    def current(self) -> str:
+        return self.turn_order()[min(self.turn_pos, len(self.order) - 1)]
+
+    def turn_order(self) -> list[str]:
+        """This round's order: the First Champion, then clockwise (to the left)."""
+        return self.order[self.first:] + self.order[:self.first]
+
+    def target_name(self, target: str) -> str:
+        if target.startswith("thor-"):
+            return f"Thor's {target[5:]} Face"
+        return self.minion_name(target)
+
+    # ------------------------------------------------------------------ machine
+    def ask_seat(self, seat: str, prompt: str, section: str, options: list[str], handler: str,
+                 ctx: dict[str, Any], default: str | None = None, kind: str = "choice") -> None:
+        self.ask = {"seat": seat, "prompt": prompt, "section": section, "options": options,
+                    "h": handler, "ctx": ctx, "default": default, "kind": kind}
+
+    def finish(self, result: str, reason: str, section: str, events: list[Event]) -> None:
+        if self.result is None:
+            self.result = [result, reason]
+            self.tasks = []
+            self.ask = None
+            events.append(Event("end", f"The Champions {'win' if result == 'win' else 'lose'}: "
+                                f"{reason}", section))
+
+    def run(self, events: list[Event]) -> None:
+        for _ in range(100_000):
+            if self.ask is not None or self.result is not None:
+                return
+            if not self.tasks:
+                if self.phase == "champions":
+                    self.tasks.append({"t": "turn"})
+                else:
+                    raise RuntimeError(f"battleforge: no task in phase {self.phase}")
+            t = self.tasks.pop(0)
+            getattr(self, "t_" + t["t"])(t, events)
+        raise RuntimeError("battleforge: the task machine did not reach a decision")
+
+    # ------------------------------------------------------------------ protocol
+    def outcome(self) -> Outcome:
+        if self.result:
+            return Outcome(self.result[0], self.result[1])  # type: ignore[arg-type]
+        return ONGOING
+
+    def _decision(self) -> Decision | None:
+        a = self.ask
+        if a is None:
+            return None
+        return Decision(a["seat"], a["prompt"], a["section"], a["kind"], a["default"])
+
+    def _legal(self) -> list[str]:
+        return list(self.ask["options"]) if self.ask else []
+
+    def _apply(self, action: str, events: list[Event]) -> None:
+        ask = self.ask
+        assert ask is not None
+        self.ask = None
+        getattr(self, "ans_" + ask["h"])(action, ask, events)
+        self.run(events)
+
+    def _why_illegal(self, action: str) -> IllegalAction | None:
+        a = self.ask
+        if a is None:
+            return None
+        if a["h"] == "turn":
+            word = action.split()[0] if action.split() else ""
+            if word in ("melee", "ranged", "ritual", "heal", "move", "relocate", "taunt") and \
+                    self.turn.get("actions", 0) <= 0:
+                return IllegalAction(GAME_ID, S_CHAMP_PHASE, "a Champion performs only 3 "
+                                     "Actions on their Turn")
+            if word == "ritual":
+                return IllegalAction(GAME_ID, "Ritual", "a Ritual Action needs at least 3 Action "
+                                     "Cubes in a space with the Ritual symbol")
+            if word in ("melee", "ranged"):
+                return IllegalAction(GAME_ID, "Melee Attack" if word == "melee" else "Ranged Attack",
+                                     "that target cannot be attacked from here with that space "
+                                     "(melee: same Area or adjacent Face; ranged: same or adjacent "
+                                     "Area, no Wall)")
+            if word == "taunt":
+                return IllegalAction(GAME_ID, "Taunt", "Taunt needs a Champion adjacent to Thor")
+            if word == "skill":
+                return IllegalAction(GAME_ID, S_SKILL_REQ, "no charge left or not this skill's "
+                                     "timing")
+            return IllegalAction(GAME_ID, "The Three Steps of a Rondel Action",
+                                 "choose a space that has at least 1 Action Cube and the action's "
+                                 "symbol")
+        if a["h"] == "step":
+            return IllegalAction(GAME_ID, S_MOVING, "not enough Movement Points, a Wall, an "
+                                 "Inaccessible Area, or a God's Area you could not leave")
+        if a["h"] in ("defend", "manage"):
+            return IllegalAction(GAME_ID, S_REACTIONS, "only 1 Reaction per Trigger Event, from a "
+                                 "space with cubes and the reaction's symbol")
+        if a["h"] == "pick":
+            return IllegalAction(GAME_ID, "Reroll", "the same die cannot be Rerolled twice, nor a "
+                                 "Counterattack side")
+        _ = (PLAYERS, S_ATK_RES)
+        return None
+
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        pos = self._dump()
+        for k in ("tasks", "furnace_pool", "atk_internal"):
+            pos.pop(k, None)
+        pos["events_deck"] = self.event_deck.public()
+        pos["god_deck"] = self.god_deck.public()
+        pos["furnace_pool"] = {"size": len(self.furnace_pool)}
+        pos["decision"] = self.ask and {k: self.ask[k] for k in ("seat", "prompt", "options")}
+        pos["outcome"] = self.outcome().to_json()
+        return pos
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "scenario": self.setup["scenario"],
+            "round": self.round, "twilight_space": self.twilight + 1,
+            "first_champion": self.order[self.first], "marker": "red" if self.marker_red
+            else "grey", "knockouts": self.knockouts, "phase": self.phase,
+            "turn_pos": self.turn_pos, "turn": dict(self.turn),
+            "champions": {c: self.champs[c].to_json() for c in self.order},
+            "minions": {m.id: {"type": m.type, "area": m.area, "damage": m.damage,
+                               "lying": m.lying} for m in self.minions.values()},
+            "overheated": dict(self.overheated),
+            "thor": {"area": self.thor["area"], "red_face": self.face_dir("red"),
+                     "activated": self.thor["activated"], "damage": dict(self.thor["damage"]),
+                     "destroyed": list(self.thor["destroyed"])},
+            "tokens": dict(self.tokens),
+            "furnaces": dict(self.furnaces),
+            "furnace_pool": self.furnace_pool.to_json(),
+            "reserves": {"temporary": self.reserve_temp, "frost": self.reserve_frost},
+            "events": self.event_deck.to_json(), "gods": self.god_deck.to_json(),
+            "current_card": self.cur_card, "god_card": self.god_card,
+            "attack": self.atk, "last_hit": list(self.last_hit),
+            "pending_attacks": [list(a) for a in self.pending_attacks],
+            "pending_lights": list(self.pending_lights),
+            "tasks": [dict(t) for t in self.tasks], "ask": self.ask,
+            "result": self.result,
+        }
+
+    def _load(self, p: dict[str, Any]) -> None:
+        import copy
+
+        p = copy.deepcopy(p)
+        self.round = int(p.get("round", 1))
+        self.twilight = int(p.get("twilight_space", 1)) - 1
+        if "champions" in p:
+            order = list(p["champions"])
+            if order != self.order:
+                raise ContentError("", "champions", f"champions {order} do not match the setup's "
+                                   f"heroes {self.order}")
+            self.champs = {c: Champion.from_json(c, d) for c, d in p["champions"].items()}
+            for c in self.champs.values():
+                if self.board.cells.get(c.area) != ".":
+                    raise ContentError("", f"champions.{c.id}.area", f"{c.area} is not an area")
+        fc = p.get("first_champion", self.order[0])
+        if fc not in self.order:
+            raise ContentError("", "first_champion", f"unknown champion {fc!r}")
+        self.first = self.order.index(fc)
+        self.marker_red = p.get("marker", "red") == "red"
+        self.knockouts = int(p.get("knockouts", 0))
+        self.phase = p.get("phase", "champions")
+        self.turn_pos = int(p.get("turn_pos", 0))
+        if "minions" in p:
+            self.minions = {}
+            for mid, d in p["minions"].items():
+                if d.get("area") is not None and self.board.cells.get(d["area"]) != ".":
+                    raise ContentError("", f"minions.{mid}.area", f"{d['area']} is not an area")
+                self.minions[mid] = Minion(mid, int(d["type"]), d.get("area"),
+                                           int(d.get("damage", 0)), d.get("lying"))
+        self.overheated = {str(k): bool(v) for k, v in p.get("overheated", self.overheated).items()}
+        if "thor" in p:
+            t = p["thor"]
+            self.thor["area"] = t.get("area", self.thor["area"])
+            self.thor["activated"] = bool(t.get("activated", False))
+            self.thor["damage"].update(t.get("damage", {}))
+            self.thor["destroyed"] = list(t.get("destroyed", []))
+            self.set_face("red", int(t.get("red_face", 2)))
+        self.tokens = dict(p.get("tokens", self.tokens))
+        self.furnaces = {a: int(n) for a, n in p.get("furnaces", self.furnaces).items()}
+        if "furnace_pool" in p:
+            self.furnace_pool = Deck.from_json(p["furnace_pool"])
+        r = p.get("reserves", {})
+        self.reserve_temp = int(r.get("temporary", self.reserve_temp))
+        self.reserve_frost = int(r.get("frost", self.reserve_frost))
+        if "events" in p:
+            self.event_deck = Deck.from_json(p["events"])
+        if "gods" in p:
+            self.god_deck = Deck.from_json(p["gods"])
+        self.cur_card = p.get("current_card")
+        self.god_card = p.get("god_card")
+        self.atk = p.get("attack")
+        self.last_hit = list(p.get("last_hit", []))
+        self.pending_attacks = [list(a) for a in p.get("pending_attacks", [])]
+        self.pending_lights = list(p.get("pending_lights", []))
+        self.tasks = list(p.get("tasks", []))
+        self.ask = p.get("ask")
+        self.result = p.get("result")
+        self.turn = dict(p.get("turn") or {})
+        if not self.turn and self.phase == "champions":
+            self.new_turn()
+        if self.ask is None and self.result is None and self.phase != "setup":
+            # A hand-written position: start at the current champion's turn.
+            self.run([])
