@@ -1,0 +1,149 @@
+"""The dungeon: map tiles on a grid joined through connectors, and the tile activation order.
+
+Sections: "Placing Map Tiles", "Tile Activation Order (TAO)", "Range".
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from meadhall.core.graph import TileNetwork, distances, first_steps
+
+SIDES = ("N", "E", "S", "W")
+"""Clockwise, starting at the top: the order of TAO check 2 (top -> right -> bottom -> left)."""
+DELTA = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
+OPPOSITE = {"N": "S", "S": "N", "E": "W", "W": "E"}
+GATE = "G"
+
+
+def rotate(side: str, quarter_turns: int) -> str:
+    """A side turned clockwise by ``quarter_turns``."""
+    return SIDES[(SIDES.index(side) + quarter_turns) % 4]
+
+
+@dataclass
+class Tile:
+    """A map tile on the table: grid position, path letters by side, what lies on it."""
+
+    id: str
+    x: int
+    y: int
+    paths: dict[str, str] = field(default_factory=dict)
+    """Path letters by absolute side (unexplored while no tile is linked on that side)."""
+    links: dict[str, str] = field(default_factory=dict)
+    fortified: bool = False
+    curses: int = 0
+    token: str | None = None
+    """Spawn token: plus1, elite or none."""
+
+    def to_json(self) -> dict[str, Any]:
+        d: dict[str, Any] = {"at": [self.x, self.y]}
+        if self.paths:
+            d["paths"] = dict(self.paths)
+        if self.links:
+            d["links"] = dict(self.links)
+        if self.fortified:
+            d["fortified"] = True
+        if self.curses:
+            d["curses"] = self.curses
+        if self.token:
+            d["token"] = self.token
+        return d
+
+    @classmethod
+    def from_json(cls, tid: str, d: dict[str, Any]) -> Tile:
+        x, y = d["at"]
+        return cls(tid, int(x), int(y), dict(d.get("paths", {})), dict(d.get("links", {})),
+                   bool(d.get("fortified", False)), int(d.get("curses", 0)), d.get("token"))
+
+
+class Board:
+    """Helpers over ``tiles`` (a dict kept in the state): adjacency, TAO, distances."""
+
+    def __init__(self, tiles: dict[str, Tile]) -> None:
+        self.tiles = tiles
+
+    def network(self) -> TileNetwork:
+        net = TileNetwork(SIDES)
+        for t in self.tiles.values():
+            net.add_tile(t.id)
+            for side, other in t.links.items():
+                if t.id < other:
+                    back = OPPOSITE[side]
+                    net.connect(t.id, side, other, back)
+        return net
+
+    def neighbours(self, tid: str) -> list[str]:
+        """Linked tiles in clockwise order from the top."""
+        links = self.tiles[tid].links
+        return [links[s] for s in SIDES if s in links]
+
+    def step(self, tid: str):
+        return ((n, 1) for n in self.neighbours(tid))
+
+    def distances_from(self, tid: str) -> dict[str, float]:
+        return distances(tid, self.step)
+
+    def distance(self, a: str, b: str) -> float:
+        return self.distances_from(a).get(b, float("inf"))
+
+    def within(self, tid: str, rng: int | str) -> set[str]:
+        """Tiles in range: the same tile, up to ``rng`` tiles away, or anywhere (Range)."""
+        if rng == "anywhere":
+            return set(self.tiles)
+        return {t for t, d in self.distances_from(tid).items() if d <= int(rng)}
+
+    def steps_toward_gate(self, tid: str) -> list[str]:
+        """Every first step on a shortest way to the gate, clockwise from the top."""
+        steps = first_steps(tid, {GATE}, self.step)
+        return [n for n in self.neighbours(tid) if n in steps]
+
+    def unexplored(self) -> list[tuple[str, str, str]]:
+        """(letter, tile, side) of every path with no map tile attached, by letter."""
+        out = [(letter, t.id, side) for t in self.tiles.values()
+               for side, letter in t.paths.items() if side not in t.links]
+        return sorted(out)
+
+    def place(self, tid: str, at_tile: str, side: str, attach: str,
+              paths: dict[str, str]) -> Tile:
+        """Place a tile so that its numbered side touches ``side`` of ``at_tile``
+        (Placing Map Tiles); paths turn with the tile."""
+        base = self.tiles[at_tile]
+        dx, dy = DELTA[side]
+        x, y = base.x + dx, base.y + dy
+        for t in self.tiles.values():
+            if (t.x, t.y) == (x, y):
+                raise ValueError(f"map tile {tid} would overlap map tile {t.id} at ({x}, {y})")
+        facing = OPPOSITE[side]
+        turns = (SIDES.index(facing) - SIDES.index(attach)) % 4
+        new = Tile(tid, x, y, {rotate(s, turns): letter for s, letter in paths.items()})
+        new.links[facing] = at_tile
+        base.links[side] = tid
+        self.tiles[tid] = new
+        return new
+
+    def tao(self) -> list[str]:
+        """Tile activation order: gate first, then TAO checks 1-3 (depth first, clockwise
+        from the top at junctions, back to the last junction at dead ends)."""
+        if GATE not in self.tiles:
+            return sorted(self.tiles)
+        order = [GATE]
+        seen = {GATE}
+        trail = [GATE]  # the way back to earlier junctions (TAO check 3)
+        while trail:
+            here = trail[-1]
+            options = [n for n in self.neighbours(here) if n not in seen]
+            if not options:
+                trail.pop()  # check 3: go back
+                continue
+            nxt = options[0]  # check 1 (one option) or check 2 (first clockwise from the top)
+            order.append(nxt)
+            seen.add(nxt)
+            trail.append(nxt)
+        # Tiles not connected to the gate (never in printed maps) come last, by id.
+        order.extend(sorted(t for t in self.tiles if t not in seen))
+        return order
+
+    def adjacent_to_fortified(self, tid: str) -> bool:
+        return any(self.tiles[n].fortified for n in self.neighbours(tid))

@@ -1,0 +1,99 @@
+"""The Midhalla entry in the game registry: setups, chapters, heroes, content schemas."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from meadhall.core.chance import ChanceMode
+from meadhall.core.content import ContentModel, validate
+from meadhall.core.errors import ContentError, RuleNotImplemented
+from meadhall.core.protocol import Game, Info
+from meadhall.games.midhalla import sections as S
+from meadhall.games.midhalla.content import Catalogue, Chapter, Content, Printed, load_content
+from meadhall.games.midhalla.render import render
+from meadhall.games.midhalla.state import MidhallaState, new_party
+
+ID = "midhalla"
+
+
+class Setup(ContentModel):
+    """``scenario``: a chapter id; ``heroes``: 1-4 hero ids; ``campaign``: one state spans the
+    chapters (party sheet, fate scale); ``party``: party-sheet overrides (unlocks, fate,
+    events, completed) for a chapter played on its own."""
+
+    scenario: str = "chapter1"
+    heroes: list[str] = Field(default_factory=lambda: ["harkon", "enyk"], min_length=1,
+                              max_length=4)
+    campaign: bool = False
+    party: dict[str, Any] = Field(default_factory=dict)
+    followers: list[str] = Field(default_factory=list)
+
+
+class MidhallaState2(MidhallaState):
+    def render(self) -> str:
+        return render(self)
+
+
+class MidhallaGame(Game):
+    id = ID
+    title = "Midhalla"
+    state_cls = MidhallaState2
+
+    def __init__(self) -> None:
+        self._content: Content | None = None
+
+    @property
+    def content(self) -> Content:
+        if self._content is None:
+            self._content = load_content()
+        return self._content
+
+    def scenarios(self) -> list[Info]:
+        return [Info(k, v.name, f"{v.kind} chapter, {v.cycles} cycles, authored")
+                for k, v in self.content.chapters.items()]
+
+    def heroes(self) -> list[Info]:
+        return [Info(k, v.name, "authored stand-in") for k, v in self.content.cat.heroes.items()]
+
+    def default_setup(self) -> dict[str, Any]:
+        return {"scenario": "chapter1", "heroes": ["harkon", "enyk"]}
+
+    def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
+                    auto_choices: bool = False) -> MidhallaState2:
+        s = validate(Setup, setup, "setup")
+        c = self.content
+        if s.scenario not in c.chapters:
+            if s.scenario.startswith("chapter"):
+                raise RuleNotImplemented(ID, S.CAMPAIGN, f"{s.scenario} is not printed in this "
+                                         "build")
+            raise ContentError("setup", "scenario", f"unknown chapter {s.scenario!r}; choose "
+                               f"from {', '.join(c.chapters)}")
+        if s.followers:
+            raise RuleNotImplemented(ID, S.FOLLOWERS, "no printed chapter has followers; "
+                                     "follower rules are not implemented")
+        for h in s.heroes:
+            if h not in c.cat.heroes:
+                raise ContentError("setup", "heroes", f"unknown hero {h!r}; choose from "
+                                   f"{', '.join(c.cat.heroes)}")
+        if len(set(s.heroes)) != len(s.heroes):
+            raise ContentError("setup", "heroes", "a hero can be chosen only once")
+        d = s.model_dump()
+        if s.campaign:
+            party = new_party(c, d)
+            locked = [h for h in s.heroes if h not in party["unlocks"]["classes"]]
+            if locked:
+                raise ContentError("setup", "heroes", f"class not unlocked on the party sheet: "
+                                   f"{', '.join(locked)}")
+            if s.scenario not in party["unlocks"]["chapters"]:
+                raise ContentError("setup", "scenario", f"{s.scenario} is not unlocked on the "
+                                   "party sheet")
+        return MidhallaState2(c, d, seed, chance, auto_choices)
+
+    def content_models(self) -> dict[str, type[Any]]:
+        return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,
+                "side_*.json": Chapter}
+
+
+GAME = MidhallaGame()

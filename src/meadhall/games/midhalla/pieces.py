@@ -1,0 +1,82 @@
+"""Mutable pieces of a Midhalla position: heroes, enemies, traps (plain dataclasses)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def to_json(obj: Any) -> dict[str, Any]:
+    return asdict(obj)
+
+
+def from_json(cls: type[T], d: dict[str, Any]) -> T:
+    names = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    unknown = set(d) - names
+    if unknown:
+        raise ValueError(f"unknown field(s) {', '.join(sorted(unknown))} for {cls.__name__}")
+    return cls(**d)
+
+
+@dataclass
+class HeroState:
+    """A hero tableau: HP die, skill rows with the two skill tokens, ultimates, items, status."""
+
+    id: str
+    hp: int
+    max_hp: int
+    top: list[str]
+    bottom: list[str]
+    tile: str | None = None
+    top_at: int | None = None
+    bottom_at: int | None = None
+    exhausted: list[str] = field(default_factory=list)
+    """Exhausted skill slots as "top:2" / "bottom:0" (Exhaust, max 2)."""
+    ults_used: list[str] = field(default_factory=list)
+    items: list[str] = field(default_factory=list)
+    used_items: list[str] = field(default_factory=list)
+    armor: int = 0
+    retaliate: int = 0
+    bleed: int = 0
+    acted: bool = False
+    level: int = 0
+
+    @property
+    def ko(self) -> bool:
+        return self.hp <= 0
+
+
+@dataclass
+class EnemyState:
+    """An enemy standee with its card: HP token, bleed, evasion, slow, boss rotation token."""
+
+    id: str
+    card: str
+    tile: str
+    hp: int
+    max_hp: int
+    bleed: int = 0
+    evasion: bool = False
+    slow: str = ""
+    """"" (none), "slowed" or "immune" (the Slow / Slow-immune token)."""
+    rotation: int = -1
+    """Bosses: index of the action box holding the tracker token (-1 before the first turn)."""
+
+
+@dataclass
+class TrapState:
+    """A built trap: miniature on a tile, HP die (0 = destroyed), upgrade token, special."""
+
+    id: str
+    kind: str
+    tile: str
+    hp: int
+    level: int = 1
+    special: str | None = None
+    bleed: int = 0
+
+    @property
+    def destroyed(self) -> bool:
+        return self.hp <= 0

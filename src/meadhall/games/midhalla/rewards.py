@@ -1,0 +1,292 @@
+"""Phase 4: Rewards (4.1-4.8), levelling up, the epilogue, and the campaign between chapters
+(party sheet, unlocks, the fate scale)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from meadhall.core.protocol import PLAYERS, Event
+from meadhall.games.midhalla import sections as S
+
+UNLOCK_KINDS = {"class": "classes", "trap": "traps", "item": "items", "component": "components",
+                "special_upgrade": "special_upgrades", "chapter": "chapters", "lore": "lore",
+                "decision": "decisions"}
+
+
+class RewardRules:
+    """Mixin of :class:`MidhallaState`. ``self.rw`` is the rewards step in progress and
+    ``self.lv`` a level-up draft in progress."""
+
+    # ----------------------------------------------------------- 4.1 - 4.8
+    def _rewards_step(self, events: list[Event]) -> None:
+        rw = self.rw
+        step = rw["step"]
+        if step == "quests":
+            events.append(Event("phase", f"Cycle {self.cycle}, Phase 4: Rewards", S.REWARDS))
+            self._check_quests(events)
+            rw["step"] = "ultimates"
+            return
+        if step == "ultimates":
+            for h in self.heroes.values():
+                if h.id in rw.setdefault("refreshed", []):
+                    continue
+                if len(h.ults_used) > 1:
+                    opts = [(f"refresh {u}", u) for u in h.ults_used]
+                    self._ask("refresh", h.id, f"{self._hname(h.id)}: refresh one ultimate "
+                              "ability", S.R_ULTIMATE, opts, ctx={"hero": h.id}, turn=True)
+                    return
+                rw["refreshed"].append(h.id)
+                if h.ults_used:
+                    self._refresh(h, h.ults_used[0], events)
+            rw["step"] = "tokens"
+            return
+        if step == "tokens":
+            for h in self.heroes.values():
+                h.used_items.clear()
+                h.top_at = h.bottom_at = None
+                h.exhausted.clear()
+                h.armor = h.retaliate = h.bleed = 0
+            events.append(Event("refresh", "Used items are refreshed", S.R_ITEMS))
+            events.append(Event("tokens", "Skill tokens and status tokens are removed from the "
+                                "hero boards", S.R_TOKENS))
+            self._begin_levelup(self.cycle + 1, events)
+            rw["step"] = "level"
+            return
+        if step == "level":
+            if self.lv is not None:
+                self._levelup_step(events)
+                return
+            rw["step"] = "gains"
+            return
+        # 4.6 - 4.8
+        p = self.content.printed
+        drawn = self.decks["items"].draw_many(self.chance, p.reward_rare_items, S.R_CART)
+        self.cart.extend(drawn)
+        events.append(Event("cart", f"Rare items added to Dara's cart: "
+                            f"{', '.join(drawn) or 'none left'}", S.R_CART))
+        self.silver += p.reward_silver
+        self.runestones += p.reward_runestones
+        events.append(Event("gain", f"The party gains {p.reward_silver} silver and "
+                            f"{p.reward_runestones} runestones", S.R_RESOURCES))
+        self._draw_components(p.reward_components, events, S.R_COMPONENTS)
+        self.rw = None
+        self.cycle += 1
+        self.explored_in_cycle = 0
+        self.phase = "exploration"
+        events.append(Event("phase", f"Cycle {self.cycle}, Phase 1: Exploration", S.EXPLORATION))
+
+    def _on_refresh(self, ult: str, events: list[Event]) -> None:
+        h = self.heroes[self.last_ctx["hero"]]
+        self.rw["refreshed"].append(h.id)
+        self._refresh(h, ult, events)
+
+    def _refresh(self, h: Any, ult: str, events: list[Event]) -> None:
+        h.ults_used.remove(ult)
+        events.append(Event("refresh", f"{self._hname(h.id)} refreshes the ultimate "
+                            f"{self.content.cat.ultimates[ult].name}", S.R_ULTIMATE))
+
+    def _check_quests(self, events: list[Event]) -> None:
+        """4.1: resolve quests on the quest board (success or failure) and story markers."""
+        for deck, card in self.quests:
+            q = self._event_card(deck, card).quest
+            assert q is not None
+            ok = self._quest_met(q.condition)
+            events.append(Event("quest", f"Quest '{q.name}' is "
+                                f"{'completed' if ok else 'failed and removed'}", S.R_QUESTS))
+            self.script.extend(o.model_dump() for o in (q.reward if ok else q.fail))
+            self.decks[deck].to_discard(card)
+        self.quests = []
+        for verse in self.story:
+            self.script.append({"op": "verse", "id": verse})
+        self.story = []
+
+    def _quest_met(self, cond: dict[str, Any]) -> bool:
+        kind = cond["type"]
+        if kind == "gate_hp_min":
+            return self.gate_hp >= cond["value"]
+        if kind == "no_hero_ko":
+            return self.kos == 0
+        if kind == "kills_min":
+            return self.kills >= cond["value"]
+        if kind == "no_trap_destroyed":
+            return self.traps_lost == 0
+        raise ValueError(f"unknown quest condition {kind!r}")
+
+    # ----------------------------------------------------------- level up
+    def _begin_levelup(self, level: int, events: list[Event]) -> None:
+        """Draw (number of players + 2) skills of the level into a face-up pool."""
+        deck = self.decks.get(f"level{level}")
+        if deck is None:
+            self.lv = None
+            return
+        pool = deck.draw_many(self.chance, len(self.heroes) + 2, S.R_LEVEL)
+        self.lv = {"level": level, "pool": pool, "todo": list(self.heroes), "card": None}
+        events.append(Event("level", f"Level {level} skill pool: "
+                            + ", ".join(self.content.cat.skills[s].name for s in pool),
+                            S.R_LEVEL if level > 1 else S.PLAYER_AREAS))
+
+    def _levelup_step(self, events: list[Event]) -> None:
+        lv = self.lv
+        if not lv["todo"] or not lv["pool"]:
+            for s in lv["pool"]:
+                self.decks[f"level{lv['level']}"].to_discard(s)
+            if lv["pool"]:
+                events.append(Event("level", "Unchosen skills are discarded", S.R_LEVEL))
+            self.lv = None
+            return
+        hid = lv["todo"][0]
+        h = self.heroes[hid]
+        if lv["card"] is None:
+            opts = [(f"take {s} ({self.content.cat.skills[s].name})", s)
+                    for s in dict.fromkeys(lv["pool"])]
+            self._ask("level", hid, f"{self._hname(hid)}: choose a level {lv['level']} skill "
+                      "from the pool", S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS, opts,
+                      turn=True)
+            return
+        card = lv["card"]
+        arrow = self.content.cat.skills[card].arrow
+        rows = {"up": ["top"], "down": ["bottom"], "both": ["top", "bottom"]}[arrow]
+        opts = [(f"cover {slot} ({self._skill_name(h, slot)})", slot)
+                for slot in self._slots(h) if slot.split(":")[0] in rows]
+        self._ask("cover", hid, f"{self._hname(hid)}: place the level 3 skill "
+                  f"{self.content.cat.skills[card].name} on an existing skill (arrow: {arrow})",
+                  S.R_LEVEL, opts, turn=True)
+
+    def _on_level(self, skill: str, events: list[Event]) -> None:
+        lv = self.lv
+        h = self.heroes[lv["todo"][0]]
+        lv["pool"].remove(skill)
+        name = self.content.cat.skills[skill].name
+        if lv["level"] == 3:
+            lv["card"] = skill
+            return
+        if lv["level"] == 1:
+            h.top.append(skill)  # the level 1 slot extends the top row (authored tableau)
+        else:
+            h.bottom.append(skill)  # the level 2 slot extends the bottom row
+        h.level = lv["level"]
+        lv["todo"].pop(0)
+        events.append(Event("level", f"{self._hname(h.id)} gains the level {lv['level']} skill "
+                            f"{name}", S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS))
+
+    def _on_cover(self, slot: str, events: list[Event]) -> None:
+        lv = self.lv
+        h = self.heroes[lv["todo"][0]]
+        row, i = slot.split(":")
+        old = self._skill_name(h, slot)
+        (h.top if row == "top" else h.bottom)[int(i)] = lv["card"]
+        h.level = 3
+        events.append(Event("level", f"{self._hname(h.id)} places the level 3 skill "
+                            f"{self.content.cat.skills[lv['card']].name} over {old}", S.R_LEVEL))
+        lv["card"] = None
+        lv["todo"].pop(0)
+
+    # ----------------------------------------------------------- epilogue and campaign
+    def _epilogue_step(self, events: list[Event]) -> None:
+        if not self.epilogue_read:
+            self.epilogue_read = True
+            ep = self.chapter_data.epilogue
+            events.append(Event("epilogue", f"Epilogue: {ep.text}", S.REWARDS))
+            self.script.extend(o.model_dump() for o in ep.ops)
+            return
+        self._chapter_won(events)
+
+    def _mark_new(self, kind: str, what: str) -> None:
+        self.party["new"].append([kind, what])
+
+    def _unlock(self, kind: str, what: str, events: list[Event]) -> None:
+        """Types of Unlocks: mark it (a single stroke until the chapter ends) and apply it."""
+        key = UNLOCK_KINDS[kind]
+        have = self.party["unlocks"].setdefault(key, [])
+        if what in have:
+            return
+        have.append(what)
+        self._mark_new(key, what)
+        extra = ""
+        if kind == "item":
+            item = self.content.cat.items[what]
+            if item.kind == "unique":
+                self.gifts.append(what)
+                extra = " (a unique item: given to a hero now)"
+            else:
+                self.cart.append(what)
+                extra = " (added to Dara's cart now)"
+        elif kind == "component":
+            self.components.append(what)
+            extra = " (added to the available components now)"
+        elif kind == "chapter" and what not in self.content.chapters:
+            extra = " (not printed in this build: it cannot be played)"
+        name = self.content.cat.lore.get(what, "") if kind == "lore" else ""
+        events.append(Event("unlock", f"Unlocked {kind} {what}{' - ' + name if name else ''}"
+                            f"{extra}", S.UNLOCKS, {"kind": kind, "id": what}))
+
+    def _chapter_won(self, events: list[Event]) -> None:
+        """The fate scale moves one slot toward the Wrath of Isyl; unlocks are confirmed."""
+        party = self.party
+        party["new"] = []
+        if self.chapter not in party["completed"]:
+            party["completed"].append(self.chapter)
+        self._move_fate(-1, events)
+        events.append(Event("win", f"{self.chapter_data.name} is won: the gate is defended",
+                            S.FATE))
+        self._after_chapter("win", "the chapter's objectives are fulfilled", events)
+
+    def _chapter_lost(self, reason: str, events: list[Event]) -> None:
+        """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing."""
+        if self.phase in ("over", "interlude"):
+            return
+        events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL))
+        fate = self.party["fate"]
+        self.party = copy.deepcopy(self.party_start)
+        self.party["fate"] = fate
+        events.append(Event("unlock", "Every unlock gained during this chapter is lost",
+                            S.MARKING))
+        self._move_fate(2, events)
+        self._after_chapter("loss", reason, events)
+
+    def _move_fate(self, step: int, events: list[Event]) -> None:
+        track = self.content.cat.fate_track
+        old = self.party["fate"]
+        new = max(track[0], min(track[-1], old + step))
+        self.party["fate"] = new
+        side = ("Wrath of Isyl" if new < 0 else "Athyr's Blessing" if new > 0 else "neutral")
+        events.append(Event("fate", f"The fate scale moves from {old} to {new} ({side})",
+                            S.FATE, {"fate": new}))
+        if new == track[0] and old != new:
+            n = self.content.cat.fate_leftmost_event
+            events.append(Event("fate", "The marker reaches the leftmost position: read the "
+                                f"global event marked there ({n})", S.FATE))
+            self.script.append({"op": "global", "n": n})
+
+    def _after_chapter(self, result: str, reason: str, events: list[Event]) -> None:
+        self.cb = self.ht = self.lv = self.rw = self.choice = None
+        if not self.setup.get("campaign"):
+            self.script = []
+            self.phase = "over"
+            self.result = [result, reason]
+            return
+        self.script = [o for o in self.script if o.get("op") == "global"]
+        self.phase = "interlude"
+        self.result = [result, reason]
+
+    def _playable_chapters(self) -> list[str]:
+        p = self.party
+        return [c for c in self.content.chapters if c in p["unlocks"]["chapters"]
+                and c not in p["completed"]]
+
+    def _interlude_step(self, events: list[Event]) -> None:
+        options = self._playable_chapters()
+        if not options:
+            self.phase = "over"
+            self.result = ["win", "every printed chapter of the campaign is completed"]
+            events.append(Event("campaign", "The campaign ends: every printed chapter is "
+                                "completed", S.CAMPAIGN))
+            return
+        opts = [(f"play {c}", c) for c in options]
+        self._ask("play", PLAYERS, "Choose the next chapter to play (the campaign can be "
+                  "saved here)", S.CAMPAIGN, opts, turn=True)
+
+    def _on_play(self, chapter: str, events: list[Event]) -> None:
+        self._setup_chapter(chapter)
+        self._chapter_draws(events)

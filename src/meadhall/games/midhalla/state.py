@@ -1,0 +1,436 @@
+"""The Midhalla game state: setup, the decision machine, and the position format.
+
+Every decision is one pending ``choice`` (kind, seat, prompt, rulebook section and the options
+as (text, payload) pairs); the automated steps in between run in :meth:`MidhallaState._advance`.
+"""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from meadhall.core.chance import ChanceMode
+from meadhall.core.deck import Deck
+from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
+from meadhall.games.midhalla import sections as S
+from meadhall.games.midhalla.board import GATE, Board, Tile
+from meadhall.games.midhalla.combat import CombatRules
+from meadhall.games.midhalla.content import Chapter, Content
+from meadhall.games.midhalla.heroes import HeroRules
+from meadhall.games.midhalla.pieces import EnemyState, HeroState, TrapState, from_json, to_json
+from meadhall.games.midhalla.preparation import PreparationRules
+from meadhall.games.midhalla.rewards import RewardRules
+from meadhall.games.midhalla.script import ExplorationRules
+
+ID = "midhalla"
+DECKS = ("enemy", "elite", "items", "components", "tier1", "tier2", "chapter", "level1",
+         "level2", "level3")
+
+
+def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
+    """A fresh party sheet (The Party Sheet), with the setup's ``party`` overrides."""
+    start = content.cat.start_unlocks
+    party: dict[str, Any] = {
+        "unlocks": {k: list(v) for k, v in start.items()},
+        "new": [], "completed": [], "events": {"tier1": {}, "tier2": {}}, "fate": 0,
+    }
+    for k in ("classes", "traps", "items", "components", "special_upgrades", "chapters",
+              "lore", "decisions"):
+        party["unlocks"].setdefault(k, [])
+    over = setup.get("party") or {}
+    for k, v in over.get("unlocks", {}).items():
+        party["unlocks"].setdefault(k, [])
+        party["unlocks"][k].extend(x for x in v if x not in party["unlocks"][k])
+    if "fate" in over:
+        party["fate"] = int(over["fate"])
+    for deck, changes in over.get("events", {}).items():
+        party["events"].setdefault(deck, {}).update({str(a): str(b) for a, b in changes.items()})
+    party["completed"].extend(over.get("completed", []))
+    return party
+
+
+class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, RewardRules,
+                    GameState):
+    """A chapter (or a campaign of chapters) of Midhalla in progress."""
+
+    game = ID
+
+    def __init__(self, content: Content, setup: dict[str, Any], seed: int,
+                 chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
+        self._init_base(content, setup, seed, chance, auto_choices)
+        self.party: dict[str, Any] = new_party(content, setup)
+        self._setup_chapter(setup["scenario"])
+
+    # ----------------------------------------------------------- setup
+    @property
+    def chapter_data(self) -> Chapter:
+        return self.content.chapters[self.chapter]
+
+    def _setup_chapter(self, chapter: str) -> None:
+        """The play area of a chapter before any card is drawn (Setup)."""
+        c = self.content
+        p = c.printed
+        self.chapter = chapter
+        self.party_start = copy.deepcopy(self.party)
+        self.phase = "setup"
+        self.result: list[str] | None = None
+        self.cycle = 1
+        self.explored_in_cycle = 0
+        self.timer = 0
+        self.gate_hp = p.gate_hp
+        self.silver = p.start_silver
+        self.runestones = p.start_runestones
+        self.components: list[str] = []
+        self.cart: list[str] = []
+        self.tiles: dict[str, Tile] = {}
+        for tid, (x, y) in c.cat.dungeon_board.items():
+            # the gate map tile and its neighbours on the dungeon board start fortified
+            self.tiles[tid] = Tile(tid, x, y, fortified=True)
+        board = Board(self.tiles)
+        for a, b in (("L", "G"), ("G", "R")):
+            self.tiles[a].links["E"] = b
+            self.tiles[b].links["W"] = a
+        for where, letter in self.chapter_data.board_paths.items():
+            tid, side = where.split(".")
+            self.tiles[tid].paths[side] = letter
+        del board
+        self.enemies: dict[str, EnemyState] = {}
+        self.traps: dict[str, TrapState] = {}
+        self.next_id = 0
+        u = self.party["unlocks"]
+        ch = self.chapter_data
+        comp = [k for k in c.cat.component_deck] + [k for k in u["components"]
+                                                    if k in c.cat.components]
+        evo = self.party["events"]
+
+        def evolved(deck: str, cards: list[str]) -> list[str]:
+            out = []
+            for card in cards:
+                seen = set()
+                while card in evo.get(deck, {}) and card not in seen:
+                    seen.add(card)
+                    card = evo[deck][card]
+                if card != "-":
+                    out.append(card)
+            return out
+
+        self.decks: dict[str, Deck] = {
+            "enemy": Deck("enemy", list(ch.enemy_deck)),
+            "elite": Deck("elite", list(ch.elite_deck)),
+            "items": Deck("items", [i for i in u["items"] if c.cat.items[i].kind == "rare"],
+                          reshuffle=False),
+            "components": Deck("components", comp),
+            "tier1": Deck("tier1", evolved("tier1", list(c.cat.tier1_deck))),
+            "tier2": Deck("tier2", evolved("tier2", list(c.cat.tier2_deck))),
+            "chapter": Deck("chapter", list(ch.chapter_events)),
+            "level1": Deck("level1", list(c.cat.skill_decks["level1"])),
+            "level2": Deck("level2", list(c.cat.skill_decks["level2"])),
+            "level3": Deck("level3", list(c.cat.skill_decks["level3"])),
+        }
+        self.cart = [i for i in u["items"] if c.cat.items[i].kind == "common"]
+        self.heroes: dict[str, HeroState] = {}
+        for hid in self.setup["heroes"]:
+            hd = c.cat.heroes[hid]
+            self.heroes[hid] = HeroState(hid, hd.max_hp, hd.max_hp, list(hd.top),
+                                         list(hd.bottom))
+        self.gifts: list[str] = [i for i in u["items"] if c.cat.items[i].kind == "unique"]
+        self.quests: list[list[str]] = []
+        self.story: list[str] = []
+        self.script: list[dict[str, Any]] = []
+        self.here: str | None = None
+        self.exploring: list[str] | None = None
+        self.choice: dict[str, Any] | None = None
+        self.last_ctx: dict[str, Any] = {}
+        self.cb: dict[str, Any] | None = None
+        self.ht: dict[str, Any] | None = None
+        self.rw: dict[str, Any] | None = None
+        self.lv: dict[str, Any] | None = None
+        self.curses_to_place = 0
+        self.epilogue_read = False
+        self.kills = self.traps_lost = self.kos = 0
+
+    def _start(self, events: list[Event]) -> None:
+        self._chapter_draws(events)
+        self._advance(events)
+
+    def _chapter_draws(self, events: list[Event]) -> None:
+        """Setup steps that draw cards, and the fate scale's setup effects."""
+        p = self.content.printed
+        ch = self.chapter_data
+        events.append(Event("setup", f"{ch.name}: {ch.story}", S.MAIN_AREA))
+        events.append(Event("setup", f"The gate die is set to {self.gate_hp}; silver "
+                            f"{self.silver}, runestones {self.runestones}", S.MAIN_AREA))
+        self._draw_components(p.start_components, events, S.MAIN_AREA)
+        drawn = self.decks["items"].draw_many(self.chance, p.start_rare_items, S.MAIN_AREA)
+        self.cart.extend(drawn)
+        events.append(Event("setup", "Dara's cart: " + ", ".join(self.cart), S.CART))
+        fate = self.party["fate"]
+        if fate > 0:
+            self.silver += p.blessing_silver * fate
+            events.append(Event("fate", f"Athyr's Blessing {fate}: gain "
+                                f"{p.blessing_silver * fate} silver", S.FATE))
+        elif fate < 0:
+            self.curses_to_place = -fate
+            events.append(Event("fate", f"Wrath of Isyl {-fate}: place {-fate} curse markers on "
+                                "unfortified map tiles", S.FATE))
+        self._begin_levelup(1, events)
+
+    def _draw_components(self, n: int, events: list[Event], section: str) -> None:
+        got = self.decks["components"].draw_many(self.chance, n, section)
+        self.components.extend(got)
+        events.append(Event("components", f"The party gains trap components: "
+                            f"{', '.join(got) or 'none left'}", section))
+
+    def _place_curse(self, tid: str, events: list[Event]) -> None:
+        on_board = sum(t.curses for t in self.tiles.values())
+        if on_board >= self.content.cat.curse_markers:
+            events.append(Event("curse", "No curse marker is left: the gate loses 1 HP instead",
+                                S.FATE))
+            self._damage_gate(1, "a missing curse marker", events)
+            return
+        self.tiles[tid].curses += 1
+        events.append(Event("curse", f"A curse marker is placed on map tile {tid}", S.FATE,
+                            {"tile": tid}))
+
+    def _setup_step(self, events: list[Event]) -> None:
+        if self.curses_to_place:
+            cands = [t for t in Board(self.tiles).tao() if not self.tiles[t].fortified]
+            if not cands:
+                n = self.curses_to_place
+                self.curses_to_place = 0
+                events.append(Event("curse", f"No unfortified map tile for {n} curse marker(s): "
+                                    f"the gate loses {n} HP", S.FATE))
+                self._damage_gate(n, "missing curse markers", events)
+                return
+            low = min(self.tiles[t].curses for t in cands)
+            even = [t for t in cands if self.tiles[t].curses == low]
+            if len(even) > 1:
+                opts = [(f"curse {t}", t) for t in even]
+                self._ask("curse", PLAYERS, "Place a curse marker (evenly distributed)", S.FATE,
+                          opts, default=opts[0][0])
+                return
+            self._on_curse(even[0], events)
+            return
+        if self.lv is not None:
+            self._levelup_step(events)
+            return
+        self.phase = "exploration"
+        events.append(Event("phase", "Cycle 1, Phase 1: Exploration", S.EXPLORATION))
+
+    def _on_curse(self, tid: str, events: list[Event]) -> None:
+        self.curses_to_place -= 1
+        self._place_curse(tid, events)
+
+    def _gift_step(self, events: list[Event]) -> None:
+        """Distribute unique items among heroes (Set up Player Areas)."""
+        item = self.gifts[0]
+        alive = list(self.heroes)
+        if len(alive) == 1:
+            self._on_gift(alive[0], events)
+            return
+        opts = [(f"give {item} to {h}", h) for h in alive]
+        self._ask("gift", PLAYERS, f"Give the unique item "
+                  f"{self.content.cat.items[item].name} to a hero", S.PLAYER_AREAS, opts,
+                  turn=True)
+
+    def _on_gift(self, hid: str, events: list[Event]) -> None:
+        item = self.gifts.pop(0)
+        self.heroes[hid].items.append(item)
+        events.append(Event("gift", f"{self._hname(hid)} receives the unique item "
+                            f"{self.content.cat.items[item].name}", S.ITEM_TYPES))
+
+    # ----------------------------------------------------------- the decision machine
+    def _ask(self, kind: str, seat: str, prompt: str, section: str,
+             options: list[tuple[str, Any]], default: str | None = None,
+             ctx: dict[str, Any] | None = None, turn: bool = False) -> None:
+        assert self.choice is None, "two decisions at once"
+        self.choice = {"kind": kind, "seat": seat, "prompt": prompt, "section": section,
+                       "options": [[t, p] for t, p in options],
+                       "default": None if turn else default, "ctx": ctx or {}}
+
+    def _advance(self, events: list[Event]) -> None:
+        for _ in range(100_000):
+            if self.choice is not None or self.phase == "over":
+                return
+            if self.script:
+                self._run_op(events)
+                continue
+            if self.gifts and self.phase not in ("combat", "interlude"):
+                self._gift_step(events)
+                continue
+            getattr(self, f"_{self.phase}_step")(events)
+        raise RuntimeError("midhalla: the automated steps did not reach a decision")
+
+    def _apply(self, action: str, events: list[Event]) -> None:
+        ch = self.choice
+        assert ch is not None
+        payload = next(p for t, p in ch["options"] if t == action)
+        self.choice = None
+        self.last_ctx = ch["ctx"]
+        getattr(self, f"_on_{ch['kind']}")(payload, events)
+        self._advance(events)
+
+    def _decision(self) -> Decision | None:
+        ch = self.choice
+        if ch is None:
+            return None
+        return Decision(ch["seat"], ch["prompt"], ch["section"],
+                        "choice" if ch["default"] else "turn", ch["default"])
+
+    def _legal(self) -> list[str]:
+        return [t for t, _ in self.choice["options"]] if self.choice else []
+
+    def _why_illegal(self, action: str) -> IllegalAction | None:
+        ch = self.choice
+        if ch is None:
+            return None
+        word = action.split(" ")[0]
+        if word == "fortify" and ch["kind"] == "prep":
+            tid = action.split(" ")[-1]
+            t = self.tiles.get(tid)
+            if t is None:
+                return IllegalAction(ID, S.FORTIFY, f"there is no map tile {tid}")
+            if t.fortified:
+                return IllegalAction(ID, S.FORTIFY, f"map tile {tid} is already fortified")
+            if not Board(self.tiles).adjacent_to_fortified(tid):
+                return IllegalAction(ID, S.FORTIFY, f"map tile {tid} is not adjacent to a "
+                                     "fortified map tile")
+            return IllegalAction(ID, S.FORTIFY, f"fortifying {tid} costs "
+                                 f"{self._fortify_cost(tid)} runestones; the party has "
+                                 f"{self.runestones}")
+        if word == "build" and ch["kind"] == "prep":
+            parts = action.split(" ")
+            tid = parts[-1]
+            if tid == GATE:
+                return IllegalAction(ID, S.BUILD, "traps can never be built on the gate map tile")
+            t = self.tiles.get(tid)
+            if t is not None and not t.fortified:
+                return IllegalAction(ID, S.BUILD, f"map tile {tid} is not fortified")
+            if sum(1 for x in self.traps.values() if x.tile == tid) >= 2:
+                return IllegalAction(ID, S.BUILD, "there can never be more than two traps on "
+                                     "one map tile")
+            return IllegalAction(ID, S.BUILD, "the trap is locked, out of stock or too "
+                                 "expensive")
+        if word == "skill" and ch["kind"] == "hero":
+            return IllegalAction(ID, S.HERO_TURN, "a skill token can only move to an unoccupied, "
+                                 "unexhausted skill of the row whose turn it is (top row first)")
+        if word == "position":
+            return IllegalAction(ID, S.POSITION, "heroes can only be placed on fortified map "
+                                 "tiles")
+        if ch["kind"] != "prep" and word in ("buy", "sell", "fortify", "build", "heal",
+                                             "restore", "upgrade", "give"):
+            return IllegalAction(ID, S.CYCLES, "resources are spent only in the preparation "
+                                 "phase")
+        return None
+
+    def outcome(self) -> Outcome:
+        if self.phase != "over" or self.result is None:
+            return ONGOING
+        return Outcome("win" if self.result[0] == "win" else "loss", self.result[1])
+
+    def _hname(self, hid: str) -> str:
+        return self.content.cat.heroes[hid].name
+
+    # ----------------------------------------------------------- view / position
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        pos = self._dump()
+        for k in ("decks",):
+            pos[k] = {n: self.decks[n].public() for n in DECKS}
+        pos["outcome"] = self.outcome().to_json()
+        return pos
+
+    def _dump(self) -> dict[str, Any]:
+        return {
+            "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
+            "result": self.result, "explored_in_cycle": self.explored_in_cycle,
+            "timer": self.timer, "gate_hp": self.gate_hp, "silver": self.silver,
+            "runestones": self.runestones, "components": list(self.components),
+            "cart": list(self.cart),
+            "tiles": {t: v.to_json() for t, v in self.tiles.items()},
+            "heroes": {h: to_json(v) for h, v in self.heroes.items()},
+            "enemies": {e: to_json(v) for e, v in self.enemies.items()},
+            "traps": {t: to_json(v) for t, v in self.traps.items()},
+            "next_id": self.next_id,
+            "decks": {n: self.decks[n].to_json() for n in DECKS},
+            "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
+            "story": list(self.story), "script": copy.deepcopy(self.script),
+            "here": self.here, "exploring": self.exploring,
+            "choice": copy.deepcopy(self.choice), "last_ctx": copy.deepcopy(self.last_ctx),
+            "combat": copy.deepcopy(self.cb), "hero_turn": copy.deepcopy(self.ht),
+            "rewards": copy.deepcopy(self.rw), "levelup": copy.deepcopy(self.lv),
+            "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
+            "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos},
+            "party": copy.deepcopy(self.party), "party_start": copy.deepcopy(self.party_start),
+        }
+
+    def _load(self, p: dict[str, Any]) -> None:
+        c = self.content
+        if "chapter" in p:
+            if p["chapter"] not in c.chapters:
+                raise ContentError("", "chapter", f"unknown chapter {p['chapter']!r}")
+            if p["chapter"] != self.chapter:
+                self._setup_chapter(p["chapter"])
+        for k in ("phase", "cycle", "explored_in_cycle", "timer", "gate_hp", "silver",
+                  "runestones", "next_id", "curses_to_place", "epilogue_read", "here"):
+            if k in p:
+                setattr(self, k, p[k])
+        self.result = p.get("result")
+        for k in ("components", "cart", "gifts", "quests", "story", "script"):
+            if k in p:
+                setattr(self, k, copy.deepcopy(p[k]))
+        if "exploring" in p:
+            self.exploring = p["exploring"]
+        if "tiles" in p:
+            self.tiles = {t: Tile.from_json(t, v) for t, v in p["tiles"].items()}
+            for t in self.tiles.values():
+                for side, other in t.links.items():
+                    if other not in self.tiles:
+                        raise ContentError("", f"tiles.{t.id}.links.{side}",
+                                           f"unknown map tile {other!r}")
+        if "heroes" in p:
+            self.heroes = {}
+            for h, v in p["heroes"].items():
+                if h not in c.cat.heroes:
+                    raise ContentError("", f"heroes.{h}", "unknown hero")
+                hd = c.cat.heroes[h]
+                base = {"id": h, "hp": hd.max_hp, "max_hp": hd.max_hp, "top": list(hd.top),
+                        "bottom": list(hd.bottom)}
+                self.heroes[h] = from_json(HeroState, {**base, **v})
+        if "enemies" in p:
+            self.enemies = {}
+            for e, v in p["enemies"].items():
+                if v.get("card") not in c.cat.enemies:
+                    raise ContentError("", f"enemies.{e}.card", f"unknown enemy {v.get('card')!r}")
+                data = c.cat.enemies[v["card"]]
+                hp = data.hp[len(self.heroes) - 1]
+                base = {"id": e, "hp": hp, "max_hp": hp, "evasion": data.evasion}
+                self.enemies[e] = from_json(EnemyState, {**base, **v})
+        if "traps" in p:
+            self.traps = {}
+            for t, v in p["traps"].items():
+                if v.get("kind") not in c.cat.traps:
+                    raise ContentError("", f"traps.{t}.kind", f"unknown trap {v.get('kind')!r}")
+                base = {"id": t, "hp": c.cat.traps[v["kind"]].levels[v.get("level", 1) - 1].hp}
+                self.traps[t] = from_json(TrapState, {**base, **v})
+        ids = [int(x[1:]) for x in [*self.enemies, *self.traps] if x[1:].isdigit()]
+        self.next_id = max([self.next_id, *ids])
+        for n, d in p.get("decks", {}).items():
+            self.decks[n] = Deck.from_json(d)
+        self.choice = copy.deepcopy(p.get("choice"))
+        self.last_ctx = copy.deepcopy(p.get("last_ctx", {}))
+        self.cb = copy.deepcopy(p.get("combat"))
+        self.ht = copy.deepcopy(p.get("hero_turn"))
+        self.rw = copy.deepcopy(p.get("rewards"))
+        self.lv = copy.deepcopy(p.get("levelup"))
+        tally = p.get("tally", {})
+        self.kills = tally.get("kills", 0)
+        self.traps_lost = tally.get("traps_lost", 0)
+        self.kos = tally.get("kos", 0)
+        if "party" in p:
+            self.party = copy.deepcopy(p["party"])
+        if "party_start" in p:
+            self.party_start = copy.deepcopy(p["party_start"])
+        if "choice" not in p and self.pending is None and self.phase != "over":
+            # a hand-written position without a pending choice: run to the next decision
+            self._advance([])
