@@ -166,23 +166,31 @@ def test_option_three_shortest_path_ties_offered() -> None:
 
 
 @pytest.mark.rule(G, "Movement - Undead")
-def test_never_into_hindering_and_never_across_fire_corner() -> None:
-    s = pos(open_map(8, 8, {"E4": "%", "E5": "%", "E3": "%"}), {"frida": {"at": "C4"}},
-            [{"id": 1, "kind": "draugr", "at": "F4"}])
+def test_never_into_hindering_terrain() -> None:
+    s = pos(open_map(8, 8, {"D3": "%"}), {"frida": {"at": "C3"}},
+            [{"id": 1, "kind": "draugr", "at": "E3"}])
     s.apply("end activation")
-    moved = [u for u in s.undead.values()]
-    assert all(s.board.at(u.at) == "." for u in moved)
-    # Fire on a side square: no diagonal move across its corner.
-    s = pos(open_map(8, 8, {"E4": "^", "D5": "#"}), {"frida": {"at": "C5"}},
-            [{"id": 1, "kind": "draugr", "at": "E5"}])
-    s.board.set((3, 4), ".")  # D5 clear: the draugr can step D5 (adjacent to Frida)
+    assert set(legal(s)) == {"undead 1 to D2", "undead 1 to D4"}  # option 2, D3 is hindering
+
+
+@pytest.mark.rule(G, "Movement - Undead")
+def test_never_diagonally_across_a_fire_corner() -> None:
+    s = pos(open_map(8, 8), {"frida": {"at": "C3"}}, [{"id": 1, "kind": "draugr", "at": "E4"}])
     end_hero_turn(s)
-    assert at(s, 1) == "D5"
-    s = pos(open_map(8, 8, {"D5": "^", "C6": "#"}), {"frida": {"at": "C5"}},
-            [{"id": 1, "kind": "draugr", "at": "D6"}])
+    assert at(s, 1) == "D3"
+    s = pos(open_map(8, 8, {"E3": "^"}), {"frida": {"at": "C3"}},
+            [{"id": 1, "kind": "draugr", "at": "E4"}])
     end_hero_turn(s)
-    # D6 -> C6 obstructive; D5 fire not enterable; diagonal to C... no step keeps it adjacent:
-    assert at(s, 1) in {"D6", "E5", "E6", "E7", "D7", "C7"}
+    assert at(s, 1) == "D4"  # D3 would pass the fire's corner: option 2 instead
+
+
+@pytest.mark.rule(G, "Movement - Undead")
+def test_diagonal_needs_a_side_square_unoccupied_and_clear() -> None:
+    s = pos(open_map(8, 8, {"E3": "%"}), {"frida": {"at": "C3"}},
+            [{"id": 1, "kind": "draugr", "at": "E4"}, {"id": 2, "kind": "draugr", "at": "D4",
+                                                      "stunned": True}])
+    assert undead.move_options(s, s.undead[1])[0] == 0 or \
+        (3, 2) not in undead.move_options(s, s.undead[1])[1]
 
 
 @pytest.mark.rule(G, "Movement - Undead")

@@ -439,20 +439,43 @@ class NiflheimState(GameState):
         return True
 
     def _begin_undead(self, uid: int, events: list[Event]) -> None:
+        """Activate one undead: covering heroes may interrupt first, then a stunned undead
+        loses its stun, an adjacent one attacks, any other moves."""
         u = self.undead[uid]
         u.activated = True
-        if u.stunned:
+        self.uact = {"uid": uid, "stage": 0, "stunned": int(u.stunned), "moves": 0, "moved": 0}
+        self._offer_cover(u)
+
+    def _offer_cover(self, u: Undead) -> None:
+        options = []
+        for h in self.heroes.values():
+            if h.on_map and h.marker and h.marker.startswith("cover"):
+                options += [p.text for p in combat.plans(self, h, only=u.id,
+                                                         prefix=f"cover: {h.id} ")]
+        if options:
+            self._ask("cover", f"{uname(self, u)} is in a covering hero's LOS and range: "
+                      "interrupt with a covering attack?", S.COVERING, [NO_COVER, *options],
+                      NO_COVER)
+
+    def _act_undead(self, u: Undead, events: list[Event]) -> None:
+        assert self.uact is not None
+        if self.uact["stunned"]:
             u.stunned = False
             events.append(Event("stun", f"{uname(self, u)} activates stunned: its Stun marker is "
                                 "removed and it does nothing else this round", S.ACTIVATING,
-                                {"undead": uid}))
+                                {"undead": u.id}))
+            self.uact = None
+            return
+        if u.stunned:  # stunned by a covering attack at the start of its activation
+            self.uact = None
             return
         targets = undead.attack_targets(self, u)
         if targets:
+            self.uact = None
             if len(targets) > 1:
                 self._ask("undead target", f"{uname(self, u)} is adjacent to several heroes: "
                           "which does it attack?", S.UNDEAD_ATTACKS,
-                          [f"undead {uid} attacks {t}" for t in targets], uid=uid)
+                          [f"undead {u.id} attacks {t}" for t in targets], uid=u.id)
                 return
             undead.attack(self, u, self.heroes[targets[0]], events)
             return
@@ -461,14 +484,22 @@ class NiflheimState(GameState):
             dist, _ = undead.closest(self, u)
             if dist > 2:
                 events.append(Event("coward", f"{uname(self, u)} is a coward: no hero within 2 "
-                                    "squares, it stays", S.NEW_RULES_5, {"undead": uid}))
+                                    "squares, it stays", S.NEW_RULES_5, {"undead": u.id}))
+                self.uact = None
                 return
-        self.uact = {"uid": uid, "moves": undead.move_value(self, u), "moved": 0}
+        self.uact["stage"] = 1
+        self.uact["moves"] = undead.move_value(self, u)
 
     def _continue_undead(self, events: list[Event]) -> None:
         assert self.uact is not None
         u = self.undead.get(self.uact["uid"])
-        if u is None or u.stunned or self.uact["moves"] <= 0:
+        if u is None:
+            self.uact = None
+            return
+        if self.uact["stage"] == 0:
+            self._act_undead(u, events)
+            return
+        if u.stunned or self.uact["moves"] <= 0:
             self.uact = None
             return
         opt, squares, why = undead.move_options(self, u)
@@ -493,15 +524,7 @@ class NiflheimState(GameState):
         events.append(Event("move", f"{uname(self, u)} moves to {grid.name(q)}: it {why}",
                             S.MOVE_UNDEAD, {"undead": u.id, "to": grid.name(q)}))
         undead.reveal(self, events)
-        options = []
-        for h in self.heroes.values():
-            if h.marker and h.marker.startswith("cover"):
-                options += [p.text for p in combat.plans(self, h, only=u.id,
-                                                         prefix=f"cover: {h.id} ")]
-        if options:
-            self._ask("cover", f"{uname(self, u)} comes into a covering hero's LOS and range: "
-                      "interrupt with a covering attack?", S.COVERING, [NO_COVER, *options],
-                      NO_COVER)
+        self._offer_cover(u)
 
     def _end_segment(self, events: list[Event]) -> None:
         """Advance the round track; off its end it resets, and eliminated undead return from the
