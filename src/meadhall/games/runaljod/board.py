@@ -22,7 +22,7 @@ _TERRAIN_CACHE: dict[tuple, dict[Sq, str]] = {}
 
 def terrain_map(content: RunaljodContent, tiles: list[PlacedTile]) -> dict[Sq, str]:
     """Global square → terrain letter for the tiles in play (cached; tiles are immutable)."""
-    key = (id(content), tuple((t.tile, t.x) for t in tiles))
+    key = tuple((tuple(content.tiles[t.tile].rows), t.x) for t in tiles)
     m = _TERRAIN_CACHE.get(key)
     if m is None:
         m = {}
@@ -49,7 +49,12 @@ class BoardMixin:
     # ------------------------------------------------------------ terrain
     @property
     def terrain(self) -> dict[Sq, str]:
-        return terrain_map(self.content, self.tiles)
+        key = tuple((t.tile, t.x) for t in self.tiles)
+        cache = self.__dict__.get("_tcache")
+        if cache is None or cache[0] != key:
+            cache = (key, terrain_map(self.content, self.tiles))
+            self._tcache = cache
+        return cache[1]
 
     def on_board(self, s: Sq) -> bool:
         return s in self.terrain
@@ -153,8 +158,7 @@ class BoardMixin:
         """A hero may not end on another character or on a bonfire (Movement, Terrain)."""
         if self.is_obstacle(s) or s in self.bonfires:
             return False
-        other = self.hero_at(s)
-        if other is not None and other is not h:
+        if any(o.at == s and o is not h for o in self.heroes.values()):
             return False
         return self.enemy_at(s) is None
 

@@ -1,0 +1,72 @@
+"""Helpers for Runaljod rule tests: a state on a hand-drawn tile, heroes, enemies and runes."""
+
+from __future__ import annotations
+
+from meadhall.core import grid
+from meadhall.core.deck import Deck
+from meadhall.games.runaljod import GAME
+from meadhall.games.runaljod.content import TileData
+from meadhall.games.runaljod.model import Enemy, PlacedTile, Rune
+from meadhall.games.runaljod.state import RunaljodState
+
+
+def make(rows: list[str] | None = None, heroes: tuple[str, ...] = ("berserk", "volva"),
+         seed: int = 0, card: str = "i_shore") -> RunaljodState:
+    """A state in the actions phase on one tile (``rows`` drawn by the test, else the hall),
+    every hero off the board with all runes face up in the destiny pool and no enemy."""
+    content = GAME.content
+    tile = "hall"
+    if rows is not None:
+        content = content.model_copy(update={"tiles": {**content.tiles,
+                                                       "test": TileData(name="Test",
+                                                                        rows=rows)}})
+        tile = "test"
+    setup = {"scenario": "adventure", "heroes": list(heroes), "players": len(heroes),
+             "level": 1}
+    st = RunaljodState(content, setup, seed)
+    st.tiles = [PlacedTile(tile, card, 0)]
+    st.cards_played = [card]
+    st.active_card = ""
+    st.altar = [["tyr", "up"], ["freyja", "up"], ["thor", "up"], ["odin", "up"]]
+    st.exploration = Deck("exploration", ["s_ford", "s_barrow"], bottom=["c_hall"],
+                          reshuffle=False)
+    st.phase = "actions"
+    st.round = 2
+    for h in st.heroes.values():
+        for r in h.runes:
+            r.side, r.place = "up", "pool"
+    st.active = heroes[0]
+    return st
+
+
+def put(st: RunaljodState, hero: str, at: str) -> None:
+    st.heroes[hero].at = grid.sq(at)
+
+
+def foe(st: RunaljodState, kind: str, at: str) -> Enemy:
+    st.next_uid += 1
+    e = Enemy(st.next_uid, kind, grid.sq(at))
+    st.enemies.append(e)
+    return e
+
+
+def runes(st: RunaljodState, hero: str, **sides: str) -> None:
+    """Set rune orientations (``uruz="side"``); ``used`` moves a rune out of the pool."""
+    h = st.heroes[hero]
+    for icon, side in sides.items():
+        r = h.rune(icon)
+        if r is None:
+            r = Rune(icon)
+            h.runes.append(r)
+        if side == "used":
+            r.place = "move1"
+        else:
+            r.side, r.place = side, "pool"
+
+
+def texts(st: RunaljodState) -> list[str]:
+    return [a.text for a in st.legal_actions()]
+
+
+def sq(name: str) -> tuple[int, int]:
+    return grid.sq(name)

@@ -1,0 +1,217 @@
+"""Attacks, the dice, damage, falling, recovering, glory (Attack; The Dice; Damage, Wounds and
+Life Points; Keywords)."""
+
+from __future__ import annotations
+
+import pytest
+from runaljod_kit import foe, make, put, sq, texts
+
+from meadhall.games.runaljod.dice_rules import damage_of
+
+R = pytest.mark.rule
+
+
+@R("runaljod", "The Dice")
+def test_dagger_axe_double_axe_deal_one_two_three() -> None:
+    assert damage_of(["dagger"]) == 1 and damage_of(["axe"]) == 2
+    assert damage_of(["double_axe"]) == 3 and damage_of(["upgrade", "blank"]) == 0
+    assert damage_of(["dagger", "axe"], {"dagger"}) == 2
+
+
+def duel(enemy: str = "clan_warrior"):
+    st = make(["....", "....", "...."])
+    put(st, "berserk", "A1")
+    put(st, "volva", "D3")
+    e = foe(st, enemy, "B1")
+    return st, st.heroes["berserk"], e
+
+
+@R("runaljod", "Attack")
+def test_attack_damage_minus_defence_icons() -> None:
+    st, h, e = duel()
+    st.force("double_axe", "dagger", "blank")  # bearded axe 2 black + Fury black
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    assert e.damage == 3  # 4 damage - 1 defence (clan warrior)
+
+
+@R("runaljod", "Attack")
+def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
+    st, h, e = duel("jotun")
+    e.damage = 0
+    # one upgrade, two upgrade skills on the axe (+1 damage, wound): a real choice
+    st.force("upgrade", "axe", "axe")
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    opts = texts(st)
+    assert opts == ["spend upgrades on Bearded Axe 1: damage +1",
+                    "spend upgrades on Bearded Axe 2: wound"]
+    st.apply("spend upgrades on Bearded Axe 1: damage +1")
+    assert e.damage == 3  # 2+2+1 - 2 defence
+    assert "wound" not in e.conditions
+
+
+@R("runaljod", "Attack")
+def test_two_upgrades_buy_both_skills_only_once_each() -> None:
+    st, h, e = duel("jotun")
+    st.force("upgrade", "upgrade", "upgrade")
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    # three upgrades, two skills: both used, the third is ignored; no damage: no wound
+    assert e.damage == 0 and "wound" not in e.conditions
+
+
+@R("runaljod", "Keywords")
+def test_wound_only_when_the_attack_dealt_damage() -> None:
+    st, h, e = duel("jotun")
+    st.force("upgrade", "upgrade", "double_axe")
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    assert e.damage == 2 and "wound" in e.conditions  # 3 + 1 - 2
+
+
+@R("runaljod", "Attack")
+def test_enemy_cancel_icons_ignore_specific_results() -> None:
+    st, h, e = duel("jotun")  # the jotun cancels daggers
+    st.force("dagger", "dagger", "double_axe")
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    assert e.damage == 1
+
+
+@R("runaljod", "Damage, Wounds and Life Points")
+def test_defeated_enemy_is_removed_and_gives_glory() -> None:
+    st, h, e = duel()
+    st.force("double_axe", "double_axe", "blank")
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    assert e not in st.enemies and h.glory == 1
+
+
+@R("runaljod", "Damage, Wounds and Life Points")
+def test_five_glory_make_a_skill_point_and_three_points_at_most() -> None:
+    st = make()
+    h = st.heroes["berserk"]
+    h.skill_points = 1
+    st.gain_glory(h, 6, [], "test")
+    assert h.skill_points == 2 and h.glory == 1
+    h.skill_points = 3
+    h.glory = 4
+    st.gain_glory(h, 3, [], "test")
+    assert h.skill_points == 3 and h.glory == 5
+
+
+@R("runaljod", "Keywords")
+def test_area_hits_the_target_and_every_adjacent_enemy_with_its_own_defence() -> None:
+    st2 = make(["....", "....", "...."])
+    put(st2, "berserk", "A1")
+    put(st2, "volva", "D3")
+    h2 = st2.heroes["berserk"]
+    a2 = foe(st2, "clan_warrior", "B1")
+    b2 = foe(st2, "northern_wolf", "C1")
+    far = foe(st2, "northern_wolf", "D3")
+    st2.force("axe", "blank", "blank")
+    st2.start_hero_attack(h2, a2.at, "bearded_axe", False, [], ["area"], [])
+    assert a2.damage == 1 and b2.damage == 2  # 2 damage: warrior defence 1, wolf 0
+    assert far.damage == 0  # not adjacent to the target space
+
+
+@R("runaljod", "Keywords")
+def test_range_targets_anything_in_sight_and_large_reaches_two_spaces() -> None:
+    st = make([".....", ".....", "....."])
+    put(st, "volva", "A1")
+    put(st, "berserk", "A3")
+    foe(st, "clan_warrior", "E1")
+    assert st.attack_targets(st.heroes["volva"], "staff", []) == [sq("E1")]
+    assert st.attack_targets(st.heroes["berserk"], "bearded_axe", []) == []
+    foe(st, "clan_hunter", "C3")
+    assert st.attack_targets(st.heroes["berserk"], "bearded_axe", ["large"]) == [sq("C3")]
+
+
+@R("runaljod", "Keywords")
+def test_mark_returns_to_reroll_every_die_and_the_second_roll_stands() -> None:
+    st, h, e = duel()
+    h.mark = "ready"
+    st.force("blank", "blank", "blank")
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    assert texts(st) == ["keep the roll", "re-roll with the mark token"]
+    st.force("double_axe", "blank", "blank")
+    st.apply("re-roll with the mark token")
+    assert e.damage == 2 and h.mark == "used"
+
+
+@R("runaljod", "Keywords")
+def test_freeze_and_stun_keywords_place_their_tokens() -> None:
+    st, h, e = duel("jotun")
+    st.force("blank", "blank", "blank")
+    st.start_hero_attack(h, e.at, "bearded_axe", False, [], ["stun"], [])
+    assert "stun" in e.conditions
+
+
+@R("runaljod", "Attack")
+def test_enemy_attack_spends_upgrades_left_to_right_and_heroes_defend() -> None:
+    st2 = make(heroes=("warrior", "volva"))
+    put(st2, "warrior", "A1")
+    e = foe(st2, "clan_warrior", "B1")
+    h = st2.heroes["warrior"]
+    # two upgrades: +1 damage then wound; warrior defence 1 + kite shield 1 + armour 1 +
+    # Shield Wall 1 = 4, and the kite shield cancels daggers
+    st2.force("upgrade", "upgrade")
+    st2.enemy_attack(e, h, [], "Attack")
+    assert h.damage == 0 and "wound" not in h.conditions
+    st2.force("double_axe", "double_axe")
+    st2.enemy_attack(e, h, [], "Attack")
+    assert h.damage == 2
+
+
+@R("runaljod", "Damage, Wounds and Life Points")
+def test_coloured_life_spaces_lose_the_left_skill_when_covered() -> None:
+    st = make()
+    h = st.heroes["berserk"]
+    assert st.coloured_available(h)
+    h.damage = 3
+    assert not st.coloured_available(h)
+    assert st.attack_pool(h, "bearded_axe", False, [], []) == ["black", "black"]
+
+
+@R("runaljod", "Damage, Wounds and Life Points")
+def test_fallen_hero_is_knocked_down_immune_and_loses_tokens_and_unused_runes() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    h = st.heroes["berserk"]
+    h.conditions = ["wound"]
+    st.lose_life(h, 20, "test", "test", [])
+    assert h.fallen and h.damage == 10 and h.conditions == []
+    assert all(r.place != "pool" for r in h.runes)
+    st.give_condition(h, "frozen", [], "test")
+    assert h.conditions == []
+    e = foe(st, "clan_warrior", "B1")
+    assert not st.can_attack(e, h)
+
+
+@R("runaljod", "Damage, Wounds and Life Points")
+def test_recovering_alone_heals_by_orientation_then_flips_face_down_and_moves_end() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    h = st.heroes["berserk"]
+    st.lose_life(h, 20, "test", "test", [])
+    h.fell_this_turn = False
+    h.recover_choice = "yes"
+    end = st.end
+    st.force("up", "side", "down", "down")
+    st.destiny_phase([])
+    assert not h.fallen and st.life_left(h) == 5  # 2 + 3
+    assert all(r.side == "down" and r.place == "pool" for r in h.runes)
+    assert st.end == end - 1
+
+
+@R("runaljod", "Damage, Wounds and Life Points")
+def test_helping_a_hero_adds_one_life_per_upgrade_and_keeps_orientations() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "A2")
+    v = st.heroes["volva"]
+    st.lose_life(v, 20, "test", "test", [])
+    assert not any(a.startswith("assist") for a in texts(st))  # not the turn it fell
+    v.fell_this_turn = False
+    assert "assist volva with uruz" in texts(st)
+    st.force("upgrade", "upgrade", "up", "down", "side", "down")
+    st.apply("assist volva with uruz")
+    assert not v.fallen and st.life_left(v) == 2 + 3 + 2
+    assert [r.side for r in v.runes] == ["up", "down", "side", "down"]
+    assert all(r.place == "pool" for r in v.runes)
