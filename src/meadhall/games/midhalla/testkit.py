@@ -41,3 +41,34 @@ TAO_EXAMPLE_AT = {"G": (0, 0), "2": (1, 0), "3": (2, 0), "4": (2, 1), "5": (3, 1
                   "6": (2, 2), "7": (2, 3), "8": (-1, 0), "9": (-2, 0)}
 TAO_EXAMPLE_LINKS = [("9", "8"), ("8", "G"), ("G", "2"), ("2", "3"), ("3", "4"), ("4", "5"),
                      ("4", "6"), ("6", "7")]
+
+
+def line(n: int, fortified: int = 1) -> dict[str, Any]:
+    """A straight corridor G - t1 - t2 - ... - t<n> to the east; G and the first
+    ``fortified - 1`` tiles are fortified."""
+    at = {"G": (0, 0), **{f"t{i}": (i, 0) for i in range(1, n + 1)}}
+    names = list(at)
+    links = list(zip(names, names[1:], strict=False))
+    return layout(at, links, set(names[:fortified]))
+
+
+def run(st: Any, events: list[Any] | None = None) -> list[Any]:
+    """Run the automated steps of a hand-built state up to its next decision."""
+    ev: list[Any] = [] if events is None else events
+    st.choice = None
+    st._advance(ev)
+    return ev
+
+
+def combat(st: Any, step: str = "enemies") -> list[Any]:
+    """Start combat step ``enemies``/``traps``/``heroes`` of a hand-built state."""
+    ev: list[Any] = []
+    st.phase = "combat"
+    st.choice = None
+    st._begin_step(step, ev)
+    st._advance(ev)
+    return ev
+
+
+def legal(st: Any) -> list[str]:
+    return [a.text for a in st.legal_actions()]
