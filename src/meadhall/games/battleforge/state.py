@@ -361,6 +361,58 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         _ = (PLAYERS, S_ATK_RES)
         return None
 
+    def render(self) -> str:
+        """The hex map (odd rows shifted right), then tracks, champions, minions and Thor."""
+        marks: dict[str, str] = {}
+
+        def add(area: str | None, text: str) -> None:
+            if area is not None:
+                marks[area] = marks.get(area, "") + text
+
+        for a in self.board.altars:
+            add(a, "+")
+        for a, k in self.tokens.items():
+            add(a, {"heat": "^", "flame": "*", "freeze": "~"}[k])
+        for a, n in self.furnaces.items():
+            add(a, "F" if n == 0 else f"f{n}")
+        for c in self.order:
+            add(self.champs[c].area, self.champs[c].name[0])
+        for m in sorted(self.minions.values(), key=lambda m: m.id):
+            add(m.area, m.id[0].lower())
+        add(self.thor_area, "T")
+        lines = self.board.render_rows(marks, width=6)
+        track = " ".join(("[" + s[0].upper() + "]") if i == self.twilight else s[0]
+                         for i, s in enumerate(self.content.round_track))
+        lines.append(f"Round {self.round} · Rounds track: {track} · First Champion: "
+                     f"{self.cname(self.turn_order()[0])} (marker {'red' if self.marker_red else 'grey'})")
+        for cid in self.turn_order():
+            c = self.champs[cid]
+            rondel = " ".join(f"{i + 1}:{''.join(sp) or '-'}"
+                              + (f"+{b['level']}{b['symbol'][:3]}" if (b := c.boons[i]) else "")
+                              for i, sp in enumerate(c.rondel))
+            lines.append(f"{c.name} ({c.colour}, {c.form}) in {c.area}: health {c.health}, fury "
+                         f"{c.fury}, charges {c.charges['human']}/{c.charges['berserker']}, attrs "
+                         f"G{c.attrs['green']} R{c.attrs['red']} M{c.attrs['movement']}"
+                         f"{', STUNNED' if c.stunned else ''} | rondel {rondel}")
+        mins = ", ".join(f"{self.minion_name(m.id)}@{m.area or 'lying by ' + str(m.lying)}"
+                         + (f" ({m.damage} dmg)" if m.damage else "")
+                         for m in sorted(self.minions.values(), key=lambda m: m.id))
+        lines.append(f"Minions: {mins}")
+        over = [k for k, v in self.overheated.items() if v]
+        if over:
+            lines.append(f"Overheated Minion cards: {', '.join(over)}")
+        faces = ", ".join(f"{f} {'X' if f in self.thor['destroyed'] else self.thor['damage'][f]}"
+                          for f in self.content.god.faces)
+        lines.append(f"Thor in {self.thor_area}, Red Face toward direction {self.face_dir('red')}"
+                     f" (0 = north-east, clockwise){'' if self.thor['activated'] else ', not yet activated'}"
+                     f"; face damage (of {self.face_health()}): {faces}")
+        lines.append(f"Reserves: {self.reserve_temp} temporary, {self.reserve_frost} frost · "
+                     f"event deck {len(self.event_deck)} · god deck {len(self.god_deck)}")
+        lines.append("Legend: T Thor, initials champions, a/d/t AshFolk/DraugMech/Troll, "
+                     "* Sacred Flame, ^ Heat, ~ Freeze, F unlit furnace, f<n> lit furnace, "
+                     "+ altar, S god's start, ## inaccessible")
+        return "\n".join(lines)
+
     def view(self, seat: str | None = None) -> dict[str, Any]:
         pos = self._dump()
         for k in ("tasks", "furnace_pool", "atk_internal"):

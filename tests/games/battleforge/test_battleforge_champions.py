@@ -1,0 +1,391 @@
+"""The Champions Phase: moving, crossing enemies, attacks, Thor's faces, reactions, ritual,
+offerings, healing, strategic actions and special skills."""
+
+from __future__ import annotations
+
+import pytest
+from bf_helpers import board_only, fresh, legal, restart_turn, settle
+
+G = "battleforge"
+EMPTY = [[], [], [], [], [], []]
+
+
+def rondel(**spaces: int) -> list[list[str]]:
+    r = [[] for _ in range(6)]
+    for k, n in spaces.items():
+        r[int(k[1:]) - 1] = ["c"] * n
+    return r
+
+
+def thor_at(s, area: str, red_toward: int | None = None) -> None:
+    s.thor["area"] = area
+    s.thor["activated"] = True
+    if red_toward is not None:
+        s.set_face("red", red_toward)
+
+
+@pytest.mark.rule(G, "Crossing Areas with Enemies")
+@pytest.mark.rule(G, "Moving")
+def test_lagertha_cornered_by_thor_and_two_iron_trolls() -> None:
+    """The printed example: crossing the trolls needs 4 points, crossing Thor 3."""
+    s = fresh("last_flame", ("lagertha", "ragnar"))
+    board_only(s, {"lagertha": rondel(s1=3, s2=1)})
+    s.champs["lagertha"].area = "D3"
+    s.minions["T1"].area = s.minions["T2"].area = "C3"
+    thor_at(s, "D2")
+    restart_turn(s)
+    s.apply("move 1")
+    assert s.turn["move"] == 3
+    s.apply("step C3")  # 1 point to enter the trolls' area
+    assert legal(s) == ["stop moving"]  # leaving needs 1 + 2 with only 2 left
+    # Back to the start: crossing Thor instead.
+    s = fresh("last_flame", ("lagertha", "ragnar"))
+    board_only(s, {"lagertha": rondel(s1=3, s2=1)})
+    s.champs["lagertha"].area = "D3"
+    s.minions["T1"].area = s.minions["T2"].area = "C3"
+    thor_at(s, "D2")
+    restart_turn(s)
+    s.apply("move 1")
+    s.apply("step D2")
+    opts = legal(s)
+    assert "stop moving" not in opts  # cannot end the move in Thor's area
+    assert set(opts) == {"step E2", "step E3", "step D3", "step C2"}
+    s.apply("step E2")
+    assert s.champs["lagertha"].area == "E2" and s.turn["move"] == 0
+    assert s.ask["h"] == "turn"
+
+
+@pytest.mark.rule(G, "Crossing Areas with Enemies")
+def test_thor_area_cannot_be_entered_without_points_to_leave() -> None:
+    s = fresh("last_flame", ("lagertha", "ragnar"))
+    board_only(s, {"lagertha": rondel(s1=2)})
+    s.champs["lagertha"].area = "D3"
+    thor_at(s, "D2")
+    restart_turn(s)
+    s.apply("move 1")
+    assert "step D2" not in legal(s)
+
+
+@pytest.mark.rule(G, "Moving")
+def test_movement_attribute_and_walls() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=1)})
+    s.champs["ragnar"].attrs["movement"] = 2
+    s.champs["ragnar"].area = "D4"
+    restart_turn(s)
+    s.apply("move 1")
+    assert s.turn["move"] == 3
+    assert "step E4" not in legal(s)  # wall D4|E4
+    assert {"step E3", "step D5", "step D3"} <= set(legal(s))
+
+
+@pytest.mark.rule(G, "Melee Attack")
+@pytest.mark.rule(G, "Ranged Attack")
+def test_attack_targets_minions() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=1, s2=1)})
+    s.champs["ragnar"].area = "D4"
+    s.minions["A1"].area = "D4"
+    s.minions["A2"].area = "E4"  # behind the wall
+    s.minions["D1"].area = "E3"  # adjacent
+    restart_turn(s)
+    opts = legal(s)
+    assert "melee 1 A1" in opts and "melee 1 D1" not in opts
+    assert "ranged 2 A1" in opts and "ranged 2 D1" in opts and "ranged 2 A2" not in opts
+
+
+@pytest.mark.rule(G, "Attacking Thor")
+@pytest.mark.rule(G, "Ranged Attack")
+def test_thor_faces_by_adjacency_and_range() -> None:
+    s = fresh("last_flame", ("gunnar", "ragnar"))
+    board_only(s, {"gunnar": rondel(s1=1, s2=1)})
+    s.champs["gunnar"].area = "D3"
+    thor_at(s, "D2", red_toward=3)  # D3 lies south-west (direction 3) of D2
+    restart_turn(s)
+    opts = legal(s)
+    melee = {o.split()[-1] for o in opts if o.startswith("melee 1")}
+    ranged = {o.split()[-1] for o in opts if o.startswith("ranged 2")}
+    assert melee == {"thor-red"}
+    assert ranged == {"thor-orange", "thor-red", "thor-yellow"}
+    s.apply("skill Eagle Eye")  # Gunnar: the following face on each side too
+    ranged = {o.split()[-1] for o in legal(s) if o.startswith("ranged 2")}
+    assert ranged == {"thor-purple", "thor-orange", "thor-red", "thor-yellow", "thor-green"}
+
+
+@pytest.mark.rule(G, "Attacking Thor")
+def test_thor_cannot_be_attacked_before_his_first_activation() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=1, s2=1)})
+    s.champs["ragnar"].area = "D2"  # adjacent to the god's starting area D1
+    restart_turn(s)
+    assert not [o for o in legal(s) if "thor-" in o]
+    assert "taunt" not in legal(s)
+
+
+def attack(s, action: str, faces: list[str], answers: list[str] | None = None) -> list:
+    events = s.apply(action)
+    s.force(*faces)
+    return events + settle(s, answers)
+
+
+@pytest.mark.rule(G, "Attack Resolution")
+@pytest.mark.rule(G, "Dice Sides")
+def test_one_counterattack_however_many_and_effects_after_destruction() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=4)})
+    s.champs["ragnar"].area = "D3"
+    s.champs["ragnar"].health = 10
+    s.minions["A1"].area = "D3"
+    restart_turn(s)
+    events = attack(s, "melee 1 A1", ["counter", "counter", "double", "damage"])
+    r = s.champs["ragnar"]
+    assert s.minions["A1"].area is None and s.minions["A1"].lying == "triangle"
+    assert r.health == 9  # one AshFolk Counterattack (1) only, though destroyed
+    assert r.fury == 1
+    assert any("Destroys" in e.text for e in events)
+
+
+@pytest.mark.rule(G, "Attack Resolution")
+def test_heal_sides_heal_the_attacker() -> None:
+    s = fresh("last_flame", ("siegfried", "ragnar"))
+    board_only(s, {"siegfried": [["c"], [], [], [], [], []]})
+    c = s.champs["siegfried"]
+    c.area = "D3"
+    c.health = 5
+    s.minions["T1"].area = "D3"
+    restart_turn(s)
+    # Red board space 1: melee; 1 white + 1 green (Siegfried's starting attribute).
+    attack(s, "melee 1 T1", ["miss", "double_heal"])
+    assert c.health == 7 and s.minions["T1"].damage == 0
+
+
+@pytest.mark.rule(G, "Attack Resolution")
+def test_roll_any_subset_of_the_pool() -> None:
+    s = fresh("last_flame", ("gunnar", "ragnar"))
+    board_only(s, {"gunnar": rondel(s2=2)})
+    s.champs["gunnar"].area = "D3"
+    s.minions["A1"].area = "D3"
+    restart_turn(s)
+    s.apply("ranged 2 A1")
+    assert legal(s) == ["roll 2 white 1 red 0 green", "roll 2 white 0 red 0 green",
+                        "roll 1 white 1 red 0 green", "roll 1 white 0 red 0 green",
+                        "roll 0 white 1 red 0 green"]
+
+
+@pytest.mark.rule(G, "The Faces of Thor")
+def test_orange_and_purple_faces_change_the_pool() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=2)})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("orange", 3)
+    restart_turn(s)
+    s.apply("melee 1 thor-orange")
+    assert len(s.atk["dice"]) == 1  # one of the 2 dice removed: the only choice is rolled
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=2)})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("purple", 3)
+    restart_turn(s)
+    s.apply("melee 1 thor-purple")
+    assert legal(s)[0] == "roll 3 white 0 red 0 green"  # may add a white die
+
+
+@pytest.mark.rule(G, "The Faces of Thor")
+@pytest.mark.rule(G, "The Faces of a God")
+def test_yellow_caps_damage_and_passive_reduces_it() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=3)})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("yellow", 3)
+    s.thor["destroyed"] = ["blue"]
+    restart_turn(s)
+    attack(s, "melee 1 thor-yellow", ["double", "double", "damage"])
+    # 5 Damage, capped at 2 by the Yellow Face, minus 1 for the destroyed Blue Face.
+    assert s.thor["damage"]["yellow"] == 1
+    assert s.face_health() == 4  # twice the number of champions
+
+
+@pytest.mark.rule(G, "The Faces of Thor")
+def test_green_face_no_counterattack_blue_face_counter_becomes_damage() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=2)})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("green", 3)
+    restart_turn(s)
+    attack(s, "melee 1 thor-green", ["counter", "damage"])
+    assert s.champs["ragnar"].health == 12 and s.thor["damage"]["green"] == 1
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=2)})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("blue", 3)
+    restart_turn(s)
+    attack(s, "melee 1 thor-blue", ["counter", "damage"])
+    assert s.champs["ragnar"].health == 12 and s.thor["damage"]["blue"] == 2
+
+
+@pytest.mark.rule(G, "The Faces of Thor")
+def test_red_face_turns_a_chosen_die_to_counterattack() -> None:
+    s = fresh("last_flame", ("gunnar", "ragnar"))
+    board_only(s, {"gunnar": rondel(s1=1)})
+    s.champs["gunnar"].area = "D3"
+    thor_at(s, "D2", red_toward=3)
+    restart_turn(s)
+    s.apply("melee 1 thor-red")
+    s.force("damage", "double")
+    settle(s, stop="redface")
+    assert legal(s) == ["counter die 1", "counter die 2"]
+    s.apply("counter die 2")
+    settle(s)
+    assert s.thor["damage"]["red"] == 1
+    assert s.champs["gunnar"].health == 12 - 3  # Thor's Counterattack
+
+
+@pytest.mark.rule(G, "Reroll")
+@pytest.mark.rule(G, "Rondel Reactions")
+def test_reroll_reaction_never_a_counterattack_nor_the_same_die_twice() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": [["c", "c"], ["c", "c"], [], [], [], []]})
+    s.champs["ragnar"].area = "D3"
+    s.minions["T1"].area = "D3"
+    restart_turn(s)
+    s.apply("melee 1 T1")
+    s.force("counter", "miss")
+    settle(s, stop="manage")
+    assert legal(s) == ["reroll with 2", "keep the dice"]
+    s.apply("reroll with 2")
+    assert legal(s) == ["die 2", "stop"]  # die 1 shows Counterattack
+    s.force("miss")
+    s.apply("die 2")
+    assert s.ask is None or s.ask["h"] != "pick" or "die 2" not in legal(s)
+    assert s.ask["h"] != "manage"  # only one Reroll Reaction per trigger
+
+
+@pytest.mark.rule(G, "Defense")
+@pytest.mark.rule(G, "Actions and Reactions")
+def test_defense_reaction_and_lose_cannot_be_defended() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=1, s3=3)})
+    s.tasks = [{"t": "damage", "c": "ragnar", "n": 4, "src": "test"}]
+    s.ask = None
+    s.run([])
+    s.apply("pass")  # Lagertha's Shield Maiden window comes first
+    assert s.ask["h"] == "defend"
+    assert legal(s) == ["defend 1", "defend 3", "take 4 damage"]
+    s.apply("defend 3")
+    assert s.champs["ragnar"].health == 11
+    s.tasks = [{"t": "lose", "c": "ragnar", "n": 4, "src": "test"}, {"t": "turn"}]
+    s.ask = None
+    s.run([])
+    assert s.champs["ragnar"].health == 7 and s.ask["h"] == "turn"
+
+
+@pytest.mark.rule(G, "Ritual")
+@pytest.mark.rule(G, "Making an Offering")
+def test_ritual_charges_and_offering_once_per_altar() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=2, s3=2)})
+    r = s.champs["ragnar"]
+    r.area = "B3"  # an altar
+    r.boons[0] = {"symbol": "melee", "level": 1}
+    r.charges["human"] = 1
+    restart_turn(s)
+    assert "ritual 3" not in legal(s)  # needs 3 cubes
+    r.rondel[2] = ["c"] * 7
+    restart_turn(s)
+    s.apply("ritual 3")
+    assert r.charges["human"] == 3  # 7 cubes: 2 charges
+    assert r.offerings == ["B3"] and s.ask["h"] == "boon"
+    settle(s)
+    r.rondel[2] = ["c"] * 3
+    r.charges["human"] = 3
+    restart_turn(s)
+    s.apply("ritual 3")
+    assert r.charges["human"] == 3 and s.ask["h"] == "turn"  # no second offering, cap 3
+
+
+@pytest.mark.rule(G, "Healing")
+def test_healing_up_to_cubes_and_at_most_15() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s4=3)})
+    r = s.champs["ragnar"]
+    r.health = 14
+    restart_turn(s)
+    s.apply("heal 4")
+    assert r.health == 15
+
+
+@pytest.mark.rule(G, "Healing")
+def test_siegfried_heals_another_champion_with_his_skill() -> None:
+    s = fresh("last_flame", ("siegfried", "ragnar"))
+    board_only(s, {"siegfried": rondel(s4=2)})
+    s.champs["siegfried"].area = "D3"
+    s.champs["ragnar"].area = "D4"
+    s.champs["ragnar"].health = 5
+    restart_turn(s)
+    assert "heal 3 ragnar" not in legal(s)
+    s.apply("skill Healing Hands")
+    s.apply("heal 4 ragnar")
+    assert s.champs["ragnar"].health == 7
+
+
+@pytest.mark.rule(G, "Relocate")
+@pytest.mark.rule(G, "Strategic Actions")
+def test_relocate_one_or_two_cubes_but_never_frost() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": [["c", "f"], [], [], [], [], []]})
+    restart_turn(s)
+    s.apply("relocate")
+    assert all("temporary" not in o for o in legal(s))
+    assert "relocate 1 to 2" in legal(s) and "done relocating" not in legal(s)
+    s.apply("relocate 1 to 4")
+    assert not [o for o in legal(s) if o.startswith("relocate 1 ")]  # only frost left there
+    s.apply("done relocating")
+    assert s.champs["ragnar"].rondel[0] == ["f"] and s.turn["actions"] == 2
+
+
+@pytest.mark.rule(G, "Taunt")
+def test_taunt_turns_the_red_face_and_gives_a_temporary_cube() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=1)})
+    s.champs["ragnar"].area = "E3"
+    thor_at(s, "D2", red_toward=3)
+    restart_turn(s)
+    s.apply("taunt")
+    assert s.face_dir("red") == s.board.direction("D2", "E3")
+    s.apply("place in 5")
+    assert s.champs["ragnar"].rondel[4] == ["t"] and s.reserve_temp == 3
+
+
+@pytest.mark.rule(G, "The Champions Phase")
+@pytest.mark.rule(G, "Game Phases")
+def test_three_actions_then_the_next_champion() -> None:
+    s = fresh()
+    for _ in range(3):
+        s.apply([o for o in legal(s) if o.startswith("move")][0])
+        settle(s, ["stop moving"])
+        if s.ask["h"] == "step":
+            s.apply("stop moving")
+    assert s.turn["actions"] == 0
+    assert not [o for o in legal(s) if o.split()[0] in ("move", "melee", "relocate")]
+    s.apply("end turn")
+    settle(s)
+    assert s.decision().seat == "lagertha"
+
+
+@pytest.mark.rule(G, "Special Skills")
+@pytest.mark.rule(G, "Special Skill Requirements")
+def test_when_another_champion_takes_damage_skill() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": EMPTY})
+    s.tasks = [{"t": "damage", "c": "ragnar", "n": 3, "src": "test"}, {"t": "turn"}]
+    s.ask = None
+    s.run([])
+    assert s.decision().seat == "lagertha"
+    assert legal(s) == ["use Shield Maiden for ragnar", "pass"]
+    s.apply("use Shield Maiden for ragnar")
+    assert s.champs["ragnar"].health == 11 and s.champs["lagertha"].charges["human"] == 2
