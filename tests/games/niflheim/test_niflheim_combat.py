@@ -10,8 +10,6 @@ import pytest
 from meadhall.games.niflheim import combat
 from meadhall.games.niflheim.testkit import legal, open_map, position
 
-G = "niflheim"
-
 
 def pos(rows: list[str], heroes: dict[str, Any], ud: list[dict] | None = None,
         **kw: Any) -> Any:
@@ -19,7 +17,7 @@ def pos(rows: list[str], heroes: dict[str, Any], ud: list[dict] | None = None,
           for i, (h, d) in enumerate(heroes.items())}
     p: dict[str, Any] = {"map": rows, "heroes": hs, "undead": ud or [],
                          "active": next(iter(heroes)), "items": {}, "done": ["O2"],
-                         "pool": {"draugr": 2}, "order": ["heroes", "undead"], "turn": 0}
+                         "pool": {"draugr": 2}, "coin_used": True, "order": ["heroes", "undead"], "turn": 0}
     p.update(kw)
     return position(p, scenario="2")
 
@@ -46,7 +44,7 @@ def example() -> Any:
                EXAMPLE_UNDEAD)
 
 
-@pytest.mark.rule(G, "Determine the Target")
+@pytest.mark.rule("niflheim", "Determine the Target")
 def test_attack_example_part_1_targets() -> None:
     s = example()
     attacks = {a for a in legal(s) if a.startswith("attack")}
@@ -54,14 +52,14 @@ def test_attack_example_part_1_targets() -> None:
                        "attack undead 3 with sling"}  # #4: LOS blocked by obstructive terrain
 
 
-@pytest.mark.rule(G, "Determine the Range")
+@pytest.mark.rule("niflheim", "Determine the Range")
 def test_attack_example_ranges() -> None:
     assert combat.attack_range((3, 4), (6, 4)) == 3  # #1
     assert combat.attack_range((3, 4), (3, 1)) == 3  # #2
     assert combat.attack_range((3, 4), (6, 7)) == 6  # #3: each diagonal square counts as 2
 
 
-@pytest.mark.rule(G, "Die Roll Modifiers (DRM)")
+@pytest.mark.rule("niflheim", "Die Roll Modifiers (DRM)")
 def test_attack_example_part_2_stun_and_wound_numbers() -> None:
     """#1: 7+ stun, 10+ wound; #2: -2, so 9+ and 12; #3: range 6, -1, so 8+ and 11+."""
     s = example()
@@ -72,7 +70,7 @@ def test_attack_example_part_2_stun_and_wound_numbers() -> None:
     assert need == {1: (7, 10), 2: (9, 12), 3: (8, 11)}
 
 
-@pytest.mark.rule(G, "Resolving an Attack")
+@pytest.mark.rule("niflheim", "Resolving an Attack")
 def test_attack_example_rolls() -> None:
     s = example()
     s.force(7)
@@ -92,7 +90,7 @@ def test_attack_example_rolls() -> None:
     assert s.undead[2].stunned and s.undead[2].wounds == 0
 
 
-@pytest.mark.rule(G, "Die Roll Modifiers (DRM)")
+@pytest.mark.rule("niflheim", "Die Roll Modifiers (DRM)")
 def test_range_modifier_sling_and_throwing_knives() -> None:
     """Sling PBR 4 RM 3: -1 at range 5-7, -2 at 8-10 (see rulings: the printed '8-11').
     Throwing knives PBR 4 RM 2: stun 8 up to 4, 9 at 5-6, 10 at 7-8."""
@@ -104,7 +102,7 @@ def test_range_modifier_sling_and_throwing_knives() -> None:
     assert wound == {1: 10, 2: 10, 3: 10, 4: 10, 5: 11, 6: 11, 7: 12, 8: 12}
 
 
-@pytest.mark.rule(G, "Attack Modifiers (AM)")
+@pytest.mark.rule("niflheim", "Attack Modifiers (AM)")
 def test_attack_modifier_table() -> None:
     rows = open_map(8, 8)
     for intent, am in (("stationary", 2), ("walking", 0), ("running", -2)):
@@ -118,7 +116,7 @@ def test_attack_modifier_table() -> None:
         assert drm(s, "frida", 1, cover) == 3 + am
 
 
-@pytest.mark.rule(G, "One-Handed Weapons")
+@pytest.mark.rule("niflheim", "One-Handed Weapons")
 def test_off_hand_minus_2_and_both_must_be_one_handed() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "axe", "gear": ["seax", "sling"]}},
             [{"id": 1, "kind": "draugr", "at": "A2"}])
@@ -130,7 +128,7 @@ def test_off_hand_minus_2_and_both_must_be_one_handed() -> None:
     assert (-2, "attacking off hand (AM)") in mods
 
 
-@pytest.mark.rule(G, "Ready Weapon")
+@pytest.mark.rule("niflheim", "Ready Weapon")
 def test_swap_ready_weapon_costs_1_mp() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling", "gear": ["seax"]}})
     s.apply("ready seax")
@@ -138,7 +136,7 @@ def test_swap_ready_weapon_costs_1_mp() -> None:
     assert h.ready == "seax" and h.gear == ["sling"] and h.mp == 2
 
 
-@pytest.mark.rule(G, "Gear Slots")
+@pytest.mark.rule("niflheim", "Gear Slots")
 def test_four_gear_slots() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling",
                                        "gear": ["seax", "axe", "spear", "shield"]},
@@ -150,7 +148,7 @@ def test_four_gear_slots() -> None:
     assert s.heroes["frida"].ready == "sling" and s.heroes["frida"].gear == ["axe", "seax"]
 
 
-@pytest.mark.rule(G, "Hand to Hand (H2H) Weapons")
+@pytest.mark.rule("niflheim", "Hand to Hand (H2H) Weapons")
 def test_h2h_values_when_adjacent_unarmed_10_12() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling"}},
             [{"id": 1, "kind": "draugr", "at": "A2"}, {"id": 2, "kind": "draugr", "at": "A5"}])
@@ -163,14 +161,14 @@ def test_h2h_values_when_adjacent_unarmed_10_12() -> None:
     assert (plan(s, "frida", 1).stun, plan(s, "frida", 1).wound) == (10, 12)
 
 
-@pytest.mark.rule(G, "Weapon Characteristics")
+@pytest.mark.rule("niflheim", "Weapon Characteristics")
 def test_x_means_no_ranged_attack() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "seax"}},
             [{"id": 1, "kind": "draugr", "at": "A3"}])
     assert not [a for a in legal(s) if a.startswith("attack")]
 
 
-@pytest.mark.rule(G, "Dice Rolls")
+@pytest.mark.rule("niflheim", "Dice Rolls")
 def test_natural_1_always_misses() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling", "intent": "stationary",
                                        "mp": 0}},
@@ -180,7 +178,7 @@ def test_natural_1_always_misses() -> None:
     assert 1 in s.undead and any("Natural 1" in e.text for e in events)
 
 
-@pytest.mark.rule(G, "Resolving an Attack")
+@pytest.mark.rule("niflheim", "Resolving an Attack")
 def test_natural_2_wounds_the_first_intervening_figure() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling"}, "killian": {"at": "A2"}},
             [{"id": 1, "kind": "draugr", "at": "A3"}, {"id": 2, "kind": "draugr", "at": "A4"}])
@@ -190,7 +188,7 @@ def test_natural_2_wounds_the_first_intervening_figure() -> None:
     assert s.heroes["killian"].health == 3 and 2 in s.undead
 
 
-@pytest.mark.rule(G, "Resolving an Attack")
+@pytest.mark.rule("niflheim", "Resolving an Attack")
 def test_wound_stuns_and_no_double_stun_and_armoured() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling"}},
             [{"id": 1, "kind": "mardrom", "at": "A4"}], pool={})
@@ -204,7 +202,7 @@ def test_wound_stuns_and_no_double_stun_and_armoured() -> None:
     assert not s.undead[1].stunned and any("armoured" in e.text for e in events)
 
 
-@pytest.mark.rule(G, "Resolving an Attack")
+@pytest.mark.rule("niflheim", "Resolving an Attack")
 def test_no_xp_after_the_first_lap() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling"}},
             [{"id": 1, "kind": "draugr", "at": "A3"}], lap=2)
@@ -213,7 +211,7 @@ def test_no_xp_after_the_first_lap() -> None:
     assert 1 not in s.undead and s.heroes["frida"].xp == 0
 
 
-@pytest.mark.rule(G, "Attack Action")
+@pytest.mark.rule("niflheim", "Attack Action")
 def test_attack_in_zoc_that_stuns_lets_the_hero_move_on() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "seax"}, "killian": {"at": "H8"}},
             [{"id": 1, "kind": "draugr", "at": "C2"}])
@@ -226,14 +224,14 @@ def test_attack_in_zoc_that_stuns_lets_the_hero_move_on() -> None:
     assert "move A2" in legal(s)
 
 
-@pytest.mark.rule(G, "Attack Action")
+@pytest.mark.rule("niflheim", "Attack Action")
 def test_unused_attack_becomes_cover_marker() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "seax"}, "killian": {"at": "H8"}})
     s.apply("end activation")
     assert s.heroes["frida"].marker == "cover walking"
 
 
-@pytest.mark.rule(G, "Attack Modifiers (AM)")
+@pytest.mark.rule("niflheim", "Attack Modifiers (AM)")
 def test_covering_example_seax_interrupts_the_undead_turn() -> None:
     """Frida walked with her seax and did not attack: a value 2 Cover marker. A draugr comes
     round the corner next to her; she interrupts: 4/7 with -2, so 6+ stuns and 9+ wounds."""
@@ -254,7 +252,7 @@ def test_covering_example_seax_interrupts_the_undead_turn() -> None:
     assert s.heroes["frida"].marker is None or s.heroes["frida"].marker == "attacked"
 
 
-@pytest.mark.rule(G, "Attack Modifiers (AM)")
+@pytest.mark.rule("niflheim", "Attack Modifiers (AM)")
 def test_lock_removes_cover() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "C3", "ready": "sling"}},
             [{"id": 1, "kind": "draugr", "at": "C4"}])
@@ -266,7 +264,7 @@ def test_lock_removes_cover() -> None:
     assert any("Cover marker becomes an Attacked marker" in e.text for e in events)
 
 
-@pytest.mark.rule(G, "Attack Modifiers (AM)")
+@pytest.mark.rule("niflheim", "Attack Modifiers (AM)")
 def test_covering_attack_before_the_undead_attacks() -> None:
     """Heroes react before they are attacked: a covering stun stops the draugr's attack."""
     s = pos(open_map(8, 8), {"frida": {"at": "C3", "ready": "sling"}},
@@ -277,7 +275,7 @@ def test_covering_attack_before_the_undead_attacks() -> None:
     assert s.undead[1].stunned and s.heroes["frida"].locked_by is None
 
 
-@pytest.mark.rule(G, "Supplies")
+@pytest.mark.rule("niflheim", "Supplies")
 def test_search_gives_supplies_and_projectile() -> None:
     s = pos(open_map(14, 10), {"frida": {"at": "M3", "intent": "stationary", "mp": 0},
                                "killian": {"at": "A10"}}, done=[])
@@ -285,7 +283,7 @@ def test_search_gives_supplies_and_projectile() -> None:
     assert s.heroes["frida"].supplies == {"projectiles": 1, "healing_salves": 1, "holy_water": 0}
 
 
-@pytest.mark.rule(G, "Scenario 2: In the Mist")
+@pytest.mark.rule("niflheim", "Scenario 2: In the Mist")
 def test_scenario_2_setup_and_objective() -> None:
     from meadhall.games.niflheim import GAME
     s = GAME.new_game({"scenario": "2", "heroes": ["frida"]}, seed=1)

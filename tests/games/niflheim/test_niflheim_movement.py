@@ -9,14 +9,12 @@ import pytest
 from meadhall.core.errors import IllegalAction
 from meadhall.games.niflheim.testkit import legal, open_map, position
 
-G = "niflheim"
-
 
 def pos(rows: list[str], heroes: dict[str, Any], undead: list[dict] | None = None,
         **kw: Any) -> Any:
     p: dict[str, Any] = {"map": rows, "heroes": heroes, "undead": undead or [],
                          "active": next(iter(heroes)), "items": {}, "done": ["J", "O2"],
-                         "pool": {"draugr": 2}}
+                         "pool": {"draugr": 2}, "coin_used": True}
     p.update(kw)
     return position(p, scenario=kw.pop("scenario", "1"))
 
@@ -32,7 +30,7 @@ def frida(at: str, intent: str | None = None, mp: int | None = None, **kw: Any) 
 IDLE = {"at": "A1"}
 
 
-@pytest.mark.rule(G, "Action Phase")
+@pytest.mark.rule("niflheim", "Action Phase")
 def test_intent_gives_0_3_6_mp() -> None:
     for intent, mp in (("stationary", 0), ("walking", 3), ("running", 6)):
         s = pos(open_map(6, 6), {"frida": frida("C3")})
@@ -41,7 +39,7 @@ def test_intent_gives_0_3_6_mp() -> None:
         assert s.heroes["frida"].mp == mp
 
 
-@pytest.mark.rule(G, "Action Phase")
+@pytest.mark.rule("niflheim", "Action Phase")
 def test_must_declare_intent_first() -> None:
     s = pos(open_map(6, 6), {"frida": frida("C3")})
     with pytest.raises(IllegalAction) as e:
@@ -49,7 +47,7 @@ def test_must_declare_intent_first() -> None:
     assert e.value.section == "Action Phase"
 
 
-@pytest.mark.rule(G, "Movement Actions (MA) - MP Cost")
+@pytest.mark.rule("niflheim", "Movement Actions (MA) - MP Cost")
 def test_orthogonal_1_diagonal_2_hindering_plus_1() -> None:
     s = pos(open_map(6, 6, {"D3": "%"}), {"frida": frida("C3", "walking"), "killian": IDLE})
     s.apply("move C4")
@@ -62,7 +60,7 @@ def test_orthogonal_1_diagonal_2_hindering_plus_1() -> None:
     assert s.heroes["frida"].mp == 1
 
 
-@pytest.mark.rule(G, "Terrain")
+@pytest.mark.rule("niflheim", "Terrain")
 def test_obstructive_and_dotted_red_block_movement() -> None:
     s = pos(open_map(6, 6, {"D3": "#", "C4": ":", "B3": "+"}),
             {"frida": frida("C3", "running")})
@@ -71,7 +69,7 @@ def test_obstructive_and_dotted_red_block_movement() -> None:
     assert "move C2" in moves
 
 
-@pytest.mark.rule(G, "Line of Sight")
+@pytest.mark.rule("niflheim", "Line of Sight")
 def test_dotted_red_does_not_block_los() -> None:
     s = pos(open_map(6, 6, {"C3": ":"}), {"frida": frida("A3", "running")})
     assert s.board.sees((0, 2), (4, 2))
@@ -79,7 +77,7 @@ def test_dotted_red_does_not_block_los() -> None:
     assert not s.board.sees((0, 2), (4, 2))
 
 
-@pytest.mark.rule(G, "Movement - Heroes")
+@pytest.mark.rule("niflheim", "Movement - Heroes")
 def test_no_moving_through_figures() -> None:
     s = pos(open_map(6, 6), {"frida": frida("C3", "running"), "killian": {"at": "C4"}},
             [{"id": 1, "kind": "draugr", "at": "E5", "stunned": True}])
@@ -90,7 +88,7 @@ def test_no_moving_through_figures() -> None:
     assert e.value.section == "Movement - Heroes"
 
 
-@pytest.mark.rule(G, "Movement - Heroes")
+@pytest.mark.rule("niflheim", "Movement - Heroes")
 def test_diagonal_needs_one_free_side_square() -> None:
     rows = open_map(6, 6, {"D3": "#"})
     s = pos(rows, {"frida": frida("C3", "running"), "killian": {"at": "C2"}})
@@ -99,7 +97,7 @@ def test_diagonal_needs_one_free_side_square() -> None:
     assert "move D2" in legal(s)
 
 
-@pytest.mark.rule(G, "Movement - Heroes")
+@pytest.mark.rule("niflheim", "Movement - Heroes")
 def test_diagonal_between_two_hindering_costs_plus_1() -> None:
     s = pos(open_map(6, 6, {"D3": "%", "C2": "%"}), {"frida": frida("C3", "running"),
                                                     "killian": IDLE})
@@ -108,7 +106,7 @@ def test_diagonal_between_two_hindering_costs_plus_1() -> None:
     assert s.heroes["frida"].mp == 3
 
 
-@pytest.mark.rule(G, "Movement Examples")
+@pytest.mark.rule("niflheim", "Movement Examples")
 def test_example_running_frida_diagonals_into_hindering() -> None:
     """Running, 6 MP: diagonal (2), diagonal into hindering (3); 1 MP cannot enter hindering."""
     s = pos(open_map(6, 9, {"D6": "%", "D5": "%", "E5": "%", "C5": "%"}),
@@ -121,7 +119,7 @@ def test_example_running_frida_diagonals_into_hindering() -> None:
     assert {"move D7", "move E6"} <= set(legal(s))
 
 
-@pytest.mark.rule(G, "Movement Examples")
+@pytest.mark.rule("niflheim", "Movement Examples")
 def test_example_fire_or_rubble_player_chooses() -> None:
     """Diagonal between fire and rubble: 3 MP past the rubble, or 2 MP and a burn."""
     s = pos(open_map(6, 6, {"D3": "^", "C2": "%"}), {"frida": frida("C3", "running"),
@@ -138,7 +136,7 @@ def test_example_fire_or_rubble_player_chooses() -> None:
     assert s.heroes["frida"].mp == 4 and s.heroes["frida"].health == 3
 
 
-@pytest.mark.rule(G, "Movement Examples")
+@pytest.mark.rule("niflheim", "Movement Examples")
 def test_example_walking_diagonal_then_open_door() -> None:
     rows = open_map(6, 6, {"E1": "#", "E2": "+", "E3": "#"})
     s = pos(rows, {"frida": frida("C3", "walking"), "killian": IDLE})
@@ -152,7 +150,7 @@ def test_example_walking_diagonal_then_open_door() -> None:
     assert s.heroes["frida"].mp == 4
 
 
-@pytest.mark.rule(G, "Movement Actions (MA) - MP Cost")
+@pytest.mark.rule("niflheim", "Movement Actions (MA) - MP Cost")
 def test_pick_up_1_or_2_mp_on_or_adjacent() -> None:
     s = pos(open_map(6, 6), {"frida": frida("C3", "walking"), "killian": IDLE},
             items={"C4": ["torch"]})
@@ -168,7 +166,7 @@ def test_pick_up_1_or_2_mp_on_or_adjacent() -> None:
     assert "pick up D4" not in legal(s)  # diagonally adjacent is not adjacent
 
 
-@pytest.mark.rule(G, "Movement Actions (MA) - MP Cost")
+@pytest.mark.rule("niflheim", "Movement Actions (MA) - MP Cost")
 def test_pass_gear_costs_2_and_needs_adjacency() -> None:
     s = pos(open_map(6, 6), {"frida": frida("C3", "walking", gear=["torch"]),
                              "killian": {"at": "C4"}})
@@ -176,7 +174,7 @@ def test_pass_gear_costs_2_and_needs_adjacency() -> None:
     assert s.heroes["killian"].gear == ["torch"] and s.heroes["frida"].mp == 1
 
 
-@pytest.mark.rule(G, "Movement - Heroes")
+@pytest.mark.rule("niflheim", "Movement - Heroes")
 def test_exit_only_at_exit_point_for_1_mp() -> None:
     s = pos(open_map(12, 10), {"frida": frida("K7", "walking"), "killian": IDLE})
     assert not [a for a in legal(s) if a.startswith("exit")]
@@ -186,7 +184,7 @@ def test_exit_only_at_exit_point_for_1_mp() -> None:
     assert s.heroes["frida"].status == "exited"
 
 
-@pytest.mark.rule(G, "Special Actions")
+@pytest.mark.rule("niflheim", "Special Actions")
 def test_special_action_needs_stationary_and_whole_activation() -> None:
     p = {"done": []}
     s = pos(open_map(12, 10), {"frida": frida("C9", "walking"), "killian": IDLE}, **p)
@@ -198,7 +196,7 @@ def test_special_action_needs_stationary_and_whole_activation() -> None:
     assert s.heroes["frida"].activated and s.heroes["frida"].marker == "attacked"
 
 
-@pytest.mark.rule(G, "Special Actions")
+@pytest.mark.rule("niflheim", "Special Actions")
 def test_rescue_the_jarl_adjacent() -> None:
     s = pos(open_map(12, 10), {"frida": frida("J9", "stationary"), "killian": IDLE}, done=[])
     assert "rescue J" in legal(s)
@@ -206,7 +204,7 @@ def test_rescue_the_jarl_adjacent() -> None:
     assert "J" in s.done and (10, 8) not in s.occupancy()
 
 
-@pytest.mark.rule(G, "Zone of Control (ZOC)")
+@pytest.mark.rule("niflheim", "Zone of Control (ZOC)")
 def test_moving_into_zoc_stops_all_further_mas() -> None:
     s = pos(open_map(8, 8), {"frida": frida("B2", "running"), "killian": IDLE},
             [{"id": 1, "kind": "draugr", "at": "E2"}])
@@ -220,7 +218,7 @@ def test_moving_into_zoc_stops_all_further_mas() -> None:
     assert s.heroes["frida"].activated and s.active == "killian"
 
 
-@pytest.mark.rule(G, "Zone of Control (ZOC)")
+@pytest.mark.rule("niflheim", "Zone of Control (ZOC)")
 def test_stunned_undead_have_no_zoc() -> None:
     s = pos(open_map(8, 8), {"frida": frida("B2", "running"), "killian": IDLE},
             [{"id": 1, "kind": "draugr", "at": "D2", "stunned": True}])
@@ -228,7 +226,7 @@ def test_stunned_undead_have_no_zoc() -> None:
     assert not s.heroes["frida"].zoc_stop and "move C3" in legal(s)
 
 
-@pytest.mark.rule(G, "Zone of Control (ZOC)")
+@pytest.mark.rule("niflheim", "Zone of Control (ZOC)")
 def test_starting_in_zoc_may_move_out() -> None:
     s = pos(open_map(8, 8), {"frida": frida("C2", "walking"), "killian": IDLE},
             [{"id": 1, "kind": "draugr", "at": "D2"}])
@@ -237,7 +235,7 @@ def test_starting_in_zoc_may_move_out() -> None:
     assert s.heroes["frida"].mp == 2 and not s.heroes["frida"].zoc_stop
 
 
-@pytest.mark.rule(G, "Zone of Control (ZOC)")
+@pytest.mark.rule("niflheim", "Zone of Control (ZOC)")
 def test_no_diagonal_between_two_different_zocs() -> None:
     # Side squares C2 (ZOC of undead 1 on C1) and B3 (ZOC of undead 2 on A3).
     s = pos(open_map(8, 8), {"frida": frida("B2", "running"), "killian": IDLE},
@@ -248,3 +246,18 @@ def test_no_diagonal_between_two_different_zocs() -> None:
             [{"id": 1, "kind": "draugr", "at": "C1"},
              {"id": 2, "kind": "draugr", "at": "A3", "stunned": True}])
     assert "move C3" in legal(s)
+
+
+def test_position_format_example_loads() -> None:
+    import json
+    from pathlib import Path
+
+    from meadhall.games.niflheim import GAME
+
+    path = Path(__file__).parents[3] / "docs" / "formats" / "niflheim-example.json"
+    s = GAME.from_json(json.loads(path.read_text()), str(path))
+    assert s.heroes["frida"].ready == "sling" and s.undead[2].kind is None
+    assert s.decision().seat == "frida"
+    assert "attack undead 1 with sling" in legal(s)
+    back = GAME.from_json(s.to_json())
+    assert back == s and "Frida" in s.render()

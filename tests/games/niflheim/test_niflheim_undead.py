@@ -10,8 +10,6 @@ import pytest
 from meadhall.games.niflheim import undead
 from meadhall.games.niflheim.testkit import legal, open_map, position
 
-G = "niflheim"
-
 
 def pos(rows: list[str], heroes: dict[str, Any], ud: list[dict] | None = None,
         **kw: Any) -> Any:
@@ -20,7 +18,7 @@ def pos(rows: list[str], heroes: dict[str, Any], ud: list[dict] | None = None,
           for i, (h, d) in enumerate(heroes.items())}
     p: dict[str, Any] = {"map": rows, "heroes": hs, "undead": ud or [],
                          "active": next(iter(heroes)), "items": {}, "done": ["J", "O2"],
-                         "pool": {"draugr": 2}, "order": ["heroes", "undead"], "turn": 0}
+                         "pool": {"draugr": 2}, "coin_used": True, "order": ["heroes", "undead"], "turn": 0}
     p.update(kw)
     return position(p, scenario=kw.get("scenario", "1"))
 
@@ -37,7 +35,7 @@ def at(s: Any, uid: int) -> str:
     return grid.name(s.undead[uid].at)
 
 
-@pytest.mark.rule(G, "Line of Sight")
+@pytest.mark.rule("niflheim", "Line of Sight")
 def test_los_example_corner_only_touch_does_not_block() -> None:
     """Draugr A in the open is revealed, B behind obstructive terrain stays concealed, the line
     to C only crosses the corner of obstructive terrain and reveals it."""
@@ -53,7 +51,7 @@ def test_los_example_corner_only_touch_does_not_block() -> None:
     assert all(e.section == "Revealing Undead" for e in events)
 
 
-@pytest.mark.rule(G, "Revealing Undead")
+@pytest.mark.rule("niflheim", "Revealing Undead")
 def test_marker_revealed_the_moment_a_hero_moves_into_los() -> None:
     rows = open_map(8, 8, {"D1": "#", "D2": "#", "D3": "#"})
     s = pos(rows, {"frida": {"at": "C4"}, "killian": {"at": "A8"}}, [{"id": 1, "at": "F2"}],
@@ -64,7 +62,7 @@ def test_marker_revealed_the_moment_a_hero_moves_into_los() -> None:
     assert [e.kind for e in events] == ["move", "reveal"]
 
 
-@pytest.mark.rule(G, "Revealing Undead")
+@pytest.mark.rule("niflheim", "Revealing Undead")
 def test_view_hides_face_down_identity_and_pool_contents() -> None:
     s = pos(open_map(8, 8, {"D2": "#"}), {"frida": {"at": "B2"}}, [{"id": 1, "at": "F2"}],
             pool={"troll": 1, "draugr": 1})
@@ -73,7 +71,7 @@ def test_view_hides_face_down_identity_and_pool_contents() -> None:
     assert "troll" not in str(v)
 
 
-@pytest.mark.rule(G, "Spawning")
+@pytest.mark.rule("niflheim", "Spawning")
 def test_spawn_on_s_in_round_3_final_phase_of_undead_turn() -> None:
     s = pos(open_map(12, 10, {"H5": "#", "G5": "#", "I5": "#", "G6": "#", "I6": "#"}),
             {"frida": {"at": "B2"}}, [], track=2)
@@ -83,14 +81,14 @@ def test_spawn_on_s_in_round_3_final_phase_of_undead_turn() -> None:
     assert [(u.kind, at(s, u.id)) for u in s.undead.values()] == [(None, "H6")]
 
 
-@pytest.mark.rule(G, "Spawning")
+@pytest.mark.rule("niflheim", "Spawning")
 def test_no_spawn_on_other_round_track_spaces() -> None:
     s = pos(open_map(12, 10), {"frida": {"at": "B2"}}, [], track=1)
     end_hero_turn(s)
     assert not s.undead
 
 
-@pytest.mark.rule(G, "Spawning")
+@pytest.mark.rule("niflheim", "Spawning")
 def test_occupied_spawn_square_players_choose_closest_free_square() -> None:
     rows = open_map(12, 10, {"H5": "#", "G7": "#", "I7": "#"})
     s = pos(rows, {"frida": {"at": "B2"}}, [{"id": 1, "kind": "draugr", "at": "H6",
@@ -103,7 +101,7 @@ def test_occupied_spawn_square_players_choose_closest_free_square() -> None:
     assert at(s, 2) == "I6"
 
 
-@pytest.mark.rule(G, "Activating Undead During the Undead Turn")
+@pytest.mark.rule("niflheim", "Activating Undead During the Undead Turn")
 def test_stunned_undead_remove_stun_instead_of_acting() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "B2"}},
             [{"id": 1, "kind": "draugr", "at": "B4", "stunned": True}])
@@ -112,7 +110,7 @@ def test_stunned_undead_remove_stun_instead_of_acting() -> None:
     assert any(e.kind == "stun" and e.section.startswith("Activating") for e in events)
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_undead_movement_example_three_draugr() -> None:
     """Draugr #1 moves to A next to Frida; #2 and #3 are both two moves away so the players
     choose the order; #2 cannot move diagonally to C (draugr #3 / hindering terrain) and does
@@ -133,7 +131,7 @@ def test_undead_movement_example_three_draugr() -> None:
             assert any(e.kind == "stay" and e.data["undead"] == 2 for e in events)
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_first_option_adjacent_beats_diagonal_and_ties_ask_players() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "D4"}}, [{"id": 1, "kind": "draugr", "at": "F4"}])
     end_hero_turn(s)
@@ -149,7 +147,7 @@ def test_first_option_adjacent_beats_diagonal_and_ties_ask_players() -> None:
     assert at(s, 1) == "E4"
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_option_two_diagonally_adjacent() -> None:
     # From G2, no square adjacent to Frida (D4) is one move away; F3 is diagonally adjacent.
     s = pos(open_map(8, 8), {"frida": {"at": "D4"}}, [{"id": 1, "kind": "draugr", "at": "G2"}])
@@ -157,7 +155,7 @@ def test_option_two_diagonally_adjacent() -> None:
     assert at(s, 1) == "F3"
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_option_three_shortest_path_ties_offered() -> None:
     s = pos(open_map(10, 3), {"frida": {"at": "A2"}}, [{"id": 1, "kind": "draugr", "at": "F2"}])
     s.apply("end activation")
@@ -165,7 +163,7 @@ def test_option_three_shortest_path_ties_offered() -> None:
     assert s.decision().default == "undead 1 to E1"
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_never_into_hindering_terrain() -> None:
     s = pos(open_map(8, 8, {"D3": "%"}), {"frida": {"at": "C3"}},
             [{"id": 1, "kind": "draugr", "at": "E3"}])
@@ -173,7 +171,7 @@ def test_never_into_hindering_terrain() -> None:
     assert set(legal(s)) == {"undead 1 to D2", "undead 1 to D4"}  # option 2, D3 is hindering
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_never_diagonally_across_a_fire_corner() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "C3"}}, [{"id": 1, "kind": "draugr", "at": "E4"}])
     end_hero_turn(s)
@@ -184,7 +182,7 @@ def test_never_diagonally_across_a_fire_corner() -> None:
     assert at(s, 1) == "D4"  # D3 would pass the fire's corner: option 2 instead
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_diagonal_needs_a_side_square_unoccupied_and_clear() -> None:
     s = pos(open_map(8, 8, {"E3": "%"}), {"frida": {"at": "C3"}},
             [{"id": 1, "kind": "draugr", "at": "E4"}, {"id": 2, "kind": "draugr", "at": "D4",
@@ -193,7 +191,7 @@ def test_diagonal_needs_a_side_square_unoccupied_and_clear() -> None:
         (3, 2) not in undead.move_options(s, s.undead[1])[1]
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_no_move_when_adjacent_and_unrevealed_moves_as_draugr() -> None:
     s = pos(open_map(8, 8, {"F3": "#", "F4": "#", "F5": "#"}), {"frida": {"at": "D4"}},
             [{"id": 1, "kind": "draugr", "at": "D5"}, {"id": 2, "at": "H4"}],
@@ -204,7 +202,7 @@ def test_no_move_when_adjacent_and_unrevealed_moves_as_draugr() -> None:
     assert opt == 3 and {q for q in squares} == {(6, 2), (6, 4)}
 
 
-@pytest.mark.rule(G, "Movement - Undead")
+@pytest.mark.rule("niflheim", "Movement - Undead")
 def test_closest_hero_regardless_of_blocking_undead() -> None:
     """A draugr heads for the hero fewest moves away even if other undead block that path."""
     rows = open_map(9, 3, {"B1": "#", "B3": "#"})
@@ -215,7 +213,7 @@ def test_closest_hero_regardless_of_blocking_undead() -> None:
     assert dist == {"frida": 2, "killian": 4}
 
 
-@pytest.mark.rule(G, "Activating Undead During the Undead Turn")
+@pytest.mark.rule("niflheim", "Activating Undead During the Undead Turn")
 def test_activation_closest_first() -> None:
     s = pos(open_map(10, 1), {"frida": {"at": "A1"}},
             [{"id": 1, "kind": "draugr", "at": "H1"}, {"id": 2, "kind": "draugr", "at": "D1"}])
@@ -224,7 +222,7 @@ def test_activation_closest_first() -> None:
     assert order == [2, 1]
 
 
-@pytest.mark.rule(G, "Initiative Segment")
+@pytest.mark.rule("niflheim", "Initiative Segment")
 def test_initiative_undead_minus_4_ties_reroll_undead_go_first() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1"}})
     # heroes 5, undead 9-4 = 5: tie, roll again; heroes 3, undead 8-4 = 4: the undead win.
@@ -235,7 +233,7 @@ def test_initiative_undead_minus_4_ties_reroll_undead_go_first() -> None:
     assert s.order == ["undead", "heroes"]
 
 
-@pytest.mark.rule(G, "Initiative Segment")
+@pytest.mark.rule("niflheim", "Initiative Segment")
 def test_initiative_heroes_win_and_choose() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1"}})
     s.force(6, 9)  # 6 > 9 - 4
@@ -247,7 +245,7 @@ def test_initiative_heroes_win_and_choose() -> None:
     assert s.order == ["undead", "heroes"]
 
 
-@pytest.mark.rule(G, "Start Phase")
+@pytest.mark.rule("niflheim", "Start Phase")
 def test_start_phase_removes_cover_and_attacked_markers() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "marker": "attacked"},
                              "killian": {"at": "H8", "marker": "attacked", "activated": True}})
@@ -257,7 +255,7 @@ def test_start_phase_removes_cover_and_attacked_markers() -> None:
     assert all(h.marker is None for h in s.heroes.values())
 
 
-@pytest.mark.rule(G, "End Segment")
+@pytest.mark.rule("niflheim", "End Segment")
 def test_round_track_advances_and_resets_returning_the_discard() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "A1"}}, track=5, discard=["draugr", "draugr"])
     events = end_hero_turn(s)
@@ -266,7 +264,7 @@ def test_round_track_advances_and_resets_returning_the_discard() -> None:
     assert any("resets" in e.text for e in events)
 
 
-@pytest.mark.rule(G, "Undead")
+@pytest.mark.rule("niflheim", "Undead")
 def test_pool_runs_out_discard_returns_before_spawning() -> None:
     rows = open_map(12, 10)
     s = pos(rows, {"frida": {"at": "A1"}}, [], track=2, pool={"draugr": 0},
@@ -275,7 +273,7 @@ def test_pool_runs_out_discard_returns_before_spawning() -> None:
     assert len(s.undead) == 1 and not s.discard
 
 
-@pytest.mark.rule(G, "Turn Segments")
+@pytest.mark.rule("niflheim", "Turn Segments")
 def test_undead_attack_locks_then_wounds() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "C3"}}, [{"id": 1, "kind": "draugr", "at": "C4"}])
     events = end_hero_turn(s)
@@ -289,7 +287,7 @@ def test_undead_attack_locks_then_wounds() -> None:
     assert s.heroes["frida"].health == 3
 
 
-@pytest.mark.rule(G, "Turn Segments")
+@pytest.mark.rule("niflheim", "Turn Segments")
 def test_locked_hero_breaks_free_with_unarmed_10() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "C3", "intent": None, "mp": 0, "locked_by": 1}},
             [{"id": 1, "kind": "draugr", "at": "C4"}])
@@ -300,7 +298,7 @@ def test_locked_hero_breaks_free_with_unarmed_10() -> None:
     assert s.heroes["frida"].locked_by == 1
 
 
-@pytest.mark.rule(G, "Losing a Scenario")
+@pytest.mark.rule("niflheim", "Losing a Scenario")
 def test_all_heroes_killed_loses() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "C3", "health": 1, "locked_by": 1}},
             [{"id": 1, "kind": "draugr", "at": "C4"}])
@@ -309,7 +307,7 @@ def test_all_heroes_killed_loses() -> None:
     assert s.decision() is None
 
 
-@pytest.mark.rule(G, "Scenario 1: The High Seat")
+@pytest.mark.rule("niflheim", "Scenario 1: The High Seat")
 def test_scenario_1_exit_with_torch_after_rescuing_the_jarl_wins() -> None:
     s = pos(open_map(12, 10), {"frida": {"at": "K7", "gear": ["torch"]}}, [], done=["J"])
     s.apply("move L7")
@@ -318,7 +316,7 @@ def test_scenario_1_exit_with_torch_after_rescuing_the_jarl_wins() -> None:
     assert s.heroes["frida"].xp == 1
 
 
-@pytest.mark.rule(G, "Scenario 1: The High Seat")
+@pytest.mark.rule("niflheim", "Scenario 1: The High Seat")
 def test_scenario_1_exit_without_jarl_leaves_no_hero_loss() -> None:
     s = pos(open_map(12, 10), {"frida": {"at": "K7", "gear": ["torch"]}}, [], done=[])
     s.apply("move L7")
@@ -326,7 +324,7 @@ def test_scenario_1_exit_without_jarl_leaves_no_hero_loss() -> None:
     assert s.outcome().result == "loss"
 
 
-@pytest.mark.rule(G, "Setup")
+@pytest.mark.rule("niflheim", "Setup")
 def test_setup_scenario_1() -> None:
     from meadhall.games.niflheim import GAME
     s = GAME.new_game({"scenario": "1", "heroes": ["frida"]}, seed=3)
@@ -338,7 +336,7 @@ def test_setup_scenario_1() -> None:
     assert grid.manhattan(s2.heroes["killian"].at, (2, 2)) == 1
 
 
-@pytest.mark.rule(G, "Scenario 3: Salvage and Scenario 4: Break In")
+@pytest.mark.rule("niflheim", "Scenario 3: Salvage and Scenario 4: Break In")
 def test_unfinished_scenarios_fail_loudly() -> None:
     from meadhall.core.errors import RuleNotImplemented
     from meadhall.games.niflheim import GAME

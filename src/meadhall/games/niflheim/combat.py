@@ -8,7 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from meadhall.core import grid
-from meadhall.core.dice import D12
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.figures import Hero, Undead
@@ -170,7 +169,7 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
     between = intervening(s, h.at, u.at)
     lost_prj = False
     for i in range(ad):
-        roll = D12.roll(s.chance, f"{h.name}'s attack die {i + 1}", S.ROLLING)
+        roll = s.d12(f"{h.name}'s attack die {i + 1}", S.ROLLING)
         if roll == 1:
             events.append(Event("roll", "Natural 1: a miss", S.ROLLING, {"roll": 1}))
             lost_prj = lost_prj or bool(wd and wd.projectile and p.ranged)

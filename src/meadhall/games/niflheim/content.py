@@ -22,7 +22,7 @@ TERRAIN = {
     "#": "obstructive (wall)",
     "%": "hindering (outlined in yellow)",
     ":": "dotted red outline (blocks movement, not LOS)",
-    "^": "fire (hindering for LOS; burns a hero who enters or passes its corner)",
+    "^": "fire (burns a hero who enters it or passes its corner; undead avoid it)",
     "+": "closed door (obstructive)",
     "/": "open door (clear)",
     "L": "locked door (obstructive until forced open)",

@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from meadhall.core import grid
-from meadhall.core.dice import D12
 from meadhall.core.errors import IllegalAction
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
@@ -181,7 +180,7 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     drm = combat.INTENT_AM[h.intent]
     if any(x and s.content.armoury[x].shield for x in (h.ready, h.off_hand)):
         drm += 1
-    roll = D12.roll(s.chance, f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
+    roll = s.d12(f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
     total = roll + drm
     if roll != 1 and total >= stun:
         h.locked_by = None

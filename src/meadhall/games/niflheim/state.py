@@ -8,7 +8,7 @@ from typing import Any
 from meadhall.core import grid
 from meadhall.core.chance import ChanceMode
 from meadhall.core.deck import Deck, Pool
-from meadhall.core.dice import D12
+from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import (
@@ -27,6 +27,17 @@ from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.undead import uname
 
 NO_COVER = "no cover attack"
+KEEP = "keep the roll"
+FLIP = "flip the Coin of Fate"
+START_ACTION = "__start__"
+
+
+class AskCoin(Exception):  # noqa: N818 - control flow
+    """A die was rolled while the Coin of Fate is unused: the players may flip it."""
+
+    def __init__(self, what: str, result: int, section: str | None) -> None:
+        super().__init__(what)
+        self.what, self.result, self.section = what, result, section
 
 
 class NiflheimState(GameState):
@@ -60,6 +71,8 @@ class NiflheimState(GameState):
         self.spawn_queue: list[str] | None = None
         self.coin_used = False
         self.result: list[str] | None = None
+        self.coin_script: list[int] = []
+        self.coin_pos = 0
         self._place_heroes(sc, setup)
         for q in sc.face_down:
             self.next_uid += 1
@@ -222,7 +235,20 @@ class NiflheimState(GameState):
         return None
 
     def _apply(self, action: str, events: list[Event]) -> None:
-        if self.choice is not None:
+        if self.choice is not None and self.choice["kind"] == "coin":
+            self._coin(action, events)
+        else:
+            self._guarded(action, events)
+
+    def _do(self, action: str, events: list[Event]) -> None:
+        if action == START_ACTION:
+            sc = self.scenario
+            events.append(Event("setup", f"Scenario {sc.number}: {sc.name}. "
+                                f"{len(sc.face_down)} face-down undead markers are placed on "
+                                f"the D squares; {undead.physical_pool(self)} remain in the "
+                                "pool", S.SETUP))
+            undead.reveal(self, events)
+        elif self.choice is not None:
             self._apply_choice(action, events)
         elif action.startswith("cover: "):
             self._cover_attack(action, events)
@@ -232,13 +258,64 @@ class NiflheimState(GameState):
         self._advance(events)
 
     def _start(self, events: list[Event]) -> None:
-        sc = self.scenario
-        events.append(Event("setup", f"Scenario {sc.number}: {sc.name}. "
-                            f"{len(sc.face_down)} face-down undead markers are placed on the D "
-                            f"squares; {undead.physical_pool(self)} remain in the pool",
-                            S.SETUP))
-        undead.reveal(self, events)
-        self._advance(events)
+        self._guarded(START_ACTION, events)
+
+    # ------------------------------------------------------------------ coin of fate
+    def d12(self, what: str, section: str | None) -> int:
+        """Roll a d12. While the Coin of Fate is unused the players may refuse the result:
+        the action is then replayed from its start with the kept (or re-rolled) results."""
+        if self.coin_pos < len(self.coin_script):
+            r = self.coin_script[self.coin_pos]
+            self.coin_pos += 1
+            return r
+        r = int(D12.roll(self.chance, what, section))
+        if not self.coin_used:
+            raise AskCoin(what, r, section)
+        return r
+
+    def _guarded(self, action: str, events: list[Event]) -> None:
+        if self.coin_used:
+            self._do(action, events)
+            return
+        snapshot = self.clone()
+        n = len(events)
+        try:
+            self._do(action, events)
+        except AskCoin as ask:
+            script = [*self.coin_script[: self.coin_pos], ask.result]
+            chance = self.chance  # results already drawn stay drawn
+            self.__dict__ = snapshot.__dict__
+            self.chance = chance
+            prior = self.choice
+            del events[n:]
+            self.coin_script, self.coin_pos = [], 0
+            self._ask("coin", f"{ask.what}: rolled {ask.result}. Keep it, or flip the Coin of "
+                      "Fate (once per scenario: heads re-roll, tails keep)?", S.COIN,
+                      [KEEP, FLIP], KEEP, action=action, script=script, what=ask.what,
+                      prior=prior)
+            events.append(Event("roll", f"{ask.what}: {ask.result}", ask.section,
+                                {"roll": ask.result}))
+            return
+        self.coin_script, self.coin_pos = [], 0
+
+    def _coin(self, answer: str, events: list[Event]) -> None:
+        """Coin of Fate: heads, re-roll the die; tails, keep it. Then resume the action."""
+        c = self.choice
+        assert c is not None
+        self.choice = c["prior"]
+        script = list(c["script"])
+        if answer == FLIP:
+            self.coin_used = True
+            face = COIN.roll(self.chance, "the Coin of Fate", S.COIN)
+            if face == "heads":
+                script[-1] = int(D12.roll(self.chance, f"{c['what']} (re-roll)", S.COIN))
+                events.append(Event("coin", f"The Coin of Fate shows heads: {c['what']} is "
+                                    f"re-rolled: {script[-1]}", S.COIN, {"roll": script[-1]}))
+            else:
+                events.append(Event("coin", f"The Coin of Fate shows tails: the {script[-1]} "
+                                    "stands", S.COIN))
+        self.coin_script, self.coin_pos = script, 0
+        self._guarded(c["action"], events)
 
     # ------------------------------------------------------------------ choices
     def _ask(self, kind: str, prompt: str, section: str, options: list[str],
@@ -313,8 +390,8 @@ class NiflheimState(GameState):
         mardrom = any(u.kind == "mardrom" for u in self.undead.values())
         mod = 0 if mardrom else -4
         while True:
-            hr = D12.roll(self.chance, "heroes' initiative roll", S.INITIATIVE)
-            ur = D12.roll(self.chance, "undead initiative roll", S.INITIATIVE)
+            hr = self.d12("heroes' initiative roll", S.INITIATIVE)
+            ur = self.d12("undead initiative roll", S.INITIATIVE)
             if hr != ur + mod:
                 break
             events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}{mod:+d} = "
@@ -626,6 +703,7 @@ class NiflheimState(GameState):
         return {
             "scenario": self.scenario_id,
             "map": list(self.board.rows),
+            "legend": dict(TERRAIN),
             "walls": [sorted(grid.name(q) for q in e) for e in sorted(
                 self.board.walls, key=lambda e: sorted(e))],
             "round": self.round, "track": self.track, "lap": self.lap,
@@ -640,6 +718,7 @@ class NiflheimState(GameState):
             "undead_activation": dict(self.uact) if self.uact else None,
             "choice": self.choice, "spawn_queue": self.spawn_queue,
             "coin_used": self.coin_used, "result": self.result,
+            "coin_script": list(self.coin_script), "coin_pos": self.coin_pos,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -702,6 +781,8 @@ class NiflheimState(GameState):
         self.spawn_queue = p.get("spawn_queue", self.spawn_queue)
         self.coin_used = bool(p.get("coin_used", self.coin_used))
         self.result = p.get("result", self.result)
+        self.coin_script = [int(x) for x in p.get("coin_script", self.coin_script)]
+        self.coin_pos = int(p.get("coin_pos", self.coin_pos))
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:
         c = self.content.characters.get(hid)
