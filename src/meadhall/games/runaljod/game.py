@@ -8,7 +8,7 @@ from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, validate
-from meadhall.core.errors import ContentError
+from meadhall.core.errors import ContentError, RuleNotImplemented
 from meadhall.core.protocol import Game, Info
 
 from .content import FILE_MODELS, RunaljodContent, load_content
@@ -18,6 +18,8 @@ SCENARIOS = {
     "adventure": ("Adventure (level 1)", 1),
     "adventure-level2": ("Level 2 adventure", 2),
 }
+
+NOT_PRINTED = {"campaign": "Campaign Mode", "epic-campaign": "Epic Campaigns"}
 
 
 class Setup(ContentModel):
@@ -56,6 +58,9 @@ class RunaljodGame(Game):
     def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
                     auto_choices: bool = False) -> RunaljodState:
         s = validate(Setup, setup, "setup")
+        if s.scenario in NOT_PRINTED:
+            raise RuleNotImplemented(self.id, NOT_PRINTED[s.scenario], "the campaign sections "
+                                     "are not contained in the rulebook")
         if s.scenario not in SCENARIOS:
             raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
                                f"from {', '.join(SCENARIOS)}")

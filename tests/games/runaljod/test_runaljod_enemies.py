@@ -1,0 +1,246 @@
+"""The enemies' turn: time, events, AI activation, enemy attack, movement, sight
+(Enemies Turn; Enemy Actions; Clarifications; Special Enemies; Victory or Defeat)."""
+
+from __future__ import annotations
+
+import pytest
+from runaljod_kit import foe, make, put, sq, texts
+
+from meadhall.core.deck import Deck
+from meadhall.core.protocol import PLAYERS
+
+R = pytest.mark.rule
+
+
+def two(rows=None):
+    st = make(rows or ["........", "........", "........", "........"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "A4")
+    return st
+
+
+@R("runaljod", "Enemies Turn")
+def test_time_phase_on_a_snake_discards_the_active_card() -> None:
+    st = two()
+    st.active_card = "s_ford"
+    st.time = 3
+    st.time_phase([])
+    assert st.time == 4 and st.active_card == ""
+
+
+@R("runaljod", "Victory or Defeat")
+def test_time_token_overlapping_the_end_marker_loses() -> None:
+    st = two()
+    st.time = st.end - 1
+    st.time_phase([])
+    assert st.outcome().result == "loss"
+
+
+@R("runaljod", "Victory or Defeat")
+def test_defeating_the_final_enemy_of_the_stage_card_wins() -> None:
+    st = two()
+    st.cards_played.append("c_hall")
+    e = foe(st, "jotun", "B1")
+    st.hurt_enemy(e, 99, st.heroes["berserk"], "test", "test", [])
+    assert st.outcome().result == "win"
+
+
+@R("runaljod", "Enemies Turn")
+def test_event_phase_only_without_an_active_exploration_card() -> None:
+    st = two()
+    st.active_card = "s_ford"
+    ev = []
+    st.event_phase(ev)
+    assert len(st.event_deck.discard) == 0
+    st.active_card = ""
+    st.force("blessing")
+    st.heroes["berserk"].damage = 2
+    st.event_phase([])
+    assert st.heroes["berserk"].damage == 1 and st.event_deck.discard == ["blessing"]
+
+
+@R("runaljod", "Enemies Turn")
+def test_or_cards_apply_the_top_only_with_enemies_in_play() -> None:
+    st = two()
+    st.force("ill_omen")
+    st.event_phase([])  # no enemy: bottom half, every hero gains 1 glory
+    assert st.heroes["berserk"].glory == 1 and st.time == 0
+    foe(st, "clan_warrior", "H4")
+    st.force("ill_omen")
+    st.event_deck = Deck("event", ["ill_omen"])
+    st.event_phase([])
+    assert st.time == 1
+
+
+@R("runaljod", "Enemies Turn")
+def test_event_with_circles_stays_until_resolved_once_per_circle() -> None:
+    st = two()
+    st.event_deck = Deck("event", ["long_night", "blessing"])
+    st.force("long_night")
+    st.event_phase([])
+    assert st.active_event == ["long_night", 1]
+    st.heroes["berserk"].conditions.clear()
+    st.event_phase([])
+    assert st.active_event == [] and st.event_deck.discard == ["long_night"]
+    assert "frozen" in st.heroes["berserk"].conditions
+
+
+@R("runaljod", "Enemies Turn")
+def test_activation_follows_the_ai_card_groups_and_players_choose_within_a_group() -> None:
+    st = two()
+    w1 = foe(st, "clan_warrior", "H1")
+    w2 = foe(st, "clan_warrior", "H4")
+    foe(st, "northern_wolf", "G2")
+    st.ai_deck = Deck("enemy AI", ["ai1"])
+    st.phase, st.estage = "enemies", "activation"
+    st.force("blank")  # not needed: keep rolls explicit below
+    st.chance.queue.clear()
+    st.active = ""
+    st._advance([])
+    # ai1: wolves first (the players pick among equally good spaces), then clan warriors
+    assert st.decision().prompt.startswith("Northern Wolf 3 at G2 toward Volva")
+    ev = st.apply(st.decision().default)
+    assert any(e.kind == "move" and "Northern Wolf" in e.text for e in ev)
+    d = st.decision()
+    assert d.seat == PLAYERS and d.kind == "choice"
+    assert texts(st) == [f"activate Clan Warrior {w1.uid} at H1",
+                         f"activate Clan Warrior {w2.uid} at H4"]
+    assert d.default in texts(st)
+
+
+@R("runaljod", "Enemies Turn")
+def test_condition_tokens_on_enemies_apply_when_activated() -> None:
+    st = two()
+    e = foe(st, "clan_warrior", "H1")
+    e.conditions = ["stun", "wound"]
+    st.begin_activation(e, ev := [])
+    assert "stunned" in st.ai_flags and e.damage == 2 and e.conditions == []
+    assert any("stunned" in x.text for x in ev)
+
+
+@R("runaljod", "Enemies Turn")
+def test_impossible_actions_are_skipped_and_the_ai_deck_reshuffles() -> None:
+    st = two()
+    foe(st, "clan_hunter", "H4")
+    st.ai_deck = Deck("enemy AI", [], discard=["ai5"])
+    st.phase, st.estage = "enemies", "activation"
+    st.force("blank", "blank")
+    ev: list = []
+    st.activation_phase(ev)
+    assert st.ai_deck.discard == ["ai5"]  # reshuffled and drawn again
+
+
+@R("runaljod", "Enemy Actions")
+def test_targets_follow_the_hero_icons_in_order() -> None:
+    st = two()
+    e = foe(st, "clan_warrior", "B2")  # adjacent to the Berserk at A1 only
+    assert st.attack_target(e, ["volva", "berserk"]).id == "berserk"  # Volva not adjacent
+    put(st, "volva", "C2")
+    assert st.attack_target(e, ["volva", "berserk"]).id == "volva"
+    assert st.move_target(e, ["hunter", "volva"]).id == "volva"  # Hunter not in play
+
+
+@R("runaljod", "Movement")
+def test_example_clan_warrior_moves_through_an_allied_miniature() -> None:
+    """Rulebook example: the clan warrior's route runs through another enemy (an ally)."""
+    st2 = make(["#.#.....", "#.#.....", "#.#....."])
+    put(st2, "berserk", "B1")
+    put(st2, "volva", "H3")
+    foe(st2, "clan_warrior", "B2")
+    mover = foe(st2, "clan_warrior", "B3")
+    opts, why = st2.move_options(mover, ["berserk"])
+    assert opts == [sq("B3")] and "no route" in why  # it cannot end on its ally: stays
+    st3 = make(["#.#.....", "#.#.....", "#.#.....", "#.#....."])
+    put(st3, "berserk", "B1")
+    put(st3, "volva", "H4")
+    foe(st3, "clan_warrior", "B3")  # ally in the one-square corridor
+    mover = foe(st3, "clan_warrior", "B4")
+    opts, why = st3.move_options(mover, ["berserk"])
+    assert opts == [sq("B2")]  # through the ally to the space next to the Berserk
+
+
+@R("runaljod", "Clarifications")
+def test_enemies_end_next_to_the_most_heroes_and_players_break_ties() -> None:
+    st = make(["......", "......", "......", "......"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "C1")
+    e = foe(st, "clan_warrior", "B4")
+    opts, _ = st.move_options(e, ["berserk"])
+    assert opts == [sq("B2")]  # adjacent to both heroes
+    st2 = make(["......", "......", "......", "......"])
+    put(st2, "berserk", "C1")
+    put(st2, "volva", "F4")
+    e2 = foe(st2, "clan_warrior", "C4")
+    opts, _ = st2.move_options(e2, ["berserk"])
+    assert opts == [sq("B2"), sq("C2"), sq("D2")]
+    st2.enemy_action(e2, st2.content.ai_decks["common"]["ai1"].groups[1].actions[0], [])
+    assert st2.decision().seat == PLAYERS and st2.decision().default == "move enemy 1 to B2"
+
+
+@R("runaljod", "Movement")
+def test_enemies_never_move_through_damaging_spaces() -> None:
+    st = make(["#.#...", "#.#...", "#.#...", "#.#..."])
+    put(st, "berserk", "B1")
+    put(st, "volva", "F4")
+    st.bonfires = [sq("B3")]
+    e = foe(st, "clan_warrior", "B4")
+    opts, why = st.move_options(e, ["berserk"])
+    assert opts == [sq("B4")] and "no route" in why  # the only route crosses the bonfire
+
+
+@R("runaljod", "Movement")
+def test_far_target_moves_as_close_as_possible_along_the_shortest_route() -> None:
+    st = make(["..........", "..........", ".........."])
+    put(st, "berserk", "A1")
+    put(st, "volva", "A3")
+    e = foe(st, "clan_warrior", "J1")
+    opts, _ = st.move_options(e, ["berserk"])
+    # 3 spaces closer on any row; every one equally close to both heroes: players choose
+    assert opts == [sq("G1"), sq("G2"), sq("G3")]
+
+
+@R("runaljod", "Sight")
+def test_sight_moves_to_the_nearest_space_seeing_the_target_and_skips_if_seen() -> None:
+    st = make(["......", "..#...", "......"])
+    put(st, "berserk", "A2")
+    put(st, "volva", "F3")
+    e = foe(st, "clan_hunter", "E2")
+    assert not st.sees(e.at, sq("A2"))  # the rocks at C2
+    opts, why = st.sight_options(e, ["berserk"])
+    reach = st.reach(e)
+    seeing = [s for s in reach if st.enemy_can_end(e, s) and st.sees(s, sq("A2"))]
+    best = min(reach[s] for s in seeing)
+    assert opts and all(st.sees(o, sq("A2")) and reach[o] == best for o in opts)
+    e.at = opts[0]
+    assert st.sight_options(e, ["berserk"]) == ([], "it already sees Berserk")
+    st2 = make(["..#...", "..#...", "..#..."])
+    put(st2, "berserk", "A2")
+    put(st2, "volva", "A3")
+    h = foe(st2, "clan_hunter", "E2")
+    opts, why = st2.sight_options(h, ["berserk"])
+    assert opts == [] and "no space" in why
+
+
+@R("runaljod", "Special Enemies")
+def test_special_enemies_use_their_own_ai_deck_after_the_common_card() -> None:
+    st = two()
+    foe(st, "jotun", "H2")
+    foe(st, "clan_warrior", "H4")
+    st.force("ai1", "jo2")
+    st.chance.queue[:0] = []
+    st.phase, st.estage = "enemies", "activation"
+    ev: list = []
+    st.force(*(["blank"] * 12))
+    st.run_enemies(ev)
+    ai = [e for e in ev if e.kind == "ai"][0]
+    assert "ai1 (common)" in ai.text and "jo2 (jotun)" in ai.text
+
+
+@R("runaljod", "Keywords")
+def test_howl_costs_heroes_within_three_spaces_a_life_point() -> None:
+    st = make(["........", "........"])
+    put(st, "berserk", "D1")
+    put(st, "volva", "H2")
+    e = foe(st, "northern_wolf", "A1")
+    st.howl(e, [])
+    assert st.heroes["berserk"].damage == 1 and st.heroes["volva"].damage == 0
