@@ -111,9 +111,11 @@ class Gods:
         qual = [a for a in self.board.adjacent(x) if a not in self.board.god_inaccessible]
         gd = self.board.god_walking(here)
         reach = [a for a in qual if a in gd]
-        if reach and reach != [here]:
+        others_empty = [a for a in reach if a != here and not self.occupied(a)]
+        if reach and reach != [here] and (here not in reach or others_empty):
             reach = [a for a in reach if a != here]
-        elif reach == [here]:
+        elif here in reach:
+            # Ruling: his own area is the only empty one that qualifies, so he stays.
             events.append(Event("god_move", f"Thor already occupies the only Area next to "
                                 f"{self.cname(who[0])} and stays in {here}", S_GOD_ACT))
             self.tasks.insert(0, {"t": "face", "face": step["face"], "toward": step["toward"]})

@@ -1,0 +1,182 @@
+"""Minions: activation, movement tie-breaks, attacks (the troll example), destruction and
+standing, and the two Minion Activation Resolution examples (Forge of Doom)."""
+
+from __future__ import annotations
+
+import pytest
+from bf_helpers import board_only, fresh, legal, settle, texts
+
+G = "battleforge"
+NO_DEFENSE = [[], ["c"], [], ["c"], [], ["c"]]  # red/blue/green boards: no defense on 2, 4, 6
+
+
+def activate(s, *types: int) -> list:
+    s.tasks = [*({"t": "activate", "type": k} for k in types), {"t": "turn"}]
+    s.ask = None
+    events: list = []
+    s.run(events)
+    return events
+
+
+@pytest.mark.rule(G, "Minion Attacks")
+@pytest.mark.rule(G, "1. Minion Activation")
+def test_troll_attack_example_gunnar_and_ragnar() -> None:
+    """Trolls activated: Gunnar (First Champion) resolves Troll A's attack first without defense
+    and loses 4; Ragnar chooses the order of B's and C's attacks, defends 4 then 1."""
+    s = fresh("forge_of_doom", ("gunnar", "ragnar", "lagertha"))
+    board_only(s, {"gunnar": NO_DEFENSE, "ragnar": [["c"] * 4, [], [], [], [], []]})
+    s.champs["lagertha"].charges["human"] = 0
+    s.champs["gunnar"].area = "D3"
+    s.champs["ragnar"].area = "B3"
+    s.minions["T1"].area = "D3"
+    s.minions["T2"].area = s.minions["T3"].area = "B3"
+    events = activate(s, 3)
+    assert s.champs["gunnar"].health == 8  # resolved first, no defense possible
+    assert s.decision().seat == "ragnar"
+    assert legal(s) == ["resolve attack of T2", "resolve attack of T3"]
+    s.apply("resolve attack of T2")
+    assert legal(s) == ["defend 1", "take 4 damage"]
+    s.apply("defend 1")  # 4 cubes: the whole 4 Damage
+    assert s.champs["ragnar"].health == 12
+    assert legal(s) == ["defend 3", "defend 5", "take 4 damage"]
+    s.apply("defend 5")  # 1 cube: 1 Damage defended, 3 lost
+    assert s.champs["ragnar"].health == 9
+    assert "IronTroll T1 Attacks Gunnar" in texts(events)
+
+
+@pytest.mark.rule(G, "Minion Movement")
+def test_paths_through_a_champion_area_are_preferred() -> None:
+    s = fresh()
+    board_only(s)
+    s.minions["A1"].area = "D2"  # the Sacred Flame in F3 is 2 areas away, via E2 or E3
+    s.champs["ragnar"].area = "E3"
+    activate(s, 1)
+    assert s.minions["A1"].area == "F3"  # went through E3, then removed the flame on entering
+    assert "F3" not in s.tokens
+
+
+@pytest.mark.rule(G, "Minion Movement")
+def test_equal_paths_with_champions_go_by_turn_order_otherwise_players_choose() -> None:
+    s = fresh()
+    board_only(s)
+    s.minions["A1"].area = "D2"
+    s.champs["lagertha"].area = "E2"
+    s.champs["ragnar"].area = "E3"
+    s.first = 1  # Lagertha has the First Champion marker
+    ev = activate(s, 1)
+    assert "from D2 to E2" in texts(ev)
+    s = fresh()
+    board_only(s)
+    s.minions["A1"].area = "D2"
+    s.tasks = [{"t": "activate", "type": 1}, {"t": "turn"}]
+    s.ask = None
+    s.run([])
+    d = s.decision()
+    assert d.seat == "players" and legal(s) == ["A1 to E2", "A1 to E3"] and d.default == "A1 to E2"
+
+
+@pytest.mark.rule(G, "Minion Movement")
+def test_minion_crosses_a_god_area_only_with_actions_to_leave_it() -> None:
+    s = fresh()
+    board_only(s)
+    s.thor["area"] = "E2"
+    s.thor["activated"] = True
+    s.champs["ragnar"].area = "F2"
+    s.champs["lagertha"].area = "F8"
+    s.minions["D1"].area = "D2"  # DraugMech 2-B: 2 actions cross Thor in E2 to reach F2
+    ev = activate(s, 2)
+    assert "from D2 to E2" in texts(ev) and "from E2 to F2" in texts(ev)
+    # With a single action left it cannot end in Thor's area: the shortest alternative path.
+    s.minions["D1"].area = "D2"
+    s.tasks = [{"t": "minion", "id": "D1", "left": 1, "side": "standard", "attacked": []}]
+    s.ask = None
+    ev = []
+    s.run(ev)
+    assert "from D2 to E3" in texts(ev)
+
+
+@pytest.mark.rule(G, "Destroying a Minion")
+@pytest.mark.rule(G, "Minion Activation")
+def test_inactive_minion_stands_as_its_first_action() -> None:
+    s = fresh()
+    board_only(s)  # every minion lies by the triangle Spawning Area (A2)
+    s.champs["ragnar"].area = "A3"
+    s.champs["lagertha"].area = "E8"
+    s.minions["D1"].lying = "square"
+    ev = activate(s, 2)
+    assert "DraugMech D1 Stands in the Spawning Area G2" in texts(ev)
+    assert s.minions["D2"].area in ("A2", "A3")
+
+
+@pytest.mark.rule(G, "Reading the Minion Cards")
+def test_cannon_troll_attacks_the_closest_champion_up_to_two_areas() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": NO_DEFENSE, "lagertha": NO_DEFENSE})
+    s.champs["lagertha"].charges["human"] = 0
+    s.minions["T1"].area = "D3"
+    s.champs["ragnar"].area = "D4"   # 1 away
+    s.champs["lagertha"].area = "E2"  # 2 away
+    activate(s, 3)
+    assert s.champs["ragnar"].health == 9 and s.champs["lagertha"].health == 12
+    assert s.minions["T1"].area == "D3"
+
+
+@pytest.mark.rule(G, "Reading the Minion Cards")
+def test_draugmech_2b_attack_gives_a_frost_cube() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": NO_DEFENSE})
+    s.champs["lagertha"].charges["human"] = 0
+    s.champs["lagertha"].area = "E8"
+    s.champs["ragnar"].area = "D3"
+    s.minions["D1"].area = "D3"
+    activate(s, 2)
+    settle(s)
+    assert s.champs["ragnar"].health == 8  # two attacks of 2 (2 actions)
+    assert sum(sp.count("f") for sp in s.champs["ragnar"].rondel) >= 1
+
+
+@pytest.mark.rule(G, "Minion Activation Resolution")
+@pytest.mark.rule(G, "Special Rules")
+def test_first_example_simultaneous_furnaces() -> None:
+    """Gnome A moves to a furnace and lights it; Gnome B lights its furnace first; even if B's
+    furnace overheats Minions 1, A performs only its 2 actions."""
+    s = fresh("forge_of_doom")
+    board_only(s)
+    s.minions["A1"].area = "F4"
+    s.minions["A2"].area = "B4"
+    s.force("2", "1")  # furnace numbers revealed in lighting order: F5 then B4
+    ev = activate(s, 1)
+    t = texts(ev)
+    assert "AshFolk A1 moves from F4 to F5" in t and "AshFolk A1 Lights the Furnace in F5" in t
+    assert "AshFolk A2 Lights the Furnace in B4" in t
+    assert s.furnaces == {"B4": 1, "F5": 2, "D7": 0}
+    assert s.overheated["1"] and s.overheated["2"]
+    assert s.minions["A1"].area == "F5"  # no third action
+
+
+@pytest.mark.rule(G, "Minion Activation Resolution")
+def test_second_example_overheated_draugr_rampage() -> None:
+    """Gnome A lights a furnace that overheats Minions 2; Draugr B then moves twice to
+    Lagertha, attacks her, moves on with its gained action to Gunnar, attacks him, and moves
+    again until it reaches an area with no champion."""
+    s = fresh("forge_of_doom", ("lagertha", "gunnar"))
+    board_only(s, {"lagertha": NO_DEFENSE, "gunnar": NO_DEFENSE})
+    s.champs["lagertha"].charges["human"] = 0
+    s.minions["A1"].area = "F4"
+    s.minions["D1"].area = "G2"
+    s.champs["lagertha"].area = "F3"
+    s.champs["gunnar"].area = "E2"
+    s.force("2")
+    s.tasks = [{"t": "activate", "type": 1}, {"t": "activate", "type": 2}, {"t": "turn"}]
+    s.ask = None
+    ev: list = []
+    s.run(ev)
+    ev += settle(s)
+    t = texts(ev)
+    assert "Minions 2 (DraugMech 2-A, Overheated side) are Activated: 2 Action(s)" in t
+    assert "DraugMech D1 Attacks Lagertha" in t and "DraugMech D1 Attacks Gunnar" in t
+    assert t.count("DraugMech D1 gains 1 Action") == 2
+    assert s.champs["lagertha"].health == 10 and s.champs["gunnar"].health == 10
+    d1 = s.minions["D1"].area
+    assert d1 not in (s.champs["lagertha"].area, s.champs["gunnar"].area)
+    assert t.count("DraugMech D1 moves") == 4
