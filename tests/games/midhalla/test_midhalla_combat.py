@@ -27,7 +27,7 @@ def texts(events) -> str:
 
 
 # ------------------------------------------------------------------ 3.1 enemy turns
-@pytest.mark.rule(R, "Activating an Enemy")
+@pytest.mark.rule("midhalla", "Activating an Enemy")
 def test_enemy_without_target_moves_one_tile_toward_the_gate() -> None:
     st = state(heroes={"harkon": {"tile": "G"}, "enyk": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
@@ -37,7 +37,7 @@ def test_enemy_without_target_moves_one_tile_toward_the_gate() -> None:
     assert st.decision().section == "3.3 Hero Turns"  # no trap: straight to hero turns
 
 
-@pytest.mark.rule(R, "Target Check")
+@pytest.mark.rule("midhalla", "Target Check")
 def test_players_choose_which_hero_is_attacked() -> None:
     st = state(heroes={"harkon": {"tile": "t1"}, "enyk": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t1"}})
@@ -48,7 +48,7 @@ def test_players_choose_which_hero_is_attacked() -> None:
     assert st.heroes["enyk"].hp == 3 and st.heroes["harkon"].hp == 6
 
 
-@pytest.mark.rule(R, "Target Check")
+@pytest.mark.rule("midhalla", "Target Check")
 def test_trap_targeting_enemy_takes_the_lowest_hp_trap_and_never_heroes() -> None:
     st = state(fortified=3, heroes={"harkon": {"tile": "t2"}},
                enemies={"e1": {"card": "root_spawn", "tile": "t2"}},
@@ -60,7 +60,7 @@ def test_trap_targeting_enemy_takes_the_lowest_hp_trap_and_never_heroes() -> Non
     assert "attacks trap t6" in texts(ev)
 
 
-@pytest.mark.rule(R, "Target Check")
+@pytest.mark.rule("midhalla", "Target Check")
 def test_any_target_lets_players_pick_among_every_type_in_range() -> None:
     st = state(fortified=3, heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "troll_brute", "tile": "t1"}},
@@ -69,7 +69,7 @@ def test_any_target_lets_players_pick_among_every_type_in_range() -> None:
     assert legal(st) == ["Troll Brute attacks harkon", "Troll Brute attacks t5"]
 
 
-@pytest.mark.rule(R, "Gate Check")
+@pytest.mark.rule("midhalla", "Gate Check")
 def test_gate_check_only_when_no_preferred_target() -> None:
     # A hero-targeting enemy on the gate tile with no hero in range attacks the gate.
     st = state(heroes={"harkon": {"tile": "t3"}},
@@ -83,7 +83,7 @@ def test_gate_check_only_when_no_preferred_target() -> None:
     assert st2.gate_hp == 20 and st2.heroes["harkon"].hp == 5
 
 
-@pytest.mark.rule(R, "Gate Check")
+@pytest.mark.rule("midhalla", "Gate Check")
 def test_ranged_enemy_attacks_the_gate_from_an_adjacent_tile() -> None:
     st = state(heroes={"harkon": {"tile": "t3"}},
                enemies={"e1": {"card": "kobold_slinger", "tile": "t1"}})
@@ -91,7 +91,7 @@ def test_ranged_enemy_attacks_the_gate_from_an_adjacent_tile() -> None:
     assert st.gate_hp == 19 and st.enemies["e1"].tile == "t1"
 
 
-@pytest.mark.rule(R, "Activating an Enemy")
+@pytest.mark.rule("midhalla", "Activating an Enemy")
 def test_move_ties_are_a_players_choice() -> None:
     # Two equally short ways around a square: G-a-b and G-c-b.
     from meadhall.games.midhalla.testkit import layout
@@ -106,7 +106,7 @@ def test_move_ties_are_a_players_choice() -> None:
     assert st.enemies["e1"].tile == "c"
 
 
-@pytest.mark.rule(R, "3.1 Enemy Turns")
+@pytest.mark.rule("midhalla", "3.1 Enemy Turns")
 def test_enemies_activate_in_tao_once_each_and_players_order_a_shared_tile() -> None:
     st = state(heroes={"harkon": {"tile": "t3"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t2"},
@@ -121,7 +121,7 @@ def test_enemies_activate_in_tao_once_each_and_players_order_a_shared_tile() -> 
     assert moves == ["e2", "e1"]  # e1 moved onto t1 - already activated - but acts once
 
 
-@pytest.mark.rule(R, "Fast")
+@pytest.mark.rule("midhalla", "Fast")
 def test_fast_enemy_attacks_after_moving() -> None:
     st = state(heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "demon_hound", "tile": "t2"}})
@@ -130,7 +130,7 @@ def test_fast_enemy_attacks_after_moving() -> None:
     assert st.heroes["harkon"].hp == 5
 
 
-@pytest.mark.rule(R, "Activating an Enemy")
+@pytest.mark.rule("midhalla", "Activating an Enemy")
 def test_enemy_that_moves_does_not_attack_unless_fast() -> None:
     st = state(heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t2"}})
@@ -138,7 +138,7 @@ def test_enemy_that_moves_does_not_attack_unless_fast() -> None:
     assert st.enemies["e1"].tile == "t1" and st.heroes["harkon"].hp == 6
 
 
-@pytest.mark.rule(R, "Bleed X")
+@pytest.mark.rule("midhalla", "Bleed X")
 def test_bleed_deals_damage_at_end_of_each_turn_and_stacks() -> None:
     st = state(heroes={"harkon": {"tile": "t3"}},
                enemies={"e1": {"card": "draugr", "tile": "t2", "bleed": 2}})
@@ -147,7 +147,7 @@ def test_bleed_deals_damage_at_end_of_each_turn_and_stacks() -> None:
     assert "bleeds for 2" in texts(ev)
 
 
-@pytest.mark.rule(R, "Evasion")
+@pytest.mark.rule("midhalla", "Evasion")
 def test_evasion_absorbs_the_first_attack_of_a_multi_attack() -> None:
     # The rulebook: Harkon's Cleave (2*Attack 1) on a Kobold Warrior with Evade.
     st = state(heroes={"harkon": {"tile": "t1"}, "enyk": {"tile": "G"}},
@@ -161,7 +161,7 @@ def test_evasion_absorbs_the_first_attack_of_a_multi_attack() -> None:
     assert st.enemies["e1"].hp == 2
 
 
-@pytest.mark.rule(R, "Evasion")
+@pytest.mark.rule("midhalla", "Evasion")
 def test_evasion_is_regained_at_the_end_of_the_enemy_turn() -> None:
     st = state(heroes={"harkon": {"tile": "t3"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t2", "evasion": False}})
@@ -169,7 +169,7 @@ def test_evasion_is_regained_at_the_end_of_the_enemy_turn() -> None:
     assert st.enemies["e1"].evasion
 
 
-@pytest.mark.rule(R, "Armor X")
+@pytest.mark.rule("midhalla", "Armor X")
 def test_enemy_armor_reduces_every_attack_and_pierce_ignores_it() -> None:
     st = state(players=("tora",), heroes={"tora": {"tile": "t1"}},
                enemies={"e1": {"card": "draugr", "tile": "t1"}})
@@ -185,7 +185,7 @@ def test_enemy_armor_reduces_every_attack_and_pierce_ignores_it() -> None:
     assert st2.enemies["e1"].hp == 1
 
 
-@pytest.mark.rule(R, "Armor X")
+@pytest.mark.rule("midhalla", "Armor X")
 def test_hero_armor_lasts_until_the_beginning_of_the_next_turn_and_does_not_stack() -> None:
     st = state(players=("tora",), heroes={"tora": {"tile": "t1", "armor": 1}},
                enemies={"e1": {"card": "kobold_chieftain", "tile": "t1"}})
@@ -203,7 +203,7 @@ def test_hero_armor_lasts_until_the_beginning_of_the_next_turn_and_does_not_stac
     assert st.heroes["tora"].bleed == 1
 
 
-@pytest.mark.rule(R, "Damage (DMG) vs. Attack")
+@pytest.mark.rule("midhalla", "Damage (DMG) vs. Attack")
 def test_retaliate_is_damage_and_ignores_armor() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "t1", "retaliate": 1}},
                enemies={"e1": {"card": "kobold_chieftain", "tile": "t1"}})
@@ -213,7 +213,7 @@ def test_retaliate_is_damage_and_ignores_armor() -> None:
     assert st.heroes["harkon"].hp == 4
 
 
-@pytest.mark.rule(R, "Exhaust")
+@pytest.mark.rule("midhalla", "Exhaust")
 def test_exhaust_blocks_a_skill_of_the_players_choice_max_two() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "shaman", "tile": "t1"}})
@@ -229,7 +229,7 @@ def test_exhaust_blocks_a_skill_of_the_players_choice_max_two() -> None:
 
 
 # ------------------------------------------------------------------ bosses
-@pytest.mark.rule(R, "Activating Bosses")
+@pytest.mark.rule("midhalla", "Activating Bosses")
 def test_boss_rotation_starts_top_left_and_goes_clockwise() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "demon_bear", "tile": "t1"}})
@@ -242,7 +242,7 @@ def test_boss_rotation_starts_top_left_and_goes_clockwise() -> None:
     assert st.enemies["e1"].tile == "G" and st.gate_hp == 18
 
 
-@pytest.mark.rule(R, "Activating Bosses")
+@pytest.mark.rule("midhalla", "Activating Bosses")
 def test_boss_default_move_is_zero() -> None:
     st = state(n_tiles=4, players=("harkon",), heroes={"harkon": {"tile": "G"}},
                enemies={"e1": {"card": "demon_bear", "tile": "t4"}})
@@ -251,7 +251,7 @@ def test_boss_default_move_is_zero() -> None:
 
 
 # ------------------------------------------------------------------ 3.2 trap turns
-@pytest.mark.rule(R, "3.2 Trap Turns")
+@pytest.mark.rule("midhalla", "3.2 Trap Turns")
 def test_trap_must_attack_and_players_choose_the_target() -> None:
     st = state(fortified=3, heroes={"harkon": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_slinger", "tile": "t1"},
@@ -264,7 +264,7 @@ def test_trap_must_attack_and_players_choose_the_target() -> None:
     assert st.enemies["e2"].hp == 1
 
 
-@pytest.mark.rule(R, "3.2 Trap Turns")
+@pytest.mark.rule("midhalla", "3.2 Trap Turns")
 def test_traps_never_target_enemies_on_the_gate_tile() -> None:
     st = state(fortified=3, heroes={"harkon": {"tile": "t2"}},
                enemies={"e1": {"card": "kobold_slinger", "tile": "G"}},
@@ -273,7 +273,7 @@ def test_traps_never_target_enemies_on_the_gate_tile() -> None:
     assert st.enemies["e1"].hp == 2 and "no enemy in range" in texts(ev)
 
 
-@pytest.mark.rule(R, "Hitpoints (HP), KO, destroyed & defeated")
+@pytest.mark.rule("midhalla", "Hitpoints (HP), KO, destroyed & defeated")
 def test_destroyed_trap_stays_but_never_activates_and_cannot_be_repaired() -> None:
     st = state(fortified=3, players=("enyk",), heroes={"enyk": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_slinger", "tile": "t1"}},
@@ -288,7 +288,7 @@ def test_destroyed_trap_stays_but_never_activates_and_cannot_be_repaired() -> No
 
 
 # ------------------------------------------------------------------ 3.3 hero turns
-@pytest.mark.rule(R, "3.3 Hero Turns")
+@pytest.mark.rule("midhalla", "3.3 Hero Turns")
 def test_heroes_act_in_any_order_chosen_by_the_players() -> None:
     st = state(heroes={"harkon": {"tile": "G"}, "enyk": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
@@ -298,7 +298,7 @@ def test_heroes_act_in_any_order_chosen_by_the_players() -> None:
     assert st.decision().seat == "enyk"
 
 
-@pytest.mark.rule(R, "Hero Turn and activating Skills")
+@pytest.mark.rule("midhalla", "Hero Turn and activating Skills")
 def test_top_row_then_bottom_row_and_occupied_slots_are_unavailable() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "G", "top_at": 1,
                                                        "bottom_at": 0}},
@@ -315,7 +315,7 @@ def test_top_row_then_bottom_row_and_occupied_slots_are_unavailable() -> None:
     assert st.heroes["harkon"].top_at == 0 and st.heroes["harkon"].bottom_at == 1
 
 
-@pytest.mark.rule(R, "Activating Ultimate Abilities and Items")
+@pytest.mark.rule("midhalla", "Activating Ultimate Abilities and Items")
 def test_items_and_ultimates_are_free_actions_exhausted_after_use() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "t1", "items": ["throwing_axe"]}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t2", "evasion": False}})
@@ -328,7 +328,7 @@ def test_items_and_ultimates_are_free_actions_exhausted_after_use() -> None:
     assert "use ultimate Berserk Fury" in legal(st)
 
 
-@pytest.mark.rule(R, "Move")
+@pytest.mark.rule("midhalla", "Move")
 def test_move_up_to_value_or_not_at_all() -> None:
     st = state(n_tiles=4, players=("tora",), heroes={"tora": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t4"}})
@@ -337,7 +337,7 @@ def test_move_up_to_value_or_not_at_all() -> None:
     assert legal(st)[:3] == ["move to t1", "move to t2", "stay"]
 
 
-@pytest.mark.rule(R, "Range")
+@pytest.mark.rule("midhalla", "Range")
 def test_range_counts_tiles_anywhere_reaches_all_and_zero_is_the_same_tile() -> None:
     st = state(n_tiles=4, players=("ylva",), heroes={"ylva": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t3"},
@@ -353,7 +353,7 @@ def test_range_counts_tiles_anywhere_reaches_all_and_zero_is_the_same_tile() -> 
                              "attack e2 (Kobold Warrior on t4)"]
 
 
-@pytest.mark.rule(R, "Targeting")
+@pytest.mark.rule("midhalla", "Targeting")
 def test_linked_effects_apply_to_the_attacks_target() -> None:
     st = state(players=("enyk",), heroes={"enyk": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t2", "evasion": False}})
@@ -363,7 +363,7 @@ def test_linked_effects_apply_to_the_attacks_target() -> None:
     assert st.enemies["e1"].bleed == 1 and st.enemies["e1"].hp == 1
 
 
-@pytest.mark.rule(R, "Slow")
+@pytest.mark.rule("midhalla", "Slow")
 def test_slow_stops_the_next_move_then_flips_to_slow_immune() -> None:
     st = state(heroes={"harkon": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t3", "slow": "slowed"}})
@@ -371,7 +371,7 @@ def test_slow_stops_the_next_move_then_flips_to_slow_immune() -> None:
     assert st.enemies["e1"].tile == "t3" and st.enemies["e1"].slow == "immune"
 
 
-@pytest.mark.rule(R, "Dealing Damage to Enemies")
+@pytest.mark.rule("midhalla", "Dealing Damage to Enemies")
 def test_defeated_enemy_goes_to_its_discard_pile() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_slinger", "tile": "t1"},
@@ -382,7 +382,7 @@ def test_defeated_enemy_goes_to_its_discard_pile() -> None:
     assert "e1" not in st.enemies and st.decks["enemy"].discard == ["kobold_slinger"]
 
 
-@pytest.mark.rule(R, "Phase 3: Combat")
+@pytest.mark.rule("midhalla", "Phase 3: Combat")
 def test_combat_ends_at_the_end_of_3_3_when_every_enemy_is_defeated() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_slinger", "tile": "t1"}})
@@ -396,7 +396,7 @@ def test_combat_ends_at_the_end_of_3_3_when_every_enemy_is_defeated() -> None:
     assert st.phase == "rewards"
 
 
-@pytest.mark.rule(R, "Goal")
+@pytest.mark.rule("midhalla", "Goal")
 def test_the_chapter_is_lost_when_the_gate_reaches_zero() -> None:
     st = state(heroes={"harkon": {"tile": "t3"}},
                enemies={"e1": {"card": "draugr", "tile": "G"}}, gate_hp=2)
@@ -404,7 +404,7 @@ def test_the_chapter_is_lost_when_the_gate_reaches_zero() -> None:
     assert st.outcome().result == "loss" and "gate" in st.outcome().reason
 
 
-@pytest.mark.rule(R, "Hitpoints (HP), KO, destroyed & defeated")
+@pytest.mark.rule("midhalla", "Hitpoints (HP), KO, destroyed & defeated")
 def test_all_heroes_ko_loses_and_ko_heroes_leave_the_board() -> None:
     st = state(heroes={"harkon": {"tile": "t1", "hp": 1}, "enyk": {"tile": "t3", "hp": 0}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t1"}})
@@ -413,7 +413,7 @@ def test_all_heroes_ko_loses_and_ko_heroes_leave_the_board() -> None:
     assert st.outcome().result == "loss" and "KO" in st.outcome().reason
 
 
-@pytest.mark.rule(R, "Horde")
+@pytest.mark.rule("midhalla", "Horde")
 def test_horde_reduces_attacks_for_each_other_horde_enemy_on_the_tile() -> None:
     st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                enemies={"e1": {"card": "demon_hound", "tile": "t1"},

@@ -26,7 +26,7 @@ def to_exploration(st):
 
 
 # ------------------------------------------------------------------ setup
-@pytest.mark.rule(R, "Set up the Main Play Area")
+@pytest.mark.rule("midhalla", "Set up the Main Play Area")
 def test_dungeon_board_resources_components_and_cart() -> None:
     st = new()
     assert st.gate_hp == 20 and st.silver == 6 and st.runestones == 5
@@ -37,7 +37,7 @@ def test_dungeon_board_resources_components_and_cart() -> None:
     assert {t for t, v in st.tiles.items() if v.fortified} == {"L", "G", "R"}
 
 
-@pytest.mark.rule(R, "Set up Player Areas")
+@pytest.mark.rule("midhalla", "Set up Player Areas")
 def test_level_one_pool_is_players_plus_two_and_each_hero_takes_one() -> None:
     st = new({"scenario": "chapter1", "heroes": ["harkon", "enyk", "tora"]})
     st.apply(legal(st)[0])  # the unique item
@@ -52,7 +52,7 @@ def test_level_one_pool_is_players_plus_two_and_each_hero_takes_one() -> None:
     assert all(h.hp == h.max_hp for h in st.heroes.values())
 
 
-@pytest.mark.rule(R, "Setup")
+@pytest.mark.rule("midhalla", "Setup")
 def test_unique_items_are_distributed_by_the_players() -> None:
     st = new()
     assert legal(st) == ["give runic_talisman to harkon", "give runic_talisman to enyk"]
@@ -60,19 +60,19 @@ def test_unique_items_are_distributed_by_the_players() -> None:
     assert st.heroes["enyk"].items == ["runic_talisman"]
 
 
-@pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
+@pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
 def test_blessing_gives_two_silver_per_point() -> None:
     st = new({"scenario": "chapter1", "heroes": ["harkon"], "party": {"fate": 2}})
     assert st.silver == 6 + 4
 
 
-@pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
+@pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
 def test_wrath_curses_without_unfortified_tiles_cost_gate_hp() -> None:
     st = new({"scenario": "chapter1", "heroes": ["harkon"], "party": {"fate": -3}})
     assert st.gate_hp == 17
 
 
-@pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
+@pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
 def test_wrath_curses_are_spread_evenly_by_the_players() -> None:
     from meadhall.games.midhalla.testkit import line
     st = G.from_json(position(phase="setup", tiles=line(3, 2), curses_to_place=3))
@@ -84,7 +84,7 @@ def test_wrath_curses_are_spread_evenly_by_the_players() -> None:
     assert (st.tiles["t2"].curses, st.tiles["t3"].curses) == (2, 1)
 
 
-@pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
+@pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
 def test_curse_adds_hp_per_player_after_the_first() -> None:
     from meadhall.games.midhalla.testkit import line
     tiles = line(3, 1)
@@ -98,7 +98,7 @@ def test_curse_adds_hp_per_player_after_the_first() -> None:
 
 
 # ------------------------------------------------------------------ exploration
-@pytest.mark.rule(R, "1.1 Choose an unexplored Path to explore")
+@pytest.mark.rule("midhalla", "1.1 Choose an unexplored Path to explore")
 def test_only_unexplored_paths_can_be_explored() -> None:
     st = to_exploration(new())
     assert legal(st) == ["explore A", "explore B"]
@@ -106,7 +106,7 @@ def test_only_unexplored_paths_can_be_explored() -> None:
     assert legal(st) == ["explore A", "explore D", "explore E"]
 
 
-@pytest.mark.rule(R, "Placing Map Tiles")
+@pytest.mark.rule("midhalla", "Placing Map Tiles")
 def test_numbered_side_touches_the_explored_path_and_paths_turn_with_the_tile() -> None:
     st = to_exploration(new())
     st.apply("explore B")
@@ -116,7 +116,7 @@ def test_numbered_side_touches_the_explored_path_and_paths_turn_with_the_tile() 
     assert t.paths == {"N": "D", "E": "E"}
 
 
-@pytest.mark.rule(R, "Phase 1: Exploration")
+@pytest.mark.rule("midhalla", "Phase 1: Exploration")
 def test_exploration_ends_when_the_campaign_book_says_so() -> None:
     st = to_exploration(new())
     st.apply("explore B")
@@ -124,7 +124,7 @@ def test_exploration_ends_when_the_campaign_book_says_so() -> None:
     assert st.phase == "preparation" and st.story == ["V1"]
 
 
-@pytest.mark.rule(R, "Verses")
+@pytest.mark.rule("midhalla", "Verses")
 def test_a_section_can_link_to_a_verse() -> None:
     st = to_exploration(new())
     st.apply("explore A")
@@ -138,7 +138,7 @@ def test_a_section_can_link_to_a_verse() -> None:
     assert any(e.kind == "verse" for e in ev) and st.gate_hp == 16
 
 
-@pytest.mark.rule(R, "Events, Global Events, Quests and the Quest Board")
+@pytest.mark.rule("midhalla", "Events, Global Events, Quests and the Quest Board")
 def test_event_choice_leads_to_a_global_event_and_an_evolving_deck() -> None:
     st = to_exploration(new())
     st.force("4")
@@ -152,7 +152,7 @@ def test_event_choice_leads_to_a_global_event_and_an_evolving_deck() -> None:
     assert st.silver == 8
 
 
-@pytest.mark.rule(R, "Quests")
+@pytest.mark.rule("midhalla", "Quests")
 def test_quest_events_go_on_the_quest_board() -> None:
     st = to_exploration(new())
     st.force("7")
@@ -161,7 +161,7 @@ def test_quest_events_go_on_the_quest_board() -> None:
     assert "7" not in st.decks["tier1"].discard
 
 
-@pytest.mark.rule(R, "1.2 Read Campaignbook")
+@pytest.mark.rule("midhalla", "1.2 Read Campaignbook")
 def test_timed_exploration_moves_the_timer_and_triggers_its_steps() -> None:
     st = G.from_json(position({"scenario": "side_loot_den", "heroes": ["harkon"]},
                               phase="exploration", timer=2))
@@ -181,7 +181,7 @@ def global_event(n: str, **pos):
     return st, ev
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_global_07_atone_pays_a_runestone_and_reads_16() -> None:
     st, _ = global_event("07", runestones=1, gate_hp=19)
     assert legal(st) == ["atone (pay 1 runestone, read global event 16)",
@@ -190,7 +190,7 @@ def test_global_07_atone_pays_a_runestone_and_reads_16() -> None:
     assert st.runestones == 0 and st.gate_hp == 20 and "04" in st.party["unlocks"]["lore"]
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_global_07_without_runestones_reads_19() -> None:
     st, ev = global_event("07", runestones=0, heroes={"harkon": {"hp": 4}, "enyk": {"hp": 3}},
                           silver=5)
@@ -199,7 +199,7 @@ def test_global_07_without_runestones_reads_19() -> None:
     assert legal(st)[0].startswith("build spike on G")
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_global_19_ties_for_lowest_hp_are_a_players_choice() -> None:
     st, _ = global_event("19", heroes={"harkon": {"hp": 3}, "enyk": {"hp": 3}}, silver=0)
     assert legal(st) == ["spare harkon", "spare enyk"]
@@ -207,7 +207,7 @@ def test_global_19_ties_for_lowest_hp_are_a_players_choice() -> None:
     assert st.heroes["harkon"].hp == 2 and st.heroes["enyk"].hp == 3
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_global_11_gains_silver_and_spawns_the_mimic_here() -> None:
     st, _ = global_event("11", silver=0)
     assert st.silver == 3
@@ -215,7 +215,7 @@ def test_global_11_gains_silver_and_spawns_the_mimic_here() -> None:
     assert "chapter12" in st.party["unlocks"]["chapters"]
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_global_14_unlocks_the_first_missing_lore_then_component_20() -> None:
     st, _ = global_event("14", party={"unlocks": {"lore": ["02"]}, "new": [], "completed": [],
                                       "events": {}, "fate": 0})
@@ -227,7 +227,7 @@ def test_global_14_unlocks_the_first_missing_lore_then_component_20() -> None:
     assert st2.components == ["20"]
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_global_06_does_not_end_the_chapter_in_this_build() -> None:
     st, ev = global_event("06")
     assert st.phase == "exploration" and not st.outcome().over
@@ -236,14 +236,14 @@ def test_global_06_does_not_end_the_chapter_in_this_build() -> None:
         G.new_game({"scenario": "chapter12"})
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_global_18_has_no_text_and_no_effect() -> None:
     st, ev = global_event("18")
     assert [e.kind for e in ev][:1] == ["global"]
     assert st.gate_hp == 20 and st.silver == 6
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_missing_global_events_15_and_17_cannot_be_referenced() -> None:
     ch = G.content.chapters["chapter1"]
     bad = Chapter.model_validate({**ch.model_dump(), "verses": {
@@ -253,7 +253,7 @@ def test_missing_global_events_15_and_17_cannot_be_referenced() -> None:
         _check(content)
 
 
-@pytest.mark.rule(R, "Global Events")
+@pytest.mark.rule("midhalla", "Global Events")
 def test_every_printed_global_event_resolves() -> None:
     for n in G.content.printed.global_events:
         st, _ = global_event(n, runestones=3, silver=9)

@@ -23,8 +23,8 @@ def fight(players=("harkon", "enyk"), heroes=None, enemies=None, traps=None, ste
     return st, ev
 
 
-@pytest.mark.rule(R, "The Rules")
-@pytest.mark.rule(R, "Set up the Main Play Area")
+@pytest.mark.rule("midhalla", "The Rules")
+@pytest.mark.rule("midhalla", "Set up the Main Play Area")
 def test_printed_values_are_exact() -> None:
     p = G.content.printed
     assert (p.gate_hp, p.start_silver, p.start_runestones, p.start_components,
@@ -33,7 +33,7 @@ def test_printed_values_are_exact() -> None:
     assert (p.enemy_move, p.boss_move, p.enemy_armor, p.blessing_silver) == (1, 0, 1, 2)
 
 
-@pytest.mark.rule(R, "Keywords")
+@pytest.mark.rule("midhalla", "Keywords")
 def test_the_keyword_list_is_the_printed_one() -> None:
     assert list(G.content.printed.keywords) == [
         "Ally", "Anywhere", "Armor X", "Attack", "Basic Enemy", "Bleed X", "Damage / DMG",
@@ -41,15 +41,15 @@ def test_the_keyword_list_is_the_printed_one() -> None:
     assert G.content.printed.keywords["Exhaust"].endswith("Ignore any further exhausts.")
 
 
-@pytest.mark.rule(R, "Player Aid: Keywords")
-@pytest.mark.rule(R, "Follower")
-@pytest.mark.rule(R, "Followers")
+@pytest.mark.rule("midhalla", "Player Aid: Keywords")
+@pytest.mark.rule("midhalla", "Follower")
+@pytest.mark.rule("midhalla", "Followers")
 def test_followers_are_not_implemented_and_fail_loudly() -> None:
     with pytest.raises(RuleNotImplemented, match="Followers"):
         G.new_game({"scenario": "chapter1", "heroes": ["harkon"], "followers": ["cub"]})
 
 
-@pytest.mark.rule(R, "Ally")
+@pytest.mark.rule("midhalla", "Ally")
 def test_ally_means_another_hero_not_self() -> None:
     st, _ = fight(players=("tora", "enyk"), heroes={"tora": {"tile": "G", "hp": 3},
                                                    "enyk": {"tile": "t1", "hp": 2}},
@@ -61,7 +61,7 @@ def test_ally_means_another_hero_not_self() -> None:
     assert legal(st) == ["heal enyk", "skip heal"]
 
 
-@pytest.mark.rule(R, "Anywhere")
+@pytest.mark.rule("midhalla", "Anywhere")
 def test_anywhere_reaches_every_map_tile() -> None:
     st, _ = fight(players=("enyk",), heroes={"enyk": {"tile": "G", "hp": 1}},
                   enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
@@ -70,8 +70,8 @@ def test_anywhere_reaches_every_map_tile() -> None:
     assert st.heroes["enyk"].hp == 4
 
 
-@pytest.mark.rule(R, "Attacks")
-@pytest.mark.rule(R, "Attack")
+@pytest.mark.rule("midhalla", "Attacks")
+@pytest.mark.rule("midhalla", "Attack")
 def test_each_attack_of_a_multi_attack_has_its_own_target() -> None:
     st, _ = fight(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                   enemies={"e1": {"card": "kobold_slinger", "tile": "t1"},
@@ -84,9 +84,9 @@ def test_each_attack_of_a_multi_attack_has_its_own_target() -> None:
     assert st.enemies["e2"].hp == 1
 
 
-@pytest.mark.rule(R, "Combat Terminology")
-@pytest.mark.rule(R, "Turns")
-@pytest.mark.rule(R, "Pierce")
+@pytest.mark.rule("midhalla", "Combat Terminology")
+@pytest.mark.rule("midhalla", "Turns")
+@pytest.mark.rule("midhalla", "Pierce")
 def test_pierce_lasts_until_the_end_of_that_units_turn() -> None:
     st, _ = fight(players=("tora", "harkon"),
                   heroes={"tora": {"tile": "t1"}, "harkon": {"tile": "t1"}},
@@ -103,7 +103,7 @@ def test_pierce_lasts_until_the_end_of_that_units_turn() -> None:
     assert st.enemies["e1"].hp == 6
 
 
-@pytest.mark.rule(R, "Retaliate")
+@pytest.mark.rule("midhalla", "Retaliate")
 def test_hero_retaliate_damages_the_attacking_enemy() -> None:
     st, _ = fight(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                   enemies={"e1": {"card": "kobold_warrior", "tile": "t1"}})
@@ -115,7 +115,7 @@ def test_hero_retaliate_damages_the_attacking_enemy() -> None:
     assert any(e.kind == "retaliate" for e in ev)
 
 
-@pytest.mark.rule(R, "Damage / DMG")
+@pytest.mark.rule("midhalla", "Damage / DMG")
 def test_damage_is_not_modified_by_armor_or_evasion() -> None:
     st, _ = fight(players=("harkon",), heroes={"harkon": {"tile": "G"}}, step="enemies",
                   enemies={"e1": {"card": "kobold_warrior", "tile": "t3", "bleed": 1,
@@ -123,8 +123,8 @@ def test_damage_is_not_modified_by_armor_or_evasion() -> None:
     assert st.enemies["e1"].hp == 1 and st.enemies["e1"].evasion
 
 
-@pytest.mark.rule(R, "Basic Enemy")
-@pytest.mark.rule(R, "Basic Enemies vs. Elite & Bosses")
+@pytest.mark.rule("midhalla", "Basic Enemy")
+@pytest.mark.rule("midhalla", "Basic Enemies vs. Elite & Bosses")
 def test_basic_elite_and_boss_cards_have_their_own_discard() -> None:
     st, _ = fight(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
                   enemies={"e1": {"card": "kobold_chieftain", "tile": "t1", "hp": 1},
@@ -136,7 +136,7 @@ def test_basic_elite_and_boss_cards_have_their_own_discard() -> None:
     assert kinds == {"basic", "elite", "boss"}
 
 
-@pytest.mark.rule(R, "Enemy Cards")
+@pytest.mark.rule("midhalla", "Enemy Cards")
 def test_enemy_hp_follows_the_player_count() -> None:
     for n in range(1, 5):
         heroes = ["harkon", "enyk", "tora", "ylva"][:n]
@@ -147,7 +147,7 @@ def test_enemy_hp_follows_the_player_count() -> None:
         assert e.max_hp == G.content.cat.enemies[e.card].hp[n - 1]
 
 
-@pytest.mark.rule(R, "End of 3.1")
+@pytest.mark.rule("midhalla", "End of 3.1")
 def test_after_every_enemy_the_traps_take_their_turns() -> None:
     st, ev = fight(heroes={"harkon": {"tile": "G"}}, step="enemies",
                    tiles=line(3, 2), enemies={"e1": {"card": "kobold_slinger", "tile": "t3"}},
@@ -159,7 +159,7 @@ def test_after_every_enemy_the_traps_take_their_turns() -> None:
     assert st.enemies["e1"].hp == 1  # the arrow tower reached t2
 
 
-@pytest.mark.rule(R, "Player Activation token")
+@pytest.mark.rule("midhalla", "Player Activation token")
 def test_activation_token_flips_when_a_hero_is_done() -> None:
     st, _ = fight(players=("harkon",), heroes={"harkon": {"tile": "G"}},
                   enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
@@ -169,7 +169,7 @@ def test_activation_token_flips_when_a_hero_is_done() -> None:
     assert any("activation token inactive" in e.text for e in ev)
 
 
-@pytest.mark.rule(R, "Hero Tableau")
+@pytest.mark.rule("midhalla", "Hero Tableau")
 def test_hero_tableaus_have_rows_ultimates_and_an_hp_die() -> None:
     for h in G.content.cat.heroes.values():
         assert 1 <= h.max_hp <= 6  # a six-sided HP die
@@ -178,7 +178,7 @@ def test_hero_tableaus_have_rows_ultimates_and_an_hp_die() -> None:
     assert "Harkon the Drengr" in names and "Enyk the Herbalist" in names
 
 
-@pytest.mark.rule(R, "Explored")
+@pytest.mark.rule("midhalla", "Explored")
 def test_a_placed_map_tile_is_explored_and_its_path_is_closed() -> None:
     st = G.from_json(position(phase="exploration"))
     st.force("2")
@@ -186,8 +186,8 @@ def test_a_placed_map_tile_is_explored_and_its_path_is_closed() -> None:
     assert "1A" in st.tiles and "explore A" not in legal(st)
 
 
-@pytest.mark.rule(R, "Fortified")
-@pytest.mark.rule(R, "Gate Map tile")
+@pytest.mark.rule("midhalla", "Fortified")
+@pytest.mark.rule("midhalla", "Gate Map tile")
 def test_gate_and_its_neighbours_start_fortified_and_no_spawn_there() -> None:
     st = G.from_json(position(phase="preparation"))
     st.apply("done preparing")
@@ -195,7 +195,7 @@ def test_gate_and_its_neighbours_start_fortified_and_no_spawn_there() -> None:
     assert legal(st) == ["position harkon on G", "position harkon on L", "position harkon on R"]
 
 
-@pytest.mark.rule(R, "Curse")
+@pytest.mark.rule("midhalla", "Curse")
 def test_a_chapter_event_can_curse_the_tile_just_explored() -> None:
     st = G.from_json(position({"scenario": "chapter2", "heroes": ["harkon"]},
                               phase="exploration"))
@@ -207,7 +207,7 @@ def test_a_chapter_event_can_curse_the_tile_just_explored() -> None:
     assert st.tiles["G"].curses == 0 and "no effect" in ev[0].text  # fortified
 
 
-@pytest.mark.rule(R, "Dara's Cart")
+@pytest.mark.rule("midhalla", "Dara's Cart")
 def test_daras_cart_starts_with_all_commons_and_two_rares() -> None:
     st = G.new_game({"scenario": "chapter1", "heroes": ["harkon"]})
     commons = {i for i, d in G.content.cat.items.items() if d.kind == "common"}
@@ -216,9 +216,9 @@ def test_daras_cart_starts_with_all_commons_and_two_rares() -> None:
     assert len(st.decks["items"]) == len(rares) - 2
 
 
-@pytest.mark.rule(R, "Game Overview")
-@pytest.mark.rule(R, "Phase 2: Preparation")
-@pytest.mark.rule(R, "Phase 4: Rewards")
+@pytest.mark.rule("midhalla", "Game Overview")
+@pytest.mark.rule("midhalla", "Phase 2: Preparation")
+@pytest.mark.rule("midhalla", "Phase 4: Rewards")
 def test_a_whole_chapter_runs_through_the_four_phases_in_order() -> None:
     st = G.new_game({"scenario": "chapter1", "heroes": ["harkon"]}, seed=0,
                     auto_choices=True)

@@ -18,7 +18,7 @@ def prep(n_tiles: int = 3, fortified: int = 2, players=("harkon", "enyk"), **pos
                                 phase="preparation", **pos))
 
 
-@pytest.mark.rule(R, "Buying, selling and exchanging Items")
+@pytest.mark.rule("midhalla", "Buying, selling and exchanging Items")
 def test_buy_sell_half_cost_rounded_down_and_exchange() -> None:
     st = prep(silver=6, cart=["iron_shield", "throwing_axe"])
     st.apply("buy iron_shield for harkon")
@@ -30,7 +30,7 @@ def test_buy_sell_half_cost_rounded_down_and_exchange() -> None:
     assert st.heroes["harkon"].items == ["throwing_axe"]
 
 
-@pytest.mark.rule(R, "Types of Items")
+@pytest.mark.rule("midhalla", "Types of Items")
 def test_unique_items_cannot_be_sold_but_can_be_exchanged() -> None:
     st = prep(heroes={"harkon": {"items": ["runic_talisman"]}, "enyk": {}})
     acts = legal(st)
@@ -38,7 +38,7 @@ def test_unique_items_cannot_be_sold_but_can_be_exchanged() -> None:
     assert "give runic_talisman from harkon to enyk" in acts
 
 
-@pytest.mark.rule(R, "Fortifying Map Tiles")
+@pytest.mark.rule("midhalla", "Fortifying Map Tiles")
 def test_fortify_costs_one_plus_players_and_needs_a_fortified_neighbour() -> None:
     st = prep(n_tiles=3, fortified=2, runestones=7)
     acts = legal(st)
@@ -49,7 +49,7 @@ def test_fortify_costs_one_plus_players_and_needs_a_fortified_neighbour() -> Non
     assert st.runestones == 7 - 3 and st.tiles["t2"].fortified
 
 
-@pytest.mark.rule(R, "Fortifying Map Tiles")
+@pytest.mark.rule("midhalla", "Fortifying Map Tiles")
 def test_fortifying_a_cursed_tile_costs_one_more_and_lifts_the_curse() -> None:
     tiles = line(3, 2)
     tiles["t2"]["curses"] = 1
@@ -58,7 +58,7 @@ def test_fortifying_a_cursed_tile_costs_one_more_and_lifts_the_curse() -> None:
     assert st.runestones == 0 and st.tiles["t2"].curses == 0
 
 
-@pytest.mark.rule(R, "Building Traps")
+@pytest.mark.rule("midhalla", "Building Traps")
 def test_traps_only_on_fortified_non_gate_tiles_two_per_tile_within_stock() -> None:
     st = prep(n_tiles=3, fortified=2, silver=20)
     acts = legal(st)
@@ -76,7 +76,7 @@ def test_traps_only_on_fortified_non_gate_tiles_two_per_tile_within_stock() -> N
         st.apply("build spike on t1")
 
 
-@pytest.mark.rule(R, "Building Traps")
+@pytest.mark.rule("midhalla", "Building Traps")
 def test_trap_stock_limits_building() -> None:
     tiles = line(3, 4)
     st = prep(tiles=tiles, silver=40)
@@ -85,7 +85,7 @@ def test_trap_stock_limits_building() -> None:
     assert not any(a.startswith("build spike") for a in legal(st))  # stock 3
 
 
-@pytest.mark.rule(R, "Upgrading Traps")
+@pytest.mark.rule("midhalla", "Upgrading Traps")
 def test_upgrades_are_consecutive_and_spend_components() -> None:
     st = prep(runestones=5, components=["gear", "rope", "crystal"],
               traps={"t1": {"kind": "spike", "tile": "t1"}})
@@ -99,7 +99,7 @@ def test_upgrades_are_consecutive_and_spend_components() -> None:
     assert not any(a.startswith("upgrade t1") for a in legal(st))  # level 3 needs gear+rope
 
 
-@pytest.mark.rule(R, "Using Trap Components")
+@pytest.mark.rule("midhalla", "Using Trap Components")
 def test_question_mark_component_is_any_component_even_special() -> None:
     st = prep(runestones=5, components=["crystal", "rope", "runic_core"],
               traps={"t1": {"kind": "arrow_tower", "tile": "t1", "level": 2}})
@@ -108,14 +108,14 @@ def test_question_mark_component_is_any_component_even_special() -> None:
                    "upgrade t1 to level 3 using crystal+runic_core"]
 
 
-@pytest.mark.rule(R, "Using Trap Components")
+@pytest.mark.rule("midhalla", "Using Trap Components")
 def test_special_components_have_their_effect_in_preparation() -> None:
     st = prep(runestones=0, components=["runic_core"])
     st.apply("use component runic_core")
     assert st.runestones == 2 and st.components == []
 
 
-@pytest.mark.rule(R, "Upgrading Traps")
+@pytest.mark.rule("midhalla", "Upgrading Traps")
 def test_special_upgrade_is_done_instead_of_upgrading() -> None:
     st = prep(runestones=5, components=["gear", "gear"],
               traps={"t1": {"kind": "spike", "tile": "t1"}})
@@ -124,21 +124,21 @@ def test_special_upgrade_is_done_instead_of_upgrading() -> None:
     assert not any(a.startswith("upgrade t1") for a in legal(st))
 
 
-@pytest.mark.rule(R, "Restoring Traps")
+@pytest.mark.rule("midhalla", "Restoring Traps")
 def test_restore_for_three_silver_even_destroyed() -> None:
     st = prep(silver=3, traps={"t1": {"kind": "spike", "tile": "t1", "hp": 0}})
     st.apply("restore t1")
     assert st.traps["t1"].hp == 3 and st.silver == 0
 
 
-@pytest.mark.rule(R, "Removing Traps")
+@pytest.mark.rule("midhalla", "Removing Traps")
 def test_remove_any_trap_for_free_losing_upgrades() -> None:
     st = prep(silver=0, traps={"t1": {"kind": "spike", "tile": "t1", "hp": 0, "level": 2}})
     st.apply("remove t1")
     assert not st.traps and st.silver == 0
 
 
-@pytest.mark.rule(R, "Reviving/healing Heroes")
+@pytest.mark.rule("midhalla", "Reviving/healing Heroes")
 def test_one_silver_restores_a_hero_to_full_even_ko() -> None:
     st = prep(silver=2, heroes={"harkon": {"hp": 0}, "enyk": {"hp": 3}})
     st.apply("heal harkon")
@@ -146,7 +146,7 @@ def test_one_silver_restores_a_hero_to_full_even_ko() -> None:
     assert st.heroes["harkon"].hp == 6 and st.heroes["enyk"].hp == 4 and st.silver == 0
 
 
-@pytest.mark.rule(R, "2.1 Spend Resources, exchange Items")
+@pytest.mark.rule("midhalla", "2.1 Spend Resources, exchange Items")
 def test_resources_only_in_preparation() -> None:
     st = prep(silver=6)
     st.apply("done preparing")
@@ -154,7 +154,7 @@ def test_resources_only_in_preparation() -> None:
         st.apply("heal harkon")
 
 
-@pytest.mark.rule(R, "2.3 Position Heroes")
+@pytest.mark.rule("midhalla", "2.3 Position Heroes")
 def test_heroes_are_positioned_on_fortified_tiles_only() -> None:
     st = prep(n_tiles=3, fortified=2, heroes={"harkon": {}, "enyk": {"hp": 0}},
               decks={"enemy": {"name": "enemy", "pile": []}})

@@ -22,7 +22,7 @@ def finish_levelup(st):
         st.apply(legal(st)[0])
 
 
-@pytest.mark.rule(R, "4.1 Check Quest Objectives")
+@pytest.mark.rule("midhalla", "4.1 Check Quest Objectives")
 def test_quests_are_checked_and_story_markers_read() -> None:
     st = rewards(quests=[["tier1", "7"], ["tier2", "6"]], story=["V1"], gate_hp=16,
                  tally={"kos": 1}, silver=0, runestones=0)
@@ -33,7 +33,7 @@ def test_quests_are_checked_and_story_markers_read() -> None:
     assert st.decks["tier1"].discard == ["7"] and st.decks["tier2"].discard == ["6"]
 
 
-@pytest.mark.rule(R, "4.2 Refresh 1 Ultimate Ability")
+@pytest.mark.rule("midhalla", "4.2 Refresh 1 Ultimate Ability")
 def test_each_hero_refreshes_one_ultimate() -> None:
     st = rewards(heroes={"harkon": {"ults_used": ["berserk_fury", "shield_wall"]},
                          "enyk": {"ults_used": ["entangle"]}})
@@ -44,14 +44,14 @@ def test_each_hero_refreshes_one_ultimate() -> None:
     assert st.heroes["enyk"].ults_used == []
 
 
-@pytest.mark.rule(R, "4.3 Refresh used items")
+@pytest.mark.rule("midhalla", "4.3 Refresh used items")
 def test_used_items_are_refreshed() -> None:
     st = rewards(heroes={"harkon": {"items": ["iron_shield"], "used_items": ["iron_shield"]},
                          "enyk": {}})
     assert st.heroes["harkon"].used_items == []
 
 
-@pytest.mark.rule(R, "4.4 Remove skill tokens and status tokens from hero boards")
+@pytest.mark.rule("midhalla", "4.4 Remove skill tokens and status tokens from hero boards")
 def test_skill_and_status_tokens_are_removed() -> None:
     st = rewards(heroes={"harkon": {"top_at": 1, "bottom_at": 2, "exhausted": ["top:0"],
                                     "bleed": 2, "armor": 1}, "enyk": {}})
@@ -59,7 +59,7 @@ def test_skill_and_status_tokens_are_removed() -> None:
     assert (h.top_at, h.bottom_at, h.exhausted, h.bleed, h.armor) == (None, None, [], 0, 0)
 
 
-@pytest.mark.rule(R, "4.5 Level up")
+@pytest.mark.rule("midhalla", "4.5 Level up")
 def test_first_rewards_gives_level_two_from_a_pool_of_players_plus_two() -> None:
     st = rewards(players=("harkon", "enyk", "tora"))
     assert st.lv["level"] == 2 and len(st.lv["pool"]) == 5
@@ -70,7 +70,7 @@ def test_first_rewards_gives_level_two_from_a_pool_of_players_plus_two() -> None
     assert len(st.decks["level2"].discard) == 2
 
 
-@pytest.mark.rule(R, "4.5 Level up")
+@pytest.mark.rule("midhalla", "4.5 Level up")
 def test_level_three_covers_a_skill_in_the_row_of_its_arrow() -> None:
     st = rewards(players=("harkon",), cycle=2,
                  decks={"level3": {"name": "level3", "top": ["l3_blink", "l3_whirlwind",
@@ -83,7 +83,7 @@ def test_level_three_covers_a_skill_in_the_row_of_its_arrow() -> None:
     assert st.heroes["harkon"].bottom[1] == "l3_blink"
 
 
-@pytest.mark.rule(R, "4.6 Add 2 items to Dara's cart")
+@pytest.mark.rule("midhalla", "4.6 Add 2 items to Dara's cart")
 def test_two_rare_items_silver_runestones_and_components() -> None:
     st = rewards(players=("harkon",), silver=1, runestones=1, components=[], cart=[])
     finish_levelup(st)
@@ -94,14 +94,14 @@ def test_two_rare_items_silver_runestones_and_components() -> None:
     assert st.cycle == 2 and st.explored_in_cycle == 0
 
 
-@pytest.mark.rule(R, "4.7 Gain 6 silver and 2 runestones")
+@pytest.mark.rule("midhalla", "4.7 Gain 6 silver and 2 runestones")
 def test_reward_values_are_the_printed_ones() -> None:
     p = G.content.printed
     assert (p.reward_silver, p.reward_runestones, p.reward_components,
             p.reward_rare_items) == (6, 2, 3, 2)
 
 
-@pytest.mark.rule(R, "4.8 Gain 3 trap components")
+@pytest.mark.rule("midhalla", "4.8 Gain 3 trap components")
 def test_components_deck_reshuffles_its_discard_when_empty() -> None:
     st = rewards(players=("harkon",), components=[],
                  decks={"components": {"name": "components", "pile": ["gear"],
@@ -110,7 +110,7 @@ def test_components_deck_reshuffles_its_discard_when_empty() -> None:
     assert sorted(st.components) == ["gear", "rope", "rope"]
 
 
-@pytest.mark.rule(R, "Cycles and Phases")
+@pytest.mark.rule("midhalla", "Cycles and Phases")
 def test_chapter_one_has_two_cycles_and_ends_with_the_epilogue() -> None:
     st = G.from_json(position({"scenario": "chapter1", "heroes": ["harkon"]}, phase="combat",
                               choice=None, cycle=2, tiles=line(2, 1),
@@ -145,7 +145,7 @@ def campaign_end_of_chapter(won: bool, fate: int = 0, scenario: str = "chapter1"
     return st, ev
 
 
-@pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
+@pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
 def test_winning_moves_fate_one_toward_wrath_and_keeps_unlocks() -> None:
     st, _ = campaign_end_of_chapter(True)
     assert st.party["fate"] == -1
@@ -154,7 +154,7 @@ def test_winning_moves_fate_one_toward_wrath_and_keeps_unlocks() -> None:
     assert legal(st) == ["play chapter2", "play side_loot_den"]
 
 
-@pytest.mark.rule(R, "Marking new Unlocks")
+@pytest.mark.rule("midhalla", "Marking new Unlocks")
 def test_losing_moves_fate_two_toward_blessing_and_loses_chapter_unlocks() -> None:
     st, _ = campaign_end_of_chapter(False)
     assert st.party["fate"] == 2
@@ -162,14 +162,14 @@ def test_losing_moves_fate_two_toward_blessing_and_loses_chapter_unlocks() -> No
     assert legal(st) == ["play chapter1"]  # replay the lost chapter
 
 
-@pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
+@pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
 def test_reaching_the_leftmost_position_reads_its_global_event() -> None:
     st, ev = campaign_end_of_chapter(True, fate=-4)
     assert st.party["fate"] == -5
     assert any(e.kind == "global" and e.data["n"] == "14" for e in ev)
 
 
-@pytest.mark.rule(R, "Campaign Play")
+@pytest.mark.rule("midhalla", "Campaign Play")
 def test_campaign_saves_between_chapters_and_continues() -> None:
     st, _ = campaign_end_of_chapter(True)
     back = G.from_json(st.to_json())
@@ -181,7 +181,7 @@ def test_campaign_saves_between_chapters_and_continues() -> None:
     assert "frost_rune" in back.party["unlocks"]["traps"]  # Types of Unlocks: traps
 
 
-@pytest.mark.rule(R, "Types of Unlocks")
+@pytest.mark.rule("midhalla", "Types of Unlocks")
 def test_unlocked_items_go_to_the_cart_or_to_a_hero_now() -> None:
     st = G.from_json(position(phase="exploration", cart=[]))
     ev: list = []
@@ -192,7 +192,7 @@ def test_unlocked_items_go_to_the_cart_or_to_a_hero_now() -> None:
     assert st.decision().prompt.startswith("Give the unique item")
 
 
-@pytest.mark.rule(R, "The Party Sheet")
+@pytest.mark.rule("midhalla", "The Party Sheet")
 def test_party_sheet_evolving_events_build_next_chapters_decks() -> None:
     st = G.new_game({"scenario": "chapter1", "heroes": ["harkon"],
                      "party": {"events": {"tier1": {"4": "11", "6": "8", "8": "10"}}}})
