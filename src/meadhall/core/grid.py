@@ -16,7 +16,6 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from fractions import Fraction
 from functools import lru_cache
 
 Sq = tuple[int, int]
@@ -129,75 +128,39 @@ def trace(a: Sq, b: Sq) -> Trace:
     """Trace the segment from the centre of ``a`` to the centre of ``b`` exactly.
 
     Coordinates are doubled so centres are odd integers and square ``(i, j)`` spans
-    ``[2i, 2i+2] × [2j, 2j+2]``; a square counts as passed through only if the segment enters its
-    open interior. Geometry depends only on the two squares, so results are cached.
+    ``[2i, 2i+2] × [2j, 2j+2]``. The walk steps from square to square, comparing the parameters at
+    which the line meets the next vertical and horizontal grid lines by cross-multiplying
+    integers, so no rounding can misplace a corner. Geometry depends only on the two squares,
+    so results are cached.
     """
     x0, y0 = 2 * a[0] + 1, 2 * a[1] + 1
-    x1, y1 = 2 * b[0] + 1, 2 * b[1] + 1
-    dx, dy = x1 - x0, y1 - y0
-    lo_x, hi_x = min(a[0], b[0]), max(a[0], b[0])
-    lo_y, hi_y = min(a[1], b[1]), max(a[1], b[1])
-
-    def slab(lo: int, p0: int, d: int) -> tuple[Fraction, Fraction] | None:
-        # t-interval (open) where lo < p0 + t*d < lo + 2
-        if d == 0:
-            return (Fraction(-1), Fraction(2)) if lo < p0 < lo + 2 else None
-        t1, t2 = Fraction(lo - p0, d), Fraction(lo + 2 - p0, d)
-        return (min(t1, t2), max(t1, t2))
-
-    passed: list[tuple[Fraction, Sq]] = []
-    for i in range(lo_x, hi_x + 1):
-        sx = slab(2 * i, x0, dx)
-        if sx is None:
-            continue
-        for j in range(lo_y, hi_y + 1):
-            sy = slab(2 * j, y0, dy)
-            if sy is None:
-                continue
-            lo_t = max(sx[0], sy[0], Fraction(0))
-            hi_t = min(sx[1], sy[1], Fraction(1))
-            if lo_t < hi_t:
-                passed.append((lo_t, (i, j)))
-    passed.sort()
-    squares = tuple(s for _, s in passed)
-    inside = set(squares)
-
-    corners: list[tuple[Fraction, tuple[Sq, Sq]]] = []
-    points: list[tuple[Fraction, Sq]] = []
-    edges: list[tuple[Fraction, Edge]] = []
-    # grid lines x = 2k crossed strictly inside the segment
-    for k in range(lo_x + 1, hi_x + 1):
-        t = Fraction(2 * k - x0, dx)
-        y = y0 + t * dy
-        if y.denominator == 1 and int(y) % 2 == 0:
-            continue  # a grid point: handled below
-        j = int(y // 2)
-        edges.append((t, frozenset(((k - 1, j), (k, j)))))
-    for k in range(lo_y + 1, hi_y + 1):
-        t = Fraction(2 * k - y0, dy)
-        x = x0 + t * dx
-        if x.denominator == 1 and int(x) % 2 == 0:
-            continue
-        i = int(x // 2)
-        edges.append((t, frozenset(((i, k - 1), (i, k)))))
-    # grid points the segment passes through exactly
-    for k in range(lo_x + 1, hi_x + 1):
-        t = Fraction(2 * k - x0, dx)
-        y = y0 + t * dy
-        if y.denominator != 1 or int(y) % 2:
-            continue
-        gx, gy = k, int(y) // 2
-        points.append((t, (gx, gy)))
-        around = [(gx - 1, gy - 1), (gx, gy - 1), (gx - 1, gy), (gx, gy)]
-        touched = tuple(s for s in around if s not in inside)
-        if len(touched) == 2:
-            pair = sorted(touched)
-            corners.append((t, (pair[0], pair[1])))
-    corners.sort()
-    points.sort()
-    edges.sort(key=lambda te: te[0])
-    return Trace(a, b, squares, tuple(c for _, c in corners), tuple(e for _, e in edges),
-                 tuple(p for _, p in points))
+    dx, dy = 2 * (b[0] - a[0]), 2 * (b[1] - a[1])
+    sx = (dx > 0) - (dx < 0)
+    sy = (dy > 0) - (dy < 0)
+    adx, ady = abs(dx), abs(dy)
+    cx, cy = a
+    squares = [a]
+    corners: list[tuple[Sq, Sq]] = []
+    points: list[Sq] = []
+    edges: list[Edge] = []
+    while (cx, cy) != b:
+        # distance along each axis to the next grid line, scaled so they compare as t values
+        tx = abs(2 * cx + (2 if sx > 0 else 0) - x0) * ady if sx else None
+        ty = abs(2 * cy + (2 if sy > 0 else 0) - y0) * adx if sy else None
+        if ty is None or (tx is not None and tx < ty):
+            nxt = (cx + sx, cy)
+            edges.append(frozenset(((cx, cy), nxt)))
+        elif tx is None or ty < tx:
+            nxt = (cx, cy + sy)
+            edges.append(frozenset(((cx, cy), nxt)))
+        else:
+            nxt = (cx + sx, cy + sy)
+            p, q = sorted(((cx + sx, cy), (cx, cy + sy)))
+            corners.append((p, q))
+            points.append((cx + (1 if sx > 0 else 0), cy + (1 if sy > 0 else 0)))
+        cx, cy = nxt
+        squares.append(nxt)
+    return Trace(a, b, tuple(squares), tuple(corners), tuple(edges), tuple(points))
 
 
 @dataclass(frozen=True, slots=True)
