@@ -31,6 +31,8 @@ from .basics import (
 )
 
 Task = dict[str, Any]
+HEAT_TOKENS = 13  # Components: 13 Heat Tokens (Sacred Flames are separate tokens)
+FREEZE_TOKENS = 6  # Components: 6 Freeze Tokens
 
 
 class OtherRules:
@@ -61,6 +63,10 @@ class OtherRules:
             stage = 1
         if stage == 1:
             opts = [f"defend {i + 1}" for i in self.reaction_spaces(c.id, "defense")] if t["n"] > 0 else []
+            sk = self.usable_skill(c.id, "anytime")
+            if sk is not None and t["n"] > 0:
+                # "Anytime" skills may also be used while reacting (ruling).
+                opts.append(f"skill {sk[0]}")
             if opts:
                 t["stage"] = 2
                 self.tasks.insert(0, t)
@@ -90,6 +96,10 @@ class OtherRules:
     def ans_defend(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks[0]
         cid = t["c"]
+        if choice.startswith("skill "):
+            t["stage"] = 1
+            self.use_own_skill(cid, choice[6:], events)
+            return
         if choice.startswith("defend "):
             space = int(choice.split()[1]) - 1
             strength, frost = self.perform_rondel(cid, space, "defense")
@@ -368,6 +378,10 @@ class OtherRules:
     def place_token(self, kind: str, area: str, section: str, events: list[Event]) -> bool:
         """Heat and Freeze tokens are not stackable and never go where no character can be."""
         if self.board.cells.get(area) != "." or area in self.tokens:
+            return False
+        supply = {"heat": HEAT_TOKENS, "freeze": FREEZE_TOKENS}[kind]
+        if sum(1 for k in self.tokens.values() if k == kind) >= supply:
+            events.append(Event("token", f"No {kind} token is left in the supply", section))
             return False
         self.tokens[area] = kind
         word = "Heat" if kind == "heat" else "Freeze"
