@@ -18,31 +18,32 @@ def render(st: Any) -> str:
     lines.append(f"Gate HP {st.gate_hp}  Silver {st.silver}  Runestones {st.runestones}  "
                  f"Components {', '.join(sorted(st.components)) or '-'}")
     for y in range(min(ys), max(ys) + 1):
-        rows = ["", "", "", ""]
+        rows = ["", "", "", "", ""]
         for x in range(min(xs), max(xs) + 1):
             t = next((t for t in tiles.values() if (t.x, t.y) == (x, y)), None)
             if t is None:
-                for i in range(4):
+                for i in range(5):
                     rows[i] += " " * CELL
                 continue
             mark = ("#" if t.fortified else " ") + ("!" * t.curses)
             head = f"[{t.id}{mark}]"
             if t.token:
                 head += {"plus1": "+1", "elite": "E", "none": "0"}[t.token]
-            paths = "".join(f"{s}{letter}" for s, letter in sorted(t.paths.items())
-                            if s not in t.links)
+            arrows = {"N": "^", "E": ">", "S": "v", "W": "<"}
+            paths = " ".join(f"{letter}{arrows[s]}" for s, letter in sorted(
+                t.paths.items(), key=lambda kv: kv[1]) if s not in t.links)
             heroes = "".join(h[0].upper() for h, hs in st.heroes.items() if hs.tile == t.id)
             foes = [e for e in st.enemies.values() if e.tile == t.id]
             traps = [tr for tr in st.traps.values() if tr.tile == t.id]
             cells = [head, f"h:{heroes or '-'}",
                      "e:" + ",".join(f"{e.id}/{e.hp}" for e in foes) if foes else "e:-",
-                     ("t:" + ",".join(f"{tr.id}/{tr.hp}" for tr in traps) if traps else "")
-                     + (f" ?{paths}" if paths else "")]
-            for i in range(4):
+                     "t:" + ",".join(f"{tr.id}/{tr.hp}" for tr in traps) if traps else "",
+                     f"?{paths}" if paths else ""]
+            for i in range(5):
                 rows[i] += cells[i][:CELL - 1].ljust(CELL)
-        lines.extend(r.rstrip() for r in rows)
+        lines.extend(r.rstrip() for r in rows if r.strip())
     lines.append("Legend: [id# fortified, ! curse, +1/E/0 spawn token]  h: heroes  "
-                 "e: enemy/HP  t: trap/HP  ?<side><letter>: unexplored path")
+                 "e: enemy/HP  t: trap/HP  ?D^: unexplored path D on the top side (^ > v <)")
     for h in st.heroes.values():
         status = "KO" if h.ko else f"{h.hp}/{h.max_hp} HP"
         lines.append(f"{st._hname(h.id)}: {status} on {h.tile or '-'}; top "
