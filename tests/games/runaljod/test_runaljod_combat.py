@@ -8,10 +8,9 @@ from runaljod_kit import foe, make, put, sq, texts
 
 from meadhall.games.runaljod.dice_rules import damage_of
 
-R = pytest.mark.rule
 
-
-@R("runaljod", "The Dice")
+@pytest.mark.rule("runaljod", "The Dice")
+@pytest.mark.rule("runaljod", "Basic Rules")
 def test_dagger_axe_double_axe_deal_one_two_three() -> None:
     assert damage_of(["dagger"]) == 1 and damage_of(["axe"]) == 2
     assert damage_of(["double_axe"]) == 3 and damage_of(["upgrade", "blank"]) == 0
@@ -26,7 +25,7 @@ def duel(enemy: str = "clan_warrior"):
     return st, st.heroes["berserk"], e
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_attack_damage_minus_defence_icons() -> None:
     st, h, e = duel()
     st.force("double_axe", "dagger", "blank")  # bearded axe 2 black + Fury black
@@ -34,7 +33,7 @@ def test_attack_damage_minus_defence_icons() -> None:
     assert e.damage == 3  # 4 damage - 1 defence (clan warrior)
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
     st, h, e = duel("jotun")
     e.damage = 0
@@ -49,7 +48,7 @@ def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
     assert "wound" not in e.conditions
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_two_upgrades_buy_both_skills_only_once_each() -> None:
     st, h, e = duel("jotun")
     st.force("upgrade", "upgrade", "upgrade")
@@ -58,7 +57,8 @@ def test_two_upgrades_buy_both_skills_only_once_each() -> None:
     assert e.damage == 0 and "wound" not in e.conditions
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Wound")
 def test_wound_only_when_the_attack_dealt_damage() -> None:
     st, h, e = duel("jotun")
     st.force("upgrade", "upgrade", "double_axe")
@@ -66,7 +66,7 @@ def test_wound_only_when_the_attack_dealt_damage() -> None:
     assert e.damage == 2 and "wound" in e.conditions  # 3 + 1 - 2
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_enemy_cancel_icons_ignore_specific_results() -> None:
     st, h, e = duel("jotun")  # the jotun cancels daggers
     st.force("dagger", "dagger", "double_axe")
@@ -74,7 +74,7 @@ def test_enemy_cancel_icons_ignore_specific_results() -> None:
     assert e.damage == 1
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_defeated_enemy_is_removed_and_gives_glory() -> None:
     st, h, e = duel()
     st.force("double_axe", "double_axe", "blank")
@@ -82,7 +82,7 @@ def test_defeated_enemy_is_removed_and_gives_glory() -> None:
     assert e not in st.enemies and h.glory == 1
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_five_glory_make_a_skill_point_and_three_points_at_most() -> None:
     st = make()
     h = st.heroes["berserk"]
@@ -95,7 +95,8 @@ def test_five_glory_make_a_skill_point_and_three_points_at_most() -> None:
     assert h.skill_points == 3 and h.glory == 5
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Area")
 def test_area_hits_the_target_and_every_adjacent_enemy_with_its_own_defence() -> None:
     st2 = make(["....", "....", "...."])
     put(st2, "berserk", "A1")
@@ -110,7 +111,9 @@ def test_area_hits_the_target_and_every_adjacent_enemy_with_its_own_defence() ->
     assert far.damage == 0  # not adjacent to the target space
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Range")
+@pytest.mark.rule("runaljod", "Large")
 def test_range_targets_anything_in_sight_and_large_reaches_two_spaces() -> None:
     st = make([".....", ".....", "....."])
     put(st, "volva", "A1")
@@ -122,7 +125,8 @@ def test_range_targets_anything_in_sight_and_large_reaches_two_spaces() -> None:
     assert st.attack_targets(st.heroes["berserk"], "bearded_axe", ["large"]) == [sq("C3")]
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Mark")
 def test_mark_returns_to_reroll_every_die_and_the_second_roll_stands() -> None:
     st, h, e = duel()
     h.mark = "ready"
@@ -134,7 +138,8 @@ def test_mark_returns_to_reroll_every_die_and_the_second_roll_stands() -> None:
     assert e.damage == 2 and h.mark == "used"
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Stun")
 def test_freeze_and_stun_keywords_place_their_tokens() -> None:
     st, h, e = duel("jotun")
     st.force("blank", "blank", "blank")
@@ -142,7 +147,7 @@ def test_freeze_and_stun_keywords_place_their_tokens() -> None:
     assert "stun" in e.conditions
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_enemy_attack_spends_upgrades_left_to_right_and_heroes_defend() -> None:
     st2 = make(heroes=("warrior", "volva"))
     put(st2, "warrior", "A1")
@@ -158,7 +163,7 @@ def test_enemy_attack_spends_upgrades_left_to_right_and_heroes_defend() -> None:
     assert h.damage == 2
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_coloured_life_spaces_lose_the_left_skill_when_covered() -> None:
     st = make()
     h = st.heroes["berserk"]
@@ -168,7 +173,7 @@ def test_coloured_life_spaces_lose_the_left_skill_when_covered() -> None:
     assert st.attack_pool(h, "bearded_axe", False, [], []) == ["black", "black"]
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_fallen_hero_is_knocked_down_immune_and_loses_tokens_and_unused_runes() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -183,7 +188,7 @@ def test_fallen_hero_is_knocked_down_immune_and_loses_tokens_and_unused_runes() 
     assert not st.can_attack(e, h)
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_recovering_alone_heals_by_orientation_then_flips_face_down_and_moves_end() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -200,7 +205,7 @@ def test_recovering_alone_heals_by_orientation_then_flips_face_down_and_moves_en
     assert st.end == end - 1
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_helping_a_hero_adds_one_life_per_upgrade_and_keeps_orientations() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -215,3 +220,69 @@ def test_helping_a_hero_adds_one_life_per_upgrade_and_keeps_orientations() -> No
     assert not v.fallen and st.life_left(v) == 2 + 3 + 2
     assert [r.side for r in v.runes] == ["up", "down", "side", "down"]
     assert all(r.place == "pool" for r in v.runes)
+
+
+@pytest.mark.rule("runaljod", "Freeze")
+def test_freeze_upgrade_gives_the_target_a_frozen_token() -> None:
+    st = make(heroes=("volva", "berserk"))
+    put(st, "volva", "A1")
+    wolf = foe(st, "northern_wolf", "B1")  # upgrades: +1 damage, then freeze
+    st.force("upgrade")
+    st.enemy_attack(wolf, st.heroes["volva"], [], "Attack")
+    assert "frozen" not in st.heroes["volva"].conditions  # one upgrade: +1 damage first
+    st.heroes["volva"].damage = 0
+    wolf2 = foe(st, "jotun", "A2")  # +2 damage, hold (2: unaffordable), freeze, stun
+    st.force("upgrade", "upgrade", "blank")
+    st.enemy_attack(wolf2, st.heroes["volva"], [], "Attack")
+    assert st.heroes["volva"].conditions == ["frozen"]
+    assert st.heroes["volva"].damage == 2
+
+
+def held():
+    st = make(["......", "......", "......"])
+    put(st, "berserk", "B2")
+    put(st, "volva", "F3")
+    jotun = foe(st, "jotun", "C2")
+    h = st.heroes["berserk"]
+    # three upgrades: +2 damage (one), then hold (two)
+    st.force("upgrade", "upgrade", "upgrade")
+    st.enemy_attack(jotun, h, [], "Attack")
+    return st, h, jotun
+
+
+@pytest.mark.rule("runaljod", "Hold")
+def test_hold_takes_the_hero_into_the_captors_space_and_drains_destiny() -> None:
+    st, h, jotun = held()
+    assert h.held_by == jotun.uid and h.at == jotun.at and jotun.holding == "berserk"
+    assert all(not r.face_up for r in h.pool())
+    foe(st, "clan_warrior", "A2")
+    assert st.attack_targets(h, "bearded_axe", []) == [jotun.at]  # only its captor
+    assert not any(a.startswith(("move1", "move2")) for a in texts(st))
+    other = st.enemies[-1]
+    assert not st.can_attack(other, h) and st.can_attack(jotun, h)
+
+
+@pytest.mark.rule("runaljod", "Hold")
+def test_held_hero_pays_before_each_action_or_takes_a_physical_check() -> None:
+    st, h, jotun = held()
+    h.conditions.clear()
+    h.damage = 0
+    for r in h.pool():
+        r.side = "up"
+    st.apply("attack1 with uruz: attack C2 with bearded_axe")
+    assert st.ask["kind"] == "hold"
+    opts = texts(st)
+    assert opts[0] == "suffer the hold: lose 2 life points and 1 destiny"
+    assert "physical check with uruz" not in opts  # that rune pays for the attack
+    # the check fails (2 life and 1 destiny), then the attack rolls
+    st.force("blank", "blank", "blank", "blank", "blank")
+    st.apply("physical check with tiwaz")
+    assert h.damage == 2 and h.rune("tiwaz").place == "physical"
+    assert st.ask is None and h.rune("uruz").place == "attack1"  # then the attack
+
+
+@pytest.mark.rule("runaljod", "Hold")
+def test_defeating_the_captor_frees_the_hero_next_to_it() -> None:
+    st, h, jotun = held()
+    st.hurt_enemy(jotun, 99, st.heroes["volva"], "test", "test", [])
+    assert h.held_by == 0 and h.at != sq("C2") and st.adjacent(h.at, sq("C2"))

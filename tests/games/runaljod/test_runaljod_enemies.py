@@ -9,8 +9,6 @@ from runaljod_kit import foe, make, put, sq, texts
 from meadhall.core.deck import Deck
 from meadhall.core.protocol import PLAYERS
 
-R = pytest.mark.rule
-
 
 def two(rows=None):
     st = make(rows or ["........", "........", "........", "........"])
@@ -19,7 +17,7 @@ def two(rows=None):
     return st
 
 
-@R("runaljod", "Enemies Turn")
+@pytest.mark.rule("runaljod", "Enemies Turn")
 def test_time_phase_on_a_snake_discards_the_active_card() -> None:
     st = two()
     st.active_card = "s_ford"
@@ -28,7 +26,7 @@ def test_time_phase_on_a_snake_discards_the_active_card() -> None:
     assert st.time == 4 and st.active_card == ""
 
 
-@R("runaljod", "Victory or Defeat")
+@pytest.mark.rule("runaljod", "Victory or Defeat")
 def test_time_token_overlapping_the_end_marker_loses() -> None:
     st = two()
     st.time = st.end - 1
@@ -36,7 +34,8 @@ def test_time_token_overlapping_the_end_marker_loses() -> None:
     assert st.outcome().result == "loss"
 
 
-@R("runaljod", "Victory or Defeat")
+@pytest.mark.rule("runaljod", "Victory or Defeat")
+@pytest.mark.rule("runaljod", "Goal of the Game")
 def test_defeating_the_final_enemy_of_the_stage_card_wins() -> None:
     st = two()
     st.cards_played.append("c_hall")
@@ -45,7 +44,7 @@ def test_defeating_the_final_enemy_of_the_stage_card_wins() -> None:
     assert st.outcome().result == "win"
 
 
-@R("runaljod", "Enemies Turn")
+@pytest.mark.rule("runaljod", "Enemies Turn")
 def test_event_phase_only_without_an_active_exploration_card() -> None:
     st = two()
     st.active_card = "s_ford"
@@ -59,7 +58,7 @@ def test_event_phase_only_without_an_active_exploration_card() -> None:
     assert st.heroes["berserk"].damage == 1 and st.event_deck.discard == ["blessing"]
 
 
-@R("runaljod", "Enemies Turn")
+@pytest.mark.rule("runaljod", "Enemies Turn")
 def test_or_cards_apply_the_top_only_with_enemies_in_play() -> None:
     st = two()
     st.force("ill_omen")
@@ -72,7 +71,7 @@ def test_or_cards_apply_the_top_only_with_enemies_in_play() -> None:
     assert st.time == 1
 
 
-@R("runaljod", "Enemies Turn")
+@pytest.mark.rule("runaljod", "Enemies Turn")
 def test_event_with_circles_stays_until_resolved_once_per_circle() -> None:
     st = two()
     st.event_deck = Deck("event", ["long_night", "blessing"])
@@ -85,7 +84,7 @@ def test_event_with_circles_stays_until_resolved_once_per_circle() -> None:
     assert "frozen" in st.heroes["berserk"].conditions
 
 
-@R("runaljod", "Enemies Turn")
+@pytest.mark.rule("runaljod", "Enemies Turn")
 def test_activation_follows_the_ai_card_groups_and_players_choose_within_a_group() -> None:
     st = two()
     w1 = foe(st, "clan_warrior", "H1")
@@ -108,7 +107,7 @@ def test_activation_follows_the_ai_card_groups_and_players_choose_within_a_group
     assert d.default in texts(st)
 
 
-@R("runaljod", "Enemies Turn")
+@pytest.mark.rule("runaljod", "Enemies Turn")
 def test_condition_tokens_on_enemies_apply_when_activated() -> None:
     st = two()
     e = foe(st, "clan_warrior", "H1")
@@ -118,7 +117,7 @@ def test_condition_tokens_on_enemies_apply_when_activated() -> None:
     assert any("stunned" in x.text for x in ev)
 
 
-@R("runaljod", "Enemies Turn")
+@pytest.mark.rule("runaljod", "Enemies Turn")
 def test_impossible_actions_are_skipped_and_the_ai_deck_reshuffles() -> None:
     st = two()
     foe(st, "clan_hunter", "H4")
@@ -130,7 +129,7 @@ def test_impossible_actions_are_skipped_and_the_ai_deck_reshuffles() -> None:
     assert st.ai_deck.discard == ["ai5"]  # reshuffled and drawn again
 
 
-@R("runaljod", "Enemy Actions")
+@pytest.mark.rule("runaljod", "Enemy Actions")
 def test_targets_follow_the_hero_icons_in_order() -> None:
     st = two()
     e = foe(st, "clan_warrior", "B2")  # adjacent to the Berserk at A1 only
@@ -140,7 +139,7 @@ def test_targets_follow_the_hero_icons_in_order() -> None:
     assert st.move_target(e, ["hunter", "volva"]).id == "volva"  # Hunter not in play
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_example_clan_warrior_moves_through_an_allied_miniature() -> None:
     """Rulebook example: the clan warrior's route runs through another enemy (an ally)."""
     st2 = make(["#.#.....", "#.#.....", "#.#....."])
@@ -159,7 +158,7 @@ def test_example_clan_warrior_moves_through_an_allied_miniature() -> None:
     assert opts == [sq("B2")]  # through the ally to the space next to the Berserk
 
 
-@R("runaljod", "Clarifications")
+@pytest.mark.rule("runaljod", "Clarifications")
 def test_enemies_end_next_to_the_most_heroes_and_players_break_ties() -> None:
     st = make(["......", "......", "......", "......"])
     put(st, "berserk", "A1")
@@ -177,7 +176,7 @@ def test_enemies_end_next_to_the_most_heroes_and_players_break_ties() -> None:
     assert st2.decision().seat == PLAYERS and st2.decision().default == "move enemy 1 to B2"
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_enemies_never_move_through_damaging_spaces() -> None:
     st = make(["#.#...", "#.#...", "#.#...", "#.#..."])
     put(st, "berserk", "B1")
@@ -188,7 +187,7 @@ def test_enemies_never_move_through_damaging_spaces() -> None:
     assert opts == [sq("B4")] and "no route" in why  # the only route crosses the bonfire
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_far_target_moves_as_close_as_possible_along_the_shortest_route() -> None:
     st = make(["..........", "..........", ".........."])
     put(st, "berserk", "A1")
@@ -199,7 +198,7 @@ def test_far_target_moves_as_close_as_possible_along_the_shortest_route() -> Non
     assert opts == [sq("G1"), sq("G2"), sq("G3")]
 
 
-@R("runaljod", "Sight")
+@pytest.mark.rule("runaljod", "Sight")
 def test_sight_moves_to_the_nearest_space_seeing_the_target_and_skips_if_seen() -> None:
     st = make(["......", "..#...", "......"])
     put(st, "berserk", "A2")
@@ -221,7 +220,7 @@ def test_sight_moves_to_the_nearest_space_seeing_the_target_and_skips_if_seen() 
     assert opts == [] and "no space" in why
 
 
-@R("runaljod", "Special Enemies")
+@pytest.mark.rule("runaljod", "Special Enemies")
 def test_special_enemies_use_their_own_ai_deck_after_the_common_card() -> None:
     st = two()
     foe(st, "jotun", "H2")
@@ -236,7 +235,8 @@ def test_special_enemies_use_their_own_ai_deck_after_the_common_card() -> None:
     assert "ai1 (common)" in ai.text and "jo2 (jotun)" in ai.text
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Howl")
 def test_howl_costs_heroes_within_three_spaces_a_life_point() -> None:
     st = make(["........", "........"])
     put(st, "berserk", "D1")

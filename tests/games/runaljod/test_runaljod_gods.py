@@ -6,8 +6,6 @@ from __future__ import annotations
 import pytest
 from runaljod_kit import foe, make, put, runes, sq, texts
 
-R = pytest.mark.rule
-
 
 def ready():
     st = make(["......", "......", "......"])
@@ -16,7 +14,7 @@ def ready():
     return st, st.heroes["berserk"]
 
 
-@R("runaljod", "Activate the God's Rune")
+@pytest.mark.rule("runaljod", "Activate the God's Rune")
 def test_a_sideways_rune_invokes_a_face_up_altar_rune_then_the_altar_is_rethrown() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
@@ -33,7 +31,7 @@ def test_a_sideways_rune_invokes_a_face_up_altar_rune_then_the_altar_is_rethrown
     assert h.damage == 1 and st.heroes["volva"].damage == 0  # every hero heals 2
 
 
-@R("runaljod", "Activate the God's Rune")
+@pytest.mark.rule("runaljod", "Activate the God's Rune")
 def test_rethrow_only_and_buying_a_rune_with_two_sideways_runes() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side", tiwaz="side")
@@ -49,7 +47,7 @@ def test_rethrow_only_and_buying_a_rune_with_two_sideways_runes() -> None:
     assert not any(a.startswith("buy ") for a in texts(st))  # one god's rune at most
 
 
-@R("runaljod", "Activate the God's Rune")
+@pytest.mark.rule("runaljod", "Activate the God's Rune")
 def test_gods_rune_is_blank_for_skills_and_invokes_its_god_from_the_pool() -> None:
     st, h = ready()
     from meadhall.games.runaljod.model import Rune
@@ -68,7 +66,7 @@ def test_gods_rune_is_blank_for_skills_and_invokes_its_god_from_the_pool() -> No
                    for a in texts(st))
 
 
-@R("runaljod", "The Gods Are Capricious")
+@pytest.mark.rule("runaljod", "The Gods Are Capricious")
 def test_two_sideways_runes_with_a_gods_rune_send_it_back() -> None:
     st, h = ready()
     from meadhall.games.runaljod.model import Rune
@@ -80,14 +78,14 @@ def test_two_sideways_runes_with_a_gods_rune_send_it_back() -> None:
     assert h.god_rune() is None and ["thor", "up"] in st.altar
 
 
-@R("runaljod", "The Gods Are Capricious")
+@pytest.mark.rule("runaljod", "The Gods Are Capricious")
 def test_never_more_than_four_runes_on_the_altar() -> None:
     st, h = ready()
     st.return_to_altar("vali", [], "test")
     assert len(st.altar) == 4 and "vali" not in [g for g, _ in st.altar]
 
 
-@R("runaljod", "God's Powers")
+@pytest.mark.rule("runaljod", "God's Powers")
 def test_thor_on_one_enemy_or_every_enemy_of_the_tile() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
@@ -102,7 +100,7 @@ def test_thor_on_one_enemy_or_every_enemy_of_the_tile() -> None:
     assert a.damage == 1 and b.damage == 1
 
 
-@R("runaljod", "God's Powers")
+@pytest.mark.rule("runaljod", "God's Powers")
 def test_freyja_looks_at_a_deck_and_may_bottom_it_except_exploration() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
@@ -117,7 +115,7 @@ def test_freyja_looks_at_a_deck_and_may_bottom_it_except_exploration() -> None:
     assert st.view()["decks"]["exploration"]["known_top"] == ["s_ford"]
 
 
-@R("runaljod", "God's Powers")
+@pytest.mark.rule("runaljod", "God's Powers")
 def test_odin_plays_the_next_exploration_card_away_from_the_exit() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
@@ -128,7 +126,7 @@ def test_odin_plays_the_next_exploration_card_away_from_the_exit() -> None:
     assert st.active_card == "s_barrow" and len(st.tiles) == 2
 
 
-@R("runaljod", "God's Powers")
+@pytest.mark.rule("runaljod", "God's Powers")
 def test_tyr_adds_the_red_die_and_vali_a_white_die_ignoring_sight() -> None:
     st, h = ready()
     h.bonus = ["tyr"]
@@ -141,7 +139,7 @@ def test_tyr_adds_the_red_die_and_vali_a_white_die_ignoring_sight() -> None:
     assert st.attack_pool(v, "staff", False, [], [])[-1] == "white"
 
 
-@R("runaljod", "God's Gear")
+@pytest.mark.rule("runaljod", "God's Gear")
 def test_gear_buys_its_gods_rune_with_one_sideways_rune_and_uses_its_power() -> None:
     st, h = ready()
     h.equipment = ["cheru", "round_shield"]
@@ -162,7 +160,7 @@ def test_gear_buys_its_gods_rune_with_one_sideways_rune_and_uses_its_power() -> 
     assert "cheru" not in h.bonus
 
 
-@R("runaljod", "God's Powers")
+@pytest.mark.rule("runaljod", "God's Powers")
 def test_brisingamen_jarngreipr_and_draupnir() -> None:
     st, h = ready()
     v = st.heroes["volva"]
@@ -180,7 +178,8 @@ def test_brisingamen_jarngreipr_and_draupnir() -> None:
     assert v.rune("ansuz").side == "side"
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Trance")
 def test_trance_throw_tops_up_to_four_runes_and_heals_per_sideways() -> None:
     st, h = ready()
     v = st.heroes["volva"]

@@ -7,8 +7,6 @@ from runaljod_kit import foe, make, put, runes, sq, texts
 
 from meadhall.games.runaljod import GAME
 
-R = pytest.mark.rule
-
 
 def to_phase(st, phase: str) -> None:
     st.phase = phase
@@ -16,7 +14,7 @@ def to_phase(st, phase: str) -> None:
     st._advance([])
 
 
-@R("runaljod", "1. Preparation Phase")
+@pytest.mark.rule("runaljod", "1. Preparation Phase")
 def test_preparation_recovers_cards_and_buys_skills_with_points() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -38,7 +36,7 @@ def test_preparation_recovers_cards_and_buys_skills_with_points() -> None:
     assert st.buyable(h) == []
 
 
-@R("runaljod", "2. Destiny Phase")
+@pytest.mark.rule("runaljod", "2. Destiny Phase")
 def test_first_destiny_throw_throws_every_rune_with_its_orientation() -> None:
     st = GAME.new_game({"heroes": ["berserk", "volva"]}, seed=4, auto_choices=True)
     assert all(r.place == "out" for h in st.heroes.values() for r in h.runes)
@@ -57,7 +55,7 @@ def test_first_destiny_throw_throws_every_rune_with_its_orientation() -> None:
     assert h.rune("thurisaz").side == "up"  # runes left in the pool are not thrown
 
 
-@R("runaljod", "3. Condition Phase")
+@pytest.mark.rule("runaljod", "3. Condition Phase")
 def test_wound_costs_two_life_and_a_face_up_rune_on_move_or_attack_removes_it() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -73,7 +71,7 @@ def test_wound_costs_two_life_and_a_face_up_rune_on_move_or_attack_removes_it() 
     assert "wound" not in h.conditions and h.rune("uruz").place == "attack2"
 
 
-@R("runaljod", "3. Condition Phase")
+@pytest.mark.rule("runaljod", "3. Condition Phase")
 def test_stun_places_two_runes_on_interact_and_is_discarded() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -89,7 +87,7 @@ def test_stun_places_two_runes_on_interact_and_is_discarded() -> None:
     assert "stun" not in h.conditions
 
 
-@R("runaljod", "3. Condition Phase")
+@pytest.mark.rule("runaljod", "3. Condition Phase")
 def test_frozen_costs_one_life_and_a_physical_check_removes_it() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -104,7 +102,7 @@ def test_frozen_costs_one_life_and_a_physical_check_removes_it() -> None:
     assert "frozen" not in h.conditions and h.rune("uruz").place == "physical"
 
 
-@R("runaljod", "3. Condition Phase")
+@pytest.mark.rule("runaljod", "3. Condition Phase")
 def test_a_second_token_of_a_kind_costs_one_life_instead() -> None:
     st = make()
     h = st.heroes["berserk"]
@@ -113,7 +111,7 @@ def test_a_second_token_of_a_kind_costs_one_life_instead() -> None:
     assert h.conditions == ["wound"] and h.damage == 1
 
 
-@R("runaljod", "Perform Checks")
+@pytest.mark.rule("runaljod", "Perform Checks")
 def test_check_needs_one_upgrade_on_the_dice_shown() -> None:
     st = make()
     put(st, "volva", "A1")
@@ -126,7 +124,7 @@ def test_check_needs_one_upgrade_on_the_dice_shown() -> None:
     assert not ok
 
 
-@R("runaljod", "4. Actions Phase")
+@pytest.mark.rule("runaljod", "4. Actions Phase")
 def test_actions_any_order_hand_over_and_pass() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -139,7 +137,7 @@ def test_actions_any_order_hand_over_and_pass() -> None:
     assert st.decision().seat == "berserk"
 
 
-@R("runaljod", "Basic Actions")
+@pytest.mark.rule("runaljod", "Basic Actions")
 def test_interact_is_unlimited_and_the_reduced_attack_has_one_die_less() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -153,7 +151,7 @@ def test_interact_is_unlimited_and_the_reduced_attack_has_one_die_less() -> None
     assert st.attack_pool(h, "bearded_axe", False, [], []) == ["black", "black", "black"]
 
 
-@R("runaljod", "Activate a Skill")
+@pytest.mark.rule("runaljod", "Activate a Skill")
 def test_skill_needs_face_up_runes_with_its_icons_and_destiny() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -172,7 +170,7 @@ def test_skill_needs_face_up_runes_with_its_icons_and_destiny() -> None:
     assert h.rune("tiwaz").place == "skill:war_cry" and h.rune("hagalaz").side == "down"
 
 
-@R("runaljod", "Destiny")
+@pytest.mark.rule("runaljod", "Destiny")
 def test_destiny_flips_runes_face_down_and_recovering_flips_them_up() -> None:
     st = make()
     h = st.heroes["berserk"]
@@ -184,7 +182,7 @@ def test_destiny_flips_runes_face_down_and_recovering_flips_them_up() -> None:
     assert st.destiny_payment(h, 5, []) is None
 
 
-@R("runaljod", "Heroes Turn")
+@pytest.mark.rule("runaljod", "Heroes Turn")
 def test_final_phase_flips_unused_runes_face_up_and_keeps_sideways() -> None:
     st = make()
     runes(st, "berserk", uruz="down", tiwaz="side")
@@ -193,7 +191,8 @@ def test_final_phase_flips_unused_runes_face_up_and_keeps_sideways() -> None:
     assert h.rune("uruz").side == "up" and h.rune("tiwaz").side == "side"
 
 
-@R("runaljod", "Game Overview")
+@pytest.mark.rule("runaljod", "Game Overview")
+@pytest.mark.rule("runaljod", "Game Play")
 def test_a_round_is_the_heroes_turn_then_the_enemies_turn() -> None:
     st = GAME.new_game({"heroes": ["berserk", "volva"]}, seed=2, auto_choices=True)
     while st.phase != "actions" or st.ask is not None:

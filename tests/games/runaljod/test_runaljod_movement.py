@@ -7,14 +7,12 @@ from runaljod_kit import foe, make, put, runes, sq, texts
 
 from meadhall.core.errors import IllegalAction
 
-R = pytest.mark.rule
-
 
 def moving(st, hero: str, points: int) -> None:
     st.begin_move(st.heroes[hero], points, [], [], "Basic Actions")
 
 
-@R("runaljod", "Basic Actions")
+@pytest.mark.rule("runaljod", "Basic Actions")
 def test_movement_spaces_give_their_printed_value_and_take_any_rune() -> None:
     st = make()
     put(st, "berserk", "B3")
@@ -29,7 +27,7 @@ def test_movement_spaces_give_their_printed_value_and_take_any_rune() -> None:
     assert any(a.startswith("move2") for a in texts(st))
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_move_through_an_ally_but_never_end_there() -> None:
     st = make(["......", "......", "......"])
     put(st, "berserk", "A1")
@@ -43,7 +41,7 @@ def test_move_through_an_ally_but_never_end_there() -> None:
     assert st.heroes["berserk"].at == sq("C1")
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_cannot_step_onto_an_ally_without_points_to_leave_it() -> None:
     st = make(["......", "......", "......"])
     put(st, "berserk", "A1")
@@ -52,7 +50,7 @@ def test_cannot_step_onto_an_ally_without_points_to_leave_it() -> None:
     assert "step B1" not in texts(st)
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_example_berserk_cannot_take_the_shortest_path_between_terrain_and_enemy() -> None:
     """Rulebook example: the diagonal between an obstacle and an enemy is closed, so the
     Berserk needs the longer way round."""
@@ -72,7 +70,7 @@ def test_example_berserk_cannot_take_the_shortest_path_between_terrain_and_enemy
     assert "step B2" not in texts(st2)
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_diagonal_closed_only_when_both_side_squares_are_blocked() -> None:
     st = make(["...", "#..", "..."])
     put(st, "berserk", "A1")
@@ -85,7 +83,7 @@ def test_diagonal_closed_only_when_both_side_squares_are_blocked() -> None:
     assert "step B2" in texts(st)
 
 
-@R("runaljod", "Movement")
+@pytest.mark.rule("runaljod", "Movement")
 def test_interrupted_movement_loses_the_remaining_points() -> None:
     st = make(["......", "......", "......"])
     put(st, "berserk", "A1")
@@ -98,7 +96,7 @@ def test_interrupted_movement_loses_the_remaining_points() -> None:
     assert e.value.section == "Movement"
 
 
-@R("runaljod", "Terrain")
+@pytest.mark.rule("runaljod", "Terrain")
 def test_difficult_terrain_costs_two_to_leave() -> None:
     st = make(["g...", "....", "...."])
     put(st, "berserk", "A1")
@@ -110,7 +108,7 @@ def test_difficult_terrain_costs_two_to_leave() -> None:
     assert st.ask is None  # 0 points left: movement over
 
 
-@R("runaljod", "Terrain")
+@pytest.mark.rule("runaljod", "Terrain")
 def test_obstacles_block_movement_and_sight() -> None:
     st = make(["..#..", ".....", "....."])
     put(st, "volva", "A1")
@@ -120,7 +118,7 @@ def test_obstacles_block_movement_and_sight() -> None:
     assert "step C1" not in texts(st)
 
 
-@R("runaljod", "Terrain")
+@pytest.mark.rule("runaljod", "Terrain")
 def test_bonfire_costs_a_life_point_cannot_end_and_thaws_neighbours() -> None:
     st = make(["......", "......", "......"])
     st.bonfires = [sq("C1")]
@@ -135,7 +133,7 @@ def test_bonfire_costs_a_life_point_cannot_end_and_thaws_neighbours() -> None:
     assert "end move" not in texts(st)
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_a_hero_may_not_step_into_a_bonfire_on_its_last_life_point() -> None:
     st = make(["......", "......"])
     st.bonfires = [sq("B1")]
@@ -145,7 +143,7 @@ def test_a_hero_may_not_step_into_a_bonfire_on_its_last_life_point() -> None:
     assert "step B1" not in texts(st)
 
 
-@R("runaljod", "Terrain")
+@pytest.mark.rule("runaljod", "Terrain")
 def test_second_ice_space_needs_a_physical_check_and_failure_sends_back() -> None:
     st = make([".ii...", "......"])
     put(st, "berserk", "A1")
@@ -160,7 +158,7 @@ def test_second_ice_space_needs_a_physical_check_and_failure_sends_back() -> Non
     assert h.at == sq("B1") and "frozen" in h.conditions and st.ask is None
 
 
-@R("runaljod", "Terrain")
+@pytest.mark.rule("runaljod", "Terrain")
 def test_passing_the_ice_check_continues_the_movement() -> None:
     st = make([".ii...", "......"])
     put(st, "berserk", "A1")
@@ -172,7 +170,9 @@ def test_passing_the_ice_check_continues_the_movement() -> None:
     assert st.ask["kind"] == "move" and st.ask["points"] == 1
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Quick")
+@pytest.mark.rule("runaljod", "Jump")
 def test_jump_ignores_terrain_and_miniatures_and_quick_passes_enemies() -> None:
     st = make([".#..", "....", "...."])
     put(st, "berserk", "A1")
@@ -184,7 +184,8 @@ def test_jump_ignores_terrain_and_miniatures_and_quick_passes_enemies() -> None:
     assert "step B2" in texts(st)
 
 
-@R("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Keywords")
+@pytest.mark.rule("runaljod", "Obstruction")
 def test_obstruction_costs_one_more_point_to_leave_its_side() -> None:
     st = make(["....", "....", "...."])
     put(st, "berserk", "A1")
@@ -194,7 +195,7 @@ def test_obstruction_costs_one_more_point_to_leave_its_side() -> None:
     assert not any(a.startswith("step") for a in texts(st))
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_example_volva_three_lines_of_sight() -> None:
     """Rulebook example: the bottom enemy is in clear LoS; the top one is not, as the line
     crosses two blocked squares (another enemy and terrain); the middle one is behind rocks."""
@@ -217,7 +218,7 @@ def test_example_volva_three_lines_of_sight() -> None:
     assert st.sees(sq("A3"), sq("C1"))  # only one blocked square: visible
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_adjacent_squares_are_visible_except_blocked_diagonals() -> None:
     st = make(["...", "...", "..."])
     put(st, "volva", "B2")
@@ -228,7 +229,7 @@ def test_adjacent_squares_are_visible_except_blocked_diagonals() -> None:
     assert not st.sees(sq("B2"), sq("A1"))
 
 
-@R("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
 def test_fallen_heroes_do_not_block_sight_and_can_be_walked_through() -> None:
     st = make(["....", "....", "...."])
     put(st, "volva", "A1")
@@ -242,7 +243,7 @@ def test_fallen_heroes_do_not_block_sight_and_can_be_walked_through() -> None:
     assert not st.enemy_can_end(e, sq("B1"))
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_example_berserk_attacks_two_of_three_adjacent_enemies() -> None:
     """Rulebook example: the enemy on the right is adjacent but between two blocked squares
     (another enemy and terrain), so the Berserk can attack only the other two."""
@@ -258,7 +259,7 @@ def test_example_berserk_attacks_two_of_three_adjacent_enemies() -> None:
                     "attack1 with uruz: attack B3 with bearded_axe"]
 
 
-@R("runaljod", "Attack")
+@pytest.mark.rule("runaljod", "Attack")
 def test_counting_spaces_ignores_terrain_except_obstacles() -> None:
     st = make(["g.#.", "..#.", "...."])
     foe(st, "clan_warrior", "B1")

@@ -9,10 +9,8 @@ from runaljod_kit import foe, make, put, sq, texts
 from meadhall.core.errors import ContentError, RuleNotImplemented
 from meadhall.games.runaljod import GAME
 
-R = pytest.mark.rule
 
-
-@R("runaljod", "Adventure Mode (Single Session)")
+@pytest.mark.rule("runaljod", "Adventure Mode (Single Session)")
 def test_setup_altar_time_exploration_deck_and_initial_tile() -> None:
     st = GAME.new_game({"heroes": ["berserk", "volva", "hunter"], "players": 3}, seed=5)
     assert len(st.altar) == 4 and all(side == "up" for _, side in st.altar)
@@ -30,7 +28,7 @@ def test_setup_altar_time_exploration_deck_and_initial_tile() -> None:
     assert all(h.at is not None for h in st.heroes.values())
 
 
-@R("runaljod", "Setup")
+@pytest.mark.rule("runaljod", "Setup")
 def test_setup_rejects_unknown_heroes_and_one_player_needs_two_heroes() -> None:
     with pytest.raises(ContentError):
         GAME.new_game({"heroes": ["loki", "volva"]})
@@ -38,7 +36,7 @@ def test_setup_rejects_unknown_heroes_and_one_player_needs_two_heroes() -> None:
         GAME.new_game({"heroes": ["berserk", "volva", "hunter"], "players": 1})
 
 
-@R("runaljod", "Single-Player Game")
+@pytest.mark.rule("runaljod", "Single-Player Game")
 def test_single_player_plays_two_heroes_with_the_two_player_card() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -50,7 +48,7 @@ def test_single_player_plays_two_heroes_with_the_two_player_card() -> None:
     assert not any(a.startswith("2-player") for a in texts(st))  # once per turn
 
 
-@R("runaljod", "2 Player Game")
+@pytest.mark.rule("runaljod", "2 Player Game")
 def test_two_player_card_only_with_two_heroes() -> None:
     st = make(heroes=("berserk", "volva", "hunter"))
     put(st, "berserk", "A1")
@@ -58,7 +56,8 @@ def test_two_player_card_only_with_two_heroes() -> None:
     assert not any(a.startswith("2-player") for a in texts(st))
 
 
-@R("runaljod", "Adventure Mode")
+@pytest.mark.rule("runaljod", "Adventure Mode")
+@pytest.mark.rule("runaljod", "Game Modes")
 def test_level_two_adventure_three_points_level_two_deck_and_two_gifts() -> None:
     st = GAME.new_game({"scenario": "adventure-level2", "heroes": ["warrior", "hunter"]},
                        seed=1)
@@ -72,19 +71,19 @@ def test_level_two_adventure_three_points_level_two_deck_and_two_gifts() -> None
     assert item in st.heroes["warrior"].equipment
 
 
-@R("runaljod", "Campaign Mode")
+@pytest.mark.rule("runaljod", "Campaign Mode")
 def test_campaign_is_not_in_the_rulebook_and_fails_loudly() -> None:
     with pytest.raises(RuleNotImplemented):
         GAME.new_game({"scenario": "campaign"})
 
 
-@R("runaljod", "Epic Campaigns")
+@pytest.mark.rule("runaljod", "Epic Campaigns")
 def test_epic_campaign_fails_loudly() -> None:
     with pytest.raises(RuleNotImplemented):
         GAME.new_game({"scenario": "epic-campaign"})
 
 
-@R("runaljod", "Interaction")
+@pytest.mark.rule("runaljod", "Interaction")
 def test_search_on_or_next_to_a_token_draws_a_search_card() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -98,7 +97,7 @@ def test_search_on_or_next_to_a_token_draws_a_search_card() -> None:
     assert st.search_tokens == [sq("D4")] and st.heroes["berserk"].glory == 2
 
 
-@R("runaljod", "Interaction")
+@pytest.mark.rule("runaljod", "Interaction")
 def test_explore_conditions_and_steps() -> None:
     st = make(card="i_shore")
     st.tiles[0] = type(st.tiles[0])("shore", "i_shore", 0)
@@ -130,7 +129,7 @@ def test_explore_conditions_and_steps() -> None:
     assert st.search_tokens == [t for t in st.search_tokens if t[0] >= 8]
 
 
-@R("runaljod", "Equipment")
+@pytest.mark.rule("runaljod", "Equipment")
 def test_equipment_slots_hands_torso_head_feet_and_three_miscellaneous() -> None:
     st = make(heroes=("warrior", "volva"))
     h = st.heroes["warrior"]
@@ -144,7 +143,7 @@ def test_equipment_slots_hands_torso_head_feet_and_three_miscellaneous() -> None
     assert "fur_boots" in h.equipment and st.hero_life(h) == 11
 
 
-@R("runaljod", "Components")
+@pytest.mark.rule("runaljod", "Components")
 def test_content_files_validate_and_authored_values_are_marked() -> None:
     from meadhall.core.content import read_data
     from meadhall.games.runaljod.content import CONTENT_DIR, FILE_MODELS
@@ -157,14 +156,14 @@ def test_content_files_validate_and_authored_values_are_marked() -> None:
     assert any(e.final and e.ai_deck for e in c.enemies.values())
 
 
-@R("runaljod", "Hero Board")
+@pytest.mark.rule("runaljod", "Hero Board")
 def test_hero_board_has_every_numbered_part() -> None:
     hd = GAME.content.heroes["volva"]
     assert hd.defence >= 0 and len(hd.move) == 2 and hd.physical and hd.spiritual
     assert hd.runes and hd.life > hd.coloured and hd.skill_coloured and hd.skill_always
 
 
-@R("runaljod", "Steel Rules")
+@pytest.mark.rule("runaljod", "Steel Rules")
 def test_when_several_enemy_options_tie_the_players_decide() -> None:
     st = make()
     put(st, "berserk", "A1")
@@ -174,7 +173,7 @@ def test_when_several_enemy_options_tie_the_players_decide() -> None:
     assert st.activation_default([a, b], []) is a  # closest to a hero acts first by default
 
 
-@R("runaljod", "The Dice")
+@pytest.mark.rule("runaljod", "The Dice")
 def test_rune_landing_odds_come_from_the_data() -> None:
     from meadhall.games.runaljod.dice_rules import rune_die
 
@@ -183,7 +182,7 @@ def test_rune_landing_odds_come_from_the_data() -> None:
     assert d.weights == tuple(GAME.content.altar.rune_odds[s] for s in d.faces)
 
 
-@R("runaljod", "Destiny")
+@pytest.mark.rule("runaljod", "Destiny")
 def test_table_mode_asks_for_each_rune_throw() -> None:
     st = GAME.new_game({"heroes": ["berserk", "volva"]}, seed=0, chance="table")
     seen = set()

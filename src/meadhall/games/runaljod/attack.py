@@ -17,6 +17,7 @@ from .model import (
     S_ATTACK,
     S_DAMAGE,
     S_DICE,
+    S_HOLD,
     S_KEYWORDS,
     S_VICTORY,
     Enemy,
@@ -89,10 +90,14 @@ class AttackMixin:
         for r in h.runes:
             if r.place == POOL:
                 r.place = "out"
-        if h.held_by:
-            h.held_by = 0
         events.append(Event("fall", f"{self.hname(h)} falls in battle and is knocked down",
                             S_DAMAGE, {"hero": h.id}))
+        if h.held_by:
+            captor = next((e for e in self.enemies if e.uid == h.held_by), None)
+            if captor is not None:
+                captor.holding = ""
+                self.release(h, captor.at, events, "defeated while held")
+            h.held_by = 0
 
     def give_condition(self, h: Hero, token: str, events: list[Event], section: str) -> None:
         """A hero holds one token of each condition; a second costs 1 life instead
@@ -150,7 +155,7 @@ class AttackMixin:
                                 "removed from the board", S_DAMAGE, {"enemy": e.uid}))
             for h in self.heroes.values():
                 if h.held_by == e.uid:
-                    h.held_by = 0
+                    self.release(h, e.at, events, "its captor is defeated")
             if by is not None:
                 self.gain_glory(by, 1, events, f"defeating {self.enemy_data(e).name} {e.uid}")
             if self.enemy_data(e).final:
@@ -352,8 +357,6 @@ class AttackMixin:
                 spent.append(u.effect + (f" +{u.value}" if u.value else ""))
                 if u.effect == "damage":
                     bonus += u.value
-                elif u.effect == "hold":
-                    raise RuleNotImplemented(ID, "Keywords", "Hold on an enemy card")
                 else:
                     tokens.append(u.effect)
         raw = damage_of(faces, self.hero_cancels(h)) + bonus
@@ -365,8 +368,68 @@ class AttackMixin:
                             + f"; {raw} damage against {defence} defence icon(s): {dealt} lost",
                             section, {"enemy": e.uid, "hero": h.id, "faces": faces}))
         for t in tokens:
-            if t == "wound" and dealt <= 0:
+            if t == "wound" and dealt <= 0 or t == "hold":
                 continue
             self.give_condition(h, {"freeze": "frozen"}.get(t, t), events, S_KEYWORDS)
         if dealt:
             self.lose_life(h, dealt, f"{ed.name} {e.uid}'s attack", S_ATTACK, events)
+        if "hold" in tokens and not h.fallen and not e.holding and not h.held_by:
+            self.hold(e, h, events)
+
+    # ------------------------------------------------------------ Hold
+    def hold(self, e: Enemy, h: Hero, events: list[Event]) -> None:
+        """Hold: the captor takes the hero into its own space; the hero loses all destiny."""
+        e.holding = h.id
+        h.held_by = e.uid
+        h.at = e.at
+        lost = 0
+        for r in h.pool():
+            if r.face_up:
+                r.side = "down"
+                lost += 1
+        events.append(Event("hold", f"{self.ename(e)} holds {self.hname(h)} in its space; "
+                            f"{self.hname(h)} loses all destiny ({lost} rune(s) flipped)",
+                            S_HOLD, {"enemy": e.uid, "hero": h.id}))
+
+    def release(self, h: Hero, near: Sq, events: list[Event], why: str) -> None:
+        """Place a held hero on a free space adjacent to its captor (ruling: the first free
+        space in reading order)."""
+        h.held_by = 0
+        free = [n for n in sorted(grid.neighbours(near, diagonal=True), key=lambda s: (s[1], s[0]))
+                if n in self.terrain and not self.is_obstacle(n) and self.enemy_at(n) is None
+                and self.hero_at(n) is None and n not in self.bonfires]
+        if free:
+            h.at = free[0]
+        events.append(Event("hold", f"{self.hname(h)} is released ({why}) and placed on "
+                            f"{self.sqname(h.at)}", S_HOLD, {"hero": h.id}))
+
+    def hold_options(self, h: Hero, pending: str) -> list[str]:
+        """Before any action, a held hero loses 2 life and 1 destiny, or takes a physical
+        check (an action of its own) and suffers that loss only on a failure."""
+        words = set(pending.replace(":", " ").split())
+        opts = []
+        if self.life_left(h) > 2:
+            opts.append("suffer the hold: lose 2 life points and 1 destiny")
+        opts += [f"physical check with {self.rname(r)}" for r in self.distinct(h, face_up=True)
+                 if self.rname(r) not in words]
+        return opts or ["fail the physical check"]
+
+    def on_hold(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        ok = False
+        if action.startswith("physical check"):
+            ok, _ = self.check(h, "physical", action.split()[-1], events)
+        if not ok:
+            for r in h.pool():
+                if r.face_up:
+                    r.side = "down"
+                    break
+            self.lose_life(h, 2, "held (Hold)", S_HOLD, events)
+        pending = ask["pending"]
+        if h.fallen or not self.can_act(h):
+            return
+        if pending not in self.hero_actions(h):
+            events.append(Event("hold", f"{self.hname(h)} can no longer perform: {pending}",
+                                S_HOLD))
+            return
+        self.do_action(h, pending, events)

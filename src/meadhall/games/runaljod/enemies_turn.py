@@ -358,8 +358,8 @@ class EnemiesMixin:
     def can_attack(self, e: Enemy, h: Hero) -> bool:
         if h.fallen or h.at is None:
             return False
-        if h.held_by and h.held_by != e.uid:
-            return False
+        if h.held_by:
+            return h.held_by == e.uid  # Hold: only adjacent to its captor
         if self.enemy_data(e).attack == "range":
             return self.sees(e.at, h.at)
         return self.adjacent(e.at, h.at) and self.sees(e.at, h.at)
@@ -395,7 +395,7 @@ class EnemiesMixin:
         if h is None:
             return [], "no hero to move toward"
         assert h.at is not None
-        if self.adjacent(e.at, h.at):
+        if self.adjacent(e.at, h.at) or h.held_by == e.uid:
             return [], f"already adjacent to {self.hname(h)}"
         reach = {s: c for s, c in self.reach(e).items() if self.enemy_can_end(e, s)}
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)

@@ -336,7 +336,7 @@ class HeroesMixin:
                     for r in runes:
                         out.append(f"{space} with {self.rname(r)}: attack {self.sqname(t)} "
                                    f"with {w}")
-        for act in self.interactions(h):
+        for act in ([] if h.held_by else self.interactions(h)):
             for r in runes:
                 out.append(f"interact with {self.rname(r)}: {act}")
         # God's runes: a sideways (non-god) rune on the interact space.
@@ -370,6 +370,8 @@ class HeroesMixin:
             out += self.skill_actions(h, sid, sk)
         # Assist an adjacent fallen hero (a physical check with a face up rune).
         for o in self.heroes.values():
+            if h.held_by:
+                break  # Hold: only adjacent to the captor
             if o.fallen and not o.fell_this_turn and o.at and self.adjacent(h.at, o.at):
                 for r in self.distinct(h, face_up=True):
                     out.append(f"assist {o.id} with {self.rname(r)}")

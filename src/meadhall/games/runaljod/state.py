@@ -326,6 +326,12 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 self.active = ""
             elif action.startswith("hand over to "):
                 self.active = action.split()[-1]
+            elif h.held_by and not action.startswith(("use ", "2-player")):
+                self.ask = {"kind": "hold", "seat": h.id, "section": "Hold",
+                            "prompt": f"{self.hname(h)} is held: before acting, lose 2 life "
+                                      "points and 1 destiny, or perform a physical check",
+                            "options": self.hold_options(h, action), "default": None,
+                            "pending": action}
             else:
                 self.do_action(h, action, events)
         self._advance(events)
