@@ -389,3 +389,51 @@ def test_when_another_champion_takes_damage_skill() -> None:
     assert legal(s) == ["use Shield Maiden for ragnar", "pass"]
     s.apply("use Shield Maiden for ragnar")
     assert s.champs["ragnar"].health == 11 and s.champs["lagertha"].charges["human"] == 2
+
+
+@pytest.mark.rule(G, "Crossing Areas with Enemies")
+def test_four_points_cross_the_two_iron_trolls() -> None:
+    s = fresh("last_flame", ("lagertha", "ragnar"))
+    board_only(s, {"lagertha": rondel(s1=4)})
+    s.champs["lagertha"].area = "D3"
+    s.minions["T1"].area = s.minions["T2"].area = "C3"
+    restart_turn(s)
+    s.apply("move 1")
+    s.apply("step C3")
+    assert {"step B3", "step B4", "step C2", "step B2", "step D3"} == {
+        o for o in legal(s) if o.startswith("step")}
+    s.apply("step B3")
+    assert s.turn["move"] == 0 and s.champs["lagertha"].area == "B3"
+
+
+@pytest.mark.rule(G, "Special Skill Requirements")
+def test_anytime_skill_while_defending() -> None:
+    s = fresh("last_flame", ("siegfried", "ragnar"))
+    c = s.champs["siegfried"]
+    c.form = "berserker"
+    c.charges["berserker"] = 1
+    board_only(s, {"siegfried": [[], [], ["c"], [], [], []]})
+    s.champs["ragnar"].charges["human"] = 0
+    s.tasks = [{"t": "damage", "c": "siegfried", "n": 3, "src": "test"}, {"t": "turn"}]
+    s.ask = None
+    s.run([])
+    assert legal(s) == ["defend 3", "skill Tusk and Bristle", "take 3 damage"]
+    s.apply("skill Tusk and Bristle")  # heal 1 and a Temporary Cube, then defend with it
+    s.apply("place in 1")
+    assert legal(s) == ["defend 1", "defend 3", "take 3 damage"]
+    s.apply("defend 1")
+    assert c.health == 13 - 2 and c.charges["berserker"] == 0
+
+
+@pytest.mark.rule(G, "Upgrade Icons")
+def test_choose_one_of_the_three_attributes() -> None:
+    s = fresh()
+    r = s.champs["ragnar"]
+    r.fury = 4
+    r.attrs["red"] = 2
+    s.tasks = [{"t": "fury", "c": "ragnar", "n": 2}, {"t": "turn"}]
+    s.ask = None
+    s.run([])
+    assert legal(s) == ["attribute green", "attribute movement"]
+    s.apply("attribute movement")
+    assert r.attrs["movement"] == 1 and r.fury == 6

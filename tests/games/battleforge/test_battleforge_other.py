@@ -223,3 +223,25 @@ def test_position_format_example_loads() -> None:
     assert s.champs["ragnar"].area == "D3" and s.thor_area == "D2"
     assert s.decision().seat == "ragnar" and "melee 1 thor-red" in legal(s)
     assert GAME.from_json(s.to_json()) == s
+
+
+@pytest.mark.rule(G, "Victory Conditions")
+def test_forge_of_doom_victory_needs_an_unlit_furnace() -> None:
+    s = fresh("forge_of_doom")
+    s.furnaces = {"B4": 1, "F5": 0, "D7": 2}
+    s.thor["destroyed"] = list(GAME.content.god.faces)
+    ev: list = []
+    s.thor_defeated(ev)
+    assert s.outcome().result == "win" and "Unlit" in s.outcome().reason
+
+
+@pytest.mark.rule(G, "2. Scenario Event")
+def test_event_card_activating_minions() -> None:
+    s = fresh()
+    board_only(s)
+    s.minions["A1"].area = "D2"
+    s.champs["ragnar"].area = "E3"
+    s.event_deck.pile.remove("ash_storm")
+    s.event_deck.put_top("ash_storm")
+    ev = run_tasks(s, [{"t": "event"}])
+    assert "Event: Ash Storm" in texts(ev) and "AshFolk A1 moves from D2 to E3" in texts(ev)

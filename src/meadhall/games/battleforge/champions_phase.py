@@ -744,9 +744,7 @@ class ChampionsPhase:
             events.append(Event("face", f"{self.cname(cid)} deals {dmg} Damage and Destroys "
                                 f"Thor's {face} Face", S_FACES, {"face": face}))
             if len(self.thor["destroyed"]) == 6:
-                self.finish("win", "Thor is Defeated: all six of his Faces are Destroyed",
-                            "Dramatic Victory", events)
-                self.check_victory_conditions(events)
+                self.thor_defeated(events)
         else:
             events.append(Event("damage", f"{self.cname(cid)} deals {dmg} Damage to Thor's "
                                 f"{face} Face ({self.thor['damage'][face]}/{hp})", S_ATK_RES,

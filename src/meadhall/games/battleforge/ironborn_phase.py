@@ -14,7 +14,6 @@ from .basics import (
     S_GOD_ACT,
     S_GODCARD,
     S_IRONBORN,
-    S_MIN_ACTIVATION,
     S_PHASES,
     S_VICTORY,
 )
@@ -80,7 +79,6 @@ class IronbornPhase:
         self.tasks[:0] = [*({"t": "activate", "type": k} for k in card.activate),
                           {"t": "god_begin"},
                           {"t": "steps", "steps": [dict(s) for s in card.steps], "sec": S_GOD_ACT}]
-        _ = S_MIN_ACTIVATION
 
     def t_god_begin(self, t: Task, events: list[Event]) -> None:
         if not self.thor["activated"]:
@@ -114,5 +112,17 @@ class IronbornPhase:
         if self.scenario_poi == "furnace" and all(n for n in self.furnaces.values()):
             self.finish("loss", "every Furnace is Lit", S_DEFEAT, events)
 
-    def check_victory_conditions(self, events: list[Event]) -> None:
-        _ = S_VICTORY
+    def thor_defeated(self, events: list[Event]) -> None:
+        """Thor's six Faces are Destroyed: the scenario's Victory Conditions decide (The Last
+        Flame: at least 1 Heat token; Forge of Doom: at least 1 Unlit Furnace). The win stands
+        even if the same attack's Counterattack would knock a champion out (Dramatic Victory)."""
+        if self.scenario_poi == "flame":
+            ok = any(self.is_heat(a) for a in self.tokens)
+            need = "at least 1 Heat token is in the Scenario"
+        else:
+            ok = any(n == 0 for n in self.furnaces.values())
+            need = "at least 1 Furnace is Unlit"
+        if ok:
+            self.finish("win", f"Thor is Defeated and {need}", S_VICTORY, events)
+        else:
+            self.finish("loss", f"Thor is Defeated but not {need}", S_DEFEAT, events)

@@ -15,11 +15,10 @@ from typing import Any
 from meadhall.core.chance import ChanceMode
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
-from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
+from meadhall.core.protocol import ONGOING, Decision, Event, GameState, Outcome
 
 from .basics import (
     GAME_ID,
-    S_ATK_RES,
     S_CHAMP_PHASE,
     S_MOVING,
     S_PHASES,
@@ -358,7 +357,6 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         if a["h"] == "pick":
             return IllegalAction(GAME_ID, "Reroll", "the same die cannot be Rerolled twice, nor a "
                                  "Counterattack side")
-        _ = (PLAYERS, S_ATK_RES)
         return None
 
     def render(self) -> str:
