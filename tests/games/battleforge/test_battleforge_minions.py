@@ -48,6 +48,7 @@ def test_troll_attack_example_gunnar_and_ragnar() -> None:
 def test_paths_through_a_champion_area_are_preferred() -> None:
     s = fresh()
     board_only(s)
+    s.tokens = {"F3": "flame", "B7": "flame"}
     s.minions["A1"].area = "D2"  # the Sacred Flame in F3 is 2 areas away, via E2 or E3
     s.champs["ragnar"].area = "E3"
     activate(s, 1)
@@ -59,6 +60,7 @@ def test_paths_through_a_champion_area_are_preferred() -> None:
 def test_equal_paths_with_champions_go_by_turn_order_otherwise_players_choose() -> None:
     s = fresh()
     board_only(s)
+    s.tokens = {"F3": "flame", "B7": "flame"}
     s.minions["A1"].area = "D2"
     s.champs["lagertha"].area = "E2"
     s.champs["ragnar"].area = "E3"
@@ -67,6 +69,7 @@ def test_equal_paths_with_champions_go_by_turn_order_otherwise_players_choose() 
     assert "from D2 to E2" in texts(ev)
     s = fresh()
     board_only(s)
+    s.tokens = {"F3": "flame", "B7": "flame"}
     s.minions["A1"].area = "D2"
     s.tasks = [{"t": "activate", "type": 1}, {"t": "turn"}]
     s.ask = None
@@ -142,6 +145,7 @@ def test_first_example_simultaneous_furnaces() -> None:
     furnace overheats Minions 1, A performs only its 2 actions."""
     s = fresh("forge_of_doom")
     board_only(s)
+    s.furnaces = {"B4": 0, "F5": 0, "D7": 0}
     s.minions["A1"].area = "F4"
     s.minions["A2"].area = "B4"
     s.force("2", "1")  # furnace numbers revealed in lighting order: F5 then B4
@@ -162,6 +166,7 @@ def test_second_example_overheated_draugr_rampage() -> None:
     s = fresh("forge_of_doom", ("lagertha", "gunnar"))
     board_only(s, {"lagertha": NO_DEFENSE, "gunnar": NO_DEFENSE})
     s.champs["lagertha"].charges["human"] = 0
+    s.furnaces = {"B4": 0, "F5": 0, "D7": 0}
     s.minions["A1"].area = "F4"
     s.minions["D1"].area = "G2"
     s.champs["lagertha"].area = "F3"

@@ -239,6 +239,7 @@ def test_forge_of_doom_victory_needs_an_unlit_furnace() -> None:
 def test_event_card_activating_minions() -> None:
     s = fresh()
     board_only(s)
+    s.tokens = {"F3": "flame", "B7": "flame"}
     s.minions["A1"].area = "D2"
     s.champs["ragnar"].area = "E3"
     s.event_deck.pile.remove("ash_storm")

@@ -251,9 +251,9 @@ class OtherRules:
         if not t["kinds"]:
             return
         kind = t["kinds"][0]
-        word = {"t": "Temporary Cube", "f": "Frost Cube", "c": "Action Cube"}[kind]
+        word = {"t": "a Temporary Cube", "f": "a Frost Cube", "c": "an Action Cube"}[kind]
         self.tasks.insert(0, t)
-        self.ask_seat(t["c"], f"{self.cname(t['c'])}: place a {word} in a rondel space",
+        self.ask_seat(t["c"], f"{self.cname(t['c'])}: place {word} in a rondel space",
                       t.get("sec", S_TEMP), [f"place in {i + 1}" for i in range(6)], "place",
                       {}, default="place in 1")
 

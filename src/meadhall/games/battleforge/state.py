@@ -374,7 +374,7 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         for a, n in self.furnaces.items():
             add(a, "F" if n == 0 else f"f{n}")
         for c in self.order:
-            add(self.champs[c].area, self.champs[c].name[0])
+            add(self.champs[c].area, self.champs[c].name[:2])
         for m in sorted(self.minions.values(), key=lambda m: m.id):
             add(m.area, m.id[0].lower())
         add(self.thor_area, "T")
@@ -406,7 +406,7 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
                      f"; face damage (of {self.face_health()}): {faces}")
         lines.append(f"Reserves: {self.reserve_temp} temporary, {self.reserve_frost} frost · "
                      f"event deck {len(self.event_deck)} · god deck {len(self.god_deck)}")
-        lines.append("Legend: T Thor, initials champions, a/d/t AshFolk/DraugMech/Troll, "
+        lines.append("Legend: T Thor, Ra/La/Gu/Si/Ly champions, a/d/t AshFolk/DraugMech/Troll, "
                      "* Sacred Flame, ^ Heat, ~ Freeze, F unlit furnace, f<n> lit furnace, "
                      "+ altar, S god's start, ## inaccessible")
         return "\n".join(lines)
