@@ -265,3 +265,37 @@ def test_every_printed_global_event_resolves() -> None:
             st.apply(legal(st)[-1])
     assert set(G.content.printed.global_events) == {
         f"{i:02d}" for i in range(1, 20)} - {"15", "17"}
+
+
+@pytest.mark.rule("midhalla", "Placing Map Tiles")
+@pytest.mark.parametrize("chapter", sorted(G.content.chapters))
+def test_every_path_of_every_chapter_places_its_tile_without_overlap(chapter: str) -> None:
+    from meadhall.games.midhalla.board import Board
+    st = G.from_json(position({"scenario": chapter, "heroes": ["harkon"]}, phase="exploration"))
+    ch = G.content.chapters[chapter]
+    placed = 0
+    while True:
+        paths = [p for p in Board(st.tiles).unexplored() if p[0] in ch.sections]
+        if not paths:
+            break
+        letter, tile, side = paths[0]
+        st.exploring = [tile, side]
+        for op in ch.sections[letter].ops:
+            if op.op == "place":
+                st._op_place(op.model_dump(), [])
+                placed += 1
+    assert placed == sum(1 for s in ch.sections.values() for o in s.ops if o.op == "place")
+
+
+@pytest.mark.rule("midhalla", "Types of Unlocks")
+def test_a_decision_marked_in_chapter_one_changes_chapter_two() -> None:
+    st = G.from_json(position(phase="exploration", explored_in_cycle=0))
+    st.exploring = ["R", "E"]  # follow section H as if path H were on the right board tile
+    st.script = [o.model_dump() for o in G.content.chapters["chapter1"].sections["H"].ops]
+    st.here = "R"
+    run(st)
+    st.apply("spare the scout (mark the decision on the party sheet)")
+    assert "spared_scout" in st.party["unlocks"]["decisions"]
+    nxt = G.new_game({"scenario": "chapter2", "heroes": ["harkon"],
+                      "party": {"unlocks": {"decisions": ["spared_scout"]}}})
+    assert nxt.silver == 6 + 2

@@ -193,6 +193,8 @@ class Chapter(ContentModel):
     chapter_events: dict[str, EventCard] = Field(default_factory=dict)
     boss_wave: dict[str, Any] | None = None
     epilogue: Section
+    decision_effects: dict[str, Section] = Field(default_factory=dict)
+    """Campaign decisions marked on the party sheet that change this chapter's start."""
     unlocks_required: list[str] = Field(default_factory=list)
 
 
@@ -334,6 +336,8 @@ def _check(content: Content) -> None:
         for k, ev in ch.chapter_events.items():
             ops(f"{where}.chapter_events.{k}", ev.ops)
         ops(f"{where}.epilogue", ch.epilogue.ops)
+        for k, sec in ch.decision_effects.items():
+            ops(f"{where}.decision_effects.{k}", sec.ops)
 
 
 def load_content() -> Content:

@@ -174,6 +174,11 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             self.curses_to_place = -fate
             events.append(Event("fate", f"Wrath of Isyl {-fate}: place {-fate} curse markers on "
                                 "unfortified map tiles", S.FATE))
+        for decision, sec in ch.decision_effects.items():
+            if decision in self.party["unlocks"]["decisions"]:
+                events.append(Event("decision", f"Party sheet decision '{decision}': {sec.text}",
+                                    S.UNLOCKS))
+                self.script.extend(o.model_dump() for o in sec.ops)
         self._begin_levelup(1, events)
 
     def _draw_components(self, n: int, events: list[Event], section: str) -> None:
@@ -315,6 +320,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if word == "skill" and ch["kind"] == "hero":
             return IllegalAction(ID, S.HERO_TURN, "a skill token can only move to an unoccupied, "
                                  "unexhausted skill of the row whose turn it is (top row first)")
+        if ch["kind"] == "effect" and word == "attack":
+            return IllegalAction(ID, S.RANGE, "that enemy is not within the effect's range "
+                                 "(range counts map tiles; 0 means the same map tile)")
+        if ch["kind"] == "effect" and word == "move":
+            return IllegalAction(ID, S.MOVE, "heroes move at most the Move value in map tiles, "
+                                 "along connected tiles")
         if word == "position":
             return IllegalAction(ID, S.POSITION, "heroes can only be placed on fortified map "
                                  "tiles")
