@@ -244,3 +244,25 @@ def test_howl_costs_heroes_within_three_spaces_a_life_point() -> None:
     e = foe(st, "northern_wolf", "A1")
     st.howl(e, [])
     assert st.heroes["berserk"].damage == 1 and st.heroes["volva"].damage == 0
+
+
+@pytest.mark.rule("runaljod", "Victory or Defeat")
+def test_end_marker_meeting_the_time_token_loses() -> None:
+    st = two()
+    h = st.heroes["berserk"]
+    st.lose_life(h, 99, "test", "test", [])
+    st.time = st.end - 1
+    st.force("up", "up", "up", "up")
+    st.raise_hero(h, 0, [], "test")
+    assert st.end == st.time and st.outcome().result == "loss"
+
+
+@pytest.mark.rule("runaljod", "Movement")
+def test_large_enemies_are_refused_loudly() -> None:
+    from meadhall.core.errors import RuleNotImplemented
+
+    st = two()
+    big = st.content.enemies["jotun"].model_copy(update={"keywords": ["large"]})
+    st.content = st.content.model_copy(update={"enemies": {**st.content.enemies, "big": big}})
+    with pytest.raises(RuleNotImplemented):
+        st.place_enemy("big", sq("E2"), [], "test")

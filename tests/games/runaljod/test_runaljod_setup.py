@@ -196,3 +196,24 @@ def test_table_mode_asks_for_each_rune_throw() -> None:
         if any("destiny throw" in p for p in seen):
             break
     assert any("destiny throw" in p for p in seen)
+
+
+@pytest.mark.rule("runaljod", "Interaction")
+def test_trade_items_with_an_adjacent_hero() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "B1")
+    st.heroes["berserk"].misc = ["healing_herbs"]
+    st.apply("interact with uruz: give healing_herbs to volva")
+    assert st.heroes["volva"].misc == ["healing_herbs"] and st.heroes["berserk"].misc == []
+
+
+@pytest.mark.rule("runaljod", "Interaction")
+def test_exploration_card_is_discarded_when_no_enemy_is_left() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "B2")
+    st.active_card = "s_ford"
+    e = foe(st, "clan_warrior", "B1")
+    st.hurt_enemy(e, 9, st.heroes["berserk"], "test", "test", [])
+    assert st.active_card == ""

@@ -17,6 +17,7 @@ documented evaluation (docs/rulings/runaljod.md, "Best possible action"):
 from __future__ import annotations
 
 from meadhall.core import grid
+from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.graph import distances
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
@@ -174,6 +175,10 @@ class EnemiesMixin:
         self.place_enemy(words[2], self.parse_sq(words[-1]), events, ask["section"])
 
     def place_enemy(self, kind: str, at: Sq, events: list[Event], section: str) -> None:
+        kw = self.content.enemies[kind].keywords
+        if "large" in kw or "giant" in kw:
+            raise RuleNotImplemented("runaljod", "Movement", "large and giant enemies (more than "
+                                     "one space) are not implemented; no printed enemy is one")
         self.next_uid += 1
         e = Enemy(self.next_uid, kind, at)
         self.enemies.append(e)

@@ -433,6 +433,12 @@ class HeroesMixin:
             it = self.content.items[i]
             if it.slot != "misc" and f"equip {i}" not in out:
                 out.append(f"equip {i}")
+        for o in self.ordered():
+            if o is h or o.fallen or o.at is None or not self.adjacent(h.at, o.at) \
+                    or len(o.misc) >= 3:
+                continue
+            for i in dict.fromkeys(h.misc):
+                out.append(f"give {i} to {o.id}")
         return out
 
     def do_action(self, h: Hero, action: str, events: list[Event]) -> None:
@@ -455,6 +461,13 @@ class HeroesMixin:
                 self.explore(h, events)
             elif what.startswith("equip "):
                 self.equip(h, what.split()[1], events)
+            elif what.startswith("give "):
+                w = what.split()
+                h.misc.remove(w[1])
+                self.heroes[w[3]].misc.append(w[1])
+                events.append(Event("trade", f"{self.hname(h)} gives "
+                                    f"{self.content.items[w[1]].name} to "
+                                    f"{self.hname(self.heroes[w[3]])}", S_INTERACT))
             elif what.startswith("invoke "):
                 god = what.split()[1].rstrip(":")
                 self.invoke(h, god, what.partition(": ")[2], events)
