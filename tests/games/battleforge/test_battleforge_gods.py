@@ -202,6 +202,6 @@ def test_god_card_activates_minions_then_thor() -> None:
     s.run(ev)
     ev += settle(s)
     t = texts(ev)
-    assert t.index("Minions 1") < t.index("Minions 2") < t.index("Thor moves")
+    assert t.index("Minions 2") < t.index("Minions 3") < t.index("Thor moves")
     assert len(GAME.content.thor_cards) == 11
     assert all(len(c.activate) >= 2 for c in GAME.content.thor_cards.values())

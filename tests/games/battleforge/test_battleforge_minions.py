@@ -86,8 +86,11 @@ def test_minion_crosses_a_god_area_only_with_actions_to_leave_it() -> None:
     s.thor["activated"] = True
     s.champs["ragnar"].area = "F2"
     s.champs["lagertha"].area = "F8"
-    s.minions["D1"].area = "D2"  # DraugMech 2-B: 2 actions cross Thor in E2 to reach F2
-    ev = activate(s, 2)
+    s.minions["D1"].area = "D2"  # 2 actions cross Thor in E2 to reach F2
+    s.tasks = [{"t": "minion", "id": "D1", "left": 2, "side": "standard", "attacked": []}]
+    s.ask = None
+    ev = []
+    s.run(ev)
     assert "from D2 to E2" in texts(ev) and "from E2 to F2" in texts(ev)
     # With a single action left it cannot end in Thor's area: the shortest alternative path.
     s.minions["D1"].area = "D2"
@@ -134,7 +137,7 @@ def test_draugmech_2b_attack_gives_a_frost_cube() -> None:
     s.minions["D1"].area = "D3"
     activate(s, 2)
     settle(s)
-    assert s.champs["ragnar"].health == 8  # two attacks of 2 (2 actions)
+    assert s.champs["ragnar"].health == 10  # one attack of 2
     assert sum(sp.count("f") for sp in s.champs["ragnar"].rondel) >= 1
 
 

@@ -147,8 +147,7 @@ class ChampionsPhase:
         elif icon == "heal":
             who = parts[2] if len(parts) > 2 else cid
             n = max(1, strength)
-            if who != cid:
-                self.turn["heal_other"] = False
+            self.turn["heal_other"] = False  # the skill covers the next Healing Action only
             self.heal(who, n, f"Healing Action with {strength} cube(s) by {c.name}", S_HEALING,
                       events)
         elif icon == "move":

@@ -413,7 +413,7 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
         pos = self._dump()
-        for k in ("tasks", "furnace_pool", "atk_internal"):
+        for k in ("tasks", "furnace_pool", "events", "gods"):
             pos.pop(k, None)
         pos["events_deck"] = self.event_deck.public()
         pos["god_deck"] = self.god_deck.public()
@@ -511,5 +511,8 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         if not self.turn and self.phase == "champions":
             self.new_turn()
         if self.ask is None and self.result is None and self.phase != "setup":
-            # A hand-written position: start at the current champion's turn.
+            # A hand-written position: start at the current champion's turn, or at the
+            # beginning of the Ironborn Phase.
+            if self.phase == "ironborn" and not self.tasks:
+                self.tasks = [{"t": "ironborn"}]
             self.run([])
