@@ -208,6 +208,22 @@ def test_yellow_caps_damage_and_passive_reduces_it() -> None:
     assert s.face_health() == 4  # twice the number of champions
 
 
+@pytest.mark.rule(G, "Fury and Upgrades")
+@pytest.mark.rule(G, "The Faces of a God")
+def test_destroyed_faces_give_no_fury_and_excess_damage_is_ignored() -> None:
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=3)})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("purple", 3)
+    s.thor["damage"]["purple"] = 3
+    restart_turn(s)
+    attack(s, "melee 1 thor-purple", ["double", "double", "damage", "miss"])
+    assert "purple" in s.thor["destroyed"] and s.thor["damage"]["purple"] == 4
+    assert s.champs["ragnar"].fury == 0
+    assert "thor-purple" not in " ".join(legal(s))
+
+
 @pytest.mark.rule(G, "The Faces of Thor")
 def test_green_face_no_counterattack_blue_face_counter_becomes_damage() -> None:
     s = fresh()
