@@ -246,3 +246,19 @@ def test_event_card_activating_minions() -> None:
     s.event_deck.put_top("ash_storm")
     ev = run_tasks(s, [{"t": "event"}])
     assert "Event: Ash Storm" in texts(ev) and "AshFolk A1 moves from D2 to E3" in texts(ev)
+
+
+@pytest.mark.rule(G, "Game Overview")
+def test_every_event_names_its_section_and_render_draws_the_board() -> None:
+    from meadhall.bots.random import RandomBot
+
+    for sc in ("last_flame", "forge_of_doom"):
+        s = GAME.new_game({"scenario": sc, "heroes": ["gunnar", "siegfried", "lynxshade"]}, 4)
+        bot = RandomBot(4)
+        for _ in range(150):
+            if s.outcome().over:
+                break
+            for e in s.apply(bot.choose(s)):
+                assert e.section and e.text
+        out = s.render()
+        assert "Rounds track" in out and "Thor in" in out and "Gu" in out
