@@ -168,6 +168,8 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
                         S.RESOLVING, {"hero": h.id, "undead": u.id, "drm": drm}))
     between = intervening(s, h.at, u.at)
     lost_prj = False
+    hit = False
+    rune = h.runes.get(p.weapon or "")
     for i in range(ad):
         roll = s.d12(f"{h.name}'s attack die {i + 1}", S.ROLLING)
         if roll == 1:
@@ -185,17 +187,27 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
             events.append(Event("roll", f"Rolled {roll} (modified {total}): the target is "
                                 "already eliminated", S.ROLLING, {"roll": roll}))
             continue
+        if total >= p.stun and total < p.wound and rune == "red":
+            events.append(Event("rune", "The red (Fire) runestone turns the stun into a wound",
+                                S.NEW_RULES_5))
+            total = p.wound
         if total >= p.wound:
             events.append(Event("roll", f"Rolled {roll} (modified {total} ≥ {p.wound}): "
                                 "stun and 1 wound", S.ROLLING, {"roll": roll}))
+            hit = True
             wound_undead(s, u, h, events)
         elif total >= p.stun:
+            hit = True
             events.append(Event("roll", f"Rolled {roll} (modified {total} ≥ {p.stun}): stun",
                                 S.ROLLING, {"roll": roll}))
             stun_undead(s, u, events)
         else:
             events.append(Event("roll", f"Rolled {roll} (modified {total}): a miss",
                                 S.ROLLING, {"roll": roll}))
+    if hit and wd and wd.shield and p.undead in s.undead and s.setup_rules_34():
+        shield_push(s, h, s.undead[p.undead], events)
+    if hit and rune:
+        runestone(s, h, u, rune, cover is None, events)
     if lost_prj and not h.huskarl and h.supplies.get("projectiles", 0) > 0:
         h.supplies["projectiles"] -= 1
         events.append(Event("projectile", f"{h.name} loses 1 projectile (a natural 1 was rolled)",
@@ -244,3 +256,199 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
     events.append(Event("wound", f"{uname(s, u)} takes a wound ({ud.hv - u.wounds} health "
                         "left)", S.EFFECTS, {"undead": u.id}))
     stun_undead(s, u, events)
+
+
+# ----------------------------------------------------------------------------- shields
+def shield_push(s: NiflheimState, h: Hero, u: Undead, events: list[Event]) -> None:
+    """Shields: a successful attack with a shield pushes the target 1 orthogonally adjacent
+    square away from the attacker; with no unoccupied, unobstructed square it is stunned."""
+    assert h.at is not None
+    dx, dy = u.at[0] - h.at[0], u.at[1] - h.at[1]
+    dirs = [(1 if dx > 0 else -1, 0)] if dx else []
+    dirs += [(0, 1 if dy > 0 else -1)] if dy else []
+    occ = s.occupancy()
+    for d in dirs:
+        q = (u.at[0] + d[0], u.at[1] + d[1])
+        if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ:
+            u.at = q
+            events.append(Event("push", f"The shield pushes {uname(s, u)} to {grid.name(q)}",
+                                S.NEW_RULES_34, {"undead": u.id, "to": grid.name(q)}))
+            s.break_locks_if_apart(u, events)
+            return
+    events.append(Event("push", f"{uname(s, u)} cannot be pushed: it is stunned instead",
+                        S.NEW_RULES_34, {"undead": u.id}))
+    stun_undead(s, u, events)
+
+
+# ----------------------------------------------------------------------------- runestones
+def runestone(s: NiflheimState, h: Hero, u: Undead, rune: str, own_turn: bool,
+              events: list[Event]) -> None:
+    """Runestones after a hit: black pushes (or stuns), white grants a 1-square move, blue stuns
+    an adjacent undead of the players' choice (red acts on each die)."""
+    if rune == "black" and u.id in s.undead:
+        events.append(Event("rune", "The black (Earth) runestone strikes", S.NEW_RULES_5))
+        shield_push(s, h, u, events)
+    elif rune == "white" and own_turn and h.on_map:
+        h.free_step = True
+        events.append(Event("rune", f"The white (Air) runestone: {h.name} may move 1 square",
+                            S.NEW_RULES_5, {"hero": h.id}))
+    elif rune == "blue":
+        near = [x for x in s.undead.values() if x.id != u.id and not x.stunned
+                and grid.is_orthogonal(x.at, u.at)]
+        if len(near) > 1:
+            s.ask_blue([x.id for x in near])
+        elif near:
+            events.append(Event("rune", "The blue (Water) runestone stuns an adjacent undead",
+                                S.NEW_RULES_5))
+            stun_undead(s, near[0], events)
+
+
+# ----------------------------------------------------------------------------- phials
+PHIAL_MAX_RANGE = 8
+DEVIATION = {1: (0, -1), 2: (1, -1), 3: (1, 0), 4: (1, 1), 5: (0, 1), 6: (-1, 1), 7: (-1, 0),
+             8: (-1, -1)}
+
+
+def phial_targets(s: NiflheimState, h: Hero) -> list[str]:
+    """Throw a holy water phial (scenario 3 and 4 rules) at a square in LOS up to range 8; the
+    squares offered are those whose burst would reach a revealed undead (see rulings)."""
+    if not s.setup_rules_34() or h.locked_by is not None or not h.on_map:
+        return []
+    if h.supplies.get("holy_water", 0) <= 0:
+        return []
+    assert h.at is not None
+    squares: set[grid.Sq] = set()
+    for u in s.undead.values():
+        if u.kind is None:
+            continue
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                q = (u.at[0] + dx, u.at[1] + dy)
+                if (s.board.inside(q) and not s.board.blocks_move(q)
+                        and 0 < attack_range(h.at, q) <= PHIAL_MAX_RANGE
+                        and s.board.sees(h.at, q)):
+                    squares.add(q)
+    return [f"throw holy water at {grid.name(q)}" for q in sorted(squares, key=lambda q: (q[1], q[0]))]
+
+
+def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event]) -> None:
+    """Phial Weapon Attacks: roll the throw hit number (the range, with AMs and LOS AMs), deviate
+    on a miss, then attack every undead in the 9-square burst with 1 AD at the phial's S/W."""
+    assert h.at is not None and h.intent is not None
+    wd = s.content.armoury["holy_water"]
+    assert wd.aoe is not None
+    h.supplies["holy_water"] -= 1
+    rng = attack_range(h.at, target)
+    am = INTENT_AM[h.intent]
+    los, _ = los_am(s, h.at, target)
+    roll = s.d12(f"{h.name}'s phial throw", S.NEW_RULES_34)
+    total = roll + am + los
+    final = target
+    if roll != 1 and total >= rng:
+        events.append(Event("phial", f"{h.name} throws holy water at {grid.name(target)}: "
+                            f"rolled {roll} (modified {total} ≥ range {rng}), on target",
+                            S.NEW_RULES_34))
+    else:
+        final = deviate(s, target)
+        events.append(Event("phial", f"{h.name} throws holy water at {grid.name(target)}: "
+                            f"rolled {roll} (modified {total}, needs {rng}): it deviates to "
+                            f"{grid.name(final)}", S.NEW_RULES_34))
+    burst(s, h, final, wd.aoe, events)
+    h.marker = "attacked"
+    s.recheck_zoc(h, events)
+
+
+def deviate(s: NiflheimState, target: grid.Sq) -> grid.Sq:
+    """Phial Deviation: 1-8 shift one square per the chart; 9-12 two squares in a direction
+    rolled again (9-12 re-rolled); a wall or obstructive square re-rolls from scratch."""
+    for _ in range(100):
+        r = s.d12("phial deviation", S.NEW_RULES_34)
+        dist = 1
+        if r >= 9:
+            dist = 2
+            r = 9
+            while r >= 9:
+                r = s.d12("phial deviation direction", S.NEW_RULES_34)
+        d = DEVIATION[r]
+        q = (target[0] + d[0] * dist, target[1] + d[1] * dist)
+        if s.board.inside(q) and s.board.at(q) not in "#+L":
+            return q
+    return target
+
+
+def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
+          events: list[Event]) -> None:
+    """Resolve a separate 1 AD attack against every undead in the 3x3 burst (holy water harms
+    only undead; unrevealed undead are revealed first); no LOS AM for hindering terrain."""
+    from meadhall.games.niflheim.undead import draw
+
+    area = [(at[0] + dx, at[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
+    targets = [u for u in list(s.undead.values()) if u.at in area]
+    for u in targets:
+        if u.kind is None:
+            u.kind = draw(s)
+            events.append(Event("reveal", f"The burst reveals {uname(s, u)}", S.REVEALING,
+                                {"undead": u.id, "kind": u.kind}))
+    for u in targets:
+        if u.id not in s.undead:
+            continue
+        assert h.intent is not None
+        drm = INTENT_AM[h.intent] + (3 if u.stunned else 0)
+        roll = s.d12(f"holy water against {uname(s, u)}", S.NEW_RULES_34)
+        total = roll + drm
+        if roll != 1 and total >= values[1]:
+            events.append(Event("roll", f"Holy water on {uname(s, u)}: {roll} (modified {total}"
+                                f" ≥ {values[1]}): stun and 1 wound", S.NEW_RULES_34))
+            wound_undead(s, u, h, events)
+        elif roll != 1 and total >= values[0]:
+            events.append(Event("roll", f"Holy water on {uname(s, u)}: {roll} (modified {total}"
+                                f" ≥ {values[0]}): stun", S.NEW_RULES_34))
+            stun_undead(s, u, events)
+        else:
+            events.append(Event("roll", f"Holy water on {uname(s, u)}: {roll} (modified "
+                                f"{total}): no effect", S.NEW_RULES_34))
+
+
+# ----------------------------------------------------------------------------- spectral bow
+def bow_targets(s: NiflheimState, u: Undead, at: grid.Sq | None = None) -> list[Hero]:
+    """Spectral Bow: the closest heroes in LOS, not through hindering terrain squares (a hero in
+    hindering terrain can be targeted); the arrow passes through other undead."""
+    out: list[tuple[int, Hero]] = []
+    src = u.at if at is None else at
+    for h in s.heroes.values():
+        if not h.on_map or not s.board.sees(src, h.at):
+            continue
+        t = grid.trace(src, h.at)
+        if any(s.board.hindering(q) for q in t.between):
+            continue
+        occ = s.occupancy()
+        if any(occ.get(q, "").startswith(("h:", "f:")) for q in t.between):
+            continue  # only undead can be shot through
+        out.append((attack_range(src, h.at), h))
+    if not out:
+        return []
+    best = min(d for d, _ in out)
+    return [h for d, h in out if d == best]
+
+
+def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
+    """The bogmaðr's Spectral Bow: 1 AD, wound on 10 (no stun value), no LOS AM, a shield gives
+    -1; a natural 2 hits the closest undead shot through instead."""
+    drm = -1 if any(x and s.content.armoury[x].shield for x in (h.ready, h.off_hand)) else 0
+    roll = s.d12(f"{uname(s, u)}'s spectral bow", S.SCENARIO_34)
+    between = [q for q in grid.trace(u.at, h.at).between
+               if s.occupancy().get(q, "").startswith("u:")]
+    text = f"{uname(s, u)} shoots its spectral bow at {h.name}: rolled {roll}"
+    if roll == 2 and between:
+        other = s.undead[int(s.occupancy()[between[0]][2:])]
+        events.append(Event("bow", text + f", a natural 2: {uname(s, other)} is hit instead",
+                            S.SCENARIO_34))
+        wound_undead(s, other, None, events)
+        return
+    if roll != 1 and roll + drm >= 10:
+        events.append(Event("bow", text + (" (-1 for the shield)" if drm else "")
+                            + ": 1 wound", S.SCENARIO_34, {"hero": h.id}))
+        s.wound_hero(h, events, S.SCENARIO_34)
+        return
+    events.append(Event("bow", text + (" (-1 for the shield)" if drm else "") + ": a miss",
+                        S.SCENARIO_34, {"hero": h.id}))

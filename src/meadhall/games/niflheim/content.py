@@ -46,6 +46,10 @@ class Special(ContentModel):
     """A figure stands on the square (the Jarl, a prisoner): it blocks movement until rescued."""
     items: list[str] = Field(default_factory=list)
     supplies: dict[str, int] = Field(default_factory=dict)
+    joins: str | None = None
+    """Rescue a Prisoner: the huskarl type who joins the party and activates at once."""
+    spawn: bool = False
+    """The search brings an undead: a marker is placed next to the searched square."""
     text: str = ""
 
 
@@ -56,6 +60,8 @@ class Objective(ContentModel):
     text: str
     carry: str | None = None
     after: list[str] = Field(default_factory=list)
+    kill: list[str] = Field(default_factory=list)
+    """Undead kinds that must have been eliminated (none left on the map)."""
 
 
 class Secondary(ContentModel):
@@ -96,6 +102,14 @@ class ScenarioData(ContentModel):
     """False for scenario 1: heroes have no weapons and always take an Attacked marker."""
     rules: list[str] = Field(default_factory=list)
     """Rule sets the scenario needs (``combat``, ``scenario3``, ``scenario5``...)."""
+    kit: list[str] = Field(default_factory=list)
+    """Authored starting gear of each character when the scenario is played on its own
+    (outside a campaign)."""
+    kit_supplies: dict[str, int] = Field(default_factory=dict)
+    kit_runes: dict[str, str] = Field(default_factory=dict)
+    """Authored runestones already affixed to kit weapons (weapon -> colour)."""
+    glory: bool = False
+    """The Glory / Corruption track is in use (from scenarios 3 and 4 on)."""
     exit_text: str = ""
     next: list[str] = Field(default_factory=list)
 
@@ -134,6 +148,7 @@ class CharacterData(ContentModel):
 
 class HuskarlData(ContentModel):
     name: str
+    authored: bool = False
     health: int = 2
     preferred: list[str]
     weapons: list[str]
@@ -173,6 +188,7 @@ class NiflheimContent(ContentModel):
     huskarls: dict[str, HuskarlData]
     armoury: dict[str, WeaponData]
     undead: dict[str, UndeadData]
+    runestones: dict[str, str]
     fate_track: dict[str, str]
     """Fate track position (glory positive, corruption negative) -> effect text."""
 

@@ -39,6 +39,10 @@ class Hero:
     xp: int = 0
     glory: int = 0
     """Fate track: positive is Glory, negative is Corruption."""
+    runes: dict[str, str] = field(default_factory=dict)
+    """Runestones affixed to weapons: weapon id -> black / white / blue / red."""
+    free_step: bool = False
+    """White (Air) runestone: may move 1 square after a stun or wound."""
 
     @property
     def on_map(self) -> bool:

@@ -14,17 +14,13 @@ from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.content import NiflheimContent, load_content
 from meadhall.games.niflheim.state import NiflheimState
 
-UNFINISHED = {
-    "3": ("Scenario 3: Salvage", S.NEW_RULES_34),
-    "4": ("Scenario 4: Break In", S.NEW_RULES_34),
-    "33": ("Scenario 33: Loot", S.INTERIM_SCENARIOS),
-    "5": ("Scenario 5: Shield Brother", S.NEW_RULES_5),
-}
+UNFINISHED: dict[str, tuple[str, str]] = {}
 
 
 class Setup(ContentModel):
     scenario: str = "1"
     heroes: list[str] = Field(default_factory=lambda: ["frida"], min_length=1, max_length=4)
+    huskarls: list[str] = Field(default_factory=list, max_length=4)
     campaign: bool = False
 
 
@@ -73,7 +69,14 @@ class NiflheimGame(Game):
             if h not in self.content.characters:
                 raise ContentError("setup", "heroes", f"unknown character {h!r}; choose from "
                                    f"{', '.join(self.content.characters)}")
-        if len(set(s.heroes)) != len(s.heroes):
+        for h in s.huskarls:
+            if h not in self.content.huskarls:
+                raise ContentError("setup", "huskarls", f"unknown huskarl {h!r}; choose from "
+                                   f"{', '.join(self.content.huskarls)}")
+        if s.huskarls and sc.party != "heroes":
+            raise ContentError("setup", "huskarls", f"scenario {sc.number}'s party is "
+                               "characters only")
+        if len(set(s.heroes)) != len(s.heroes) or len(set(s.huskarls)) != len(s.huskarls):
             raise ContentError("setup", "heroes", "a character can be chosen only once")
         if len(s.heroes) > sc.max_characters:
             raise ContentError("setup", "heroes", f"scenario {sc.number} takes at most "

@@ -10,7 +10,7 @@ from meadhall.core import grid
 from meadhall.core.errors import IllegalAction
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
-from meadhall.games.niflheim import combat
+from meadhall.games.niflheim import combat, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
 from meadhall.games.niflheim.undead import reveal, zoc
@@ -22,7 +22,9 @@ DOOR_COST = {"normal": 1, "increased": 2}
 PICKUP_COST = {"normal": 1, "increased": 2}
 EXIT_STEP = {"N": (0, -1), "E": (1, 0), "S": (0, 1), "W": (-1, 0)}
 GEAR_SLOTS = 4
+BELT = 3
 HUSKARL_ITEMS = 2
+HUSKARL_SUPPLY_LIMIT = {"healing_salves": 3, "holy_water": 3}
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,13 +83,28 @@ def step_text(all_steps: list[Step], st: Step) -> str:
     return base
 
 
-def capacity_left(s: NiflheimState, h: Hero) -> int:
-    """Free gear slots (4 for characters; huskarls carry 2 items in all)."""
-    def counts(i: str) -> bool:
-        return not s.content.armoury[i].zero_space
+def fits(s: NiflheimState, h: Hero, item: str) -> bool:
+    """Gear Slots: four gear slots (from scenarios 3 and 4: three slots and the belt, which holds
+    three one-handed or small items); huskarls carry 2 gear and/or weapons in all; a weapon also
+    fits an empty Ready Weapon slot."""
+    arm = s.content.armoury
+    d = arm[item]
+    if d.zero_space:
+        return True
     if h.huskarl:
-        return HUSKARL_ITEMS - sum(1 for i in h.items() if counts(i))
-    return GEAR_SLOTS - sum(1 for i in h.gear if counts(i))
+        return sum(1 for i in h.items() if not arm[i].zero_space) < HUSKARL_ITEMS
+    if d.kind == "weapon" and h.ready is None:
+        return True
+    items = [i for i in h.gear if not arm[i].zero_space] + [item]
+    if not s.belt_rules():
+        return len(items) <= GEAR_SLOTS
+
+    def beltable(i: str) -> bool:
+        return arm[i].one_handed or arm[i].small
+
+    big = [i for i in items if not beltable(i)]
+    small = len(items) - len(big)
+    return len(big) <= GEAR_SLOTS - 1 and small <= BELT + (GEAR_SLOTS - 1 - len(big))
 
 
 def specials_here(s: NiflheimState, h: Hero) -> list[str]:
@@ -120,24 +137,33 @@ def legal(s: NiflheimState, h: Hero) -> list[str]:
             cost = DOOR_COST[rate(h)]
             if ch == "+" and h.mp >= cost:
                 out.append(f"open door {grid.name(d)}")
-            elif ch == "/" and h.mp >= cost and d not in s.occupancy():
+            elif ch == "/" and h.mp >= cost and d not in s.occupancy() \
+                    and grid.name(d) not in s.forced:
                 out.append(f"close door {grid.name(d)}")
-        if h.mp >= PICKUP_COST[rate(h)] and (capacity_left(s, h) > 0 or h.ready is None):
+        if h.mp >= PICKUP_COST[rate(h)]:
             for q in [h.at, *grid.neighbours(h.at)]:
-                if s.items.get(q):
+                if any(fits(s, h, i) for i in s.items.get(q, ())):
                     out.append(f"pick up {grid.name(q)}")
         if h.mp >= 2:
             for o in s.heroes.values():
                 if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, h.at):
                     for it in dict.fromkeys(h.items()):
-                        if capacity_left(s, o) > 0:
+                        if fits(s, o, it):
                             out.append(f"pass {it} to {o.id}")
         if h.mp >= 1 and s.scenario.attacks:
             out += swaps(s, h)
+    if h.free_step:
+        occ = s.occupancy()
+        out += [f"rune step {grid.name(q)}" for q in grid.neighbours(h.at)
+                if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ]
     if s.scenario.attacks and h.marker is None:
         out += [p.text for p in combat.plans(s, h)]
+        out += combat.phial_targets(s, h)
     if h.intent == "stationary" and not h.acted and h.marker is None:
         out += specials_here(s, h)
+        # (not "force ...": the protocol's log reserves that prefix for forced results)
+        out += [f"break locked door {grid.name(d)}" for d in grid.neighbours(h.at)
+                if s.board.at(d) == "L"]
     out.append("end activation")
     return out
 
@@ -207,6 +233,7 @@ def end(s: NiflheimState, h: Hero, events: list[Event]) -> None:
             h.marker = "attacked"
     h.activated = True
     h.mp = 0
+    h.free_step = False
     if s.active == h.id:
         s.active = None
 
@@ -290,6 +317,16 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
     if words[0] in ("rescue", "search"):
         special(s, h, words[1], events)
         return
+    if words[0] == "rune":
+        h.free_step = False
+        move(s, h, Step(grid.sq(words[2]), 0, s.board.fire(grid.sq(words[2])), None), events)
+        return
+    if words[0] == "break":
+        force_door(s, h, grid.sq(words[3]), events)
+        return
+    if words[0] == "throw":
+        combat.throw_phial(s, h, grid.sq(words[-1]), events)
+        return
     if words[0] == "attack":
         plan = next(p for p in combat.plans(s, h) if p.text == action)
         combat.resolve(s, h, plan, events)
@@ -329,7 +366,8 @@ def exit_map(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     h.status = "exited"
     h.locked_by = None
     obj = s.scenario.objective
-    ok = all(a in s.done for a in obj.after) and (obj.carry is None or h.carries(obj.carry))
+    ok = (all(a in s.done for a in obj.after) and (obj.carry is None or h.carries(obj.carry))
+          and not any(u.kind in obj.kill for u in s.undead.values()))
     events.append(Event("exit", f"{h.name} leaves the map at the exit point on "
                         f"{grid.name(at)}", S.MOVE_HEROES, {"hero": h.id}))
     if ok:
@@ -363,9 +401,7 @@ def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
     got = []
     left = []
     for it in s.items.get(q, []):
-        fits = capacity_left(s, h) > 0 or (
-            h.ready is None and s.content.armoury[it].kind == "weapon")
-        if fits:
+        if fits(s, h, it):
             receive(s, h, it)
             got.append(it)
         else:
@@ -409,7 +445,7 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
         receive(s, h, it)
         found.append(s.content.armoury[it].name)
     for k, n in sp.supplies.items():
-        h.supplies[k] = h.supplies.get(k, 0) + n
+        add_supplies(h, k, n)
         found.append(f"{n} {k.replace('_', ' ')}")
     what = "rescues" if sp.action == "rescue" else "searches"
     extra = f": found {', '.join(found)}" if found else ""
@@ -417,3 +453,38 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
                         S.SPECIAL, {"hero": h.id, "special": label}))
     h.marker = "attacked"
     end(s, h, events)
+    q = grid.sq(sp.square)
+    if sp.joins and sp.joins not in s.heroes:
+        # Rescue a Prisoner: the freed huskarl joins and activates right after the rescuer.
+        s.heroes[sp.joins] = s.new_hero(sp.joins, q)
+        s.next_active = sp.joins
+        events.append(Event("join", f"{s.heroes[sp.joins].name} joins the party and may "
+                            "activate at once", S.NEW_RULES_34, {"hero": sp.joins}))
+    if sp.spawn:
+        spots = undead.spawn_squares(s, q)
+        if len(spots) > 1:
+            s.ask_spawn(q, spots)
+        elif spots:
+            undead.place_marker(s, spots[0], events, S.SPECIAL)
+
+
+def add_supplies(h: Hero, kind: str, n: int) -> None:
+    """Supplies; huskarls hold at most 3 healing salves and 3 holy water phials and never track
+    projectiles (they have unlimited ones)."""
+    if h.huskarl:
+        if kind == "projectiles":
+            return
+        h.supplies[kind] = min(HUSKARL_SUPPLY_LIMIT.get(kind, 99), h.supplies.get(kind, 0) + n)
+        return
+    h.supplies[kind] = h.supplies.get(kind, 0) + n
+
+
+def force_door(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
+    """Locked Doors: a special action forces a locked door open; it cannot be closed again."""
+    s.board.set(q, "/")
+    s.forced.append(grid.name(q))
+    events.append(Event("door", f"{h.name} forces the locked door on {grid.name(q)} open",
+                        S.NEW_RULES_34, {"hero": h.id, "door": grid.name(q)}))
+    h.marker = "attacked"
+    end(s, h, events)
+    reveal(s, events)

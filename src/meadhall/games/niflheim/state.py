@@ -73,6 +73,8 @@ class NiflheimState(GameState):
         self.result: list[str] | None = None
         self.coin_script: list[int] = []
         self.coin_pos = 0
+        self.forced: list[str] = []
+        self.next_active: str | None = None
         self._place_heroes(sc, setup)
         for q in sc.face_down:
             self.next_uid += 1
@@ -87,12 +89,31 @@ class NiflheimState(GameState):
         v = grid.sq(sc.start)
         spots = [v] + [q for q in grid.neighbours(v) if self.board.inside(q)
                        and not self.board.blocks_move(q) and q not in self._special_squares()]
-        for i, hid in enumerate(setup["heroes"]):
-            c = self.content.characters[hid]
-            self.heroes[hid] = Hero(hid, c.name, False, spots[i], c.health, c.health,
-                                    supplies={"projectiles": 0, "healing_salves": 0,
-                                              "holy_water": 0})
+        ids = list(setup["heroes"]) + list(setup.get("huskarls", []))
+        for i, hid in enumerate(ids):
+            at = spots[i] if i < len(spots) else None
+            if at is None:
+                raise ContentError("setup", "heroes", "not enough free squares around V")
+            self.heroes[hid] = self.new_hero(hid, at)
 
+    def new_hero(self, hid: str, at: Sq) -> Hero:
+        """A character (with the scenario's authored kit) or a huskarl (with its weapons)."""
+        sc = self.scenario
+        supplies = {"projectiles": 0, "healing_salves": 0, "holy_water": 0}
+        if hid in self.content.huskarls:
+            hk = self.content.huskarls[hid]
+            h = Hero(hid, hk.name, True, at, hk.health, hk.health, supplies=supplies)
+            kit = list(hk.weapons)
+        else:
+            c = self.content.characters[hid]
+            h = Hero(hid, c.name, False, at, c.health, c.health, supplies=supplies)
+            kit = list(sc.kit)
+            for k, n in sc.kit_supplies.items():
+                h.supplies[k] = n
+            h.runes = dict(sc.kit_runes)
+        for w in kit:
+            heroes.receive(self, h, w)
+        return h
     def _special_squares(self) -> set[Sq]:
         return {grid.sq(sp.square) for sp in self.scenario.specials.values() if sp.figure}
 
@@ -101,11 +122,15 @@ class NiflheimState(GameState):
         return self.content.scenarios[self.scenario_id]
 
     def setup_rules_34(self) -> bool:
+        """New Rules for Scenarios 3 and 4 are in force (and stay so for later scenarios)."""
         return "scenario3" in self.scenario.rules
+
+    def belt_rules(self) -> bool:
+        return self.setup_rules_34()
 
     def preferred(self, h: Hero) -> list[str]:
         if h.huskarl:
-            return list(self.content.huskarls[h.id.split("#")[0]].preferred)
+            return list(self.content.huskarls[h.id].preferred)
         return list(self.content.characters[h.id].preferred)
 
     # ------------------------------------------------------------------ board queries
@@ -140,6 +165,12 @@ class NiflheimState(GameState):
         events.append(Event("death", f"{h.name} is killed"
                             + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
                             S.LOSING, {"hero": h.id}))
+        if h.huskarl and self.scenario.glory:
+            for x in self.heroes.values():
+                if not x.huskarl and x.status != "dead":
+                    x.glory -= 3
+            events.append(Event("glory", "A huskarl dies: every character present loses 3 "
+                                "Glory", S.ADDITIONAL))
         if self.active == h.id:
             h.activated = True
             self.active = None
@@ -154,6 +185,14 @@ class NiflheimState(GameState):
     def break_locks(self, uid: int, events: list[Event]) -> None:
         for h in self.heroes.values():
             if h.locked_by == uid:
+                h.locked_by = None
+                events.append(Event("unlock", f"{h.name} is no longer locked", S.LOCKS,
+                                    {"hero": h.id}))
+
+    def break_locks_if_apart(self, u: Undead, events: list[Event]) -> None:
+        """A pushed undead no longer adjacent to the hero it locked releases the lock."""
+        for h in self.heroes.values():
+            if h.locked_by == u.id and h.at is not None and not grid.is_orthogonal(h.at, u.at):
                 h.locked_by = None
                 events.append(Event("unlock", f"{h.name} is no longer locked", S.LOCKS,
                                     {"hero": h.id}))
@@ -178,6 +217,14 @@ class NiflheimState(GameState):
                 x.xp += 1
             text += "; all secondary objectives complete (+1 XP)"
         events.append(Event("complete", text + " (+1 XP to each hero present)", S.FINISHED_S1))
+        if sc.glory:
+            failed = len(sc.secondary) - len(sec)
+            for x in present:
+                if not x.huskarl:
+                    x.glory += 1 - failed
+            events.append(Event("glory", f"Each character present gains 1 Glory for completing "
+                                f"the scenario and loses {failed} for failed secondary "
+                                "objectives", S.ADDITIONAL))
         if sc.exit_text:
             events.append(Event("exit text", sc.exit_text, S.FINISHED_S1))
         self.result = ["win", f"Scenario {sc.number}: {sc.name} complete"]
@@ -344,6 +391,10 @@ class NiflheimState(GameState):
         elif kind == "undead move":
             u = self.undead[c["uid"]]
             self._undead_step(u, grid.sq(action.split()[-1]), c["why"], events)
+        elif kind == "blue rune":
+            combat.stun_undead(self, self.undead[int(action.split()[-1])], events)
+        elif kind == "bow target":
+            combat.shoot(self, self.undead[c["uid"]], self.heroes[action.split()[-1]], events)
         elif kind == "spawn":
             undead.place_marker(self, grid.sq(action.split()[-1]), events, S.SPAWNING)
         elif kind == "cover":
@@ -447,6 +498,11 @@ class NiflheimState(GameState):
                     heroes.end(self, h, events)
                     return True
                 return False
+            if self.next_active is not None:
+                hid, self.next_active = self.next_active, None
+                if self.heroes[hid].on_map:
+                    self._activate_hero(hid, events)
+                    return True
             todo = [h.id for h in self.heroes.values() if h.on_map and not h.activated]
             if not todo:
                 self.phase = "final"
@@ -459,6 +515,14 @@ class NiflheimState(GameState):
             return True
         self._end_turn()
         return True
+
+    def ask_blue(self, ids: list[int]) -> None:
+        self._ask("blue rune", "The blue (Water) runestone: which adjacent undead is stunned?",
+                  S.NEW_RULES_5, [f"stun undead {i}" for i in ids])
+
+    def ask_spawn(self, at: Sq, spots: list[Sq]) -> None:
+        self._ask("spawn", f"{grid.name(at)} is occupied: choose the closest free square for "
+                  "the undead marker", S.SPAWNING, [f"spawn at {grid.name(q)}" for q in spots])
 
     def _activate_hero(self, hid: str, events: list[Event]) -> None:
         h = self.heroes[hid]
@@ -557,6 +621,17 @@ class NiflheimState(GameState):
             undead.attack(self, u, self.heroes[targets[0]], events)
             return
         kind = u.kind or "draugr"
+        if "spectral bow" in self.content.undead[kind].powers:
+            shots = combat.bow_targets(self, u)
+            if shots:
+                self.uact = None
+                if len(shots) > 1:
+                    self._ask("bow target", f"{uname(self, u)} has several closest heroes in "
+                              "LOS: which does it shoot?", S.SCENARIO_34,
+                              [f"undead {u.id} shoots {h.id}" for h in shots], uid=u.id)
+                    return
+                combat.shoot(self, u, shots[0], events)
+                return
         if "coward" in self.content.undead[kind].powers:
             dist, _ = undead.closest(self, u)
             if dist > 2:
@@ -579,6 +654,25 @@ class NiflheimState(GameState):
         if u.stunned or self.uact["moves"] <= 0:
             self.uact = None
             return
+        kind = u.kind or "draugr"
+        if "prowler" in self.content.undead[kind].powers:
+            if self.uact["moved"] and combat.bow_targets(self, u):
+                self.uact = None  # it has LOS: it moved, so it does not shoot this turn
+                return
+            occ = self.occupancy()
+            seeing = [q for q in grid.neighbours(u.at, diagonal=True)
+                      if undead.can_step(self, u.at, q, occ, False)
+                      and combat.bow_targets(self, u, q)]
+            if seeing:
+                why = "moves to gain line of sight to a hero (Prowler)"
+                if len(seeing) > 1:
+                    self._ask("undead move", f"{uname(self, u)} {why}: several squares qualify, "
+                              "choose one", S.SCENARIO_34,
+                              [f"undead {u.id} to {grid.name(q)}" for q in
+                               sorted(seeing, key=lambda q: (q[1], q[0]))], uid=u.id, why=why)
+                    return
+                self._undead_step(u, seeing[0], why, events)
+                return
         opt, squares, why = undead.move_options(self, u)
         if opt == 0:
             if not self.uact["moved"]:
@@ -645,6 +739,7 @@ class NiflheimState(GameState):
             "acted": h.acted, "zoc_stop": h.zoc_stop, "locked_by": h.locked_by,
             "ready": h.ready, "off_hand": h.off_hand, "gear": list(h.gear),
             "supplies": dict(h.supplies), "xp": h.xp, "glory": h.glory,
+            "runes": dict(h.runes), "free_step": h.free_step,
         }
 
     def _undead_json(self, u: Undead, public: bool = False) -> dict[str, Any]:
@@ -719,6 +814,7 @@ class NiflheimState(GameState):
             "choice": self.choice, "spawn_queue": self.spawn_queue,
             "coin_used": self.coin_used, "result": self.result,
             "coin_script": list(self.coin_script), "coin_pos": self.coin_pos,
+            "forced": list(self.forced), "next_active": self.next_active,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -783,22 +879,27 @@ class NiflheimState(GameState):
         self.result = p.get("result", self.result)
         self.coin_script = [int(x) for x in p.get("coin_script", self.coin_script)]
         self.coin_pos = int(p.get("coin_pos", self.coin_pos))
+        self.forced = list(p.get("forced", self.forced))
+        self.next_active = p.get("next_active", self.next_active)
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:
         c = self.content.characters.get(hid)
-        if c is None:
-            raise ContentError("", f"heroes.{hid}", "unknown character")
+        hk = self.content.huskarls.get(hid)
+        if c is None and hk is None:
+            raise ContentError("", f"heroes.{hid}", "unknown character or huskarl")
+        name, health = (c.name, c.health) if c else (hk.name, hk.health)  # type: ignore[union-attr]
         at = d.get("at")
-        h = Hero(hid, d.get("name", c.name), bool(d.get("huskarl", False)),
-                 grid.sq(at) if at else None, int(d.get("health", c.health)),
-                 int(d.get("max_health", c.health)), d.get("status", "active"),
+        h = Hero(hid, d.get("name", name), hk is not None,
+                 grid.sq(at) if at else None, int(d.get("health", health)),
+                 int(d.get("max_health", health)), d.get("status", "active"),
                  d.get("intent"), int(d.get("mp", 0)), d.get("marker"),
                  bool(d.get("activated", False)), bool(d.get("acted", False)),
                  bool(d.get("zoc_stop", False)), d.get("locked_by"), d.get("ready"),
                  d.get("off_hand"), list(d.get("gear", [])),
                  dict(d.get("supplies", {"projectiles": 0, "healing_salves": 0,
                                          "holy_water": 0})),
-                 int(d.get("xp", 0)), int(d.get("glory", 0)))
+                 int(d.get("xp", 0)), int(d.get("glory", 0)), dict(d.get("runes", {})),
+                 bool(d.get("free_step", False)))
         for it in h.items():
             if it not in self.content.armoury:
                 raise ContentError("", f"heroes.{hid}", f"unknown item {it!r}")

@@ -11,8 +11,11 @@ from meadhall.games.niflheim.state import NiflheimState
 def position(pos: dict[str, Any], scenario: str = "1", seed: int = 0,
              auto_choices: bool = False) -> NiflheimState:
     """A state from a hand-written position; the setup's heroes are the position's heroes."""
-    heroes = list(pos.get("heroes", {"frida": {}}))
-    return GAME.from_json({"game": "niflheim", "setup": {"scenario": scenario, "heroes": heroes},
+    ids = list(pos.get("heroes", {"frida": {}}))
+    heroes = [h for h in ids if h in GAME.content.characters]
+    huskarls = [h for h in ids if h in GAME.content.huskarls]
+    setup = {"scenario": scenario, "heroes": heroes, "huskarls": huskarls}
+    return GAME.from_json({"game": "niflheim", "setup": setup,
                            "seed": seed, "auto_choices": auto_choices, "position": pos})
 
 
