@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from runaljod_kit import foe, make, put, sq, texts
 
+from meadhall.core import grid
 from meadhall.core.deck import Deck
 from meadhall.core.protocol import PLAYERS
 
@@ -148,14 +149,14 @@ def test_example_clan_warrior_moves_through_an_allied_miniature() -> None:
     foe(st2, "clan_warrior", "B2")
     mover = foe(st2, "clan_warrior", "B3")
     opts, why = st2.move_options(mover, ["berserk"])
-    assert opts == [sq("B3")] and "no route" in why  # it cannot end on its ally: stays
+    assert opts == [(sq("B3"),)] and "no route" in why  # it cannot end on its ally: stays
     st3 = make(["#.#.....", "#.#.....", "#.#.....", "#.#....."])
     put(st3, "berserk", "B1")
     put(st3, "volva", "H4")
     foe(st3, "clan_warrior", "B3")  # ally in the one-square corridor
     mover = foe(st3, "clan_warrior", "B4")
     opts, why = st3.move_options(mover, ["berserk"])
-    assert opts == [sq("B2")]  # through the ally to the space next to the Berserk
+    assert opts == [(sq("B2"),)]  # through the ally to the space next to the Berserk
 
 
 @pytest.mark.rule("runaljod", "Clarifications")
@@ -165,13 +166,13 @@ def test_enemies_end_next_to_the_most_heroes_and_players_break_ties() -> None:
     put(st, "volva", "C1")
     e = foe(st, "clan_warrior", "B4")
     opts, _ = st.move_options(e, ["berserk"])
-    assert opts == [sq("B2")]  # adjacent to both heroes
+    assert opts == [(sq("B2"),)]  # adjacent to both heroes
     st2 = make(["......", "......", "......", "......"])
     put(st2, "berserk", "C1")
     put(st2, "volva", "F4")
     e2 = foe(st2, "clan_warrior", "C4")
     opts, _ = st2.move_options(e2, ["berserk"])
-    assert opts == [sq("B2"), sq("C2"), sq("D2")]
+    assert opts == [(sq("B2"),), (sq("C2"),), (sq("D2"),)]
     st2.enemy_action(e2, st2.content.ai_decks["common"]["ai1"].groups[1].actions[0], [])
     assert st2.decision().seat == PLAYERS and st2.decision().default == "move enemy 1 to B2"
 
@@ -184,7 +185,7 @@ def test_enemies_never_move_through_damaging_spaces() -> None:
     st.bonfires = [sq("B3")]
     e = foe(st, "clan_warrior", "B4")
     opts, why = st.move_options(e, ["berserk"])
-    assert opts == [sq("B4")] and "no route" in why  # the only route crosses the bonfire
+    assert opts == [(sq("B4"),)] and "no route" in why  # the only route crosses the bonfire
 
 
 @pytest.mark.rule("runaljod", "Movement")
@@ -195,7 +196,7 @@ def test_far_target_moves_as_close_as_possible_along_the_shortest_route() -> Non
     e = foe(st, "clan_warrior", "J1")
     opts, _ = st.move_options(e, ["berserk"])
     # 3 spaces closer on any row; every one equally close to both heroes: players choose
-    assert opts == [sq("G1"), sq("G2"), sq("G3")]
+    assert opts == [(sq("G1"),), (sq("G2"),), (sq("G3"),)]
 
 
 @pytest.mark.rule("runaljod", "Sight")
@@ -209,8 +210,8 @@ def test_sight_moves_to_the_nearest_space_seeing_the_target_and_skips_if_seen() 
     reach = st.reach(e)
     seeing = [s for s in reach if st.enemy_can_end(e, s) and st.sees(s, sq("A2"))]
     best = min(reach[s] for s in seeing)
-    assert opts and all(st.sees(o, sq("A2")) and reach[o] == best for o in opts)
-    e.at = opts[0]
+    assert opts and all(st.sees(o, sq("A2")) and reach[o] == best for (o,) in opts)
+    e.at = opts[0][0]
     assert st.sight_options(e, ["berserk"]) == ([], "it already sees Berserk")
     st2 = make(["..#...", "..#...", "..#..."])
     put(st2, "berserk", "A2")
@@ -258,11 +259,49 @@ def test_end_marker_meeting_the_time_token_loses() -> None:
 
 
 @pytest.mark.rule("runaljod", "Movement")
-def test_large_enemies_are_refused_loudly() -> None:
-    from meadhall.core.errors import RuleNotImplemented
+def test_large_enemy_counts_from_its_closer_space_and_stops_on_two_spaces() -> None:
+    st = make(["..........", "..........", "..........", ".........."])
+    put(st, "berserk", "A2")
+    put(st, "volva", "A4")
+    j = foe(st, "jotun", "H2")
+    j.also = sq("I2")
+    assert st.lead(j, sq("A2")) == sq("H2")
+    opts, why = st.move_options(j, ["berserk"])
+    # 3 movement points from H2: the closer space reaches E-column, the base must end on two
+    # orthogonally adjacent free spaces
+    assert opts and all(len(fp) == 2 and grid.manhattan(*fp) == 1 for fp in opts)
+    # the counted space reaches column E (3 spaces); the rest of the base may lie beside it
+    assert all(max(q[0] for q in fp) >= 4 for fp in opts)
+    assert min(min(q[0] for q in fp) for fp in opts) == 3
+    st.move_enemy(j, opts[0], why, [])
+    assert st.enemy_at(opts[0][0]) is j and st.enemy_at(opts[0][1]) is j
 
-    st = two()
-    big = st.content.enemies["jotun"].model_copy(update={"keywords": ["large"]})
-    st.content = st.content.model_copy(update={"enemies": {**st.content.enemies, "big": big}})
-    with pytest.raises(RuleNotImplemented):
-        st.place_enemy("big", sq("E2"), [], "test")
+
+@pytest.mark.rule("runaljod", "Terrain")
+def test_large_enemies_ignore_difficult_terrain_unless_their_whole_base_is_on_it() -> None:
+    st = make(["gg........", "gg........"])
+    put(st, "berserk", "J1")
+    put(st, "volva", "J2")
+    j = foe(st, "jotun", "B1")
+    j.also = sq("C1")
+    cost = st.enemy_cost_fn(j)
+    assert cost(sq("B1"), sq("B2")) == 1  # C1 is not difficult: not affected
+    j.at, j.also = sq("A1"), sq("B1")
+    cost = st.enemy_cost_fn(j)
+    assert cost(sq("B1"), sq("C1")) == 2  # the whole base on difficult terrain
+    w = foe(st, "clan_warrior", "A2")
+    assert st.enemy_cost_fn(w)(sq("B2"), sq("C2")) == 2
+
+
+@pytest.mark.rule("runaljod", "Attack")
+def test_large_enemy_target_space_and_area_hit_it_once() -> None:
+    st = make(["......", "......", "......"])
+    put(st, "volva", "C3")
+    put(st, "berserk", "F3")
+    j = foe(st, "jotun", "C1")
+    j.also = sq("D1")
+    targets = st.attack_targets(st.heroes["volva"], "staff", [])
+    assert targets == [sq("C1"), sq("D1")]
+    st.force("axe", "axe")  # the staff's two white dice
+    st.start_hero_attack(st.heroes["volva"], sq("D1"), "staff", False, [], ["area"], [])
+    assert j.damage == 4 - 2  # once, although both of its spaces are in the area

@@ -183,19 +183,17 @@ class AttackMixin:
         for e in self.enemies:
             if h.held_by and e.uid != h.held_by:
                 continue  # Hold: can only attack its captor
-            if h.held_by:
-                out.append(e.at)
-                continue
-            if "range" in kw and "vali" in h.bonus:
-                out.append(e.at)
-            elif "range" in kw:
-                if self.sees(h.at, e.at):
-                    out.append(e.at)
-            elif "large" in kw:
-                if self.spaces_between(h.at, e.at) <= 2 and self.sees(h.at, e.at):
-                    out.append(e.at)
-            elif self.adjacent(h.at, e.at) and self.sees(h.at, e.at):
-                out.append(e.at)
+            for q in e.squares:  # each space of a large enemy is a target space
+                if h.held_by or ("range" in kw and "vali" in h.bonus):
+                    out.append(q)
+                elif "range" in kw:
+                    if self.sees(h.at, q):
+                        out.append(q)
+                elif "large" in kw:
+                    if self.spaces_between(h.at, q) <= 2 and self.sees(h.at, q):
+                        out.append(q)
+                elif self.adjacent(h.at, q) and self.sees(h.at, q):
+                    out.append(q)
         return sorted(out, key=lambda s: (s[1], s[0]))
 
     def attack_pool(self, h: Hero, weapon: str, reduced: bool, extra: list[str],
@@ -321,9 +319,10 @@ class AttackMixin:
             if k in kw and k not in tokens:
                 tokens.append(k)
         target = tuple(ctx["target"])
-        victims = [e for e in self.enemies if e.at == target]
-        if "area" in kw:
-            victims += [e for e in self.enemies if self.adjacent(e.at, target)]
+        victims = [e for e in self.enemies if target in e.squares]
+        if "area" in kw:  # every enemy next to the target space, once per enemy
+            victims += [e for e in self.enemies if e not in victims
+                        and any(self.adjacent(q, target) for q in e.squares)]
         if spent:
             events.append(Event("upgrades", f"{self.hname(h)} spends upgrades on "
                                 f"{', '.join(spent)}", S_ATTACK))

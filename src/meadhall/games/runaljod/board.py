@@ -49,7 +49,8 @@ class BoardMixin:
     # ------------------------------------------------------------ terrain
     @property
     def terrain(self) -> dict[Sq, str]:
-        key = tuple((t.tile, t.x) for t in self.tiles)
+        tl = self.tiles
+        key = (len(tl), tl[0].tile, tl[0].x, tl[-1].tile, tl[-1].x) if tl else ()
         cache = self.__dict__.get("_tcache")
         if cache is None or cache[0] != key:
             cache = (key, terrain_map(self.content, self.tiles))
@@ -81,7 +82,7 @@ class BoardMixin:
 
     def enemy_at(self, s: Sq) -> Enemy | None:
         for e in self.enemies:
-            if e.at == s:
+            if e.at == s or e.also == s:
                 return e
         return None
 
@@ -166,62 +167,90 @@ class BoardMixin:
     def enemy_step_cost(self, e: Enemy, a: Sq, b: Sq) -> int | None:
         """Cost of an enemy step: through allied enemies and fallen heroes, never through
         standing heroes (unless Quick) nor damaging spaces such as bonfires (Movement)."""
-        if b not in self.terrain or self.is_obstacle(b) or b in self.bonfires:
-            return None
-        kw = self.content.enemies[e.kind].keywords
-        quick = "quick" in kw
-        jump = "jump" in kw
-        if not quick and not jump and self._hero_blocks(b):
-            return None
-        if grid.is_diagonal(a, b) and not jump:
-            p, q = grid.side_squares(a, b)
-            if self._blocked_for_enemy(p, quick) and self._blocked_for_enemy(q, quick):
-                return None
-        cost = 1
-        if not jump and self.terrain.get(a) == "g":
-            cost = 2
-        if not jump and self._hero_obstructs(a):
-            cost += 1
-        return cost
+        return self.enemy_cost_fn(e)(a, b)
 
     def _hero_blocks(self, s: Sq) -> bool:
         h = self.hero_at(s)
         return h is not None and not h.fallen
 
-    def _blocked_for_enemy(self, s: Sq, quick: bool) -> bool:
-        if self.is_obstacle(s):
-            return True
-        return not quick and self._hero_blocks(s)
-
-    def _hero_obstructs(self, a: Sq) -> bool:
-        for h in self.standing_heroes():
-            assert h.at is not None
-            if self.adjacent(a, h.at) and any(
-                    p.kind == "obstruction" for p in self.hero_passives(h)):
-                return True
-        return False
-
     def enemy_can_end(self, e: Enemy, s: Sq) -> bool:
         if self.is_obstacle(s) or s in self.bonfires or s not in self.terrain:
             return False
-        if self.hero_at(s) is not None:
+        hero = self.hero_at(s)
+        if hero is not None and hero.held_by != e.uid:
             return False
         other = self.enemy_at(s)
         return other is None or other is e
 
+    def footprints(self, e: Enemy, lead: Sq) -> list[tuple[Sq, ...]]:
+        """Where an enemy may stand with its counted space on ``lead``: itself, or for a large
+        or giant enemy two orthogonally adjacent free spaces (Movement)."""
+        if not self.enemy_can_end(e, lead):
+            return []
+        if e.also is None:
+            return [(lead,)]
+        out = []
+        for n in grid.neighbours(lead):
+            if self.enemy_can_end(e, n):
+                out.append(tuple(sorted((lead, n), key=lambda s: (s[1], s[0]))))
+        return out
+
+    def enemy_cost_fn(self, e: Enemy):
+        """A fast equivalent of :meth:`enemy_step_cost` for one enemy and the current board
+        (used by the path searches of the enemies' turn)."""
+        t = self.terrain
+        bonfires = set(self.bonfires)
+        kw = self.content.enemies[e.kind].keywords
+        # Large and giant enemies ignore difficult terrain unless their whole base is on it.
+        large = e.also is not None
+        whole = large and all(t.get(q) == "g" for q in e.squares)
+        base = set(e.squares)
+        quick = "quick" in kw
+        jump = "jump" in kw
+        heroes = {h.at for h in self.standing_heroes()}
+        obstruct: set[Sq] = set()
+        for h in self.standing_heroes():
+            if any(p.kind == "obstruction" for p in self.hero_passives(h)):
+                obstruct.update(grid.neighbours(h.at, diagonal=True))
+
+        def blocked(s: Sq) -> bool:
+            return t.get(s, "#") == "#" or (not quick and s in heroes)
+
+        def cost(a: Sq, b: Sq) -> int | None:
+            tb = t.get(b, "#")
+            if tb == "#" or b in bonfires:
+                return None
+            if not quick and not jump and b in heroes:
+                return None
+            if a[0] != b[0] and a[1] != b[1] and not jump and \
+                    blocked((b[0], a[1])) and blocked((a[0], b[1])):
+                return None
+            c = 1
+            if not jump and t.get(a) == "g" and (not large or (whole and a in base)):
+                c = 2
+            if not jump and a in obstruct:
+                c += 1
+            return c
+        return cost
+
     def enemy_steps(self, e: Enemy):
+        cost = self.enemy_cost_fn(e)
+
         def step(s: Sq) -> Iterator[tuple[Sq, int]]:
             for n in grid.neighbours(s, diagonal=True):
-                c = self.enemy_step_cost(e, s, n)
+                c = cost(s, n)
                 if c is not None:
                     yield n, c
         return step
 
     def enemy_steps_reversed(self, e: Enemy):
+        cost = self.enemy_cost_fn(e)
+        t = self.terrain
+
         def step(s: Sq) -> Iterator[tuple[Sq, int]]:
             for n in grid.neighbours(s, diagonal=True):
-                if n in self.terrain:
-                    c = self.enemy_step_cost(e, n, s)
+                if n in t:
+                    c = cost(n, s)
                     if c is not None:
                         yield n, c
         return step

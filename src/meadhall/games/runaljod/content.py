@@ -114,6 +114,8 @@ class EnemyData(ContentModel):
     cancels: list[Face] = Field(default_factory=list)
     ai_deck: str = ""
     final: bool = False
+    size: int = Field(default=1, ge=1, le=2)
+    """2: a large or giant enemy whose base covers two orthogonally adjacent spaces."""
 
 
 class AiAction(ContentModel):
@@ -139,6 +141,7 @@ class Element(ContentModel):
 
     kind: Literal["enemy", "search", "bonfire", "start"]
     at: str
+    also: str = ""
     type: str = ""
     heroes: list[int] = Field(default_factory=lambda: [2, 3, 4])
 

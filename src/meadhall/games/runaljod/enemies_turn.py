@@ -17,7 +17,6 @@ documented evaluation (docs/rulings/runaljod.md, "Best possible action"):
 from __future__ import annotations
 
 from meadhall.core import grid
-from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.graph import distances
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
@@ -174,13 +173,19 @@ class EnemiesMixin:
         words = action.split()
         self.place_enemy(words[2], self.parse_sq(words[-1]), events, ask["section"])
 
-    def place_enemy(self, kind: str, at: Sq, events: list[Event], section: str) -> None:
-        kw = self.content.enemies[kind].keywords
-        if "large" in kw or "giant" in kw:
-            raise RuleNotImplemented("runaljod", "Movement", "large and giant enemies (more than "
-                                     "one space) are not implemented; no printed enemy is one")
+    def place_enemy(self, kind: str, at: Sq, events: list[Event], section: str,
+                    also: Sq | None = None) -> None:
+        if self.content.enemies[kind].size == 2 and also is None:
+            free = [n for n in grid.neighbours(at) if n in self.terrain
+                    and not self.is_obstacle(n) and self.enemy_at(n) is None
+                    and self.hero_at(n) is None]
+            if not free:
+                events.append(Event("spawn", f"No room for the large "
+                                    f"{self.content.enemies[kind].name}", section))
+                return
+            also = sorted(free, key=reading)[0]
         self.next_uid += 1
-        e = Enemy(self.next_uid, kind, at)
+        e = Enemy(self.next_uid, kind, at, also=also)
         self.enemies.append(e)
         events.append(Event("spawn", f"{self.ename(e)} enters the board", section,
                             {"enemy": e.uid}))
@@ -240,7 +245,8 @@ class EnemiesMixin:
         """Evaluation for the activation order: the enemy closest to a hero acts first."""
         def key(e: Enemy) -> tuple[float, int]:
             hs = [h.at for h in self.standing_heroes() if h.at]
-            return (min((grid.chebyshev(e.at, s) for s in hs), default=99), e.uid)
+            return (min((grid.chebyshev(q, s) for s in hs for q in e.squares), default=99),
+                    e.uid)
         return min(waiting, key=key)
 
     def on_order(self, action: str, ask: dict, events: list[Event]) -> None:
@@ -308,40 +314,51 @@ class EnemiesMixin:
             opts, why = self.sight_options(e, act.targets)
         else:
             opts, why = self.retreat_options(e)
-        if not opts or opts == [e.at]:
+        if not opts or opts == [self.stand(e)]:
             events.append(Event("skip", f"{self.ename(e)} does not move: {why}",
                                 S_SIGHT if act.do == "sight" else S_MOVE))
             return True
         if len(opts) > 1:
+            texts = [f"move enemy {e.uid} to {self.fpname(fp)}" for fp in opts]
             self.ask = {"kind": "emove", "seat": PLAYERS,
                         "section": S_SIGHT if act.do == "sight" else S_CLARIFY,
                         "prompt": f"{self.ename(e)} {why}; several spaces are equally good: "
                                   "choose one",
-                        "options": [f"move enemy {e.uid} to {self.sqname(s)}" for s in opts],
-                        "default": f"move enemy {e.uid} to {self.sqname(opts[0])}",
-                        "why": why}
+                        "options": texts, "default": texts[0], "why": why}
             return False
         self.move_enemy(e, opts[0], why, events)
         return True
 
+    def fpname(self, fp: tuple[Sq, ...]) -> str:
+        return "+".join(self.sqname(q) for q in fp)
+
+    def stand(self, e: Enemy) -> tuple[Sq, ...]:
+        """The spaces an enemy's base covers, in reading order."""
+        return tuple(sorted(e.squares, key=reading))
+
     def on_emove(self, action: str, ask: dict, events: list[Event]) -> None:
         words = action.split()
         e = next(x for x in self.enemies if x.uid == int(words[2]))
-        self.move_enemy(e, self.parse_sq(words[-1]), ask["why"], events)
+        fp = tuple(self.parse_sq(q) for q in words[-1].split("+"))
+        self.move_enemy(e, fp, ask["why"], events)
         self.ai_step += 1
 
-    def move_enemy(self, e: Enemy, to: Sq, why: str, events: list[Event]) -> None:
-        frm = e.at
-        e.at = to
+    def move_enemy(self, e: Enemy, fp: tuple[Sq, ...], why: str, events: list[Event]) -> None:
+        """Move an enemy (a held hero travels with its captor; a bonfire next to the enemy
+        removes its frozen token)."""
+        frm = self.fpname(self.stand(e))
+        e.at = fp[0]
+        if e.also is not None:
+            e.also = fp[1]
         for h in self.heroes.values():
             if h.held_by == e.uid:
-                h.at = to
-        if any(self.adjacent(to, b) or to == b for b in self.bonfires) and "frozen" in \
-                e.conditions:
+                h.at = e.at
+        if "frozen" in e.conditions and any(grid.chebyshev(q, b) <= 1 for q in fp
+                                            for b in self.bonfires):
             e.conditions.remove("frozen")
         events.append(Event("move", f"{self.enemy_data(e).name} {e.uid} moves from "
-                            f"{self.sqname(frm)} to {self.sqname(to)}: {why}", S_MOVE,
-                            {"enemy": e.uid, "to": self.sqname(to)}))
+                            f"{frm} to {self.fpname(fp)}: {why}", S_MOVE,
+                            {"enemy": e.uid, "to": self.fpname(fp)}))
 
     # ------------------------------------------------------------ targets
     def icon_heroes(self, targets: list[str]) -> list[Hero]:
@@ -349,25 +366,35 @@ class EnemiesMixin:
                 and not self.heroes[t].fallen and self.heroes[t].at is not None]
 
     def closest_heroes(self, e: Enemy, pool: list[Hero]) -> list[Hero]:
-        dist = distances(e.at, self.enemy_steps(e))
+        dist = distances_multi(e.squares, self.enemy_steps(e))
+
         def d(h: Hero) -> float:
             best = INF
             for n in grid.neighbours(h.at, diagonal=True):
                 best = min(best, dist.get(n, INF))
-            return best if best < INF else 100 + grid.chebyshev(e.at, h.at)
+            return best if best < INF else 100 + min(grid.chebyshev(q, h.at)
+                                                     for q in e.squares)
         if not pool:
             return []
         m = min(d(h) for h in pool)
         return [h for h in pool if d(h) == m]
 
     def can_attack(self, e: Enemy, h: Hero) -> bool:
+        """Melee: an adjacent hero in sight (Large keyword: up to 2 spaces); range: any hero in
+        sight; from any space of the enemy's base."""
         if h.fallen or h.at is None:
             return False
         if h.held_by:
             return h.held_by == e.uid  # Hold: only adjacent to its captor
-        if self.enemy_data(e).attack == "range":
-            return self.sees(e.at, h.at)
-        return self.adjacent(e.at, h.at) and self.sees(e.at, h.at)
+        ed = self.enemy_data(e)
+        for q in e.squares:
+            if ed.attack == "range" or self.adjacent(q, h.at):
+                if self.sees(q, h.at):
+                    return True
+            elif "large" in ed.keywords and self.spaces_between(q, h.at) <= 2 and \
+                    self.sees(q, h.at):
+                return True
+        return False
 
     def attack_target(self, e: Enemy, targets: list[str]) -> Hero | None:
         """The first hero icon that is a valid target; otherwise the closest hero it can
@@ -387,83 +414,111 @@ class EnemiesMixin:
         return close[0] if close else None
 
     # ------------------------------------------------------------ movement evaluation
-    def reach(self, e: Enemy) -> dict[Sq, float]:
+    def lead(self, e: Enemy, toward: Sq | None) -> Sq:
+        """A large enemy counts its movement from the space of its base closer to the target."""
+        if e.also is None or toward is None:
+            return e.at
+        return min(e.squares, key=lambda q: (grid.chebyshev(q, toward), reading(q)))
+
+    def reach(self, e: Enemy, toward: Sq | None = None) -> dict[Sq, float]:
         mp = self.enemy_data(e).move + sum(r.value for r in self.active_rules()
                                            if r.kind == "enemy_move")
-        return distances(e.at, self.enemy_steps(e), limit=mp)
+        return distances(self.lead(e, toward), self.enemy_steps(e), limit=mp)
 
-    def heroes_adjacent(self, s: Sq) -> int:
-        return sum(1 for h in self.standing_heroes() if self.adjacent(s, h.at))
+    def stands_within(self, e: Enemy, toward: Sq | None) -> dict[tuple[Sq, ...], float]:
+        """Every base position the enemy can end its movement on, with its cheapest cost."""
+        out: dict[tuple[Sq, ...], float] = {}
+        for s, c in self.reach(e, toward).items():
+            for fp in self.footprints(e, s):
+                if c < out.get(fp, INF):
+                    out[fp] = c
+        here = self.stand(e)
+        if all(self.enemy_can_end(e, q) for q in here):
+            out[here] = 0
+        return out
 
-    def move_options(self, e: Enemy, targets: list[str]) -> tuple[list[Sq], str]:
+    def heroes_adjacent(self, fp: tuple[Sq, ...] | Sq) -> int:
+        squares = fp if isinstance(fp[0], tuple) else (fp,)
+        return sum(1 for h in self.standing_heroes()
+                   if any(self.adjacent(q, h.at) for q in squares))
+
+    def move_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
         h = self.move_target(e, targets)
         if h is None:
             return [], "no hero to move toward"
         assert h.at is not None
-        if self.adjacent(e.at, h.at) or h.held_by == e.uid:
+        if any(self.adjacent(q, h.at) for q in e.squares) or h.held_by == e.uid:
             return [], f"already adjacent to {self.hname(h)}"
-        reach = {s: c for s, c in self.reach(e).items() if self.enemy_can_end(e, s)}
-        goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)
-                 or n == e.at]
-        at_goal = [s for s in reach if s in goals]
+        stands = self.stands_within(e, h.at)
         why = f"toward {self.hname(h)}"
+        at_goal = [fp for fp in stands if any(self.adjacent(q, h.at) for q in fp)]
         if at_goal:
-            return self.best(at_goal, lambda s: (-self.heroes_adjacent(s), reach[s])), \
+            return self.best(at_goal, lambda fp: (-self.heroes_adjacent(fp), stands[fp])), \
                 why + f", ending adjacent to {self.hname(h)}"
+        goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
         to_goal = distances_multi(goals, self.enemy_steps_reversed(e))
-        if not any(s in to_goal for s in reach):
+
+        def left(fp: tuple[Sq, ...]) -> float:
+            return min(to_goal.get(q, INF) for q in fp)
+        moving = [fp for fp in stands if left(fp) < INF]
+        if not moving:
             # the target cannot be reached: end in the nearest possible space
-            return self.best(list(reach), lambda s: (grid.chebyshev(s, h.at), reach[s])), \
+            return self.best(list(stands), lambda fp: (
+                min(grid.chebyshev(q, h.at) for q in fp), stands[fp])), \
                 why + " (no route: nearest possible space)"
         allh = [x.at for x in self.standing_heroes()]
-        return self.best([s for s in reach if s in to_goal], lambda s: (
-            to_goal[s], -self.heroes_adjacent(s),
-            sum(grid.chebyshev(s, a) for a in allh), reach[s])), why
+        return self.best(moving, lambda fp: (
+            left(fp), -self.heroes_adjacent(fp),
+            sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])), why
 
-    def best(self, squares: list[Sq], key) -> list[Sq]:
-        if not squares:
+    def best(self, options: list, key) -> list:
+        if not options:
             return []
-        m = min(key(s) for s in squares)
-        return sorted((s for s in squares if key(s) == m), key=reading)
+        m = min(key(o) for o in options)
+        return sorted((o for o in options if key(o) == m),
+                      key=lambda o: [reading(q) for q in o] if isinstance(o[0], tuple)
+                      else reading(o))
 
-    def sight_options(self, e: Enemy, targets: list[str]) -> tuple[list[Sq], str]:
+    def sight_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
         """Sight: the nearest space from which the enemy sees its target (or, failing that,
         the closest hero); skip if it already sees the target or nobody can be seen."""
         order = self.icon_heroes(targets)
         rest = [h for h in self.closest_heroes(e, self.standing_heroes()) if h not in order]
         for h in order + rest:
             assert h.at is not None
-            if self.sees(e.at, h.at):
+            if any(self.sees(q, h.at) for q in e.squares):
                 return [], f"it already sees {self.hname(h)}"
             seeing = [s for s in self.terrain if self.enemy_can_end(e, s)
                       and self.sees(s, h.at)]
             if not seeing:
                 continue
-            reach = {s: c for s, c in self.reach(e).items() if self.enemy_can_end(e, s)}
-            ok = [s for s in reach if s in seeing]
+            stands = self.stands_within(e, h.at)
             why = f"to sight {self.hname(h)}"
+            ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
             if ok:
-                return self.best(ok, reach.__getitem__), why
+                return self.best(ok, stands.__getitem__), why
             to_goal = distances_multi(seeing, self.enemy_steps_reversed(e))
-            cand = [s for s in reach if s in to_goal]
+            cand = [fp for fp in stands if any(q in to_goal for q in fp)]
             if cand:
-                return self.best(cand, lambda s, t=to_goal, r=reach: (t[s], r[s])), why
+                return self.best(cand, lambda fp, t=to_goal, st=stands: (
+                    min(t.get(q, INF) for q in fp), st[fp])), why
         return [], "no space from which it can see a hero"
 
-    def retreat_options(self, e: Enemy) -> tuple[list[Sq], str]:
+    def retreat_options(self, e: Enemy) -> tuple[list[tuple[Sq, ...]], str]:
         """Retreat (authored AI line): as far as possible from the closest hero."""
         hs = [h.at for h in self.standing_heroes()]
         if not hs:
             return [], "no hero in play"
-        reach = {s: c for s, c in self.reach(e).items() if self.enemy_can_end(e, s)}
-        return self.best(list(reach), lambda s: (-min(grid.chebyshev(s, a) for a in hs),
-                                                 reach[s])), "retreating from the heroes"
+        stands = self.stands_within(e, None)
+        return self.best(list(stands), lambda fp: (
+            -min(grid.chebyshev(q, a) for q in fp for a in hs), stands[fp])), \
+            "retreating from the heroes"
 
     def howl(self, e: Enemy, events: list[Event]) -> None:
         """Howl: every hero at 3 spaces or less loses 1 life point."""
         events.append(Event("howl", f"{self.ename(e)} howls", S_KEYWORDS))
         for h in self.standing_heroes():
-            if self.spaces_between(e.at, h.at) <= 3:
+            if min(self.spaces_between(q, h.at) for q in e.squares) <= 3:
                 self.lose_life(h, 1, "howl", S_KEYWORDS, events)
 
 

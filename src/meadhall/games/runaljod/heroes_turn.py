@@ -789,7 +789,7 @@ class HeroesMixin:
         if len(self.tiles) == 2:
             if any(o.at is not None and self.tile_of(o.at) == 0 for o in self.heroes.values()):
                 return False
-            if any(self.tile_of(e.at) == 0 for e in self.enemies):
+            if any(self.tile_of(q) == 0 for e in self.enemies for q in e.squares):
                 return False
         return True
 
@@ -815,7 +815,7 @@ class HeroesMixin:
             gone = self.tiles.pop(0)
             w = len(self.content.tiles[gone.tile].rows[0])
             inside = lambda s: gone.x <= s[0] < gone.x + w  # noqa: E731
-            self.enemies = [e for e in self.enemies if not inside(e.at)]
+            self.enemies = [e for e in self.enemies if not any(inside(q) for q in e.squares)]
             self.search_tokens = [s for s in self.search_tokens if not inside(s)]
             self.bonfires = [s for s in self.bonfires if not inside(s)]
             for o in self.heroes.values():
@@ -835,7 +835,11 @@ class HeroesMixin:
             s = grid.sq(el.at)
             s = (s[0] + x, s[1])
             if el.kind == "enemy":
-                self.place_enemy(el.type, s, events, S_INTERACT)
+                also = None
+                if el.also:
+                    a = grid.sq(el.also)
+                    also = (a[0] + x, a[1])
+                self.place_enemy(el.type, s, events, S_INTERACT, also)
             elif el.kind == "search":
                 self.search_tokens.append(s)
             elif el.kind == "bonfire":

@@ -122,6 +122,12 @@ class Enemy:
     conditions: list[str] = field(default_factory=list)
     activated: bool = False
     holding: str = ""
+    also: Sq | None = None
+    """Second space of a large or giant enemy's base (orthogonally adjacent to ``at``)."""
+
+    @property
+    def squares(self) -> list[Sq]:
+        return [self.at] if self.also is None else [self.at, self.also]
 
 
 @dataclass(slots=True)

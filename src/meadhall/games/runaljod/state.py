@@ -406,7 +406,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         for s in self.bonfires:
             marks[s] = "^"
         for e in self.enemies:
-            marks[e.at] = ENEMY_LETTERS.get(e.kind, "E")
+            for q in e.squares:
+                marks[q] = ENEMY_LETTERS.get(e.kind, "E")
         for hero in self.heroes.values():
             if hero.at is not None:
                 letter = LETTERS.get(hero.id, "?")
@@ -477,7 +478,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         for e in self.enemies:
             d = self.enemy_data(e)
             lines.append(f"  {ENEMY_LETTERS.get(e.kind, 'E')} {d.name} {e.uid} at "
-                         f"{grid.name(e.at)} life {d.life - e.damage}/{d.life}"
+                         f"{self.fpname(self.stand(e))} life {d.life - e.damage}/{d.life}"
                          + (f" [{','.join(e.conditions)}]" if e.conditions else ""))
         lines.append("Legend: . normal  # obstacle  g difficult  i ice  x exit  n entrance  "
                      "^ bonfire  ? search token  V B H W heroes (lowercase: fallen)  "
@@ -495,7 +496,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             "heroes": {k: self._hero_json(h) for k, h in self.heroes.items()},
             "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
                          "damage": e.damage, "conditions": list(e.conditions),
-                         "activated": e.activated, "holding": e.holding}
+                         "activated": e.activated, "holding": e.holding,
+                         "also": grid.name(e.also) if e.also else None}
                         for e in self.enemies],
             "next_uid": self.next_uid,
             "search_tokens": [grid.name(s) for s in self.search_tokens],
@@ -562,7 +564,11 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 raise ContentError("", f"enemies[{i}].kind", f"unknown enemy {e['kind']}")
             self.enemies.append(Enemy(int(e.get("uid", i + 1)), e["kind"], grid.sq(e["at"]),
                                       int(e.get("damage", 0)), list(e.get("conditions", [])),
-                                      bool(e.get("activated", False)), e.get("holding", "")))
+                                      bool(e.get("activated", False)), e.get("holding", ""),
+                                      grid.sq(e["also"]) if e.get("also") else None))
+            if c.enemies[e["kind"]].size == 2 and not e.get("also"):
+                raise ContentError("", f"enemies[{i}].also", "a large enemy covers two "
+                                   "spaces: give the second one")
         self.next_uid = int(p.get("next_uid", max((e.uid for e in self.enemies), default=0)))
         self.search_tokens = [grid.sq(s) for s in p.get("search_tokens", [])]
         self.bonfires = [grid.sq(s) for s in p.get("bonfires", [])]
