@@ -135,7 +135,7 @@ def test_mark_returns_to_reroll_every_die_and_the_second_roll_stands() -> None:
     assert texts(st) == ["keep the roll", "re-roll with the mark token"]
     st.force("double_axe", "blank", "blank")
     st.apply("re-roll with the mark token")
-    assert e.damage == 2 and h.mark == "used"
+    assert e.damage == 2 and h.mark == "none"  # returned: a skill must place it again
 
 
 @pytest.mark.rule("runaljod", "Keywords")

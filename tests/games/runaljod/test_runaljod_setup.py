@@ -217,3 +217,37 @@ def test_exploration_card_is_discarded_when_no_enemy_is_left() -> None:
     e = foe(st, "clan_warrior", "B1")
     st.hurt_enemy(e, 9, st.heroes["berserk"], "test", "test", [])
     assert st.active_card == ""
+
+
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
+def test_cannot_unequip_extra_life_if_it_would_make_the_hero_fall() -> None:
+    st = make()
+    h = st.heroes["berserk"]
+    h.equipment.append("rune_helm")  # +1 life
+    h.damage = 10
+    h.misc = ["iron_helm"]
+    assert not st.can_equip(h, "iron_helm")
+    h.damage = 9
+    assert st.can_equip(h, "iron_helm")
+
+
+@pytest.mark.rule("runaljod", "4. Actions Phase")
+def test_illegal_actions_name_the_rule() -> None:
+    from meadhall.core.errors import IllegalAction
+
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    st.heroes["berserk"].rune("uruz").place = "move1"
+    with pytest.raises(IllegalAction) as e:
+        st.apply("move1 with tiwaz: move 3")
+    assert e.value.section == "Basic Actions"
+    with pytest.raises(IllegalAction) as e:
+        st.apply("attack1 with tiwaz: attack H6 with bearded_axe")
+    assert e.value.section == "Attack"
+    with pytest.raises(IllegalAction) as e:
+        st.apply("buy tyr-rune with tiwaz and hagalaz")
+    assert e.value.section == "Activate the God's Rune"
+    with pytest.raises(IllegalAction) as e:
+        st.apply("interact with uruz: explore")
+    assert e.value.section == "4. Actions Phase"

@@ -250,7 +250,7 @@ class AttackMixin:
         ctx = ask["ctx"]
         h = self.heroes[ctx["hero"]]
         if action.startswith("re-roll"):
-            h.mark = "used"
+            h.mark = "none"  # the token is returned: a skill must place it again
             ctx["faces"] = roll_pool(self.content, self.chance, ctx["dice"],
                                      f"{self.hname(h)}'s re-roll", S_KEYWORDS)
             events.append(Event("mark", f"{self.hname(h)} returns the mark token and re-rolls: "

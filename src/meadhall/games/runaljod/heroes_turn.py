@@ -34,6 +34,11 @@ from .model import (
 )
 
 
+def slug(name: str) -> str:
+    """Action id of a hero board skill: its name in lowercase with hyphens."""
+    return "-".join(name.lower().split())
+
+
 class HeroesMixin:
     """Methods of the state for the heroes' turn."""
 
@@ -50,9 +55,9 @@ class HeroesMixin:
     # ------------------------------------------------------------ skills and passives
     def board_skills(self, h: Hero) -> list[tuple[str, Any]]:
         hd = self.content.heroes[h.id]
-        out = [("board-always", hd.skill_always)]
+        out = [(slug(hd.skill_always.name), hd.skill_always)]
         if self.coloured_available(h):
-            out.insert(0, ("board-coloured", hd.skill_coloured))
+            out.insert(0, (slug(hd.skill_coloured.name), hd.skill_coloured))
         return out
 
     def all_skills(self, h: Hero) -> list[tuple[str, Any]]:
@@ -105,8 +110,6 @@ class HeroesMixin:
             h.bought_this_phase = 0
             h.passed = False
             h.fell_this_turn = False
-            if h.mark == "used":
-                h.mark = "ready"
         self.prep_done = []
         self.two_player_used = False
         events.append(Event("round", f"Round {self.round}: the heroes' turn begins", S_PREP,
@@ -431,7 +434,7 @@ class HeroesMixin:
             out.append("explore")
         for i in h.misc:
             it = self.content.items[i]
-            if it.slot != "misc" and f"equip {i}" not in out:
+            if it.slot != "misc" and f"equip {i}" not in out and self.can_equip(h, i):
                 out.append(f"equip {i}")
         for o in self.ordered():
             if o is h or o.fallen or o.at is None or not self.adjacent(h.at, o.at) \
@@ -602,11 +605,16 @@ class HeroesMixin:
             return out
         return [i for i in h.equipment if self.content.items[i].slot == it.slot]
 
+    def can_equip(self, h: Hero, item: str) -> bool:
+        """A hero may not unequip an item granting life points if that makes the hero fall."""
+        lost = sum(self.content.items[o].life for o in self.slot_conflicts(h, item))
+        return self.life_left(h) + self.content.items[item].life - lost > 0
+
     def found(self, h: Hero, item: str, events: list[Event]) -> None:
         it = self.content.items[item]
         events.append(Event("equipment", f"{self.hname(h)} finds {it.name}", S_EQUIP))
         opts = []
-        if it.slot != "misc":
+        if it.slot != "misc" and self.can_equip(h, item):
             opts.append(f"equip {item}")
         if len(h.misc) < 3:
             opts.append(f"keep {item} in miscellaneous")
@@ -638,8 +646,6 @@ class HeroesMixin:
             events.append(Event("equipment", f"{self.hname(h)} unequips "
                                 f"{self.content.items[old].name}", S_EQUIP))
         h.equipment.append(item)
-        if self.life_left(h) <= 0:
-            h.damage = self.hero_life(h) - 1
         events.append(Event("equipment", f"{self.hname(h)} equips "
                             f"{self.content.items[item].name}", S_EQUIP))
 

@@ -219,9 +219,12 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         w = action.split()
         if kind == "gift":
             h = self.heroes[w[-1]]
-            for old in self.slot_conflicts(h, what):
-                h.equipment.remove(old)
-            h.equipment.append(what)
+            if self.content.items[what].slot == "misc":
+                h.misc.append(what)  # miscellaneous cards are kept, not equipped
+            else:
+                for old in self.slot_conflicts(h, what):
+                    h.equipment.remove(old)  # the starting card goes back to the box
+                h.equipment.append(what)
             events.append(Event("setup", f"{self.hname(h)} equips "
                                 f"{self.content.items[what].name}", S_ADVENTURE))
         else:
