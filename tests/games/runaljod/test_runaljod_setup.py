@@ -251,3 +251,10 @@ def test_illegal_actions_name_the_rule() -> None:
     with pytest.raises(IllegalAction) as e:
         st.apply("interact with uruz: explore")
     assert e.value.section == "4. Actions Phase"
+
+
+@pytest.mark.rule("runaljod", "Single-Player Game")
+def test_player_count_defaults_from_the_heroes() -> None:
+    assert GAME.normalise_setup({"heroes": ["volva", "hunter", "warrior"]})["players"] == 3
+    assert GAME.normalise_setup({"heroes": ["volva", "hunter"]})["players"] == 1
+    assert GAME.normalise_setup({"heroes": ["volva", "hunter"], "players": 2})["players"] == 2

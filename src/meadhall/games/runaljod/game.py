@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import Field
@@ -54,6 +55,15 @@ class RunaljodGame(Game):
 
     def default_setup(self) -> dict[str, Any]:
         return {"scenario": "adventure", "heroes": ["berserk", "volva"], "players": 1}
+
+    def normalise_setup(self, setup: Mapping[str, Any] | None) -> dict[str, Any]:
+        """Defaults; without ``players``, two heroes are a single player's, more are one each."""
+        given = dict(setup or {})
+        base = self.default_setup()
+        base.update(given)
+        if "players" not in given:
+            base["players"] = 1 if len(base["heroes"]) == 2 else len(base["heroes"])
+        return base
 
     def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
                     auto_choices: bool = False) -> RunaljodState:
