@@ -165,3 +165,22 @@ def test_heroes_are_positioned_on_fortified_tiles_only() -> None:
         st.apply("position harkon on t2")
     st.apply("position harkon on t1")
     assert st.phase == "combat"
+
+
+@pytest.mark.rule("midhalla", "Upgrading Traps")
+def test_upgrade_raises_current_hp_by_the_max_hp_increase() -> None:
+    st = prep(runestones=5, components=["gear"],
+              traps={"t1": {"kind": "spike", "tile": "t1", "hp": 2}})
+    st.apply("upgrade t1 to level 2 using gear")
+    assert st.traps["t1"].hp == 3  # max 3 -> 4: +1 (ruling 13)
+
+
+@pytest.mark.rule("midhalla", "Building Traps")
+def test_destroyed_traps_still_count_against_the_stock() -> None:
+    tiles = line(3, 4)
+    st = prep(tiles=tiles, silver=20, traps={
+        "t1": {"kind": "arrow_tower", "tile": "t1", "hp": 0},
+        "t2": {"kind": "arrow_tower", "tile": "t2"}})
+    assert not any(a.startswith("build arrow_tower") for a in legal(st))
+    st.apply("remove t1")
+    assert "build arrow_tower on t1" in legal(st)

@@ -75,7 +75,6 @@ class TrapState:
     hp: int
     level: int = 1
     special: str | None = None
-    bleed: int = 0
 
     @property
     def destroyed(self) -> bool:

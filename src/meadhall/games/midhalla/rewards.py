@@ -132,7 +132,8 @@ class RewardRules:
             for s in lv["pool"]:
                 self.decks[f"level{lv['level']}"].to_discard(s)
             if lv["pool"]:
-                events.append(Event("level", "Unchosen skills are discarded", S.R_LEVEL))
+                events.append(Event("level", "Unchosen skills are discarded",
+                                    S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS))
             self.lv = None
             return
         hid = lv["todo"][0]
