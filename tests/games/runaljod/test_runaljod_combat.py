@@ -286,3 +286,20 @@ def test_defeating_the_captor_frees_the_hero_next_to_it() -> None:
     st, h, jotun = held()
     st.hurt_enemy(jotun, 99, st.heroes["volva"], "test", "test", [])
     assert h.held_by == 0 and h.at != sq("C2") and st.adjacent(h.at, sq("C2"))
+
+
+@pytest.mark.rule("runaljod", "2. Destiny Phase")
+def test_a_fallen_hero_chooses_to_recover_at_the_destiny_phase_or_stays_down() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    h = st.heroes["berserk"]
+    st.lose_life(h, 99, "test", "test", [])
+    st.start_preparation([])  # a new round: it fell on an earlier turn
+    st.phase = "destiny"
+    st._advance([])
+    assert st.decision().seat == "berserk"
+    assert texts(st) == ["recover on my own", "stay down"]
+    st.apply("stay down")
+    assert h.fallen and not st.can_act(h)
+    assert st.decision() is None or st.decision().seat != "berserk"

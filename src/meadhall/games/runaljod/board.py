@@ -145,8 +145,8 @@ class BoardMixin:
         cost = 1
         if not jump and self.terrain.get(a) == "g":
             cost = 2  # leaving difficult terrain costs 2 (Terrain)
-        if not jump and any(self.adjacent(a, e.at) and "obstruction" in
-                            self.content.enemies[e.kind].keywords for e in self.enemies):
+        if not jump and any("obstruction" in self.content.enemies[e.kind].keywords and
+                            any(self.adjacent(a, q) for q in e.squares) for e in self.enemies):
             cost += 1  # Obstruction: leaving a space adjacent to it costs 1 more
         return cost
 
@@ -168,10 +168,6 @@ class BoardMixin:
         """Cost of an enemy step: through allied enemies and fallen heroes, never through
         standing heroes (unless Quick) nor damaging spaces such as bonfires (Movement)."""
         return self.enemy_cost_fn(e)(a, b)
-
-    def _hero_blocks(self, s: Sq) -> bool:
-        h = self.hero_at(s)
-        return h is not None and not h.fallen
 
     def enemy_can_end(self, e: Enemy, s: Sq) -> bool:
         if self.is_obstacle(s) or s in self.bonfires or s not in self.terrain:

@@ -13,7 +13,6 @@ from meadhall.core.protocol import Event
 from .dice_rules import roll_pool, throw_rune, upgrades_of
 from .model import (
     POOL,
-    S_ACTIONS,
     S_BASIC,
     S_CHECKS,
     S_CONDITION,
@@ -21,7 +20,6 @@ from .model import (
     S_DESTINY,
     S_DESTINY_PHASE,
     S_EQUIP,
-    S_GEAR,
     S_GOD,
     S_INTERACT,
     S_MOVE,
@@ -874,6 +872,3 @@ class HeroesMixin:
                             "Heroes Turn"))
         for h in self.heroes.values():
             self.capricious(h, events)
-
-    # keep the sections referenced by this module importable for tests
-    SECTIONS = (S_ACTIONS, S_DAMAGE, S_GEAR)

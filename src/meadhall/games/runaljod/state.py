@@ -34,10 +34,8 @@ from .model import (
     S_GOD,
     S_INTERACT,
     S_MOVE,
-    S_OVERVIEW,
     S_SETUP,
     S_SKILL,
-    S_VICTORY,
     Enemy,
     Hero,
     PlacedTile,
@@ -608,5 +606,3 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         if self.phase == "actions" and self.ask is None and not self.active:
             self.pick_active()
 
-
-SECTIONS_USED = (S_OVERVIEW, S_VICTORY)
