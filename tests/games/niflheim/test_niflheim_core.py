@@ -184,3 +184,8 @@ def test_killed_hero_drops_gear() -> None:
     s.apply("end activation")
     assert s.heroes["frida"].status == "dead" and s.items[(2, 2)] == ["torch"]
     assert not s.outcome().over
+
+
+def _campaign(seed: int = 1) -> Any:
+    return GAME.new_game({"scenario": "1", "heroes": ["frida"], "campaign": True}, seed=seed,
+                         auto_choices=True)

@@ -334,11 +334,3 @@ def test_setup_scenario_1() -> None:
     s2 = GAME.new_game({"scenario": "1", "heroes": ["frida", "killian"]}, seed=3)
     from meadhall.core import grid
     assert grid.manhattan(s2.heroes["killian"].at, (2, 2)) == 1
-
-
-@pytest.mark.rule("niflheim", "Interim Stages and Interim Scenarios")
-def test_campaign_not_implemented_fails_loudly() -> None:
-    from meadhall.core.errors import RuleNotImplemented
-    from meadhall.games.niflheim import GAME
-    with pytest.raises(RuleNotImplemented):
-        GAME.new_game({"scenario": "1", "heroes": ["frida"], "campaign": True})

@@ -46,6 +46,8 @@ class Special(ContentModel):
     """A figure stands on the square (the Jarl, a prisoner): it blocks movement until rescued."""
     items: list[str] = Field(default_factory=list)
     supplies: dict[str, int] = Field(default_factory=dict)
+    runestones: list[str] = Field(default_factory=list)
+    """Runestones found (kept by the party until inscribed in an interim stage)."""
     joins: str | None = None
     """Rescue a Prisoner: the huskarl type who joins the party and activates at once."""
     spawn: bool = False
@@ -190,6 +192,14 @@ class NiflheimContent(ContentModel):
     undead: dict[str, UndeadData]
     runestones: dict[str, str]
     fate_track: dict[str, str]
+    huskarl_skills: dict[str, str]
+    skill_costs: dict[str, int]
+    """XP cost of a skill by level (authored), and of a huskarl skill."""
+    skill_glory: dict[str, int]
+    """Glory cost after the slash of a skill's description (Blade Flurry / 2 is printed)."""
+    motes: dict[str, str]
+    """Lost Memory Mote entries (authored; the Tome of Knowledge is not printed)."""
+    mote_pool_size: int = 60
     """Fate track position (glory positive, corruption negative) -> effect text."""
 
     @model_validator(mode="after")

@@ -41,6 +41,7 @@ class Hero:
     """Fate track: positive is Glory, negative is Corruption."""
     runes: dict[str, str] = field(default_factory=dict)
     """Runestones affixed to weapons: weapon id -> black / white / blue / red."""
+    skills: list[str] = field(default_factory=list)
     free_step: bool = False
     """White (Air) runestone: may move 1 square after a stun or wound."""
 

@@ -19,7 +19,7 @@ from meadhall.core.protocol import (
     GameState,
     Outcome,
 )
-from meadhall.games.niflheim import combat, heroes, undead
+from meadhall.games.niflheim import campaign, combat, heroes, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
@@ -48,10 +48,21 @@ class NiflheimState(GameState):
     def __init__(self, content: NiflheimContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
         self._init_base(content, setup, seed, chance, auto_choices)
-        sc = content.scenarios[setup["scenario"]]
-        self.scenario_id: str = setup["scenario"]
-        self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
         self.heroes: dict[str, Hero] = {}
+        self.coin_script: list[int] = []
+        self.coin_pos = 0
+        self.camp: dict[str, Any] | None = campaign.new_record() if setup.get("campaign") \
+            else None
+        self.reset_scenario(setup["scenario"])
+        self._place_heroes(self.scenario, setup)
+        if self.camp is not None:
+            campaign.remember_start(self)
+
+    def reset_scenario(self, sid: str) -> None:
+        """Lay out a scenario's map, pool, markers and tracks (Setup); heroes are placed apart."""
+        sc = self.content.scenarios[sid]
+        self.scenario_id: str = sid
+        self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
         self.undead: dict[int, Undead] = {}
         self.next_uid = 0
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
@@ -71,11 +82,8 @@ class NiflheimState(GameState):
         self.spawn_queue: list[str] | None = None
         self.coin_used = False
         self.result: list[str] | None = None
-        self.coin_script: list[int] = []
-        self.coin_pos = 0
         self.forced: list[str] = []
         self.next_active: str | None = None
-        self._place_heroes(sc, setup)
         for q in sc.face_down:
             self.next_uid += 1
             self.undead[self.next_uid] = Undead(self.next_uid, None, grid.sq(q))
@@ -86,17 +94,26 @@ class NiflheimState(GameState):
     # ------------------------------------------------------------------ setup
     def _place_heroes(self, sc: ScenarioData, setup: dict[str, Any]) -> None:
         """Heroes go on V, the others on free squares adjacent to it (see rulings)."""
+        ids = list(setup["heroes"]) + list(setup.get("huskarls", []))
+        for hid in ids:
+            self.heroes[hid] = self.new_hero(hid, None)
+        self.place_party(ids)
+
+    def place_party(self, ids: list[str]) -> None:
+        sc = self.scenario
         v = grid.sq(sc.start)
         spots = [v] + [q for q in grid.neighbours(v) if self.board.inside(q)
                        and not self.board.blocks_move(q) and q not in self._special_squares()]
-        ids = list(setup["heroes"]) + list(setup.get("huskarls", []))
+        spots += [q for q in grid.neighbours(v, diagonal=True) if q not in spots
+                  and self.board.inside(q) and not self.board.blocks_move(q)
+                  and q not in self._special_squares()]
         for i, hid in enumerate(ids):
-            at = spots[i] if i < len(spots) else None
-            if at is None:
+            if i >= len(spots):
                 raise ContentError("setup", "heroes", "not enough free squares around V")
-            self.heroes[hid] = self.new_hero(hid, at)
+            h = self.heroes[hid]
+            h.at, h.status = spots[i], "active"
 
-    def new_hero(self, hid: str, at: Sq) -> Hero:
+    def new_hero(self, hid: str, at: Sq | None) -> Hero:
         """A character (with the scenario's authored kit) or a huskarl (with its weapons)."""
         sc = self.scenario
         supplies = {"projectiles": 0, "healing_salves": 0, "holy_water": 0}
@@ -114,6 +131,7 @@ class NiflheimState(GameState):
         for w in kit:
             heroes.receive(self, h, w)
         return h
+
     def _special_squares(self) -> set[Sq]:
         return {grid.sq(sp.square) for sp in self.scenario.specials.values() if sp.figure}
 
@@ -230,14 +248,22 @@ class NiflheimState(GameState):
         self.result = ["win", f"Scenario {sc.number}: {sc.name} complete"]
 
     # ------------------------------------------------------------------ protocol
-    def outcome(self) -> Outcome:
+    def scenario_outcome(self) -> Outcome:
+        """The scenario's result: complete, lost, or still being played."""
         if self.result:
             return Outcome(self.result[0], self.result[1])  # type: ignore[arg-type]
-        if not any(h.on_map for h in self.heroes.values()):
-            if all(h.status == "dead" for h in self.heroes.values()):
+        present = [h for h in self.heroes.values() if h.status != "reserve"]
+        if not any(h.on_map for h in present):
+            if all(h.status == "dead" for h in present):
                 return Outcome("loss", "all heroes present in the scenario have been killed")
             return Outcome("loss", "no hero is left on the map to complete the objective")
         return ONGOING
+
+    def outcome(self) -> Outcome:
+        if self.camp is None:
+            return self.scenario_outcome()
+        end = self.camp.get("result")
+        return Outcome(end[0], end[1]) if end else ONGOING  # type: ignore[arg-type]
 
     def _decision(self) -> Decision | None:
         if self.choice is not None:
@@ -321,8 +347,8 @@ class NiflheimState(GameState):
         return r
 
     def _guarded(self, action: str, events: list[Event]) -> None:
-        if self.coin_used:
-            self._do(action, events)
+        if self.coin_used and self.camp is None:
+            self._do(action, events)  # the coin cannot come back within this action
             return
         snapshot = self.clone()
         n = len(events)
@@ -402,6 +428,8 @@ class NiflheimState(GameState):
                 self._cover_attack(action, events)
             else:
                 events.append(Event("cover", "No covering hero interrupts", S.COVERING))
+        elif kind in campaign.CHOICES:
+            campaign.apply_choice(self, kind, action, c, events)
         else:  # pragma: no cover - choices are only made here
             raise ValueError(kind)
 
@@ -423,17 +451,26 @@ class NiflheimState(GameState):
         for _ in range(10_000):
             if self.outcome().over or self.choice is not None:
                 return
+            if self.scenario_outcome().over:
+                if self.camp is not None:
+                    campaign.scenario_over(self, events)
+                    continue
+                return
             if self.segment == "initiative":
                 self._initiative(events)
             elif self.segment == "heroes":
-                if not self._hero_turn(events):
+                if not self._hero_turn(events) and not self._campaign_goes_on():
                     return
             elif self.segment == "undead":
-                if not self._undead_turn(events):
+                if not self._undead_turn(events) and not self._campaign_goes_on():
                     return
             elif self.segment == "end":
                 self._end_segment(events)
         raise RuntimeError("niflheim: the round structure did not reach a decision")
+
+    def _campaign_goes_on(self) -> bool:
+        """The scenario ended mid-turn inside a campaign: go on to the interim stage."""
+        return self.camp is not None and self.choice is None and self.scenario_outcome().over
 
     def _initiative(self, events: list[Event]) -> None:
         """Hero d12 against undead d12 - 4 (no -4 while Mardröm is on the map); ties re-roll;
@@ -541,7 +578,7 @@ class NiflheimState(GameState):
             return True
         if self.phase == "action":
             while True:
-                if self.choice is not None or self.outcome().over:
+                if self.choice is not None or self.scenario_outcome().over:
                     return False
                 if self.uact is not None:
                     self._continue_undead(events)
@@ -573,7 +610,7 @@ class NiflheimState(GameState):
                           [f"spawn at {grid.name(q)}" for q in spots])
                 return False
             undead.place_marker(self, spots[0], events, S.SPAWNING)
-            if self.outcome().over:
+            if self.scenario_outcome().over:
                 return False
         self.spawn_queue = None
         self._end_turn()
@@ -726,6 +763,9 @@ class NiflheimState(GameState):
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
             "done": list(self.done), "coin_used": self.coin_used,
+            "campaign": None if self.camp is None else {
+                k: self.camp[k] for k in ("played", "interim_counts", "notes", "motes",
+                                          "runestones", "result")},
             "choice": None if self.choice is None else {
                 k: self.choice[k] for k in ("kind", "prompt", "options", "default")},
             "outcome": self.outcome().to_json(),
@@ -739,7 +779,7 @@ class NiflheimState(GameState):
             "acted": h.acted, "zoc_stop": h.zoc_stop, "locked_by": h.locked_by,
             "ready": h.ready, "off_hand": h.off_hand, "gear": list(h.gear),
             "supplies": dict(h.supplies), "xp": h.xp, "glory": h.glory,
-            "runes": dict(h.runes), "free_step": h.free_step,
+            "runes": dict(h.runes), "skills": list(h.skills), "free_step": h.free_step,
         }
 
     def _undead_json(self, u: Undead, public: bool = False) -> dict[str, Any]:
@@ -791,6 +831,13 @@ class NiflheimState(GameState):
                      + "; o gear/objective marker; ? face-down undead; d draugr, t troll, "
                      "b bogmaðr, m Mardröm; capital letters: heroes; J, O: special squares")
         lines.append("Exits: " + ", ".join(f"{e.square} → {e.direction}" for e in sc.exits))
+        if self.camp is not None:
+            c = self.camp
+            lines.append(f"Party Control Sheet: scenarios played {', '.join(c['played']) or '-'}"
+                         f" · interim scenarios {c['interim_counts'] or '-'} · runestones "
+                         f"{', '.join(c['runestones']) or '-'} · motes {c['motes'] or '-'}")
+            for note in c["notes"]:
+                lines.append(f"  Party notes: {note}")
         return "\n".join(lines)
 
     # ------------------------------------------------------------------ position format
@@ -815,9 +862,15 @@ class NiflheimState(GameState):
             "coin_used": self.coin_used, "result": self.result,
             "coin_script": list(self.coin_script), "coin_pos": self.coin_pos,
             "forced": list(self.forced), "next_active": self.next_active,
+            "campaign": self.camp,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
+        if "campaign" in p and p["campaign"] is not None and "scenario" in p \
+                and p["scenario"] != self.scenario_id:
+            if p["scenario"] not in self.content.scenarios:
+                raise ContentError("", "scenario", f"unknown scenario {p['scenario']!r}")
+            self.reset_scenario(p["scenario"])
         if "scenario" in p and p["scenario"] != self.scenario_id:
             raise ContentError("", "scenario", f"the setup plays scenario {self.scenario_id}, "
                                f"the position scenario {p['scenario']}")
@@ -880,6 +933,8 @@ class NiflheimState(GameState):
         self.coin_script = [int(x) for x in p.get("coin_script", self.coin_script)]
         self.coin_pos = int(p.get("coin_pos", self.coin_pos))
         self.forced = list(p.get("forced", self.forced))
+        if "campaign" in p:
+            self.camp = p["campaign"]
         self.next_active = p.get("next_active", self.next_active)
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:
@@ -899,7 +954,7 @@ class NiflheimState(GameState):
                  dict(d.get("supplies", {"projectiles": 0, "healing_salves": 0,
                                          "holy_water": 0})),
                  int(d.get("xp", 0)), int(d.get("glory", 0)), dict(d.get("runes", {})),
-                 bool(d.get("free_step", False)))
+                 skills=list(d.get("skills", [])), free_step=bool(d.get("free_step", False)))
         for it in h.items():
             if it not in self.content.armoury:
                 raise ContentError("", f"heroes.{hid}", f"unknown item {it!r}")

@@ -1,0 +1,317 @@
+"""The campaign between scenarios: losing and retrying, the interim stage (record, XP and Glory,
+rearranging gear, healing salves, runestones, skills), the Party Control Sheet, the party limits,
+the new character of scenario 5 and lost memory motes (chapter Additional Rules)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from meadhall.core.errors import IllegalAction
+from meadhall.core.protocol import Event
+from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim.figures import Hero
+
+if TYPE_CHECKING:
+    from meadhall.games.niflheim.state import NiflheimState
+
+CHARACTER_LIMIT = 4
+HUSKARL_LIMIT = 4
+MAX_CORRUPTION = 10
+HUSKARL_MAX_SKILLS = 2
+END_INTERIM = "end the interim stage"
+RETRY = "retry the scenario"
+GIVE_UP = "give up the campaign"
+CHOICES = ("interim", "retry", "next scenario", "new character")
+
+
+def new_record() -> dict[str, Any]:
+    """The Party Control Sheet: scenarios played, interim scenario counts, party notes, lost
+    memory motes found, runestones not yet inscribed, the state at the scenario's start."""
+    return {"played": [], "interim_counts": {}, "notes": [], "motes": [], "runestones": [],
+            "healed": [], "start": None, "result": None}
+
+
+def remember_start(s: NiflheimState) -> None:
+    """What Losing a Scenario restores: heroes (XP, Glory, health, supplies), motes, runestones."""
+    assert s.camp is not None
+    s.camp["start"] = {"heroes": {h.id: s._hero_json(h) for h in s.heroes.values()},
+                       "motes": list(s.camp["motes"]), "runestones": list(s.camp["runestones"])}
+
+
+def scenario_over(s: NiflheimState, events: list[Event]) -> None:
+    """A scenario ended inside a campaign: on to the interim stage, or retry after a loss."""
+    assert s.camp is not None
+    out = s.scenario_outcome()
+    sc = s.scenario
+    if out.result == "loss":
+        s.segment = "retry"
+        s._ask("retry", f"Scenario {sc.number} is lost ({out.reason}): retry it from its "
+               "beginning, or give up the campaign?", S.LOSING, [RETRY, GIVE_UP], RETRY)
+        return
+    s.camp["played"].append(s.scenario_id)
+    if sc.number >= 33:
+        counts = s.camp["interim_counts"]
+        counts[s.scenario_id] = counts.get(s.scenario_id, 0) + 1
+    if sc.number >= 6:
+        draw_mote(s, next(h for h in s.heroes.values() if not h.huskarl
+                          and h.status != "dead"), events)
+    for h in list(s.heroes.values()):
+        if h.status == "dead":
+            s.camp["notes"].append(f"{h.name} fell in scenario {sc.number}: {sc.name}")
+            del s.heroes[h.id]
+    leave = _over_limit(s)
+    for hid in leave:
+        events.append(Event("party", f"{s.heroes[hid].name} leaves to find their own way: the "
+                            "party is full", S.YOUR_PARTY))
+        del s.heroes[hid]
+    for h in s.heroes.values():
+        h.at, h.status, h.intent, h.mp, h.marker = None, "reserve", None, 0, None
+        h.locked_by, h.zoc_stop, h.activated, h.acted, h.free_step = None, False, False, False, False
+    s.camp["healed"] = []
+    events.append(Event("interim", f"Interim stage: scenario {sc.number} is recorded on the "
+                        "Party Control Sheet; XP and Glory are adjusted", S.INTERIM))
+    s.segment = "interim"
+    s.phase = "start"
+    ask_interim(s)
+
+
+def _over_limit(s: NiflheimState) -> list[str]:
+    chars = [h.id for h in s.heroes.values() if not h.huskarl]
+    husk = [h.id for h in s.heroes.values() if h.huskarl]
+    return chars[CHARACTER_LIMIT:] + husk[HUSKARL_LIMIT:]
+
+
+# ----------------------------------------------------------------------------- interim stage
+def interim_options(s: NiflheimState) -> list[str]:
+    """What may be done in the interim stage."""
+    from meadhall.games.niflheim.heroes import fits
+
+    assert s.camp is not None
+    party = list(s.heroes.values())
+    out = [END_INTERIM]
+    for h in party:
+        if h.health < h.max_health and h.id not in s.camp["healed"] \
+                and h.supplies.get("healing_salves", 0) > 0:
+            out.append(f"heal {h.id}")
+    for a in party:
+        for it in dict.fromkeys(a.items()):
+            for b in party:
+                if b.id != a.id and fits(s, b, it):
+                    out.append(f"give {it} from {a.id} to {b.id}")
+        for it in dict.fromkeys(a.gear):
+            if s.content.armoury[it].kind == "weapon":
+                out.append(f"ready {it} for {a.id}")
+    for colour in sorted(set(s.camp["runestones"])):
+        for h in party:
+            if h.ready and h.ready not in h.runes:
+                out.append(f"inscribe {colour} runestone on {h.id}'s {h.ready}")
+    for h in party:
+        out += [f"unlock {sk} for {h.id}" for sk in unlockable(s, h)]
+    return out
+
+
+def ask_interim(s: NiflheimState) -> None:
+    s._ask("interim", "Interim stage: rearrange gear, heal with salves, inscribe runestones, "
+           "unlock skills, or end the interim stage", S.INTERIM, interim_options(s), END_INTERIM)
+
+
+def skill_level(s: NiflheimState, h: Hero, skill: str) -> tuple[str, int] | None:
+    for cat, names in s.content.characters[h.id].skills.items():
+        if skill in names:
+            return cat, names.index(skill) + 1
+    return None
+
+
+def unlockable(s: NiflheimState, h: Hero) -> list[str]:
+    """Skills whose XP cost can be paid and whose preceding level is unlocked (characters), or
+    huskarl skills (at most 2)."""
+    costs = s.content.skill_costs
+    if h.huskarl:
+        if len(h.skills) >= HUSKARL_MAX_SKILLS or h.xp < costs["huskarl"]:
+            return []
+        return [k for k in s.content.huskarl_skills if k not in h.skills]
+    out = []
+    for names in s.content.characters[h.id].skills.values():
+        for lvl, name in enumerate(names, start=1):
+            if name in h.skills:
+                continue
+            if (lvl == 1 or names[lvl - 2] in h.skills) and h.xp >= costs[str(lvl)]:
+                out.append(name)
+            break
+    return out
+
+
+def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
+    """Carry out one interim-stage action, then ask again (or move on)."""
+    assert s.camp is not None
+    if action == END_INTERIM:
+        next_scenario(s, events)
+        return
+    words = action.split()
+    if words[0] == "heal":
+        h = s.heroes[words[1]]
+        h.supplies["healing_salves"] -= 1
+        h.health += 1
+        s.camp["healed"].append(h.id)
+        events.append(Event("heal", f"{h.name} uses a healing salve: health {h.health}",
+                            S.INTERIM, {"hero": h.id}))
+    elif words[0] == "give":
+        from meadhall.games.niflheim.heroes import receive, take_item
+
+        item, a, b = words[1], s.heroes[words[3]], s.heroes[words[5]]
+        take_item(a, item)
+        receive(s, b, item)
+        if item in a.runes:
+            b.runes[item] = a.runes.pop(item)
+        events.append(Event("give", f"{a.name} gives the {s.content.armoury[item].name} to "
+                            f"{b.name}", S.INTERIM))
+    elif words[0] == "ready":
+        from meadhall.games.niflheim.heroes import ready
+
+        h = s.heroes[words[-1]]
+        h.mp = 1
+        ready(s, h, words[1], False, events)
+        h.mp = 0
+    elif words[0] == "inscribe":
+        colour = words[1]
+        hid, weapon = words[4].split("'s")[0], words[5]
+        h = s.heroes[hid]
+        h.runes[weapon] = colour
+        s.camp["runestones"].remove(colour)
+        events.append(Event("rune", f"The {colour} runestone is inscribed on {h.name}'s "
+                            f"{s.content.armoury[weapon].name}", S.NEW_RULES_5))
+    elif words[0] == "unlock":
+        skill, hid = action[len("unlock "):].rsplit(" for ", 1)
+        h = s.heroes[hid]
+        if h.huskarl:
+            cost = s.content.skill_costs["huskarl"]
+        else:
+            lv = skill_level(s, h, skill)
+            assert lv is not None
+            cost = s.content.skill_costs[str(lv[1])]
+        h.xp -= cost
+        h.skills.append(skill)
+        events.append(Event("skill", f"{h.name} unlocks {skill} for {cost} XP", S.INTERIM,
+                            {"hero": hid, "skill": skill}))
+    ask_interim(s)
+
+
+def next_scenario(s: NiflheimState, events: list[Event]) -> None:
+    """Exit text: the next scenario, a choice between several, or the end of the campaign."""
+    assert s.camp is not None
+    nxt = [n for n in s.scenario.next if n in s.content.scenarios]
+    if not nxt:
+        s.camp["result"] = ["win", f"the campaign is complete after scenario "
+                            f"{s.scenario.number}: {s.scenario.name}"]
+        s.segment = "over"
+        events.append(Event("campaign", "The campaign is complete", S.INTERIM))
+        return
+    if len(nxt) > 1:
+        s._ask("next scenario", "Choose the next scenario", S.INTERIM,
+               [f"play scenario {n}" for n in nxt])
+        return
+    start(s, nxt[0], events)
+
+
+def start(s: NiflheimState, sid: str, events: list[Event]) -> None:
+    """Set up the next scenario with the party: characters (and huskarls when its party is
+    Heroes); in scenario 5 a new character joins first."""
+    s.reset_scenario(sid)
+    sc = s.scenario
+    chars = [h for h in s.heroes.values() if not h.huskarl]
+    if "scenario5" in sc.rules and len(chars) < 2:
+        free = [c for c in s.content.characters if c not in s.heroes]
+        if free:
+            s.segment = "new character"
+            s._ask("new character", "Scenario 5: a new character joins the party. Who?",
+                   S.NEW_RULES_5, [f"recruit {c}" for c in free])
+            return
+    _begin(s, events)
+
+
+def _begin(s: NiflheimState, events: list[Event]) -> None:
+    sc = s.scenario
+    ids = [h.id for h in s.heroes.values() if not h.huskarl]
+    if sc.party == "heroes":
+        ids += [h.id for h in s.heroes.values() if h.huskarl]
+    for h in s.heroes.values():
+        h.status, h.at = "reserve", None
+    s.place_party(ids[: sc.max_characters + HUSKARL_LIMIT])
+    remember_start(s)
+    events.append(Event("setup", f"Scenario {sc.number}: {sc.name} begins "
+                        f"({', '.join(s.heroes[i].name for i in ids)})", S.SETUP))
+    from meadhall.games.niflheim.undead import reveal
+
+    reveal(s, events)
+    s.segment = "initiative"
+
+
+def recruit(s: NiflheimState, cid: str, events: list[Event]) -> None:
+    """New Character: starts with the XP of the highest surviving character."""
+    best = max((h.xp for h in s.heroes.values() if not h.huskarl), default=0)
+    h = s.new_hero(cid, None)
+    h.xp = best
+    h.status = "reserve"
+    s.heroes[cid] = h
+    events.append(Event("recruit", f"{h.name} joins the party with {best} XP", S.NEW_RULES_5,
+                        {"hero": cid}))
+
+
+def retry(s: NiflheimState, events: list[Event]) -> None:
+    """Losing a Scenario: restore the game state to the beginning of the scenario."""
+    assert s.camp is not None and s.camp["start"] is not None
+    start_rec = s.camp["start"]
+    s.heroes = {hid: s._load_hero(hid, d) for hid, d in start_rec["heroes"].items()}
+    s.camp["motes"] = list(start_rec["motes"])
+    s.camp["runestones"] = list(start_rec["runestones"])
+    events.append(Event("retry", f"Scenario {s.scenario.number} restarts: XP, Glory, health and "
+                        "supplies are reset to their values at its beginning", S.LOSING))
+    s.reset_scenario(s.scenario_id)
+    _begin(s, events)
+
+
+def apply_choice(s: NiflheimState, kind: str, action: str, c: dict[str, Any],
+                 events: list[Event]) -> None:
+    assert s.camp is not None
+    if kind == "interim":
+        apply_interim(s, action, events)
+    elif kind == "retry":
+        if action == GIVE_UP:
+            s.camp["result"] = ["loss", f"the party gave up after losing scenario "
+                                f"{s.scenario.number}"]
+            s.segment = "over"
+        else:
+            retry(s, events)
+    elif kind == "next scenario":
+        start(s, action.split()[-1], events)
+    elif kind == "new character":
+        recruit(s, action.split()[-1], events)
+        _begin(s, events)
+
+
+# ----------------------------------------------------------------------------- glory, motes
+def spend_glory(h: Hero, n: int) -> None:
+    """Pay a skill's Glory cost; below zero Glory the Fate track climbs into Corruption, at most
+    10 (Glory Cost of Skills Example)."""
+    if -(h.glory - n) > MAX_CORRUPTION:
+        raise IllegalAction(S.ID, "Glory Cost of Skills Example", f"{h.name} would exceed "
+                            f"{MAX_CORRUPTION} Corruption")
+    h.glory -= n
+
+
+def draw_mote(s: NiflheimState, h: Hero, events: list[Event]) -> int:
+    """Lost Memory Motes: draw a random numbered mote not found yet (all found: they return);
+    record it on the PCS and read its entry."""
+    assert s.camp is not None
+    size = s.content.mote_pool_size
+    found = s.camp["motes"]
+    left = [n for n in range(1, size + 1) if n not in found]
+    if not left:
+        found.clear()
+        left = list(range(1, size + 1))
+    n = left[s.chance.pick("lost memory mote", left, section=S.MOTES)]
+    found.append(n)
+    text = s.content.motes.get(str(n), "(entry not authored)")
+    events.append(Event("mote", f"{h.name} draws lost memory mote {n}: {text}", S.MOTES,
+                        {"mote": n}))
+    return n
