@@ -149,6 +149,14 @@ def test_interact_is_unlimited_and_the_reduced_attack_has_one_die_less() -> None
     h = st.heroes["berserk"]
     assert st.attack_pool(h, "bearded_axe", True, [], []) == ["black", "black"]  # Fury +1
     assert st.attack_pool(h, "bearded_axe", False, [], []) == ["black", "black", "black"]
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    st.heroes["berserk"].equipment = ["hand_axe"]
+    foe(st, "clan_warrior", "B2")
+    acts = texts(st)
+    assert any(a.startswith("attack1") for a in acts)
+    assert not any(a.startswith("attack2") for a in acts)  # one die: no reduced attack
 
 
 @pytest.mark.rule("runaljod", "Activate a Skill")

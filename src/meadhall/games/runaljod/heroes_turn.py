@@ -331,8 +331,8 @@ class HeroesMixin:
                 continue
             for w in self.weapons(h):
                 it = self.content.items[w]
-                if space == "attack2" and len(it.dice) < 1:
-                    continue
+                if space == "attack2" and len(it.dice) < 2:
+                    continue  # ruling: a one-die weapon has no reduced attack
                 for t in self.attack_targets(h, w, []):
                     for r in runes:
                         out.append(f"{space} with {self.rname(r)}: attack {self.sqname(t)} "
