@@ -291,3 +291,17 @@ def test_scenario_2_setup_and_objective() -> None:
     s = pos(open_map(14, 10), {"frida": {"at": "N8", "ready": "sling"}})
     s.apply("exit E")
     assert s.outcome().result == "win"
+
+
+@pytest.mark.rule("niflheim", "Attack Modifiers (AM)")
+def test_covering_hero_may_attack_during_another_heros_activation() -> None:
+    s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling"},
+                             "killian": {"at": "H8", "intent": None}},
+            [{"id": 1, "kind": "draugr", "at": "A5"}])
+    s.apply("end activation")
+    s.apply("declare walking")
+    assert "cover: frida attack undead 1 with sling" in legal(s)
+    s.force(12)
+    s.apply("cover: frida attack undead 1 with sling")  # 12 - 2 (walking cover) = 10: wound
+    assert 1 not in s.undead and s.heroes["frida"].marker == "attacked"
+    assert s.decision().seat == "killian"

@@ -296,3 +296,40 @@ def test_glory_for_completion_and_failed_secondary() -> None:
     assert s.outcome().result == "win"
     assert s.heroes["frida"].glory == 0  # +1 completion, -1 secondary (O2) not done
     assert s.heroes["gunnar"].glory == 0 and s.heroes["gunnar"].xp == 1
+
+
+@pytest.mark.rule("niflheim", "New Rules for Scenarios 3 and 4")
+def test_scenario_3_and_4_rules_in_force_from_scenario_3() -> None:
+    from meadhall.games.niflheim import GAME
+    for sc in ("3", "4", "33", "5"):
+        s = GAME.new_game({"scenario": sc, "heroes": ["frida"]}, seed=1, auto_choices=True)
+        assert s.setup_rules_34() and s.scenario.glory
+    s = GAME.new_game({"scenario": "2", "heroes": ["frida"]}, seed=1, auto_choices=True)
+    assert not s.setup_rules_34()
+
+
+@pytest.mark.rule("niflheim", "New Rules for Scenario 5: Shield Brother")
+def test_scenario_5_setup_mardrom_orange_and_kit_runestone() -> None:
+    from meadhall.games.niflheim import GAME
+    s = GAME.new_game({"scenario": "5", "heroes": ["frida", "killian"]}, seed=2,
+                      auto_choices=True)
+    assert [u.kind for u in s.undead.values() if u.orange] == ["mardrom"]
+    assert s.heroes["killian"].runes == {"seax": "black"}
+    assert s.scenario.objective.kill == ["mardrom"]
+
+
+@pytest.mark.rule("niflheim", "Special Actions")
+def test_search_bringing_an_undead_places_it_next_to_the_square() -> None:
+    s = pos(open_map(14, 12), {"frida": {"at": "C10", "intent": "stationary", "mp": 0},
+                               "killian": {"at": "A1"}}, done=["O1"])
+    s.apply("search O2")
+    d = s.decision()
+    # C11 (O2's square) is free: the marker goes there, at once, face down or revealed.
+    assert [grid.name(u.at) for u in s.undead.values()] == ["C11"] or d.section == "Spawning"
+
+
+@pytest.mark.rule("niflheim", "New Foes")
+def test_spectral_bow_blocked_by_heroes_passes_undead() -> None:
+    s = pos(open_map(10, 1), {"frida": {"at": "A1"}, "killian": {"at": "D1"}},
+            [{"id": 1, "kind": "bogmadr", "at": "H1"}])
+    assert [h.id for h in combat.bow_targets(s, s.undead[1])] == ["killian"]

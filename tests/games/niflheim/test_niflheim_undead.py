@@ -334,3 +334,25 @@ def test_setup_scenario_1() -> None:
     s2 = GAME.new_game({"scenario": "1", "heroes": ["frida", "killian"]}, seed=3)
     from meadhall.core import grid
     assert grid.manhattan(s2.heroes["killian"].at, (2, 2)) == 1
+
+
+@pytest.mark.rule("niflheim", "Playing a Scenario")
+@pytest.mark.rule("niflheim", "Turn Segments")
+def test_round_structure_initiative_turns_end() -> None:
+    s = pos(open_map(8, 1), {"frida": {"at": "A1"}}, [{"id": 1, "kind": "draugr", "at": "H1"}])
+    s.force(1, 12)  # the undead win the next initiative
+    events = s.apply("end activation")
+    kinds = [e.kind for e in events]
+    assert kinds.index("turn") < kinds.index("round") < kinds.index("initiative")
+    # the undead take the first turn of round 2, then the heroes
+    assert s.order == ["undead", "heroes"] and s.segment == "heroes" and s.round == 2
+
+
+@pytest.mark.rule("niflheim", "Read Me First")
+def test_scenarios_may_be_replayed() -> None:
+    """'If you failed the objective ... feel free to play them again': a new game of the same
+    scenario, or a retry in a campaign (see test_niflheim_campaign)."""
+    from meadhall.games.niflheim import GAME
+    a = GAME.new_game({"scenario": "1", "heroes": ["frida"]}, seed=9)
+    b = GAME.new_game({"scenario": "1", "heroes": ["frida"]}, seed=9)
+    assert a == b
