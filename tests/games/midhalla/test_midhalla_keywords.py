@@ -6,7 +6,6 @@ from __future__ import annotations
 import pytest
 
 from meadhall import games
-from meadhall.core.errors import RuleNotImplemented
 from meadhall.games.midhalla.testkit import combat, legal, line, position
 
 G = games.get("midhalla")
@@ -44,9 +43,35 @@ def test_the_keyword_list_is_the_printed_one() -> None:
 @pytest.mark.rule("midhalla", "Player Aid: Keywords")
 @pytest.mark.rule("midhalla", "Follower")
 @pytest.mark.rule("midhalla", "Followers")
-def test_followers_are_not_implemented_and_fail_loudly() -> None:
-    with pytest.raises(RuleNotImplemented, match="Followers"):
-        G.new_game({"scenario": "chapter1", "heroes": ["harkon"], "followers": ["cub"]})
+def test_followers_take_a_turn_count_as_heroes_for_enemies_and_ignore_exhaust() -> None:
+    st, ev = fight(players=("harkon",),
+                   heroes={"harkon": {"tile": "G"}, "cub": {"tile": "t1"}},
+                   enemies={"e1": {"card": "shaman", "tile": "t3"}}, step="enemies")
+    assert st.heroes["cub"].follower and st._players() == 1
+    # the shaman (targets heroes, range 2) reaches only the cub, which ignores its exhaust
+    assert st.heroes["cub"].hp == 2 and st.heroes["harkon"].hp == 6
+    assert st.heroes["cub"].exhausted == [] and any("immune" in e.text for e in ev)
+    assert legal(st) == ["next hero harkon", "next hero cub"]
+    st.apply("next hero cub")
+    assert st.decision().seat == "players" and st.decision().section == "Followers"
+    assert legal(st) == ["skill top 1 Bite", "skill top 2 Pounce"]  # no items, no ultimates
+
+
+@pytest.mark.rule("midhalla", "Followers")
+def test_a_follower_alone_does_not_keep_the_chapter_going() -> None:
+    st, _ = fight(players=("harkon",), heroes={"harkon": {"tile": "t1", "hp": 1},
+                                              "cub": {"tile": "G"}},
+                  enemies={"e1": {"card": "kobold_warrior", "tile": "t1"}}, step="enemies")
+    assert st.outcome().result == "loss"  # every hero is KO; the follower does not count
+
+
+@pytest.mark.rule("midhalla", "Followers")
+def test_an_event_can_bring_a_follower() -> None:
+    st = G.from_json(position(phase="exploration"))
+    st.script = [{"op": "follower", "id": "cub"}]
+    from meadhall.games.midhalla.testkit import run
+    run(st)
+    assert st.heroes["cub"].follower and st.heroes["cub"].hp == 3
 
 
 @pytest.mark.rule("midhalla", "Ally")

@@ -386,6 +386,10 @@ class CombatRules:
         """Exhaust: one skill is blocked (the players choose which); at most two; further
         exhausts are ignored."""
         h = self.heroes[hid]
+        if h.follower:
+            events.append(Event("exhaust", f"{self._hname(hid)} is a follower: immune to "
+                                "exhaust", S.FOLLOWERS))
+            return
         if len(h.exhausted) >= self.content.printed.max_exhausted:
             events.append(Event("exhaust", f"{self._hname(hid)} already has two exhausted "
                                 "skills: the exhaust is ignored", "Exhaust"))
@@ -433,7 +437,7 @@ class CombatRules:
             self.kos += 1
             events.append(Event("ko", f"{self._hname(hid)} is KO and removed from the board",
                                 S.HP, {"hero": hid}))
-            if all(x.ko for x in self.heroes.values()):
+            if all(x.ko for x in self.heroes.values() if not x.follower):
                 self._chapter_lost("every hero is KO", events)
 
     def _damage_trap(self, tid: str, n: int, events: list[Event]) -> None:

@@ -53,6 +53,15 @@ class Hero(ContentModel):
     ultimates: list[str] = Field(min_length=1)
 
 
+class Follower(ContentModel):
+    """A follower (Followers): activated like a hero, counts as a hero for enemies only."""
+
+    name: str
+    max_hp: int = Field(ge=1, le=6)
+    top: list[str] = Field(min_length=1)
+    bottom: list[str] = Field(min_length=1)
+
+
 class Item(ContentModel):
     name: str
     kind: Literal["common", "rare", "unique"]
@@ -213,6 +222,7 @@ class Catalogue(ContentModel):
     dungeon_board: dict[str, list[int]]
     """Dungeon board tile positions (x, y); ``G`` is the gate map tile."""
     heroes: dict[str, Hero]
+    followers: dict[str, Follower] = Field(default_factory=dict)
     skills: dict[str, Skill]
     ultimates: dict[str, Skill]
     skill_decks: dict[str, list[str]]
@@ -287,6 +297,10 @@ def _check(content: Content) -> None:
         for u in hero.ultimates:
             if u not in c.ultimates:
                 raise ContentError(src, f"heroes.{h}.ultimates", f"unknown ultimate {u!r}")
+    for f, fol in c.followers.items():
+        for s in [*fol.top, *fol.bottom]:
+            if s not in c.skills:
+                raise ContentError(src, f"followers.{f}", f"unknown skill {s!r}")
     for deck, cards in c.skill_decks.items():
         for s in cards:
             if s not in c.skills:

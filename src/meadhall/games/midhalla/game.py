@@ -70,9 +70,10 @@ class MidhallaGame(Game):
                                          "build")
             raise ContentError("setup", "scenario", f"unknown chapter {s.scenario!r}; choose "
                                f"from {', '.join(c.chapters)}")
-        if s.followers:
-            raise RuleNotImplemented(ID, S.FOLLOWERS, "no printed chapter has followers; "
-                                     "follower rules are not implemented")
+        for f in s.followers:
+            if f not in c.cat.followers:
+                raise ContentError("setup", "followers", f"unknown follower {f!r}; choose from "
+                                   f"{', '.join(c.cat.followers) or 'none'}")
         for h in s.heroes:
             if h not in c.cat.heroes:
                 raise ContentError("setup", "heroes", f"unknown hero {h!r}; choose from "

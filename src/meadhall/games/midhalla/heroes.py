@@ -27,6 +27,10 @@ class HeroRules:
     def _skill_name(self, h: Any, slot: str) -> str:
         return self.content.cat.skills[self._skill_id(h, slot)].name
 
+    def _seat(self, h: Any) -> str:
+        """Followers are activated by the players together; heroes by their player."""
+        return PLAYERS if h.follower else h.id
+
     def _hero_phase_step(self, events: list[Event]) -> None:
         if self.ht is not None:
             self._hero_turn_step(events)
@@ -73,6 +77,8 @@ class HeroRules:
         for item in h.items:
             if item not in h.used_items:
                 out.append((f"use item {cat.items[item].name}", ["item", item]))
+        if h.follower:
+            return out
         for u in self.content.cat.heroes[h.id].ultimates:
             if u not in h.ults_used:
                 out.append((f"use ultimate {cat.ultimates[u].name}", ["ultimate", u]))
@@ -100,7 +106,8 @@ class HeroRules:
             opts = [("end turn", ["end"])]
             prompt = f"{self._hname(h.id)}: use items or ultimates, or end the turn"
         opts = opts + self._free_options(h)
-        self._ask("hero", h.id, prompt, S.HERO_TURN, opts, turn=True)
+        self._ask("hero", PLAYERS if h.follower else h.id, prompt,
+                  S.FOLLOWERS if h.follower else S.HERO_TURN, opts, turn=True)
 
     def _on_hero(self, p: list[Any], events: list[Event]) -> None:
         ht = self.ht
@@ -164,7 +171,7 @@ class HeroRules:
                 ht["queue"].pop(0)
                 return
             opts = [(f"move to {t}", t) for t in dest] + [("stay", None)]
-            self._ask("effect", h.id, f"{src}: move up to {eff['value']} map tiles", S.MOVE,
+            self._ask("effect", self._seat(h), f"{src}: move up to {eff['value']} map tiles", S.MOVE,
                       opts, turn=True)
             return
         if do == "attack":
@@ -177,7 +184,7 @@ class HeroRules:
                 return
             opts = [(f"attack {e} ({self._ename(e)} on {self.enemies[e].tile})", e)
                     for e in targets] + [("skip attack", None)]
-            self._ask("effect", h.id, f"{src}: Attack {eff['value']}" + (
+            self._ask("effect", self._seat(h), f"{src}: Attack {eff['value']}" + (
                 f" x{eff['times']}" if eff.get("times", 1) > 1 else "") + " - choose a target",
                 S.TARGETING, opts, turn=True)
             return
@@ -187,7 +194,7 @@ class HeroRules:
                 ht["queue"].pop(0)
                 return
             opts = [(f"{do} {c}", c) for c in cands] + [(f"skip {do}", None)]
-            self._ask("effect", h.id, f"{src}: {do.capitalize()} {eff['value']} - choose a "
+            self._ask("effect", self._seat(h), f"{src}: {do.capitalize()} {eff['value']} - choose a "
                       "target", S.TARGETING, opts, turn=True)
             return
         ht["queue"].pop(0)
@@ -216,7 +223,7 @@ class HeroRules:
                     if not t.destroyed and t.tile in reach and t.hp < self._trap_max_hp(t)]
         who = eff.get("target") or "hero"
         out = []
-        for o in self.heroes.values():
+        for o in self._party_heroes():  # followers count as heroes only for enemies
             if o.ko or o.tile not in reach or o.hp >= o.max_hp:
                 continue  # KO heroes cannot be healed by skills, items or ultimates
             if who == "self" and o.id != h.id or who == "ally" and o.id == h.id:

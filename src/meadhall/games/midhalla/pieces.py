@@ -42,6 +42,8 @@ class HeroState:
     bleed: int = 0
     acted: bool = False
     level: int = 0
+    follower: bool = False
+    """Followers act in 3.3 and count as heroes for enemies only (Followers)."""
 
     @property
     def ko(self) -> bool:

@@ -20,7 +20,11 @@ class PreparationRules:
 
     # ----------------------------------------------------------- 2.1 options
     def _players(self) -> int:
-        return len(self.heroes)
+        """The player count: heroes, not followers."""
+        return sum(1 for h in self.heroes.values() if not h.follower)
+
+    def _party_heroes(self) -> list[Any]:
+        return [h for h in self.heroes.values() if not h.follower]
 
     def _fortify_cost(self, tid: str) -> int:
         """1 + number of players runestones, +1 on a cursed tile (Fortifying Map Tiles)."""
@@ -64,7 +68,7 @@ class PreparationRules:
     def _prep_options(self) -> list[tuple[str, Any]]:
         cat = self.content.cat
         opts: list[tuple[str, Any]] = []
-        heroes = list(self.heroes.values())
+        heroes = self._party_heroes()
         for item in self.cart:
             cost = cat.items[item].cost
             if cost <= self.silver:
@@ -302,7 +306,8 @@ class PreparationRules:
         h = waiting[0]
         opts = [(f"position {h.id} on {tid}", tid) for tid in sorted(self.tiles)
                 if self.tiles[tid].fortified]
-        self._ask("position", h.id, f"Place {self._hname(h.id)} on a fortified map tile",
+        seat = PLAYERS if h.follower else h.id
+        self._ask("position", seat, f"Place {self._hname(h.id)} on a fortified map tile",
                   S.POSITION, opts, ctx={"hero": h.id}, turn=True)
 
     def _on_position(self, tid: str, events: list[Event]) -> None:

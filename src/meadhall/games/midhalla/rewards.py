@@ -120,8 +120,9 @@ class RewardRules:
         if deck is None:
             self.lv = None
             return
-        pool = deck.draw_many(self.chance, len(self.heroes) + 2, S.R_LEVEL)
-        self.lv = {"level": level, "pool": pool, "todo": list(self.heroes), "card": None}
+        heroes = [h.id for h in self._party_heroes()]
+        pool = deck.draw_many(self.chance, len(heroes) + 2, S.R_LEVEL)
+        self.lv = {"level": level, "pool": pool, "todo": heroes, "card": None}
         events.append(Event("level", f"Level {level} skill pool: "
                             + ", ".join(self.content.cat.skills[s].name for s in pool),
                             S.R_LEVEL if level > 1 else S.PLAYER_AREAS))

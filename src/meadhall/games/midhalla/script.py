@@ -175,14 +175,14 @@ class ExplorationRules:
                 self._damage_gate(-op["gate"], "an event", events)
 
     def _op_heal_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
-        for h in self.heroes.values():
+        for h in self._party_heroes():
             if not h.ko:
                 h.hp = min(h.max_hp, h.hp + op["value"])
         events.append(Event("heal", f"Every hero who is not KO heals {op['value']} HP", S.EVENTS))
 
     def _op_damage_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
         """Global event 19: all but the hero with the lowest HP suffer damage (ties: players)."""
-        alive = [h for h in self.heroes.values() if not h.ko]
+        alive = [h for h in self._party_heroes() if not h.ko]
         if not alive:
             return
         low = min(h.hp for h in alive)
@@ -207,6 +207,19 @@ class ExplorationRules:
                                 "available (already on the board)", S.GLOBAL_EVENTS))
             return
         self._spawn_enemy(card, self.here or "G", events, S.GLOBAL_EVENTS, from_deck=False)
+
+    def _op_follower(self, op: dict[str, Any], events: list[Event]) -> None:
+        """A follower joins the party for the rest of the chapter (Followers)."""
+        from meadhall.games.midhalla.pieces import HeroState
+
+        fid = op["id"]
+        if fid in self.heroes:
+            return
+        f = self.content.cat.followers[fid]
+        self.heroes[fid] = HeroState(fid, f.max_hp, f.max_hp, list(f.top), list(f.bottom),
+                                     follower=True)
+        events.append(Event("follower", f"{f.name} joins the party as a follower: it takes a "
+                            "turn in 3.3 and counts as a hero for enemies", S.FOLLOWERS))
 
     def _op_spawn_token(self, op: dict[str, Any], events: list[Event]) -> None:
         tile = self.tiles[self.here or "G"]
@@ -285,7 +298,7 @@ class ExplorationRules:
         """Spawning: HP for the player count (+1 per player after the first for each curse
         marker), and tokens such as evasion."""
         data = self.content.cat.enemies[card]
-        n = len(self.heroes)
+        n = self._players()
         hp = data.hp[n - 1] + self.tiles[tile].curses * (n - 1)
         self.next_id += 1
         e = EnemyState(f"e{self.next_id}", card, tile, hp, hp, evasion=data.evasion)

@@ -134,6 +134,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             hd = c.cat.heroes[hid]
             self.heroes[hid] = HeroState(hid, hd.max_hp, hd.max_hp, list(hd.top),
                                          list(hd.bottom))
+        for fid in self.setup.get("followers", []):
+            self._op_follower({"id": fid}, [])
         self.gifts: list[str] = [i for i in u["items"] if c.cat.items[i].kind == "unique"]
         self.quests: list[list[str]] = []
         self.story: list[str] = []
@@ -230,7 +232,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _gift_step(self, events: list[Event]) -> None:
         """Distribute unique items among heroes (Set up Player Areas)."""
         item = self.gifts[0]
-        alive = list(self.heroes)
+        alive = [h.id for h in self._party_heroes()]
         if len(alive) == 1:
             self._on_gift(alive[0], events)
             return
@@ -341,7 +343,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return Outcome("win" if self.result[0] == "win" else "loss", self.result[1])
 
     def _hname(self, hid: str) -> str:
-        return self.content.cat.heroes[hid].name
+        c = self.content.cat
+        return c.heroes[hid].name if hid in c.heroes else c.followers[hid].name
 
     # ----------------------------------------------------------- view / position
     def view(self, seat: str | None = None) -> dict[str, Any]:
@@ -402,11 +405,11 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if "heroes" in p:
             self.heroes = {}
             for h, v in p["heroes"].items():
-                if h not in c.cat.heroes:
-                    raise ContentError("", f"heroes.{h}", "unknown hero")
-                hd = c.cat.heroes[h]
+                if h not in c.cat.heroes and h not in c.cat.followers:
+                    raise ContentError("", f"heroes.{h}", "unknown hero or follower")
+                hd = c.cat.heroes.get(h) or c.cat.followers[h]
                 base = {"id": h, "hp": hd.max_hp, "max_hp": hd.max_hp, "top": list(hd.top),
-                        "bottom": list(hd.bottom)}
+                        "bottom": list(hd.bottom), "follower": h in c.cat.followers}
                 self.heroes[h] = from_json(HeroState, {**base, **v})
         if "enemies" in p:
             self.enemies = {}
@@ -414,7 +417,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                 if v.get("card") not in c.cat.enemies:
                     raise ContentError("", f"enemies.{e}.card", f"unknown enemy {v.get('card')!r}")
                 data = c.cat.enemies[v["card"]]
-                hp = data.hp[len(self.heroes) - 1]
+                hp = data.hp[max(1, self._players()) - 1]
                 base = {"id": e, "hp": hp, "max_hp": hp, "evasion": data.evasion}
                 self.enemies[e] = from_json(EnemyState, {**base, **v})
         if "traps" in p:
