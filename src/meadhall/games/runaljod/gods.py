@@ -154,7 +154,7 @@ class GodsMixin:
                 if e is not None:
                     self.hurt_enemy(e, 2 if power == "thor" else 3, h,
                                     f"{name}'s power", section, events)
-        elif power == "freyja":
+        elif power == "freyja" and self.freyja_decks():
             self.ask = {"kind": "freyja", "seat": h.id, "section": section,
                         "prompt": "Freyja: choose a deck and look at its top card",
                         "options": [f"look at the {d} deck" for d in self.freyja_decks()],
