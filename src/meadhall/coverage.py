@@ -69,17 +69,47 @@ def load_toc(path: Path) -> tuple[str, list[Section]]:
     return game, sections
 
 
-def _marker_args(node: ast.expr) -> tuple[str, str] | None:
-    """``pytest.mark.rule("g", "s")`` → ``("g", "s")``."""
+def _marker_args(node: ast.expr, consts: dict[str, str]) -> tuple[str, str] | None:
+    """``pytest.mark.rule("g", "s")`` → ``("g", "s")``; names bound at module level to a string
+    (``G = "battleforge"``) are resolved."""
     if not isinstance(node, ast.Call):
         return None
     f = node.func
     if not (isinstance(f, ast.Attribute) and f.attr == "rule"):
         return None
-    args = [a.value for a in node.args if isinstance(a, ast.Constant) and isinstance(a.value, str)]
-    if len(args) != 2:
+    args: list[str] = []
+    for a in node.args:
+        if isinstance(a, ast.Constant) and isinstance(a.value, str):
+            args.append(a.value)
+        elif isinstance(a, ast.Name) and a.id in consts:
+            args.append(consts[a.id])
+    if len(args) != 2 or len(node.args) != 2:
         return None
     return args[0], args[1]
+
+
+def _string_constants(tree: ast.Module) -> dict[str, str]:
+    consts: dict[str, str] = {}
+    for node in tree.body:
+        if (isinstance(node, ast.Assign) and isinstance(node.value, ast.Constant)
+                and isinstance(node.value.value, str)):
+            for t in node.targets:
+                if isinstance(t, ast.Name):
+                    consts[t.id] = node.value.value
+    return consts
+
+
+def _visit(body: list[ast.stmt], prefix: str, inherited: list[tuple[str, str]],
+           consts: dict[str, str], cited: dict[tuple[str, str], list[str]]) -> None:
+    for node in body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+            marks = inherited + [m for d in node.decorator_list if (m := _marker_args(d, consts))]
+            name = f"{prefix}::{node.name}"
+            if isinstance(node, ast.ClassDef):
+                _visit(node.body, name, marks, consts, cited)
+            elif node.name.startswith("test"):
+                for m in marks:
+                    cited[m].append(name)
 
 
 def scan_tests(tests: Path) -> dict[tuple[str, str], list[str]]:
@@ -88,26 +118,15 @@ def scan_tests(tests: Path) -> dict[tuple[str, str], list[str]]:
     for path in sorted(tests.rglob("test_*.py")):
         rel = path.relative_to(tests.parent).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        consts = _string_constants(tree)
         module_marks: list[tuple[str, str]] = []
         for node in tree.body:
             if isinstance(node, ast.Assign) and any(
                     isinstance(t, ast.Name) and t.id == "pytestmark" for t in node.targets):
                 values = node.value.elts if isinstance(node.value, ast.List | ast.Tuple) else [
                     node.value]
-                module_marks += [m for v in values if (m := _marker_args(v))]
-
-        def visit(body: list[ast.stmt], prefix: str, inherited: list[tuple[str, str]]) -> None:
-            for node in body:
-                if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
-                    marks = inherited + [m for d in node.decorator_list if (m := _marker_args(d))]
-                    name = f"{prefix}::{node.name}"
-                    if isinstance(node, ast.ClassDef):
-                        visit(node.body, name, marks)
-                    elif node.name.startswith("test"):
-                        for m in marks:
-                            cited[m].append(name)
-
-        visit(tree.body, rel, module_marks)
+                module_marks += [m for v in values if (m := _marker_args(v, consts))]
+        _visit(tree.body, rel, module_marks, consts, cited)
     return cited
 
 
