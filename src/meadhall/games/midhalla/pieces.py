@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
 def to_json(obj: Any) -> dict[str, Any]:
-    return asdict(obj)
+    """A plain dict of a piece (lists copied): faster than :func:`dataclasses.asdict`."""
+    out: dict[str, Any] = {}
+    for n in _field_names(type(obj)):
+        v = getattr(obj, n)
+        out[n] = list(v) if type(v) is list else v
+    return out
+
+
+_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def _field_names(cls: type) -> tuple[str, ...]:
+    names = _NAMES.get(cls)
+    if names is None:
+        names = _NAMES[cls] = tuple(f.name for f in fields(cls))  # type: ignore[arg-type]
+    return names
 
 
 def from_json(cls: type[T], d: dict[str, Any]) -> T:
@@ -81,3 +96,37 @@ class TrapState:
     @property
     def destroyed(self) -> bool:
         return self.hp <= 0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """The pending decision: immutable once asked, so clones share it (``__shared__``).
+
+    ``options`` pairs each legal action's text with its payload for the handler
+    ``_on_<kind>``; ``ctx`` carries what the handler needs besides the payload.
+    """
+
+    __shared__ = True
+
+    kind: str
+    seat: str
+    prompt: str
+    section: str
+    options: tuple[tuple[str, Any], ...]
+    default: str | None = None
+    ctx: dict[str, Any] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Any:
+        return getattr(self, key)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "seat": self.seat, "prompt": self.prompt,
+                "section": self.section, "options": [[t, p] for t, p in self.options],
+                "default": self.default, "ctx": self.ctx}
+
+    @classmethod
+    def from_json(cls, d: dict[str, Any] | None) -> Choice | None:
+        if d is None:
+            return None
+        return cls(d["kind"], d["seat"], d["prompt"], d["section"],
+                   tuple((t, p) for t, p in d["options"]), d.get("default"), d.get("ctx", {}))

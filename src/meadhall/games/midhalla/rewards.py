@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-import copy
+import json
 from typing import Any
 
 from meadhall.core.protocol import PLAYERS, Event
@@ -240,7 +240,7 @@ class RewardRules:
             return
         events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL))
         fate = self.party["fate"]
-        self.party = copy.deepcopy(self.party_start)
+        self.party = json.loads(self.party_start)
         self.party["fate"] = fate
         events.append(Event("unlock", "Every unlock gained during this chapter is lost",
                             S.MARKING))

@@ -6,19 +6,27 @@ as (text, payload) pairs); the automated steps in between run in :meth:`Midhalla
 
 from __future__ import annotations
 
-import copy
+import json
 from typing import Any
 
 from meadhall.core.chance import ChanceMode
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE, Board, Tile
 from meadhall.games.midhalla.combat import CombatRules
 from meadhall.games.midhalla.content import Chapter, Content
 from meadhall.games.midhalla.heroes import HeroRules
-from meadhall.games.midhalla.pieces import EnemyState, HeroState, TrapState, from_json, to_json
+from meadhall.games.midhalla.pieces import (
+    Choice,
+    EnemyState,
+    HeroState,
+    TrapState,
+    from_json,
+    to_json,
+)
 from meadhall.games.midhalla.preparation import PreparationRules
 from meadhall.games.midhalla.rewards import RewardRules
 from meadhall.games.midhalla.script import ExplorationRules
@@ -72,7 +80,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         c = self.content
         p = c.printed
         self.chapter = chapter
-        self.party_start = copy.deepcopy(self.party)
+        self.party_start = json.dumps(self.party)  # immutable text: clones share it
         self.phase = "setup"
         self.result: list[str] | None = None
         self.cycle = 1
@@ -142,7 +150,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.script: list[dict[str, Any]] = []
         self.here: str | None = None
         self.exploring: list[str] | None = None
-        self.choice: dict[str, Any] | None = None
+        self.choice: Choice | None = None
         self.last_ctx: dict[str, Any] = {}
         self.cb: dict[str, Any] | None = None
         self.ht: dict[str, Any] | None = None
@@ -252,9 +260,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
              options: list[tuple[str, Any]], default: str | None = None,
              ctx: dict[str, Any] | None = None, turn: bool = False) -> None:
         assert self.choice is None, "two decisions at once"
-        self.choice = {"kind": kind, "seat": seat, "prompt": prompt, "section": section,
-                       "options": [[t, p] for t, p in options],
-                       "default": None if turn else default, "ctx": ctx or {}}
+        self.choice = Choice(kind, seat, prompt, section, tuple(options),
+                             None if turn else default, ctx or {})
 
     def _advance(self, events: list[Event]) -> None:
         for _ in range(100_000):
@@ -274,8 +281,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         assert ch is not None
         payload = next(p for t, p in ch["options"] if t == action)
         self.choice = None
-        self.last_ctx = ch["ctx"]
+        self.last_ctx = ch["ctx"]  # what the handler needs besides the payload
         getattr(self, f"_on_{ch['kind']}")(payload, events)
+        self.last_ctx = {}
         self._advance(events)
 
     def _decision(self) -> Decision | None:
@@ -368,14 +376,14 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "next_id": self.next_id,
             "decks": {n: self.decks[n].to_json() for n in DECKS},
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
-            "story": list(self.story), "script": copy.deepcopy(self.script),
+            "story": list(self.story), "script": fastcopy(self.script),
             "here": self.here, "exploring": self.exploring,
-            "choice": copy.deepcopy(self.choice), "last_ctx": copy.deepcopy(self.last_ctx),
-            "combat": copy.deepcopy(self.cb), "hero_turn": copy.deepcopy(self.ht),
-            "rewards": copy.deepcopy(self.rw), "levelup": copy.deepcopy(self.lv),
+            "choice": self.choice.to_json() if self.choice else None,
+            "combat": fastcopy(self.cb), "hero_turn": fastcopy(self.ht),
+            "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
             "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos},
-            "party": copy.deepcopy(self.party), "party_start": copy.deepcopy(self.party_start),
+            "party": fastcopy(self.party), "party_start": json.loads(self.party_start),
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -392,7 +400,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.result = p.get("result")
         for k in ("components", "cart", "gifts", "quests", "story", "script"):
             if k in p:
-                setattr(self, k, copy.deepcopy(p[k]))
+                setattr(self, k, fastcopy(p[k]))
         if "exploring" in p:
             self.exploring = p["exploring"]
         if "tiles" in p:
@@ -431,20 +439,19 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.next_id = max([self.next_id, *ids])
         for n, d in p.get("decks", {}).items():
             self.decks[n] = Deck.from_json(d)
-        self.choice = copy.deepcopy(p.get("choice"))
-        self.last_ctx = copy.deepcopy(p.get("last_ctx", {}))
-        self.cb = copy.deepcopy(p.get("combat"))
-        self.ht = copy.deepcopy(p.get("hero_turn"))
-        self.rw = copy.deepcopy(p.get("rewards"))
-        self.lv = copy.deepcopy(p.get("levelup"))
+        self.choice = Choice.from_json(fastcopy(p.get("choice")))
+        self.cb = fastcopy(p.get("combat"))
+        self.ht = fastcopy(p.get("hero_turn"))
+        self.rw = fastcopy(p.get("rewards"))
+        self.lv = fastcopy(p.get("levelup"))
         tally = p.get("tally", {})
         self.kills = tally.get("kills", 0)
         self.traps_lost = tally.get("traps_lost", 0)
         self.kos = tally.get("kos", 0)
         if "party" in p:
-            self.party = copy.deepcopy(p["party"])
+            self.party = fastcopy(p["party"])
         if "party_start" in p:
-            self.party_start = copy.deepcopy(p["party_start"])
+            self.party_start = json.dumps(p["party_start"])
         if "choice" not in p and self.pending is None and self.phase != "over":
             # a hand-written position without a pending choice: run to the next decision
             self._advance([])
