@@ -422,3 +422,13 @@ def test_horde_reduces_attacks_for_each_other_horde_enemy_on_the_tile() -> None:
     st.apply("skill top 2 Strike")
     st.apply("attack e1 (Demon Hound on t1)")
     assert st.enemies["e1"].hp == 2 - 1
+
+
+@pytest.mark.rule("midhalla", "Dealing Damage to Enemies")
+def test_hp_above_ten_is_shown_as_tokens_on_the_ten() -> None:
+    st = state(players=("harkon",), heroes={"harkon": {"tile": "G"}},
+               enemies={"e1": {"card": "troll_brute", "tile": "t3", "hp": 20, "max_hp": 20},
+                        "e2": {"card": "demon_bear", "tile": "t2", "hp": 13, "max_hp": 15}})
+    board = st.render()
+    assert "20/20 HP [HP tokens on the 10: 1x10, token at 10]" in board
+    assert "13/15 HP [second HP bar at 1x10, token at 3]" in board

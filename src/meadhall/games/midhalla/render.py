@@ -54,8 +54,8 @@ def render(st: Any) -> str:
         d = st.content.cat.enemies[e.card]
         extra = [k for k, v in (("evasion", e.evasion), ("slowed", e.slow == "slowed"),
                                 (f"bleed {e.bleed}", e.bleed)) if v]
-        lines.append(f"{e.id} {d.name} on {e.tile}: {e.hp}/{e.max_hp} HP, targets {d.target}"
-                     + (f" ({', '.join(extra)})" if extra else ""))
+        lines.append(f"{e.id} {d.name} on {e.tile}: {e.hp}/{e.max_hp} HP{_tokens(e.hp, d.kind)}"
+                     f", targets {d.target}" + (f" ({', '.join(extra)})" if extra else ""))
     for t in st.traps.values():
         lines.append(f"{t.id} {st.content.cat.traps[t.kind].name} L{t.level} on {t.tile}: "
                      + ("destroyed" if t.destroyed else f"{t.hp} HP"))
@@ -66,3 +66,14 @@ def render(st: Any) -> str:
     if st.choice:
         lines.append(f"Now: {st.choice['seat']} - {st.choice['prompt']}")
     return "\n".join(lines)
+
+
+def _tokens(hp: int, kind: str) -> str:
+    """Enemy HP above 10 as the table shows it: tokens on the 10 (bosses: a second bar)."""
+    if hp <= 10:
+        return ""
+    tens, ones = divmod(hp, 10)
+    if ones == 0:
+        tens, ones = tens - 1, 10
+    where = "second HP bar at" if kind == "boss" else "HP tokens on the 10:"
+    return f" [{where} {tens}x10, token at {ones}]"
