@@ -135,8 +135,9 @@ class GodsMixin:
         """Apply a god's power (or a god's gear power), then re-throw the altar."""
         section = S_POWERS
         name = (self.content.gods[power].name if power in self.content.gods
-                else power.capitalize())
-        events.append(Event("power", f"{self.hname(h)} invokes {name}", section,
+                else self.content.items[power].name)
+        events.append(Event("power", f"{self.hname(h)} invokes {name}", section
+                            if power in self.content.gods else S_GEAR,
                             {"hero": h.id, "power": power}))
         if power == "tyr":
             h.bonus.append("tyr")
