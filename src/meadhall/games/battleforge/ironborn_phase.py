@@ -76,7 +76,8 @@ class IronbornPhase:
         events.append(Event("god_card", f"God card: {card.name} - activates Minions "
                             f"{', '.join(str(k) for k in card.activate)}; {card.text}",
                             S_GODCARD, {"card": card_id}))
-        self.tasks[:0] = [*({"t": "activate", "type": k} for k in card.activate),
+        self.tasks[:0] = [{"t": "anytime", "why": f"Before {card.name} is resolved"},
+                          *({"t": "activate", "type": k} for k in card.activate),
                           {"t": "god_begin"},
                           {"t": "steps", "steps": [dict(s) for s in card.steps], "sec": S_GOD_ACT}]
 

@@ -130,8 +130,51 @@ class OtherRules:
         self.tasks[:0] = follow
 
     def t_lose(self, t: Task, events: list[Event]) -> None:
-        """"Lose X Health Points": no Defense Reaction is possible (Defense)."""
+        """"Lose X Health Points": no Defense Reaction is possible (Defense). An "Anytime"
+        Special Skill may still be used first (Special Skill Requirements; ruling)."""
+        cid = t["c"]
+        sk = self.usable_skill(cid, "anytime") if t["n"] > 0 else None
+        if sk is not None and self.skill_useful(cid, sk[1]):
+            self.tasks.insert(0, dict(t))
+            self.ask_seat(cid, f"{self.cname(cid)} is about to lose {t['n']} Health Point(s) "
+                          f"({t['src']}, no Defense possible): use {sk[0]} first?", S_SKILL_REQ,
+                          [f"skill {sk[0]}", f"lose {t['n']} health"], "anytime_lose", {},
+                          default=f"lose {t['n']} health")
+            return
+        self.lose_health(cid, t["n"], t["src"], t.get("sec", S_DEFENSE), events)
+
+    def ans_anytime_lose(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        t = self.tasks.pop(0)
+        if choice.startswith("skill "):
+            # The skill's follow-ups (a cube to place) come first, then the loss is offered again.
+            self.tasks.insert(0, t)
+            self.use_own_skill(t["c"], choice[6:], events)
+            return
         self.lose_health(t["c"], t["n"], t["src"], t.get("sec", S_DEFENSE), events)
+
+    def t_anytime(self, t: Task, events: list[Event]) -> None:
+        """A window for "Anytime" Special Skills outside the holder's turn (ruling): each
+        champion with such a skill and a charge, in turn order, may use it (again and again
+        while charges last) or pass."""
+        asked = t.setdefault("asked", [])
+        for cid in self.turn_order():
+            if cid in asked:
+                continue
+            sk = self.usable_skill(cid, "anytime")
+            if sk is None or not self.skill_useful(cid, sk[1]):
+                continue
+            self.tasks.insert(0, t)
+            self.ask_seat(cid, f"{t['why']}: {self.cname(cid)} may use {sk[0]} (Anytime)",
+                          S_SKILL_REQ, [f"skill {sk[0]}", "pass"], "anytime", {},
+                          default="pass")
+            return
+
+    def ans_anytime(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        if choice == "pass":
+            self.tasks[0]["asked"].append(ask["seat"])
+            return
+        # The skill's follow-ups come first; then this window is offered again.
+        self.use_own_skill(ask["seat"], choice[6:], events)
 
     def heal(self, cid: str, n: int, src: str, section: str, events: list[Event]) -> int:
         c = self.champs[cid]

@@ -354,6 +354,9 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         if a["h"] in ("defend", "manage"):
             return IllegalAction(GAME_ID, S_REACTIONS, "only 1 Reaction per Trigger Event, from a "
                                  "space with cubes and the reaction's symbol")
+        if a["h"] in ("anytime", "anytime_lose", "skill_prevent", "window"):
+            return IllegalAction(GAME_ID, S_SKILL_REQ, "use the Special Skill (1 charge) or "
+                                 "pass; no other action is possible in this timing window")
         if a["h"] == "pick":
             return IllegalAction(GAME_ID, "Reroll", "the same die cannot be Rerolled twice, nor a "
                                  "Counterattack side")
