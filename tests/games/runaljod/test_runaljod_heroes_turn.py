@@ -210,3 +210,39 @@ def test_a_round_is_the_heroes_turn_then_the_enemies_turn() -> None:
     events = st.apply("pass")
     kinds = [e.kind for e in events]
     assert "final" in kinds and "time" in kinds and st.round == r + 1
+
+
+@pytest.mark.rule("runaljod", "1. Preparation Phase")
+def test_turned_cards_wait_for_the_next_preparation_phase() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    h = st.heroes["berserk"]
+    h.skills = ["bloodlust"]
+    h.damage = 5
+    st.apply("skill bloodlust")
+    assert h.turned == ["bloodlust"] and h.damage == 3
+    runes(st, "berserk", hagalaz="up")
+    assert "skill bloodlust" not in texts(st)  # turned sideways
+    st.start_preparation([])
+    assert "skill bloodlust" in texts(st)
+
+
+@pytest.mark.rule("runaljod", "2. Destiny Phase")
+def test_a_skill_may_repeat_the_destiny_throw() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    v = st.heroes["volva"]
+    v.skills = ["norns_weave"]
+    runes(st, "volva", ansuz="used", laguz="used")
+    st.phase = "destiny"
+    st.active = ""
+    st.force("down", "down")
+    st._advance([])
+    assert st.decision().seat == "volva"
+    assert texts(st) == ["keep the throw", "repeat the destiny throw"]
+    st.force("side", "up")
+    st.apply("repeat the destiny throw")
+    assert v.rune("ansuz").side == "side" and v.rune("laguz").side == "up"
+    assert v.rune("berkano").side == "up"  # not thrown this phase: untouched

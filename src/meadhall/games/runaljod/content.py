@@ -51,6 +51,8 @@ class SkillData(ContentModel):
     trance: int = 0
     effect: Effect | None = None
     passive: Effect | None = None
+    turn: bool = False
+    """Turned sideways when used: not again until recovered in the preparation phase."""
     text: str = ""
 
 

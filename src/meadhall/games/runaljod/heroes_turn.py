@@ -148,7 +148,40 @@ class HeroesMixin:
                 events.append(Event("destiny", f"{self.hname(h)}'s destiny throw: " + ", ".join(
                     f"{self.rname(r)} {r.side}" for r in thrown), S_DESTINY_PHASE,
                     {"hero": h.id, "runes": [[r.icon, r.side] for r in thrown]}))
+                if any(p.kind == "rethrow_destiny" for p in self.hero_passives(h)):
+                    self.rethrow.append([h.id, *(r.icon for r in thrown)])
             self.capricious(h, events)
+
+    def rethrow_ask(self) -> bool:
+        """Skills that repeat the destiny throw are used right after it (2. Destiny Phase)."""
+        while self.rethrow:
+            hid = self.rethrow[0][0]
+            h = self.heroes[hid]
+            if h.fallen or not all(h.rune(i) is not None and h.rune(i).place == POOL
+                                   for i in self.rethrow[0][1:]):
+                self.rethrow.pop(0)
+                continue
+            self.ask = {"kind": "rethrow", "seat": hid, "section": S_DESTINY_PHASE,
+                        "prompt": f"{self.hname(h)} may repeat the destiny throw",
+                        "options": ["keep the throw", "repeat the destiny throw"],
+                        "default": None}
+            return True
+        return False
+
+    def on_rethrow(self, action: str, ask: dict, events: list[Event]) -> None:
+        hid, *icons = self.rethrow.pop(0)
+        h = self.heroes[hid]
+        if action != "repeat the destiny throw":
+            return
+        runes = [h.rune(i) for i in icons]
+        for r in runes:
+            r.side = throw_rune(self.content, self.chance,
+                                f"{self.hname(h)}'s repeated destiny throw: {self.rname(r)}",
+                                S_DESTINY_PHASE)
+        events.append(Event("destiny", f"{self.hname(h)} repeats the destiny throw: "
+                            + ", ".join(f"{self.rname(r)} {r.side}" for r in runes),
+                            S_DESTINY_PHASE, {"hero": hid}))
+        self.capricious(h, events)
 
     def raise_hero(self, h: Hero, upgrades: int, events: list[Event], section: str,
                    alone: bool = False, down_heals: int = 0) -> None:
@@ -216,7 +249,7 @@ class HeroesMixin:
                     return True
             elif token == "stun":
                 pool = self.distinct(h)
-                placed = h.turned.count("stun-rune")
+                placed = len(self.cond_queue[0]) - 2  # runes already placed for this token
                 if len(h.pool()) > 0 and placed < 2:
                     self.ask = {"kind": "cond", "seat": hid, "section": S_CONDITION,
                                 "prompt": f"{self.hname(h)} is stunned: place a rune on the "
@@ -225,8 +258,6 @@ class HeroesMixin:
                                 "default": None}
                     return True
                 h.conditions.remove("stun")
-                while "stun-rune" in h.turned:
-                    h.turned.remove("stun-rune")
                 events.append(Event("condition", f"{self.hname(h)} discards the stun token",
                                     S_CONDITION))
             elif token == "frozen":
@@ -255,7 +286,7 @@ class HeroesMixin:
         elif action.startswith("place "):
             r = h.rune(self.icon_of(action.split()[1]))
             r.place = "interact"
-            h.turned.append("stun-rune")
+            self.cond_queue[0].append(r.icon)
             events.append(Event("condition", f"{self.hname(h)} is stunned: {self.rname(r)} goes "
                                 "to the interact space", S_CONDITION))
         elif action.startswith("physical check"):
@@ -528,6 +559,8 @@ class HeroesMixin:
         for r in needed:
             r.place = f"skill:{sid}"
         h.trance -= sk.trance
+        if sk.turn:
+            h.turned.append(sid)  # turned sideways until the next preparation phase
         events.append(Event("skill", f"{self.hname(h)} activates {sk.name}"
                             + (f", placing {', '.join(self.rname(r) for r in needed)}"
                                if needed else "")

@@ -89,6 +89,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self.active = ""
         self.prep_done: list[str] = []
         self.cond_queue: list[list[str]] = []
+        self.rethrow: list[list[str]] = []
         self.setup_queue: list[list[str]] = []
         self.ai_cards: list[list[str]] = []
         self.ai_pos = [0, 0]
@@ -250,6 +251,10 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 if self.destiny_ask():
                     return
                 self.destiny_phase(events)
+                self.phase = "rethrow"
+            elif ph == "rethrow":
+                if self.rethrow_ask():
+                    return
                 self.start_conditions(events)
                 self.phase = "condition"
             elif ph == "condition":
@@ -513,6 +518,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                       "special": {k: d.to_json() for k, d in self.special_decks.items()}},
             "ask": self.ask, "active": self.active, "prep_done": list(self.prep_done),
             "cond_queue": [list(x) for x in self.cond_queue],
+            "rethrow": [list(x) for x in self.rethrow],
             "setup_queue": [list(x) for x in self.setup_queue],
             "ai_cards": [list(x) for x in self.ai_cards], "ai_pos": list(self.ai_pos),
             "ai_enemy": self.ai_enemy, "ai_step": self.ai_step, "ai_flags": list(self.ai_flags),
@@ -594,6 +600,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self.active = p.get("active", "")
         self.prep_done = list(p.get("prep_done", []))
         self.cond_queue = [list(x) for x in p.get("cond_queue", [])]
+        self.rethrow = [list(x) for x in p.get("rethrow", [])]
         self.setup_queue = [list(x) for x in p.get("setup_queue", [])]
         self.ai_cards = [list(x) for x in p.get("ai_cards", [])]
         self.ai_pos = list(p.get("ai_pos", [0, 0]))
