@@ -124,22 +124,47 @@ def _goals(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str]) -> list[Sq]:
     return [q for q in grid.neighbours(hero_at) if _enterable(s, q, occ, True)]
 
 
+_FIELDS: dict[tuple, dict[Sq, int]] = {}
+
+
+def _field(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str]) -> dict[Sq, int]:
+    """Fewest undead moves from every square to a square adjacent to the hero, ignoring
+    undead (steps are symmetric, so one search from the hero's side serves every undead).
+    Cached on everything it depends on: terrain, red lines, hero and other figures' squares."""
+    still = frozenset((q, w) for q, w in occ.items() if not w.startswith("u"))
+    key = (tuple(s.board.rows), s.board.walls, still, hero_at)
+    got = _FIELDS.get(key)
+    if got is None:
+        if len(_FIELDS) > 20_000:
+            _FIELDS.clear()
+        got = _bfs(s, _goals(s, hero_at, occ), occ)
+        _FIELDS[key] = got
+    return got
+
+
+def _distance(s: NiflheimState, u: Undead, field: dict[Sq, int], occ: dict[Sq, str]) -> int:
+    best = INF
+    for b in grid.neighbours(u.at, diagonal=True):
+        d = field.get(b)
+        if d is not None and d + 1 < best and can_step(s, u.at, b, occ, True):
+            best = d + 1
+    return best
+
+
 def hero_distances(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None
                    ) -> dict[str, int]:
     """Moves the undead needs to reach (move adjacent to) each hero, regardless of undead
     blocking the path; 0 when already adjacent."""
     occ = s.occupancy() if occ is None else occ
-    heroes = {h.id: h.at for h in s.heroes.values() if h.on_map}
     out: dict[str, int] = {}
-    dist: dict[Sq, int] | None = None
-    for hid, at in heroes.items():
-        assert at is not None
-        if grid.is_orthogonal(u.at, at):
-            out[hid] = 0
+    for h in s.heroes.values():
+        if not h.on_map:
             continue
-        if dist is None:
-            dist = _bfs(s, [u.at], occ)
-        out[hid] = min((dist[q] for q in _goals(s, at, occ) if q in dist), default=INF)
+        assert h.at is not None
+        if grid.is_orthogonal(u.at, h.at):
+            out[h.id] = 0
+            continue
+        out[h.id] = _distance(s, u, _field(s, h.at, occ), occ)
     return out
 
 
@@ -170,10 +195,8 @@ def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
     opt2 = [b for b in steps if any(grid.is_diagonal(b, t) for t in tat)]
     if opt2:
         return 2, _order(opt2), f"moves diagonally adjacent to {names}"
-    goals = sorted({q for t in tat for q in _goals(s, t, occ)})
-    back = _bfs(s, goals, occ)
-    here = back.get(u.at, INF)
-    opt3 = [b for b in steps if back.get(b, INF) == here - 1]
+    fields = [_field(s, t, occ) for t in tat]  # type: ignore[arg-type]
+    opt3 = [b for b in steps if min((f.get(b, INF) for f in fields), default=INF) == best - 1]
     if opt3:
         return 3, _order(opt3), f"moves towards {names} ({best} moves away) by the shortest path"
     return 0, [], f"every square towards {names} is occupied or inaccessible"
