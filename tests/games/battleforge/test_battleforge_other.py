@@ -193,6 +193,24 @@ def test_forge_of_doom_setup_and_all_furnaces_lit_loses() -> None:
     assert s.overheated["3"]
 
 
+@pytest.mark.rule(G, "Scenario 2 - Forge of Doom")
+@pytest.mark.rule(G, "Setup")
+@pytest.mark.rule(G, "Dice")
+def test_forge_of_doom_step_14_eight_sided_dice_are_the_attack_dice() -> None:
+    """Step 14 places "the 8-sided dice" by the play area: no rule rolls any other die, and
+    every attack die has exactly 8 printed sides (ruling); the scenario data says so."""
+    c = GAME.content
+    items = {i.item: i for i in c.scenarios["forge_of_doom"].table_items}
+    assert set(items) >= {"8-sided dice", "Heat tokens", "Damage tokens", "Destroyed Face tokens"}
+    assert all(i.step == 14 for i in items.values())
+    assert items["8-sided dice"].read_by == "Dice"
+    assert {k: len(v.faces) for k, v in c.dice.items()} == {"white": 8, "red": 8, "green": 8}
+    s = fresh("forge_of_doom", ("ragnar", "lagertha"))
+    assert set(s.dice) == {"white", "red", "green"}
+    # Frost Cube Reserve: not in this setup, but Frostbite's 2 per Champion applies (ruling).
+    assert s.reserve_frost == 4 and s.reserve_temp == 4
+
+
 @pytest.mark.rule(G, "Game Overview")
 def test_solo_controls_two_champions_and_setup_errors() -> None:
     from meadhall.core.errors import ContentError

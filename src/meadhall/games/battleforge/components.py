@@ -126,8 +126,19 @@ class MapData(ContentModel):
         return self
 
 
+class TableItem(ContentModel):
+    """A component a setup step places next to the play area, and the rule that reads it."""
+
+    item: str
+    step: int = Field(gt=0)
+    modelled_as: str
+    read_by: str | None = None
+    note: str = ""
+
+
 class ScenarioData(ContentModel):
     name: str
+    table_items: list[TableItem] = Field(default_factory=list)
     minions: dict[int, str]
     event_cards: list[str]
     poi_kind: Literal["flame", "furnace"]
