@@ -333,3 +333,30 @@ def test_spectral_bow_blocked_by_heroes_passes_undead() -> None:
     s = pos(open_map(10, 1), {"frida": {"at": "A1"}, "killian": {"at": "D1"}},
             [{"id": 1, "kind": "bogmadr", "at": "H1"}])
     assert [h.id for h in combat.bow_targets(s, s.undead[1])] == ["killian"]
+
+
+@pytest.mark.rule("niflheim", "Passing Gear")
+def test_passing_supplies_and_huskarls_keep_their_projectiles() -> None:
+    s = pos(open_map(8, 8), {"frida": {"at": "A1", "supplies": {"projectiles": 2,
+                                                                 "healing_salves": 1}},
+                             "gunnar": {"at": "A2"}}, scenario="5")
+    assert "pass 1 healing_salves to gunnar" in legal(s)
+    assert "pass 1 projectiles to gunnar" not in legal(s)
+    s.apply("pass 1 healing_salves to gunnar")
+    assert s.heroes["gunnar"].supplies["healing_salves"] == 1 and s.heroes["frida"].mp == 1
+
+
+@pytest.mark.rule("niflheim", "Huskarl")
+def test_wounded_huskarl_minus_2_to_break_a_lock() -> None:
+    s = pos(open_map(8, 8), {"gunnar": {"at": "C3", "intent": None, "mp": 0, "health": 1,
+                                        "locked_by": 1, "ready": "axe"},
+                             "frida": {"at": "H8"}}, [{"id": 1, "kind": "draugr", "at": "C4"}])
+    s.force(5)  # axe H2H stun 5: 5 + 2 (stationary) - 2 (wounded huskarl) = 5, broken
+    s.apply("declare stationary")
+    assert s.heroes["gunnar"].locked_by is None
+    s = pos(open_map(8, 8), {"gunnar": {"at": "C3", "intent": None, "mp": 0, "health": 1,
+                                        "locked_by": 1, "ready": "axe"},
+                             "frida": {"at": "H8"}}, [{"id": 1, "kind": "draugr", "at": "C4"}])
+    s.force(4)
+    s.apply("declare stationary")
+    assert s.heroes["gunnar"].locked_by == 1

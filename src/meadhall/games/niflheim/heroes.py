@@ -150,6 +150,9 @@ def legal(s: NiflheimState, h: Hero) -> list[str]:
                     for it in dict.fromkeys(h.items()):
                         if fits(s, o, it):
                             out.append(f"pass {it} to {o.id}")
+                    for kind, n in sorted(h.supplies.items()):
+                        if n > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)):
+                            out.append(f"pass 1 {kind} to {o.id}")
         if h.mp >= 1 and s.scenario.attacks:
             out += swaps(s, h)
     if h.free_step:
@@ -206,6 +209,8 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     drm = combat.INTENT_AM[h.intent]
     if any(x and s.content.armoury[x].shield for x in (h.ready, h.off_hand)):
         drm += 1
+    if h.huskarl and h.health < h.max_health:
+        drm -= 2  # a wounded huskarl's attacks, this H2H roll included
     roll = s.d12(f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
     total = roll + drm
     if roll != 1 and total >= stun:
@@ -301,6 +306,15 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         return
     if words[0] == "pick":
         pick_up(s, h, grid.sq(words[2]), events)
+        return
+    if words[0] == "pass" and words[1] == "1":
+        kind, to = words[2], s.heroes[words[4]]
+        h.mp -= 2
+        h.acted = True
+        h.supplies[kind] -= 1
+        add_supplies(to, kind, 1)
+        events.append(Event("pass", f"{h.name} passes 1 {kind.replace('_', ' ')} to {to.name} "
+                            "(2 MP)", S.MA_COST, {"hero": h.id, "supply": kind}))
         return
     if words[0] == "pass":
         item, to = words[1], s.heroes[words[3]]
