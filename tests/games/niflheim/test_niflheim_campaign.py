@@ -229,3 +229,23 @@ def test_campaign_saves_and_resumes_between_scenarios() -> None:
     assert back.scenario_id == "2"
     again = GAME.from_json(back.to_json())
     assert again == back
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_random_play_through_interim_keeps_protocol_promises(seed: int) -> None:
+    """From a won scenario 1, random actions through the interim stage and scenario 2 keep
+    every promise of the generic conformance check."""
+    from meadhall.bots.random import RandomBot
+    from meadhall.testing import check_step
+
+    s = win_scenario_1(health=3, xp=5, supplies={"healing_salves": 1, "projectiles": 0,
+                                                 "holy_water": 0})
+    s.camp["runestones"] = ["blue"]
+    bot = RandomBot(seed)
+    for step in range(150):
+        if step % 5 == 0:
+            check_step(GAME, s, seed, step)
+        if s.decision() is None:
+            break
+        s.apply(bot.choose(s))
+    assert s.camp["played"][0] == "1"
