@@ -303,3 +303,42 @@ def test_a_fallen_hero_chooses_to_recover_at_the_destiny_phase_or_stays_down() -
     st.apply("stay down")
     assert h.fallen and not st.can_act(h)
     assert st.decision() is None or st.decision().seat != "berserk"
+
+
+@pytest.mark.rule("runaljod", "Hold")
+def test_a_hero_with_hold_keeps_the_enemy_in_its_space_and_drags_it_along() -> None:
+    st = make(["......", "......", "......"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "F3")
+    h = st.heroes["berserk"]
+    h.equipment = ["troll_chain"]
+    w = foe(st, "clan_warrior", "B1")
+    # Troll Chain: black, black (+ Fury black); two upgrades: hold, then +1 damage
+    st.force("upgrade", "upgrade", "blank")
+    st.apply("attack1 with uruz: attack B1 with troll_chain")
+    assert texts(st) == ["spend upgrades on Troll Chain 1: hold",
+                         "spend upgrades on Troll Chain 2: damage +1"]
+    st.apply("spend upgrades on Troll Chain 1: hold")
+    assert w.captor == "berserk" and h.captive == w.uid and w.at == sq("A1")
+    assert st.attack_targets(h, "troll_chain", []) == [sq("A1")]  # it can still hit it
+    assert st.can_attack(w, h)
+    st.apply("move1 with tiwaz: move 3")
+    st.apply("step B2")
+    assert w.at == sq("B2")  # dragged along
+    st.apply("end move")
+    st.fall(h, [])
+    assert w.captor == "" and w.at != h.at and st.adjacent(w.at, h.at)
+
+
+@pytest.mark.rule("runaljod", "Hold")
+def test_a_held_enemy_only_attacks_its_captor_and_does_not_move() -> None:
+    st = make(["......", "......", "......"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "B2")
+    w = foe(st, "clan_warrior", "A1")
+    w.captor = "berserk"
+    st.heroes["berserk"].captive = w.uid
+    assert not st.can_attack(w, st.heroes["volva"]) and st.can_attack(w, st.heroes["berserk"])
+    ev: list = []
+    act = st.content.ai_decks["common"]["ai1"].groups[1].actions[0]  # a move line
+    assert st.enemy_action(w, act, ev) and "cannot move" in ev[-1].text

@@ -7,7 +7,6 @@ from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
-from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
@@ -92,6 +91,8 @@ class AttackMixin:
                 r.place = "out"
         events.append(Event("fall", f"{self.hname(h)} falls in battle and is knocked down",
                             S_DAMAGE, {"hero": h.id}))
+        if h.captive:
+            self.release_enemy(h, events, "its captor fell")
         if h.held_by:
             captor = next((e for e in self.enemies if e.uid == h.held_by), None)
             if captor is not None:
@@ -156,6 +157,8 @@ class AttackMixin:
             for h in self.heroes.values():
                 if h.held_by == e.uid:
                     self.release(h, e.at, events, "its captor is defeated")
+                if h.captive == e.uid:
+                    h.captive = 0
             if by is not None:
                 self.gain_glory(by, 1, events, f"defeating {self.enemy_data(e).name} {e.uid}")
             if self.enemy_data(e).final:
@@ -184,7 +187,7 @@ class AttackMixin:
             if h.held_by and e.uid != h.held_by:
                 continue  # Hold: can only attack its captor
             for q in e.squares:  # each space of a large enemy is a target space
-                if h.held_by or ("range" in kw and "vali" in h.bonus):
+                if h.held_by or e.captor == h.id or ("range" in kw and "vali" in h.bonus):
                     out.append(q)
                 elif "range" in kw:
                     if self.sees(h.at, q):
@@ -310,10 +313,8 @@ class AttackMixin:
             eff, val = s.split(":")
             if eff == "damage":
                 bonus += int(val)
-            elif eff in ("wound", "freeze", "stun"):
+            elif eff in ("wound", "freeze", "stun", "hold"):
                 tokens.append(eff)
-            elif eff == "hold":
-                raise RuleNotImplemented(ID, "Keywords", "Hold as a hero upgrade skill")
         kw = ctx["keywords"]
         for k in ("wound", "freeze", "stun"):
             if k in kw and k not in tokens:
@@ -334,10 +335,13 @@ class AttackMixin:
                                 f"{self.enemy_defence(e)} defence icon(s): {dealt} lost", S_ATTACK,
                                 {"enemy": e.uid, "damage": dealt}))
             for t in tokens:
-                if t == "wound" and dealt <= 0:
+                if t == "wound" and dealt <= 0 or t == "hold":
                     continue  # Wound only if the target received damage from this attack
                 self.give_enemy_condition(e, {"freeze": "frozen"}.get(t, t), events)
             self.hurt_enemy(e, dealt, h, "attack", S_ATTACK, events)
+            if "hold" in tokens and e in self.enemies and e.at == target and not h.captive \
+                    and not e.captor and e.also is None and not e.holding:
+                self.hero_hold(h, e, events)
 
     # ------------------------------------------------------------ enemy attacks
     def enemy_attack(self, e: Enemy, h: Hero, events: list[Event], section: str) -> None:
@@ -390,15 +394,43 @@ class AttackMixin:
                             f"{self.hname(h)} loses all destiny ({lost} rune(s) flipped)",
                             S_HOLD, {"enemy": e.uid, "hero": h.id}))
 
+    def hero_hold(self, h: Hero, e: Enemy, events: list[Event]) -> None:
+        """Hold by a hero: the enemy is placed in the hero's space; it can only attack its
+        captor and moves only with it (ruling: a large enemy cannot be held)."""
+        assert h.at is not None
+        e.at = h.at
+        e.captor = h.id
+        h.captive = e.uid
+        events.append(Event("hold", f"{self.hname(h)} holds {self.ename(e)} in their space",
+                            S_HOLD, {"hero": h.id, "enemy": e.uid}))
+
+    def free_space_next_to(self, near: Sq) -> Sq | None:
+        free = [n for n in sorted(grid.neighbours(near, diagonal=True),
+                                  key=lambda s: (s[1], s[0]))
+                if n in self.terrain and not self.is_obstacle(n) and self.enemy_at(n) is None
+                and self.hero_at(n) is None and n not in self.bonfires]
+        return free[0] if free else None
+
+    def release_enemy(self, h: Hero, events: list[Event], why: str) -> None:
+        e = next((x for x in self.enemies if x.uid == h.captive), None)
+        h.captive = 0
+        if e is None:
+            return
+        e.captor = ""
+        assert h.at is not None
+        spot = self.free_space_next_to(h.at)
+        if spot is not None:
+            e.at = spot
+        events.append(Event("hold", f"{self.enemy_data(e).name} {e.uid} is released ({why}) "
+                            f"and placed on {self.sqname(e.at)}", S_HOLD, {"enemy": e.uid}))
+
     def release(self, h: Hero, near: Sq, events: list[Event], why: str) -> None:
         """Place a held hero on a free space adjacent to its captor (ruling: the first free
         space in reading order)."""
         h.held_by = 0
-        free = [n for n in sorted(grid.neighbours(near, diagonal=True), key=lambda s: (s[1], s[0]))
-                if n in self.terrain and not self.is_obstacle(n) and self.enemy_at(n) is None
-                and self.hero_at(n) is None and n not in self.bonfires]
-        if free:
-            h.at = free[0]
+        spot = self.free_space_next_to(near)
+        if spot is not None:
+            h.at = spot
         events.append(Event("hold", f"{self.hname(h)} is released ({why}) and placed on "
                             f"{self.sqname(h.at)}", S_HOLD, {"hero": h.id}))
 

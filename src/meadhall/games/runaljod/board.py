@@ -161,7 +161,8 @@ class BoardMixin:
             return False
         if any(o.at == s and o is not h for o in self.heroes.values()):
             return False
-        return self.enemy_at(s) is None
+        e = self.enemy_at(s)
+        return e is None or (e.uid == h.captive and e.captor == h.id)
 
     # ------------------------------------------------------------ enemy movement
     def enemy_step_cost(self, e: Enemy, a: Sq, b: Sq) -> int | None:

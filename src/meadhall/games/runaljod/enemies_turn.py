@@ -308,6 +308,11 @@ class EnemiesMixin:
             events.append(Event("skip", f"{self.ename(e)} is frozen and does not move",
                                 S_ENEMIES))
             return True
+        if e.captor:
+            events.append(Event("skip", f"{self.ename(e)} is held by "
+                                f"{self.hname(self.heroes[e.captor])} and cannot move",
+                                "Hold"))
+            return True
         if act.do == "move":
             opts, why = self.move_options(e, act.targets)
         elif act.do == "sight":
@@ -386,6 +391,8 @@ class EnemiesMixin:
             return False
         if h.held_by:
             return h.held_by == e.uid  # Hold: only adjacent to its captor
+        if e.captor:
+            return h.id == e.captor  # a held enemy only attacks its captor
         ed = self.enemy_data(e)
         for q in e.squares:
             if ed.attack == "range" or self.adjacent(q, h.at):

@@ -745,6 +745,9 @@ class HeroesMixin:
         assert cost is not None
         ask["points"] -= cost
         h.at = to
+        for e in self.enemies:
+            if e.captor == h.id:
+                e.at = to  # a held enemy moves with its captor
         ask["path"].append(list(to))
         events.append(Event("step", f"{self.hname(h)} steps to {self.sqname(to)} ({cost} "
                             f"point(s), {ask['points']} left)", S_MOVE, {"hero": h.id}))

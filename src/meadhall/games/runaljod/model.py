@@ -89,6 +89,8 @@ class Hero:
     equipment: list[str] = field(default_factory=list)
     misc: list[str] = field(default_factory=list)
     trance: int = 0
+    captive: int = 0
+    """uid of the enemy this hero holds (Hold)."""
     mark: str = "none"
     bonus: list[str] = field(default_factory=list)
     passed: bool = False
@@ -122,6 +124,8 @@ class Enemy:
     conditions: list[str] = field(default_factory=list)
     activated: bool = False
     holding: str = ""
+    captor: str = ""
+    """Id of the hero holding this enemy (Hold)."""
     also: Sq | None = None
     """Second space of a large or giant enemy's base (orthogonally adjacent to ``at``)."""
 

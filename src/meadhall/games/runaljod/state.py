@@ -429,7 +429,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 "glory": h.glory, "skill_points": h.skill_points,
                 "bought_this_phase": h.bought_this_phase, "skills": list(h.skills),
                 "turned": list(h.turned), "equipment": list(h.equipment),
-                "misc": list(h.misc), "trance": h.trance, "mark": h.mark,
+                "misc": list(h.misc), "trance": h.trance, "captive": h.captive, "mark": h.mark,
                 "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by}
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
@@ -503,6 +503,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
                          "damage": e.damage, "conditions": list(e.conditions),
                          "activated": e.activated, "holding": e.holding,
+                         "captor": e.captor,
                          "also": grid.name(e.also) if e.also else None}
                         for e in self.enemies],
             "next_uid": self.next_uid,
@@ -557,7 +558,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                     setattr(h, k, list(hj[k]))
             for k in ("fallen", "fell_this_turn", "passed"):
                 setattr(h, k, bool(hj.get(k, False)))
-            for k in ("glory", "skill_points", "bought_this_phase", "trance", "held_by"):
+            for k in ("glory", "skill_points", "bought_this_phase", "trance", "held_by",
+                      "captive"):
                 if k in hj:
                     setattr(h, k, int(hj[k]))
             h.recover_choice = hj.get("recover_choice", "")
@@ -572,6 +574,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             self.enemies.append(Enemy(int(e.get("uid", i + 1)), e["kind"], grid.sq(e["at"]),
                                       int(e.get("damage", 0)), list(e.get("conditions", [])),
                                       bool(e.get("activated", False)), e.get("holding", ""),
+                                      e.get("captor", ""),
                                       grid.sq(e["also"]) if e.get("also") else None))
             if c.enemies[e["kind"]].size == 2 and not e.get("also"):
                 raise ContentError("", f"enemies[{i}].also", "a large enemy covers two "
