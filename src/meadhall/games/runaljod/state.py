@@ -472,6 +472,17 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         card = self.content.exploration[self.active_card].name if self.active_card else "none"
         lines.append(f"Active exploration card: {card} · exploration deck "
                      f"{len(self.exploration)} card(s)")
+        extra = []
+        if self.active_event:
+            ev = self.content.events[self.active_event[0]]
+            extra.append(f"event in play: {ev.name} ({self.active_event[1]}/{ev.circles} "
+                         "circles)")
+        if self.two_player_card():
+            extra.append("2-player card " + ("used this turn" if self.two_player_used
+                                             else "ready"))
+        extra.append(f"event deck {len(self.event_deck)}, search deck {len(self.search_deck)}, "
+                     f"equipment deck {len(self.equipment_deck)}")
+        lines.append(" · ".join(extra))
         for h in self.ordered():
             pool = ", ".join(f"{self.rname(r)} {r.side}" for r in h.pool()) or "-"
             used = ", ".join(f"{self.rname(r)}@{r.place}" for r in h.runes
