@@ -342,3 +342,13 @@ def test_a_held_enemy_only_attacks_its_captor_and_does_not_move() -> None:
     ev: list = []
     act = st.content.ai_decks["common"]["ai1"].groups[1].actions[0]  # a move line
     assert st.enemy_action(w, act, ev) and "cannot move" in ev[-1].text
+
+
+@pytest.mark.rule("runaljod", "Attack")
+def test_a_hero_with_two_weapons_uses_both_weapons_upgrade_skills() -> None:
+    st, h, e = duel("jotun")
+    h.equipment = ["bearded_axe", "hand_axe"]
+    st.force("upgrade", "upgrade", "upgrade")  # axe +1, axe wound, hand axe stun
+    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    assert "stun" in e.conditions  # the hand axe's skill, though the axe attacks
+    assert st.attack_pool(h, "bearded_axe", False, [], []) == ["black"] * 3  # axe's dice only
