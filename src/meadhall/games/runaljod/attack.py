@@ -10,6 +10,7 @@ from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
+from .content import EnemyData
 from .dice_rules import damage_of, roll_pool, upgrades_of
 from .model import (
     POOL,
@@ -129,7 +130,7 @@ class AttackMixin:
             h.skill_points += 1
 
     # ------------------------------------------------------------ enemies' life
-    def enemy_data(self, e: Enemy):
+    def enemy_data(self, e: Enemy) -> EnemyData:
         return self.content.enemies[e.kind]
 
     def enemy_defence(self, e: Enemy) -> int:

@@ -5,8 +5,8 @@ Sections: Movement, Terrain, Attack (Line of sight, Counting spaces), Sight.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
 from meadhall.core.graph import distances
@@ -192,7 +192,7 @@ class BoardMixin:
                 out.append(tuple(sorted((lead, n), key=lambda s: (s[1], s[0]))))
         return out
 
-    def enemy_cost_fn(self, e: Enemy):
+    def enemy_cost_fn(self, e: Enemy) -> Callable[[Sq, Sq], int | None]:
         """A fast equivalent of :meth:`enemy_step_cost` for one enemy and the current board
         (used by the path searches of the enemies' turn)."""
         t = self.terrain
@@ -230,7 +230,7 @@ class BoardMixin:
             return c
         return cost
 
-    def enemy_steps(self, e: Enemy):
+    def enemy_steps(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
         cost = self.enemy_cost_fn(e)
 
         def step(s: Sq) -> Iterator[tuple[Sq, int]]:
@@ -240,7 +240,7 @@ class BoardMixin:
                     yield n, c
         return step
 
-    def enemy_steps_reversed(self, e: Enemy):
+    def enemy_steps_reversed(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
         cost = self.enemy_cost_fn(e)
         t = self.terrain
 
@@ -252,5 +252,5 @@ class BoardMixin:
                         yield n, c
         return step
 
-    def hero_passives(self, h: Hero) -> list:  # implemented by the state
+    def hero_passives(self, h: Hero) -> list[Any]:  # implemented by the state
         raise NotImplementedError

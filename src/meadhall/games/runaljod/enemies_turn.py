@@ -16,11 +16,15 @@ documented evaluation (docs/rulings/runaljod.md, "Best possible action"):
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from meadhall.core import grid
 from meadhall.core.graph import distances
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
+from .content import AiAction, Effect
 from .model import (
     S_CLARIFY,
     S_ENEMIES,
@@ -112,7 +116,7 @@ class EnemiesMixin:
         for eff in effects:
             self.apply_event_effect(eff, events)
 
-    def apply_event_effect(self, eff, events: list[Event]) -> None:
+    def apply_event_effect(self, eff: Effect, events: list[Event]) -> None:
         heroes = [h for h in self.heroes.values() if not h.fallen]
         if eff.kind == "lose_life_heroes":
             for h in heroes:
@@ -241,7 +245,7 @@ class EnemiesMixin:
         self.ai_cards = []
         return True
 
-    def activation_default(self, waiting: list[Enemy], actions) -> Enemy:
+    def activation_default(self, waiting: list[Enemy], actions: list[AiAction]) -> Enemy:
         """Evaluation for the activation order: the enemy closest to a hero acts first."""
         def key(e: Enemy) -> tuple[float, int]:
             hs = [h.at for h in self.standing_heroes() if h.at]
@@ -276,7 +280,7 @@ class EnemiesMixin:
         if e not in self.enemies:
             self.ai_enemy = 0
 
-    def activate_enemy(self, actions, events: list[Event]) -> bool:
+    def activate_enemy(self, actions: list[AiAction], events: list[Event]) -> bool:
         e = next((x for x in self.enemies if x.uid == self.ai_enemy), None)
         while e is not None and self.ai_step < len(actions) and "stunned" not in self.ai_flags:
             act = actions[self.ai_step]
@@ -291,7 +295,7 @@ class EnemiesMixin:
         self.ai_enemy = 0
         return True
 
-    def enemy_action(self, e: Enemy, act, events: list[Event]) -> bool:
+    def enemy_action(self, e: Enemy, act: AiAction, events: list[Event]) -> bool:
         """One AI line; actions that cannot be performed or have no effect are skipped."""
         if act.do == "howl":
             self.howl(e, events)
@@ -478,7 +482,7 @@ class EnemiesMixin:
             left(fp), -self.heroes_adjacent(fp),
             sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])), why
 
-    def best(self, options: list, key) -> list:
+    def best(self, options: list[Any], key: Callable[[Any], Any]) -> list[Any]:
         if not options:
             return []
         m = min(key(o) for o in options)

@@ -4,12 +4,11 @@ numbered phases; Destiny; Equipment; Keywords; Terrain)."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
+from .content import Effect, SkillData
 from .dice_rules import roll_pool, throw_rune, upgrades_of
 from .model import (
     POOL,
@@ -51,17 +50,17 @@ class HeroesMixin:
         return f"god:{text[:-5]}" if text.endswith("-rune") else text
 
     # ------------------------------------------------------------ skills and passives
-    def board_skills(self, h: Hero) -> list[tuple[str, Any]]:
+    def board_skills(self, h: Hero) -> list[tuple[str, SkillData]]:
         hd = self.content.heroes[h.id]
         out = [(slug(hd.skill_always.name), hd.skill_always)]
         if self.coloured_available(h):
             out.insert(0, (slug(hd.skill_coloured.name), hd.skill_coloured))
         return out
 
-    def all_skills(self, h: Hero) -> list[tuple[str, Any]]:
+    def all_skills(self, h: Hero) -> list[tuple[str, SkillData]]:
         return self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
 
-    def hero_passives(self, h: Hero) -> list:
+    def hero_passives(self, h: Hero) -> list[Effect]:
         return [sk.passive for _, sk in self.all_skills(h) if sk.passive is not None]
 
     # ------------------------------------------------------------ 1. preparation
@@ -418,14 +417,14 @@ class HeroesMixin:
                         out.append(f"2-player card effect {k + 1} on {o.id}")
         return out
 
-    def effect_useful(self, h: Hero, eff) -> bool:
+    def effect_useful(self, h: Hero, eff: Effect) -> bool:
         if eff.kind == "heal":
             return h.damage > 0
         if eff.kind == "recover_destiny":
             return any(not r.face_up for r in h.pool())
         return True
 
-    def skill_actions(self, h: Hero, sid: str, sk) -> list[str]:
+    def skill_actions(self, h: Hero, sid: str, sk: SkillData) -> list[str]:
         """Activate a Skill: the runes showing the required icons (face up or sideways; god's
         runes count as blank), destiny to flip, trance tokens to spend."""
         if sk.effect is None or sid in h.turned:
@@ -577,7 +576,7 @@ class HeroesMixin:
         else:
             self.apply_effect(h, eff, events, S_SKILL)
 
-    def apply_effect(self, h: Hero, eff, events: list[Event], section: str) -> None:
+    def apply_effect(self, h: Hero, eff: Effect, events: list[Event], section: str) -> None:
         if eff.kind == "heal":
             self.heal(h, eff.value, section.lower(), section, events)
         elif eff.kind == "heal_all":
