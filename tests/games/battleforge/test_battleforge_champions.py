@@ -203,9 +203,30 @@ def test_yellow_caps_damage_and_passive_reduces_it() -> None:
     s.thor["destroyed"] = ["blue"]
     restart_turn(s)
     attack(s, "melee 1 thor-yellow", ["double", "double", "damage"])
-    # 5 Damage, capped at 2 by the Yellow Face, minus 1 for the destroyed Blue Face.
-    assert s.thor["damage"]["yellow"] == 1
+    # 5 Damage, minus 1 for the destroyed Blue Face, capped at 2 by the Yellow Face (ruling).
+    assert s.thor["damage"]["yellow"] == 2
     assert s.face_health() == 4  # twice the number of champions
+
+
+@pytest.mark.rule(G, "The Faces of Thor")
+@pytest.mark.rule(G, "Reading God Status Cards")
+def test_yellow_face_stays_destructible_with_other_faces_destroyed() -> None:
+    """Passive first, then the Yellow cap: with 4 other Faces destroyed, 6 rolled Damage still
+    deals 2 (capping first would deal 0 forever and Thor could never be Defeated)."""
+    s = fresh()
+    board_only(s, {"ragnar": rondel(s1=3)})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("yellow", 3)
+    s.thor["destroyed"] = ["orange", "red", "green", "blue"]
+    restart_turn(s)
+    attack(s, "melee 1 thor-yellow", ["double", "double", "double"])
+    assert s.thor["damage"]["yellow"] == 2
+    s.thor["damage"]["yellow"] = 0
+    s.champs["ragnar"].rondel = rondel(s1=3)
+    restart_turn(s)
+    attack(s, "melee 1 thor-yellow", ["double", "damage", "miss"])
+    assert s.thor["damage"]["yellow"] == 0  # 3 Damage minus 4
 
 
 @pytest.mark.rule(G, "Fury and Upgrades")

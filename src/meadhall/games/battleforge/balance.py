@@ -41,15 +41,16 @@ class HeuristicBot:
     # ------------------------------------------------------------------ helpers
     @staticmethod
     def pile(s: BattleForgeState, cid: str) -> int:
-        """The space this champion piles cubes in: its biggest attack space."""
+        """The space this champion piles cubes in: its biggest Ranged Attack space (Ranged
+        reaches three of Thor's faces and minions next door)."""
         c = s.champs[cid]
         best, key = 0, (-1, -1)
         for i in range(6):
             icons = s.space_icons(cid, i)
             if "ranged" not in icons and "melee" not in icons:
                 continue
-            k = (len(c.rondel[i]) + s.boon_bonus(cid, i, "ranged") + s.boon_bonus(cid, i, "melee"),
-                 1 if "ranged" in icons else 0)
+            k = (1 if "ranged" in icons else 0,
+                 len(c.rondel[i]) + s.boon_bonus(cid, i, "ranged") + s.boon_bonus(cid, i, "melee"))
             if k > key:
                 best, key = i, k
         return best
@@ -70,12 +71,33 @@ class HeuristicBot:
             ev -= len([f for f in s.thor["destroyed"] if f != face])
         return max(0.0, ev)
 
+    def goals(self, s: BattleForgeState) -> set[str]:
+        """Areas to attack from: next to Thor where a Face in Ranged reach is not destroyed, or
+        at/next to a minion that hunts the scenario's points of interest (AshFolk)."""
+        out: set[str] = set()
+        if s.thor["activated"]:
+            faces = s.content.god.faces
+            for a in s.board.adjacent(s.thor_area):
+                d = s.board.direction(s.thor_area, a)
+                if d is None:
+                    continue
+                i = faces.index(s.face_at(d))
+                if any(faces[(i + k) % 6] not in s.thor["destroyed"] for k in (-1, 0, 1)):
+                    out.add(a)
+        for m in s.minions.values():
+            if m.area is not None and s.minion_side(m.type).target != "champions":
+                out.add(m.area)
+                out.update(s.board.adjacent(m.area))
+        out.discard(s.thor_area)
+        return out
+
     def thor_distance(self, s: BattleForgeState, area: str) -> float:
-        if not s.thor["activated"]:
+        """Walking distance from ``area`` to the nearest goal area (0 if there is none)."""
+        goals = self.goals(s)
+        if not goals:
             return 0.0
         dist = s.board.walking(area)
-        adj = [a for a in s.board.adjacent(s.thor_area)]
-        return min((dist.get(a, 99) for a in adj), default=99)
+        return min((dist.get(a, 99) for a in goals), default=99)
 
     # ------------------------------------------------------------------ decisions
     def h_turn(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
@@ -94,13 +116,17 @@ class HeuristicBot:
                     score = 10 + ev * 5 + (20 if ev >= left else 0)
                     if target[5:] == "red":
                         score -= 3
+                    if ev < min(1.5, left):
+                        score = 0
                 else:
                     m = s.minions[target]
                     left = s.minion_side(m.type).health - m.damage
                     threat = s.minion_side(m.type).target != "champions"
-                    score = (8 if threat else 4) + ev * 3 + (10 if ev >= left else 0)
+                    score = (30 if threat else 4) + ev * 3 + (10 if ev >= left else 0)
                     if ev < 1.5:
                         score -= 8
+                    if not threat and space == self.pile(s, cid):
+                        score -= 6
             elif p[0] == "heal" and len(p) == 2:
                 n = len(c.rondel[int(p[1]) - 1]) + s.boon_bonus(cid, int(p[1]) - 1, "heal")
                 if c.health <= 6:
@@ -108,6 +134,9 @@ class HeuristicBot:
             elif p[0] == "ritual":
                 if c.area in s.board.altars and c.area not in c.offerings:
                     score = 25
+                elif int(p[1]) - 1 != self.pile(s, cid) and min(c.charges.values()) < 3 and (
+                        c.form == "berserker" or c.charges["human"] < 3):
+                    score = 6
             elif p[0] == "move":
                 space = int(p[1]) - 1
                 need = self.thor_distance(s, c.area)
@@ -115,14 +144,32 @@ class HeuristicBot:
                     n = len(c.rondel[space]) + c.attrs["movement"]
                     score = 12 - abs(n - need) - (5 if space == self.pile(s, cid) else 0)
             elif p[0] == "relocate":
-                score = 2
+                pile = self.pile(s, cid)
+                spare = sum(len(x) for i, x in enumerate(c.rondel) if i != pile) - sum(
+                    x.count("f") for i, x in enumerate(c.rondel) if i != pile)
+                score = 2 if spare else 0
             elif p[0] == "skill":
-                score = 40
+                score = self.skill_score(s, cid, " ".join(p[1:]), opts)
             elif p[0] == "taunt":
                 score = 1
             if score > best[0]:
                 best = (score, o)
         return best[1]
+
+    def skill_score(self, s: BattleForgeState, cid: str, name: str, opts: list[str]) -> float:
+        form = "human" if s.skill_of(cid, "human").name == name else "berserker"
+        eff = s.skill_of(cid, form).effect
+        attacks = [o for o in opts if o.split()[0] in ("melee", "ranged")
+                   and o.split()[2].startswith("thor-")]
+        if eff in ("temp_cube",):
+            return 40
+        if eff == "heal_1_temp":
+            return 40 if s.champs[cid].health < 15 else 0
+        if eff in ("add_red_2", "long_reach"):
+            return 40 if attacks and s.turn["actions"] > 0 else 0
+        if eff == "heal_other":
+            return 40 if any(s.champs[o].health <= 6 for o in s.heal_others(cid)) else 0
+        return 0
 
     def h_step(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         cid = ask["seat"]
@@ -150,6 +197,20 @@ class HeuristicBot:
 
     def h_place(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         return f"place in {self.pile(s, ask['seat']) + 1}"
+
+    def h_boon(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
+        """Greater Boon on the attack pile first, then a Ranged (or Melee) Boon next to it."""
+        pile = self.pile(s, ask["seat"]) + 1
+
+        def key(o: str) -> tuple[int, int]:
+            space = int(o.split()[-1])
+            near = min((space - pile) % 6, (pile - space) % 6)
+            if o.startswith("greater"):
+                return (0 if space == pile else 2, near)
+            sym = o.split()[1]
+            return (1 if sym in ("ranged", "melee") else 3, near)
+
+        return min(opts, key=key) if opts else None
 
     def h_defend(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         cid = ask["seat"]

@@ -686,15 +686,18 @@ class ChampionsPhase:
         follow: list[Task] = []
         if target.startswith("thor-"):
             face = target[5:]
-            if face == "yellow" and dmg > 2:
-                events.append(Event("face", f"Yellow Face: only 2 of the {dmg} Damage count",
-                                    S_THOR_FACES))
-                dmg = 2
+            # Ruling: the Passive reduces the Damage that "would be dealt"; the Yellow Face then
+            # caps what is dealt. Capping first would make the Yellow Face immune once two other
+            # Faces are destroyed, and Thor could never be Defeated.
             others = len([f for f in self.thor["destroyed"] if f != face])
             if others and dmg:
                 events.append(Event("passive", f"Thor's Passive: Damage reduced by {others} "
                                     f"(other destroyed Faces)", "Reading God Status Cards"))
                 dmg = max(0, dmg - others)
+            if face == "yellow" and dmg > 2:
+                events.append(Event("face", f"Yellow Face: only 2 of the {dmg} Damage count",
+                                    S_THOR_FACES))
+                dmg = 2
             if face == "green" and counter:
                 events.append(Event("face", "Green Face: the attacker suffers no Counterattack",
                                     S_THOR_FACES))
