@@ -175,6 +175,8 @@ def test_campaign_saves_between_chapters_and_continues() -> None:
     back = G.from_json(st.to_json())
     assert back == st
     back.apply("play chapter2")
+    assert legal(back)[0] == "start chapter2 with harkon"
+    back.apply("start chapter2 with harkon")
     # Wrath of Isyl 1: no unfortified tile for the curse marker, so the gate loses 1 HP
     assert back.chapter == "chapter2" and back.gate_hp == 19 and back.silver == 6
     assert back.party["completed"] == ["chapter1"]
@@ -198,3 +200,18 @@ def test_party_sheet_evolving_events_build_next_chapters_decks() -> None:
                      "party": {"events": {"tier1": {"4": "11", "6": "8", "8": "10"}}}})
     cards = st.decks["tier1"].cards()
     assert "4" not in cards and "11" in cards and "10" in cards and "6" not in cards
+
+
+@pytest.mark.rule("midhalla", "Campaign Play")
+def test_drop_in_drop_out_between_chapters_with_unlocked_classes() -> None:
+    st, _ = campaign_end_of_chapter(True)
+    st.apply("play side_loot_den")
+    acts = legal(st)
+    assert "add brand" in acts  # unlocked by the chapter 1 epilogue
+    st.apply("add brand")
+    st.apply("add enyk")
+    assert "remove harkon" in legal(st)
+    st.apply("remove harkon")
+    st.apply("start side_loot_den with brand, enyk")
+    assert list(st.heroes) == ["brand", "enyk"] and st.chapter == "side_loot_den"
+    assert st.party["completed"] == ["chapter1"]

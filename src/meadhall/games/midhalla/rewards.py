@@ -290,5 +290,30 @@ class RewardRules:
                   "saved here)", S.CAMPAIGN, opts, turn=True)
 
     def _on_play(self, chapter: str, events: list[Event]) -> None:
-        self._setup_chapter(chapter)
-        self._chapter_draws(events)
+        self.next_chapter = chapter
+        self.phase = "roster"
+
+    def _roster_step(self, events: list[Event]) -> None:
+        """Drop-in / drop-out: choose the heroes among the unlocked classes (Campaign Play)."""
+        classes = self.party["unlocks"]["classes"]
+        ch = self.next_chapter
+        opts = []
+        if 1 <= len(self.roster) <= 4:
+            opts.append((f"start {ch} with {', '.join(self.roster)}", ["start"]))
+        opts += [(f"add {c}", ["add", c]) for c in classes
+                 if c not in self.roster and len(self.roster) < 4]
+        opts += [(f"remove {h}", ["remove", h]) for h in self.roster if len(self.roster) > 1]
+        self._ask("roster", PLAYERS, f"Heroes for {ch}: keep the party or change it (unlocked "
+                  "classes only)", S.CAMPAIGN, opts, turn=True)
+
+    def _on_roster(self, p: list[str], events: list[Event]) -> None:
+        if p[0] == "add":
+            self.roster.append(p[1])
+        elif p[0] == "remove":
+            self.roster.remove(p[1])
+        else:
+            chapter = self.next_chapter
+            assert chapter is not None
+            self.next_chapter = None
+            self._setup_chapter(chapter)
+            self._chapter_draws(events)

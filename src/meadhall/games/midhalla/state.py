@@ -68,6 +68,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
         self._init_base(content, setup, seed, chance, auto_choices)
         self.party: dict[str, Any] = new_party(content, setup)
+        self.roster: list[str] = list(setup["heroes"])
+        """The heroes of the current chapter (a campaign may change them between chapters)."""
+        self.next_chapter: str | None = None
         self._setup_chapter(setup["scenario"])
 
     # ----------------------------------------------------------- setup
@@ -138,7 +141,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         }
         self.cart = [i for i in u["items"] if c.cat.items[i].kind == "common"]
         self.heroes: dict[str, HeroState] = {}
-        for hid in self.setup["heroes"]:
+        for hid in self.roster:
             hd = c.cat.heroes[hid]
             self.heroes[hid] = HeroState(hid, hd.max_hp, hd.max_hp, list(hd.top),
                                          list(hd.bottom))
@@ -383,6 +386,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
             "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos},
+            "roster": list(self.roster), "next_chapter": self.next_chapter,
             "party": fastcopy(self.party), "party_start": json.loads(self.party_start),
         }
 
@@ -450,6 +454,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.kos = tally.get("kos", 0)
         if "party" in p:
             self.party = fastcopy(p["party"])
+        self.roster = list(p.get("roster", [h for h, v in self.heroes.items()
+                                            if not v.follower]))
+        self.next_chapter = p.get("next_chapter")
         if "party_start" in p:
             self.party_start = json.dumps(p["party_start"])
         if "choice" not in p and self.pending is None and self.phase != "over":
