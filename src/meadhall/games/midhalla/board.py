@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from meadhall.core.graph import TileNetwork, distances, first_steps
+from meadhall.core.graph import distances, first_steps
 
 SIDES = ("N", "E", "S", "W")
 """Clockwise, starting at the top: the order of TAO check 2 (top -> right -> bottom -> left)."""
@@ -59,20 +59,14 @@ class Tile:
 
 
 class Board:
-    """Helpers over ``tiles`` (a dict kept in the state): adjacency, TAO, distances."""
+    """Helpers over ``tiles`` (a dict kept in the state): adjacency, TAO, distances.
+
+    Not the kernel's ``TileNetwork``: tiles here also carry grid positions (for placement and
+    rendering), and TAO check 2 orders a junction from the top (top, right, bottom, left), not
+    clockwise from the side the order came in by (``TileNetwork.clockwise_from``)."""
 
     def __init__(self, tiles: dict[str, Tile]) -> None:
         self.tiles = tiles
-
-    def network(self) -> TileNetwork:
-        net = TileNetwork(SIDES)
-        for t in self.tiles.values():
-            net.add_tile(t.id)
-            for side, other in t.links.items():
-                if t.id < other:
-                    back = OPPOSITE[side]
-                    net.connect(t.id, side, other, back)
-        return net
 
     def neighbours(self, tid: str) -> list[str]:
         """Linked tiles in clockwise order from the top."""
