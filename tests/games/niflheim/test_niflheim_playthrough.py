@@ -78,3 +78,16 @@ def test_scenario_1_played_from_setup_to_the_win() -> None:
     assert s.outcome().result == "win", s.outcome().reason
     assert s.done == ["J"] and s.heroes["frida"].status == "exited"
     assert GAME.replay(s.setup, s.seed, s.log) == s
+
+
+@pytest.mark.rule("niflheim", "Game Structure")
+def test_campaign_from_scenario_1_through_the_interim_stage_into_scenario_2() -> None:
+    s = GAME.new_game({"scenario": "1", "heroes": ["frida"], "campaign": True}, seed=0)
+    for _ in range(800):
+        if s.scenario_id == "2" and s.segment == "heroes":
+            break
+        s.apply(runner(s))
+    assert s.camp["played"] == ["1"] and s.scenario_id == "2"
+    assert s.heroes["frida"].xp >= 1 and s.heroes["frida"].carries("torch")
+    saved = s.to_json()
+    assert GAME.from_json(saved) == s
