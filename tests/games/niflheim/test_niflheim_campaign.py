@@ -249,3 +249,11 @@ def test_random_play_through_interim_keeps_protocol_promises(seed: int) -> None:
             break
         s.apply(bot.choose(s))
     assert s.camp["played"][0] == "1"
+
+
+@pytest.mark.rule("niflheim", "Additional Rules")
+def test_only_heroes_present_gain_completion_xp_and_glory() -> None:
+    s = camp("2", {"frida": {"at": "N8", "intent": "walking", "mp": 3, "ready": "sling"},
+                   "gunnar": {"status": "reserve", "at": None}}, done=["O2"])
+    s.apply("exit E")
+    assert s.heroes["frida"].xp == 2 and s.heroes["gunnar"].xp == 0

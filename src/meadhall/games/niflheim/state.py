@@ -185,7 +185,7 @@ class NiflheimState(GameState):
                             S.LOSING, {"hero": h.id}))
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
-                if not x.huskarl and x.status != "dead":
+                if not x.huskarl and x.status in ("active", "exited"):
                     x.glory -= 3
             events.append(Event("glory", "A huskarl dies: every character present loses 3 "
                                 "Glory", S.ADDITIONAL))
@@ -225,7 +225,7 @@ class NiflheimState(GameState):
     def complete(self, h: Hero, events: list[Event]) -> None:
         """The objective is met: the scenario is complete; XP for completion and secondaries."""
         sc = self.scenario
-        present = [x for x in self.heroes.values() if x.status != "dead"]
+        present = [x for x in self.heroes.values() if x.status in ("active", "exited")]
         for x in present:
             x.xp += 1
         text = f"{h.name} exits with the objective complete: {sc.objective.text}"
