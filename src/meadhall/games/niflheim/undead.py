@@ -135,7 +135,7 @@ def _field(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str]) -> dict[Sq, int]:
     key = (tuple(s.board.rows), s.board.walls, still, hero_at)
     got = _FIELDS.get(key)
     if got is None:
-        if len(_FIELDS) > 20_000:
+        if len(_FIELDS) > 2_000:
             _FIELDS.clear()
         got = _bfs(s, _goals(s, hero_at, occ), occ)
         _FIELDS[key] = got
