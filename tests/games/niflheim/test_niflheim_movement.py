@@ -261,3 +261,11 @@ def test_position_format_example_loads() -> None:
     assert "attack undead 1 with sling" in legal(s)
     back = GAME.from_json(s.to_json())
     assert back == s and "Frida" in s.render()
+
+
+@pytest.mark.rule("niflheim", "Zone of Control (ZOC)")
+def test_step_from_zoc_square_to_zoc_square_stops() -> None:
+    s = pos(open_map(8, 8), {"frida": frida("C2", "running"), "killian": IDLE},
+            [{"id": 1, "kind": "draugr", "at": "D3"}])
+    s.apply("move D2")  # from one square of the draugr's ZOC into another
+    assert s.heroes["frida"].activated and s.active == "killian"
