@@ -122,6 +122,7 @@ def test_new_character_joins_scenario_5_with_highest_xp() -> None:
     s.apply("exit E")
     assert s.camp["interim_counts"] == {"33": 1}
     act(s, "end the interim stage")
+    act(s, "play scenario 5")
     assert s.decision().section == "New Rules for Scenario 5: Shield Brother"
     assert set(legal(s)) == {"recruit killian", "recruit ragnhild", "recruit ulf"}
     act(s, "recruit killian")
@@ -257,3 +258,25 @@ def test_only_heroes_present_gain_completion_xp_and_glory() -> None:
                    "gunnar": {"status": "reserve", "at": None}}, done=["O2"])
     s.apply("exit E")
     assert s.heroes["frida"].xp == 2 and s.heroes["gunnar"].xp == 0
+
+
+@pytest.mark.rule("niflheim", "Interim Scenarios")
+def test_optional_interim_scenario_then_back_to_the_campaign() -> None:
+    s = camp("33", {"frida": {"at": "L6", "intent": "walking", "mp": 3}}, done=["O1"],
+             record={"resume": None})
+    s.apply("exit E")
+    act(s, "end the interim stage")
+    assert legal(s) == ["play scenario 5", "play scenario 33"]
+    act(s, "play scenario 33")  # once more, optionally
+    assert s.scenario_id == "33" and s.camp["resume"] == ["5"]
+    s = camp("33", {"frida": {"at": "L6", "intent": "walking", "mp": 3}}, done=["O1"],
+             record={"resume": ["5"]})
+    s.apply("exit E")
+    act(s, "end the interim stage")
+    act(s, "recruit ulf")
+    assert s.scenario_id == "5"
+    # After scenario 4 the interim scenario is the instructed next one: no extra choice.
+    s = camp("4", {"frida": {"at": "N9", "intent": "walking", "mp": 3}}, done=["J", "O2"])
+    s.apply("exit E")
+    act(s, "end the interim stage")
+    assert s.scenario_id == "33"

@@ -22,13 +22,14 @@ END_INTERIM = "end the interim stage"
 RETRY = "retry the scenario"
 GIVE_UP = "give up the campaign"
 CHOICES = ("interim", "retry", "next scenario", "new character")
+INTERIM_SCENARIO = "33"
 
 
 def new_record() -> dict[str, Any]:
     """The Party Control Sheet: scenarios played, interim scenario counts, party notes, lost
     memory motes found, runestones not yet inscribed, the state at the scenario's start."""
     return {"played": [], "interim_counts": {}, "notes": [], "motes": [], "runestones": [],
-            "healed": [], "start": None, "result": None}
+            "healed": [], "start": None, "result": None, "resume": None}
 
 
 def remember_start(s: NiflheimState) -> None:
@@ -200,6 +201,13 @@ def next_scenario(s: NiflheimState, events: list[Event]) -> None:
     """Exit text: the next scenario, a choice between several, or the end of the campaign."""
     assert s.camp is not None
     nxt = [n for n in s.scenario.next if n in s.content.scenarios]
+    if s.scenario.number >= 33 and s.camp.get("resume"):
+        nxt = list(s.camp["resume"])  # back to the campaign after an optional interim scenario
+        s.camp["resume"] = None
+    elif nxt and INTERIM_SCENARIO not in nxt and s.scenario.number >= 3:
+        # Interim scenarios are optional between campaign scenarios (from scenarios 3 and 4 on).
+        s.camp["resume"] = list(nxt)
+        nxt = [*nxt, INTERIM_SCENARIO]
     if not nxt:
         s.camp["result"] = ["win", f"the campaign is complete after scenario "
                             f"{s.scenario.number}: {s.scenario.name}"]
@@ -283,7 +291,10 @@ def apply_choice(s: NiflheimState, kind: str, action: str, c: dict[str, Any],
         else:
             retry(s, events)
     elif kind == "next scenario":
-        start(s, action.split()[-1], events)
+        sid = action.split()[-1]
+        if sid != INTERIM_SCENARIO:
+            s.camp["resume"] = None
+        start(s, sid, events)
     elif kind == "new character":
         recruit(s, action.split()[-1], events)
         _begin(s, events)
