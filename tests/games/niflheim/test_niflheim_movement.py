@@ -269,3 +269,20 @@ def test_step_from_zoc_square_to_zoc_square_stops() -> None:
             [{"id": 1, "kind": "draugr", "at": "D3"}])
     s.apply("move D2")  # from one square of the draugr's ZOC into another
     assert s.heroes["frida"].activated and s.active == "killian"
+
+
+@pytest.mark.rule("niflheim", "Movement - Heroes")
+def test_illegal_actions_name_their_rule() -> None:
+    s = pos(open_map(12, 10), {"frida": frida("C3", "walking"), "killian": IDLE})
+    cases = {"exit E": "Movement - Heroes", "open door D3": "Movement Actions (MA) - MP Cost",
+             "pick up C4": "Movement Actions (MA) - MP Cost", "move E5": "Movement - Heroes",
+             "search O2": "Special Actions", "attack undead 1 with sling": "Action Phase"}
+    for action, section in cases.items():
+        with pytest.raises(IllegalAction) as e:
+            s.apply(action)
+        assert e.value.section == section, action
+    s = pos(open_map(8, 8), {"frida": frida("C3", "walking", locked_by=1), "killian": IDLE},
+            [{"id": 1, "kind": "draugr", "at": "C4"}])
+    with pytest.raises(IllegalAction) as e:
+        s.apply("move B3")
+    assert e.value.section == "Locked Heroes"

@@ -125,6 +125,8 @@ def legal(s: NiflheimState, h: Hero) -> list[str]:
         running = not (h.huskarl and h.health < h.max_health)
         return [f"declare {i}" for i in INTENTS if i != "running" or running]
     out: list[str] = []
+    if h.locked_by is not None:
+        return ["end activation"]  # a locked figure cannot use MAs or attack
     if not h.zoc_stop:
         st = steps(s, h)
         out += [step_text(st, x) for x in st]
@@ -246,6 +248,9 @@ def end(s: NiflheimState, h: Hero, events: list[Event]) -> None:
 def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
     """Name the rule behind common illegal hero actions."""
     ID = S.ID
+    if h.locked_by is not None and h.intent is not None and action != "end activation":
+        return IllegalAction(ID, S.LOCKED, f"{h.name} is locked: no MAs and no attack until the "
+                             "lock is broken")
     if action.startswith("move ") and h.intent is not None:
         if h.zoc_stop:
             return IllegalAction(ID, S.ZOC, f"{h.name} moved into a zone of control and may "
@@ -267,7 +272,33 @@ def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
                                  "unobstructed and unoccupied, not between two different ZOCs, "
                                  "and 2 MP (+1 hindering)")
         return IllegalAction(ID, S.MA_COST, f"{h.name} has only {h.mp} MP")
-    if action.split()[0] in ("rescue", "search"):
+    words = action.split()
+    if action == "declare running" and h.huskarl and h.health < h.max_health:
+        return IllegalAction(ID, S.NEW_RULES_34, "a wounded huskarl may not declare running")
+    if words[0] in ("move", "exit", "open", "close", "pick", "pass", "ready") and h.zoc_stop:
+        return IllegalAction(ID, S.ZOC, f"{h.name} moved into a zone of control and may not "
+                             "perform any further movement actions")
+    if words[0] in ("move", "exit", "open", "close", "pick", "pass", "ready") \
+            and h.locked_by is not None:
+        return IllegalAction(ID, S.LOCKED, f"{h.name} is locked and cannot use MAs")
+    if words[0] == "exit":
+        return IllegalAction(ID, S.MOVE_HEROES, "heroes may only move off the map at an exit "
+                             "point (green arrow), for 1 MP")
+    if words[0] in ("open", "close"):
+        return IllegalAction(ID, S.MA_COST, "to open or close a door the hero must be adjacent "
+                             "to it and have 1 MP (2 when running); an occupied doorway cannot "
+                             "be closed, nor a forced one")
+    if words[0] == "pick":
+        return IllegalAction(ID, S.MA_COST, "to pick up gear the hero must be on or adjacent "
+                             "to its square, have 1 MP (2 when running) and a free slot")
+    if words[0] == "attack" and s.scenario.attacks:
+        if h.marker is not None:
+            return IllegalAction(ID, S.ATTACK_ACTION, f"{h.name} has already used their attack "
+                                 "(or covered) this round")
+        return IllegalAction(ID, S.TARGET, "a valid target is a revealed undead within LOS and "
+                             "range of a readied weapon (H2H values when adjacent; X: no ranged "
+                             "attack)")
+    if words[0] in ("rescue", "search"):
         return IllegalAction(ID, S.SPECIAL, "a special action needs a stationary hero who has "
                              "done nothing else this activation, on or adjacent to its square")
     if action.startswith("attack") and not s.scenario.attacks:
