@@ -46,7 +46,10 @@ class NiflheimGame(Game):
         return out
 
     def heroes(self) -> list[Info]:
-        return [Info(k, v.name, "authored sheet") for k, v in self.content.characters.items()]
+        chars = [Info(k, v.name, "character (authored sheet)")
+                 for k, v in self.content.characters.items()]
+        return chars + [Info(k, v.name, "huskarl: choose with setup key huskarls")
+                        for k, v in self.content.huskarls.items()]
 
     def default_setup(self) -> dict[str, Any]:
         return {"scenario": "1", "heroes": ["frida"], "campaign": False}
