@@ -373,6 +373,18 @@ class Game(ABC):
     title: ClassVar[str]
     state_cls: ClassVar[type[GameState]]
 
+    def load_content(self) -> Any:
+        """Read and validate this game's content files; called once, then shared by every state."""
+        raise NotImplementedError(f"{type(self).__name__} must implement load_content()")
+
+    @property
+    def content(self) -> Any:
+        """The game's content, loaded on first use (listing games stays cheap)."""
+        cached = self.__dict__.get("_content")
+        if cached is None:
+            cached = self.__dict__["_content"] = self.load_content()
+        return cached
+
     @abstractmethod
     def scenarios(self) -> list[Info]:
         """Scenarios (or chapters, adventures) that can be set up."""

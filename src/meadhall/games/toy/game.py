@@ -327,14 +327,10 @@ class ToyGame(Game):
     title = "Troll Chase (meadhall's demonstration game)"
     state_cls = ToyState
 
-    def __init__(self) -> None:
-        self._content: ToyContent | None = None
+    content: ToyContent
 
-    @property
-    def content(self) -> ToyContent:
-        if self._content is None:
-            self._content = load(ToyContent, CONTENT)
-        return self._content
+    def load_content(self) -> ToyContent:
+        return load(ToyContent, CONTENT)
 
     def scenarios(self) -> list[Info]:
         return [Info(k, v.name, "authored") for k, v in self.content.scenarios.items()]
