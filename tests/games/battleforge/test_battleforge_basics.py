@@ -125,9 +125,9 @@ def test_fury_stops_at_the_next_upgrade_and_excess_is_lost() -> None:
     s.ask = None
     events = []
     s.run(events)
-    assert r.fury == 2  # Ragnar's first upgrade (a boon) is at 2
+    assert r.fury == 2  # Ragnar's first upgrade (a red die Attribute) is at 2
     assert any("disregarded" in e.text for e in events)
-    assert s.ask["h"] == "boon"
+    assert r.attrs["red"] == 1
 
 
 @pytest.mark.rule(G, "Berserker Form")

@@ -141,7 +141,7 @@ def test_one_counterattack_however_many_and_effects_after_destruction() -> None:
     r = s.champs["ragnar"]
     assert s.minions["A1"].area is None and s.minions["A1"].lying == "triangle"
     assert r.health == 9  # one AshFolk Counterattack (1) only, though destroyed
-    assert r.fury == 1
+    assert r.fury == s.minion_side(1).fury == 2
     assert any("Destroys" in e.text for e in events)
 
 
@@ -279,7 +279,7 @@ def test_red_face_turns_a_chosen_die_to_counterattack() -> None:
     s.apply("counter die 2")
     settle(s)
     assert s.thor["damage"]["red"] == 1
-    assert s.champs["gunnar"].health == 12 - 3  # Thor's Counterattack
+    assert s.champs["gunnar"].health == 12 - s.content.god.counter  # Thor's Counterattack
 
 
 @pytest.mark.rule(G, "Reroll")
@@ -465,12 +465,34 @@ def test_anytime_skill_while_defending() -> None:
 @pytest.mark.rule(G, "Upgrade Icons")
 def test_choose_one_of_the_three_attributes() -> None:
     s = fresh()
-    r = s.champs["ragnar"]
+    r = s.champs["lagertha"]  # Lagertha's upgrade at 6 is "choose an Attribute"
     r.fury = 4
     r.attrs["red"] = 2
-    s.tasks = [{"t": "fury", "c": "ragnar", "n": 2}, {"t": "turn"}]
+    s.tasks = [{"t": "fury", "c": "lagertha", "n": 2}, {"t": "turn"}]
     s.ask = None
     s.run([])
     assert legal(s) == ["attribute green", "attribute movement"]
     s.apply("attribute movement")
     assert r.attrs["movement"] == 1 and r.fury == 6
+
+
+@pytest.mark.rule(G, "The Faces of Thor")
+@pytest.mark.rule(G, "Attack Resolution")
+def test_blue_face_applies_after_the_rerolls() -> None:
+    """Target effects on dice come after the Reroll Reactions (Managing the Dice, step 2;
+    ruling): a die rerolled into a Counterattack is still turned to Damage by the Blue Face."""
+    s = fresh()
+    board_only(s, {"ragnar": [["c", "c"], ["c"], [], [], [], []]})
+    s.champs["ragnar"].area = "D3"
+    thor_at(s, "D2")
+    s.set_face("blue", 3)
+    restart_turn(s)
+    s.apply("melee 1 thor-blue")
+    s.force("miss", "damage")
+    settle(s, stop="manage")
+    assert "reroll with 2" in legal(s)
+    s.apply("reroll with 2")
+    s.force("counter")
+    s.apply("die 1")
+    settle(s)
+    assert s.thor["damage"]["blue"] == 2 and s.champs["ragnar"].health == 12

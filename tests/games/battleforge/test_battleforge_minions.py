@@ -123,7 +123,8 @@ def test_cannon_troll_attacks_the_closest_champion_up_to_two_areas() -> None:
     s.champs["ragnar"].area = "D4"   # 1 away
     s.champs["lagertha"].area = "E2"  # 2 away
     activate(s, 3)
-    assert s.champs["ragnar"].health == 9 and s.champs["lagertha"].health == 12
+    assert s.champs["ragnar"].health == 12 - s.minion_side(3).damage == 10
+    assert s.champs["lagertha"].health == 12
     assert s.minions["T1"].area == "D3"
 
 

@@ -66,9 +66,9 @@ class HeuristicBot:
                 ev += EV["white"]
             if face == "orange":
                 ev -= EV["white"]
+            ev -= len([f for f in s.thor["destroyed"] if f != face])
             if face == "yellow":
                 ev = min(ev, 2.0)
-            ev -= len([f for f in s.thor["destroyed"] if f != face])
         return max(0.0, ev)
 
     def goals(self, s: BattleForgeState) -> set[str]:

@@ -90,6 +90,8 @@ class GodStatusData(ContentModel):
     front: list[str]
     back: list[str]
     passive: str
+    authored: list[str] = Field(default_factory=list)
+    note: str = ""
 
 
 class CardData(ContentModel):
