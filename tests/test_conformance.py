@@ -29,3 +29,8 @@ def test_auto_choices_take_the_default(game_id: str) -> None:
     game = games.get(game_id)
     end = play_random(game, 11, auto_choices=True, check_every=10)
     assert end.outcome().over
+
+
+def test_every_game_package_loads() -> None:
+    assert games.import_errors() == {}
+    assert {"niflheim", "battleforge", "midhalla", "runaljod", "toy"} <= set(games.ids())

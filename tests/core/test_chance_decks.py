@@ -95,3 +95,13 @@ def test_deck_json_round_trip_hides_nothing_it_should_not() -> None:
 def test_same_seed_same_draws_regardless_of_pile_order() -> None:
     a, b = Deck("d", ["a", "b", "c"]), Deck("d", ["c", "a", "b"])
     assert a.draw_many(Chance("t", Rng(1)), 3) == b.draw_many(Chance("t", Rng(1)), 3)
+
+
+def test_a_single_option_is_not_a_chance_event() -> None:
+    # A draw from a pile holding one kind of card must not consume a result queued for the
+    # next real roll (table-mode replays depend on this).
+    c = Chance("t", Rng(0), "table")
+    c.force(5)
+    d = Deck("d", ["only", "only"])
+    assert d.draw(c) == "only"
+    assert D6.roll(c, "next roll") == 5

@@ -82,6 +82,10 @@ class Chance:
         names = tuple(str(o) for o in options)
         if not names:
             raise ValueError(f"nothing to pick from for {what}")
+        if len(names) == 1:
+            # Not a chance event at all: it never asks the table and never consumes a queued
+            # result (which belongs to the next real roll or draw).
+            return 0
         if self.queue:
             result = self.queue.pop(0)
             if result not in names:
@@ -91,8 +95,6 @@ class Chance:
                     f"possible: {', '.join(dict.fromkeys(names))}"
                 )
             return names.index(result)
-        if len(names) == 1:
-            return 0
         if self.mode == "table":
             raise NeedChance(ChanceRequest(what, tuple(dict.fromkeys(names)), section))
         if weights is None:

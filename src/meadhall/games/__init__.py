@@ -19,16 +19,32 @@ class UnknownGame(MeadhallError):  # noqa: N818
 
 
 @cache
-def _registry() -> dict[str, Game]:
-    games: dict[str, Game] = {}
+def _scan() -> tuple[dict[str, Game], dict[str, str]]:
+    """Import every game package; a package that fails to import is recorded, not fatal, so
+    one broken game never takes the others down (the test suite fails on any recorded error)."""
+    found: dict[str, Game] = {}
+    broken: dict[str, str] = {}
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if not mod.ispkg:
             continue
-        module = importlib.import_module(f"{__name__}.{mod.name}")
+        try:
+            module = importlib.import_module(f"{__name__}.{mod.name}")
+        except Exception as e:  # noqa: BLE001 - reported by get() and import_errors()
+            broken[mod.name] = f"{type(e).__name__}: {e}"
+            continue
         game = getattr(module, "GAME", None)
         if isinstance(game, Game):
-            games[game.id] = game
-    return games
+            found[game.id] = game
+    return found, broken
+
+
+def _registry() -> dict[str, Game]:
+    return _scan()[0]
+
+
+def import_errors() -> dict[str, str]:
+    """Game packages that failed to import, with the error."""
+    return dict(_scan()[1])
 
 
 def ids() -> list[str]:
@@ -45,4 +61,7 @@ def get(game_id: str) -> Game:
     try:
         return _registry()[game_id]
     except KeyError:
+        if game_id in import_errors():
+            raise UnknownGame(f"game {game_id!r} failed to load: "
+                              f"{import_errors()[game_id]}") from None
         raise UnknownGame(f"unknown game {game_id!r}; known games: {', '.join(ids())}") from None
