@@ -82,7 +82,7 @@ class Chance:
         names = tuple(str(o) for o in options)
         if not names:
             raise ValueError(f"nothing to pick from for {what}")
-        if len(names) == 1:
+        if len(set(names)) == 1:
             # Not a chance event at all: it never asks the table and never consumes a queued
             # result (which belongs to the next real roll or draw).
             return 0

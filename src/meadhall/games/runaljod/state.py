@@ -111,27 +111,14 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         return [self.heroes[h] for h in self.setup["heroes"]]
 
     def pick(self, what: str, options: list[str], section: str) -> int:
-        """``chance.pick`` that never consults the table (or a forced result) when only one
-        option exists (works around the kernel consuming a queued result in that case)."""
-        if len(set(options)) == 1:
-            return 0
+        """A random choice among ``options`` (the table is asked in table mode)."""
         return self.chance.pick(what, options, section=section)
 
     def draw(self, deck: Deck, section: str) -> str | None:
-        """Draw a card (see :meth:`pick`: a pile of one kind needs no random result)."""
-        if not len(deck) and deck.reshuffle and deck.discard:
-            deck.shuffle(with_discard=True)
-        if not deck.top and deck.pile and len(set(deck.pile)) == 1:
-            card = deck.pile[0]
-            deck.pile.remove(card)
-            return card
+        """Draw a card (the discard is reshuffled in when the deck is empty)."""
         return deck.draw(self.chance, section)
 
     def peek(self, deck: Deck, section: str) -> list[str]:
-        if not deck.top and deck.pile:
-            card = self.draw(deck, section)
-            assert card is not None
-            deck.top.insert(0, card)
         return deck.peek(self.chance, 1, section)
 
     def decks(self) -> dict[str, Deck]:
