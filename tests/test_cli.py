@@ -110,3 +110,12 @@ def test_play_asks_for_the_game_when_none_is_given(tmp_path: Path) -> None:
 def test_bench_runs() -> None:
     r = run("bench", "toy", "--seeds", "2")
     assert r.exit_code == 0 and "deepcopy" in r.output
+
+
+def test_text_with_brackets_is_printed_literally(tmp_path: Path) -> None:
+    # Rich markup must never eat game text such as "[keep the roll]" or "track [-]".
+    save = tmp_path / "p.json"
+    r = run("play", "toy", "--scenario", "chase", "--heroes", "ada", "--seed", "1", "--save",
+            str(save), input="[bold]nonsense[/bold]\nq\n")
+    assert r.exit_code == 0
+    assert "[bold]nonsense[/bold]" in r.output

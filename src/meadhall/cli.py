@@ -15,6 +15,7 @@ from typing import Annotated, Any, TypeVar
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from meadhall import games
@@ -48,10 +49,11 @@ def friendly(fn: F) -> F:
         try:
             return fn(*args, **kwargs)
         except MeadhallError as e:
-            _err().print(f"[red]error:[/red] {e}", markup=True)
+            _err().print(f"[red]error:[/red] {escape(str(e))}")
             raise typer.Exit(1) from None
         except OSError as e:
-            _err().print(f"[red]error:[/red] {e.filename or ''}: {e.strerror or e}", markup=True)
+            _err().print(f"[red]error:[/red] {escape(str(e.filename or ''))}: "
+                         f"{escape(str(e.strerror or e))}")
             raise typer.Exit(1) from None
 
     return wrapper  # type: ignore[return-value]
@@ -64,9 +66,9 @@ def _journal_entry(action: str, events: list[Event]) -> dict[str, Any]:
 def _print_events(con: Console, events: list[Event]) -> None:
     for e in events:
         if e.section:
-            con.print(f"  • {e.text} [dim]— {e.section}[/dim]")
+            con.print(f"  • {escape(e.text)} [dim]— {escape(e.section)}[/dim]")
         else:
-            con.print(f"  • {e.text}")
+            con.print(f"  • {escape(e.text)}")
 
 
 def _resolve_action(state: GameState, text: str) -> Action | str:
@@ -86,14 +88,14 @@ def _print_decision(con: Console, state: GameState, numbered: bool = True) -> No
     d = state.decision()
     if d is None:
         o = state.outcome()
-        con.print(f"[bold]Game over: {o.result.upper()}[/bold] — {o.reason}")
+        con.print(f"[bold]Game over: {o.result.upper()}[/bold] — {escape(o.reason)}")
         return
-    section = f" [dim]({d.section})[/dim]" if d.section else ""
-    con.print(f"[bold]{d.seat}[/bold] decides: {d.prompt}{section}")
+    section = f" [dim]({escape(d.section)})[/dim]" if d.section else ""
+    con.print(f"[bold]{escape(d.seat)}[/bold] decides: {escape(d.prompt)}{section}")
     if numbered:
         for i, a in enumerate(state.legal_actions(), 1):
             mark = "  [cyan](default)[/cyan]" if d.default == a.text else ""
-            con.print(f"  {i:>3}. {a.text}{mark}")
+            con.print(f"  {i:>3}. {escape(a.text)}{mark}")
 
 
 def _parse_setup(scenario: str | None, heroes: str | None, options: list[str]) -> dict[str, Any]:
@@ -120,8 +122,9 @@ def games_cmd() -> None:
     con = _out()
     table = Table("id", "game", "scenarios", "heroes")
     for g in games.all_games():
-        table.add_row(g.id, g.title, ", ".join(f"{s.id} ({s.name})" for s in g.scenarios()),
-                      ", ".join(h.id for h in g.heroes()))
+        table.add_row(escape(g.id), escape(g.title),
+                      escape(", ".join(f"{s.id} ({s.name})" for s in g.scenarios())),
+                      escape(", ".join(h.id for h in g.heroes())))
     con.print(table)
 
 
@@ -144,7 +147,7 @@ def new_cmd(
     state = g.new_game(setup, s, "table" if table else "seeded", auto_choices)
     saves.save(state, output)
     con = _out()
-    con.print(f"New {g.title} game (seed {s}) saved to {output}")
+    con.print(f"New {g.title} game (seed {s}) saved to {output}", markup=False)
     _print_decision(con, state, numbered=False)
 
 
@@ -218,9 +221,9 @@ def validate_cmd(paths: list[Path]) -> None:
             what = validate_path(f)
         except MeadhallError as e:
             bad += 1
-            con.print(f"[red]✗[/red] {e}")
+            con.print(f"[red]✗[/red] {escape(str(e))}")
         else:
-            con.print(f"[green]✓[/green] {f}: {what}", markup=True)
+            con.print(f"[green]✓[/green] {escape(str(f))}: {escape(what)}")
     con.print(f"{len(files) - bad} of {len(files)} files valid")
     if bad:
         raise typer.Exit(1)
@@ -239,7 +242,7 @@ def schema_cmd(
     for name, schema in all_schemas(game).items():
         saves.write_json_atomic(output / f"{name}.schema.json", schema)
         written += 1
-    _out().print(f"Wrote {written} schemas to {output}/")
+    _out().print(f"Wrote {written} schemas to {output}/", markup=False)
 
 
 @app.command("rules-coverage")
@@ -259,16 +262,17 @@ def rules_coverage_cmd(
         for s in gc.sections:
             name = f"{s.parent} › {s.name}" if s.parent else s.name
             if s.not_applicable:
-                con.print(f"  [dim]n/a[/dim]  {name} [dim]— {s.not_applicable}[/dim]")
+                con.print(f"  [dim]n/a[/dim]  {escape(name)} [dim]— "
+                          f"{escape(s.not_applicable)}[/dim]")
             elif s.tests:
-                con.print(f"  [green]{len(s.tests):>3}[/green]  {name}")
+                con.print(f"  [green]{len(s.tests):>3}[/green]  {escape(name)}")
                 if verbose:
                     for t in s.tests:
                         con.print(f"         {t}", markup=False)
             else:
-                con.print(f"  [red]  0[/red]  {name}  [red](no test)[/red]")
+                con.print(f"  [red]  0[/red]  {escape(name)}  [red](no test)[/red]")
         for sec, tests in sorted(gc.unknown.items()):
-            con.print(f"  [yellow]?[/yellow] tests cite {sec!r}, which is not in "
+            con.print(f"  [yellow]?[/yellow] tests cite {escape(repr(sec))}, which is not in "
                       f"docs/rules/{gc.game}.toml ({len(tests)} tests)")
     for gc in report:
         con.print(f"{gc.game}: {gc.covered} of {gc.total} sections covered")

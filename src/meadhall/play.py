@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from rich.console import Console
+from rich.markup import escape
 
 from meadhall import games
 from meadhall.core import saves
@@ -33,7 +34,7 @@ class TerminalSession:
         """Read one line; ``None`` at end of input."""
         suffix = f" [{default}]" if default else ""
         try:
-            answer = self.con.input(f"{prompt}{suffix}: ").strip()
+            answer = self.con.input(escape(f"{prompt}{suffix}: ")).strip()
         except EOFError:
             return None
         return answer or default
@@ -41,7 +42,8 @@ class TerminalSession:
     def choose_game(self) -> Game | None:
         ids = games.ids()
         playable = [g for g in ids if g != "toy"] or ids
-        self.con.print("Games: " + ", ".join(f"{g.id} ({g.title})" for g in games.all_games()))
+        self.con.print("Games: " + ", ".join(f"{g.id} ({g.title})" for g in games.all_games()),
+                       markup=False)
         answer = self.ask("Which game", playable[0])
         return None if answer is None else games.get(answer)
 
@@ -51,12 +53,14 @@ class TerminalSession:
 
         base = game.default_setup()
         if scenario is None:
-            self.con.print("Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in game.scenarios()))
+            self.con.print("Scenarios: " + ", ".join(f"{s.id} ({s.name})" for s in game.scenarios()),
+                           markup=False)
             scenario = self.ask("Scenario", str(base.get("scenario", "")))
             if scenario is None:
                 return None
         if heroes is None:
-            self.con.print("Heroes: " + ", ".join(f"{h.id} ({h.name})" for h in game.heroes()))
+            self.con.print("Heroes: " + ", ".join(f"{h.id} ({h.name})" for h in game.heroes()),
+                           markup=False)
             heroes = self.ask("Heroes (comma-separated)", ",".join(base.get("heroes", [])))
             if heroes is None:
                 return None
@@ -68,7 +72,7 @@ class TerminalSession:
         if game_id and Path(game_id).suffix == ".json" and Path(game_id).exists():
             state, journal = saves.load(game_id)
             save = save or Path(game_id)
-            self.con.print(f"Resumed {game_id}.")
+            self.con.print(f"Resumed {game_id}.", markup=False)
         else:
             game = games.get(game_id) if game_id else self.choose_game()
             if game is None:
@@ -80,7 +84,7 @@ class TerminalSession:
             state = game.new_game(setup, s, "table" if table else "seeded")
             save = save or Path(f"meadhall-{game.id}.json")
             self.con.print(f"New {game.title} game, seed {s}; autosaving to {save}. "
-                           "Type ? for help.")
+                           "Type ? for help.", markup=False)
         self.loop(state, journal, save)
 
     def loop(self, state: GameState, journal: list[dict[str, Any]], save: Path) -> None:
@@ -90,10 +94,10 @@ class TerminalSession:
         while True:
             _print_decision(self.con, state)
             d = state.decision()
-            answer = self.ask(">", d.default or "" if d else "")
+            answer = self.ask(">", (d.default or "") if d else "")
             if answer is None or answer in ("q", "quit", "exit"):
                 saves.save(state, save, journal)
-                self.con.print(f"Saved to {save}. Resume with: meadhall play {save}")
+                self.con.print(f"Saved to {save}. Resume with: meadhall play {save}", markup=False)
                 return
             if answer in ("?", "h", "help"):
                 self.con.print(HELP, markup=False)
@@ -103,7 +107,7 @@ class TerminalSession:
                 continue
             if answer.startswith("w "):
                 saves.save(state, Path(answer[2:].strip()), journal)
-                self.con.print(f"Saved to {answer[2:].strip()}")
+                self.con.print(f"Saved to {answer[2:].strip()}", markup=False)
                 continue
             if answer in ("u", "undo"):
                 if not self.history:
@@ -122,7 +126,7 @@ class TerminalSession:
                 before = (state.clone(), list(journal))
                 events: list[Event] = state.apply(action)
             except MeadhallError as e:
-                self.con.print(f"[red]{e}[/red]")
+                self.con.print(f"[red]{escape(str(e))}[/red]")
                 continue
             self.history.append(before)
             journal.append({"action": str(action), "events": [str(e) for e in events]})
