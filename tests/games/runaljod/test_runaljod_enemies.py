@@ -232,8 +232,10 @@ def test_special_enemies_use_their_own_ai_deck_after_the_common_card() -> None:
     ev: list = []
     st.force(*(["blank"] * 12))
     st.run_enemies(ev)
-    ai = [e for e in ev if e.kind == "ai"][0]
-    assert "ai1 (common)" in ai.text and "jo2 (jotun)" in ai.text
+    while st.ask is not None and st.ask["seat"] == PLAYERS:
+        ev += st.apply(st.decision().default)
+    ai = [e.text for e in ev if e.kind == "ai"]
+    assert ai == ["Enemy AI card: ai1", "Special enemy AI card: jo2 (jotun)"]
 
 
 @pytest.mark.rule("runaljod", "Keywords")

@@ -204,20 +204,27 @@ class EnemiesMixin:
             card = self.draw(self.ai_deck, S_ENEMIES)
             assert card is not None
             self.ai_deck.to_discard(card)
+            # Special enemies' cards are revealed (drawn) only once the common card is
+            # resolved (Special Enemies): their slots wait with an empty card id.
             self.ai_cards = [["common", card]]
-            for deck in sorted({self.enemy_data(e).ai_deck for e in self.enemies
-                                if self.enemy_data(e).ai_deck}):
-                d = self.special_decks[deck]
-                sc = self.draw(d, S_SPECIAL)
-                assert sc is not None
-                d.to_discard(sc)
-                self.ai_cards.append([deck, sc])
             self.ai_pos = [0, 0]
             for e in self.enemies:
                 e.activated = False
-            events.append(Event("ai", "Enemy AI card(s): " + ", ".join(
-                f"{c} ({d})" for d, c in self.ai_cards), S_ENEMIES))
-        while self.ai_pos[0] < len(self.ai_cards):
+            events.append(Event("ai", f"Enemy AI card: {card}", S_ENEMIES, {"card": card}))
+        while self.ai_pos[0] < len(self.ai_cards) or self.ai_pos[0] == 1:
+            if self.ai_pos[0] == 1 and len(self.ai_cards) == 1:
+                # the common card is resolved: reveal each special enemy's own card
+                for deck in sorted({self.enemy_data(e).ai_deck for e in self.enemies
+                                    if self.enemy_data(e).ai_deck}):
+                    d = self.special_decks[deck]
+                    sc = self.draw(d, S_SPECIAL)
+                    assert sc is not None
+                    d.to_discard(sc)
+                    self.ai_cards.append([deck, sc])
+                    events.append(Event("ai", f"Special enemy AI card: {sc} ({deck})",
+                                        S_SPECIAL, {"card": sc, "deck": deck}))
+                if len(self.ai_cards) == 1:
+                    break
             deck, card_id = self.ai_cards[self.ai_pos[0]]
             card = self.content.ai_decks[deck][card_id]
             if self.ai_pos[1] >= len(card.groups):

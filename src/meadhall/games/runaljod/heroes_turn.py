@@ -333,11 +333,18 @@ class HeroesMixin:
         return n > 0, n
 
     def destiny_payment(self, h: Hero, n: int, keep: list[Rune]) -> list[Rune] | None:
-        """Destiny: flip ``n`` face up runes of the pool face down (ruling: the engine flips
-        face up runes before sideways ones, god's runes last)."""
-        avail = [r for r in h.pool() if r.face_up and r not in keep]
-        avail.sort(key=lambda r: (r.side == "side", bool(r.god)))
-        return avail[:n] if len(avail) >= n else None
+        """Destiny: ``n`` face up runes of the pool that can be flipped face down (the first
+        affordable set; :meth:`destiny_choices` lists every set the hero may choose)."""
+        choices = self.destiny_choices(h, n, keep)
+        return list(choices[0]) if choices else None
+
+    def destiny_choices(self, h: Hero, n: int, keep: list[Rune]) -> list[tuple[Rune, ...]]:
+        """Every set of ``n`` face up runes of the destiny pool (besides ``keep``) the hero may
+        flip face down to pay ``n`` destiny: which ones is the hero's choice (Destiny)."""
+        from itertools import combinations
+
+        avail = [r for r in h.pool() if r.face_up and all(r is not k for k in keep)]
+        return list(combinations(avail, n)) if len(avail) >= n else []
 
     # ------------------------------------------------------------ 4. actions
     def can_act(self, h: Hero) -> bool:
@@ -547,12 +554,25 @@ class HeroesMixin:
             return
         raise ValueError(action)
 
-    def activate_skill(self, h: Hero, action: str, events: list[Event]) -> None:
+    def activate_skill(self, h: Hero, action: str, events: list[Event],
+                       pay: list[Rune] | None = None) -> None:
+        """Activate a Skill: place its runes, spend destiny (the hero chooses which runes to
+        flip when several sets would do), then resolve the effect."""
         head, _, what = action.partition(": ")
         sid = head.split()[1]
         sk = dict(self.all_skills(h))[sid]
         needed = [h.rune(i) for i in sk.runes]
-        pay = self.destiny_payment(h, sk.destiny, needed) if sk.destiny else []
+        if pay is None and sk.destiny:
+            choices = self.destiny_choices(h, sk.destiny, needed)
+            if len(choices) > 1:
+                self.ask = {"kind": "destiny", "seat": h.id, "section": S_DESTINY,
+                            "prompt": f"{self.hname(h)} activates {sk.name}: choose the "
+                                      f"rune(s) to flip face down for {sk.destiny} destiny",
+                            "options": ["flip " + " and ".join(self.rname(r) for r in c)
+                                        + " face down" for c in choices],
+                            "default": None, "pending": action}
+                return
+            pay = list(choices[0])
         for r in pay or []:
             r.side = "down"
         for r in needed:
@@ -575,6 +595,12 @@ class HeroesMixin:
             self.begin_move(h, eff.value, list(eff.keywords), events, S_SKILL)
         else:
             self.apply_effect(h, eff, events, S_SKILL)
+
+    def on_destiny(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        names = action[len("flip "):-len(" face down")].split(" and ")
+        pay = [h.rune(self.icon_of(n)) for n in names]
+        self.activate_skill(h, ask["pending"], events, pay=pay)
 
     def apply_effect(self, h: Hero, eff: Effect, events: list[Event], section: str) -> None:
         if eff.kind == "heal":
@@ -898,11 +924,16 @@ class HeroesMixin:
 
     # ------------------------------------------------------------ 5. final phase
     def final_phase(self, events: list[Event]) -> None:
-        """Unused runes in the destiny pool are flipped face up; sideways stay sideways."""
+        """Unused runes in the destiny pool are flipped face up; sideways stay sideways.
+        An unused Cheru bonus ("your next melee attack this phase", God's Powers) is lost."""
         for h in self.heroes.values():
             for r in h.pool():
                 if r.side == "down":
                     r.side = "up"
+            if "cheru" in h.bonus:
+                h.bonus.remove("cheru")
+                events.append(Event("power", f"{self.hname(h)} made no melee attack this "
+                                    "phase: Cheru's bonus is lost", "God's Powers"))
         events.append(Event("final", "Heroes' final phase: unused runes are flipped face up",
                             "Heroes Turn"))
         for h in self.heroes.values():

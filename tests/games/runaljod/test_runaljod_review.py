@@ -1,0 +1,100 @@
+"""Second-review fixes: each test pins a discrepancy found against the rulebook text."""
+
+from __future__ import annotations
+
+import pytest
+from runaljod_kit import foe, make, put, runes, sq, texts
+
+from meadhall.core.deck import Deck
+
+
+@pytest.mark.rule("runaljod", "God's Powers")
+def test_cheru_bonus_lasts_only_for_this_phase() -> None:
+    """Cheru: "roll the red dice on your next melee attack this phase": unused, it is lost in
+    the heroes' final phase (Tyr's "next attack" has no such limit)."""
+    st = make(["......", "......", "......"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "F3")
+    h = st.heroes["berserk"]
+    h.bonus = ["cheru", "tyr"]
+    st.final_phase([])
+    assert h.bonus == ["tyr"]
+
+
+@pytest.mark.rule("runaljod", "Special Enemies")
+def test_special_ai_card_is_revealed_only_after_the_common_card_is_resolved() -> None:
+    """"Once you have resolved the common Enemy AI card, reveal any special activation card":
+    the special card stays hidden (and undrawn) while the common card's groups act."""
+    st = make(["........", "........", "........", "........"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "A4")
+    foe(st, "jotun", "H2").also = sq("H3")
+    foe(st, "clan_warrior", "E1")
+    foe(st, "clan_warrior", "E4")
+    st.ai_deck = Deck("enemy AI", ["ai1"])
+    st.phase, st.estage = "enemies", "activation"
+    st.active = ""
+    ev: list = []
+    st._advance(ev)
+    # the players choose which clan warrior acts first: the jotun's card is not drawn yet
+    assert st.decision().prompt.startswith("Choose which Clan Warrior")
+    assert st.special_decks["jotun"].discard == []
+    assert not any("jotun" in e.text and e.kind == "ai" for e in ev)
+    assert st.view()["decks"]["jotun AI"]["known_top"] == []
+    ev = st.apply(st.decision().default)
+    while st.decision().seat == "players" and st.phase == "enemies":
+        ev += st.apply(st.decision().default)
+    kinds = [(e.kind, e.text) for e in ev]
+    first_jotun = next(i for i, (k, t) in enumerate(kinds) if k == "ai" and "jotun" in t)
+    last_warrior = max(i for i, (k, t) in enumerate(kinds) if "Clan Warrior" in t)
+    assert last_warrior < first_jotun
+    assert len(st.special_decks["jotun"].discard) == 1
+
+
+@pytest.mark.rule("runaljod", "Destiny")
+def test_the_hero_chooses_which_runes_pay_destiny() -> None:
+    """Destiny: "you flip face down as many runes from your destiny pool as destiny icons
+    shown": which runes is the hero's choice, asked when more than one would do."""
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "D4")
+    foe(st, "clan_warrior", "B1")
+    h = st.heroes["berserk"]
+    h.skills = ["war_cry", "frenzy"]
+    runes(st, "berserk", uruz="up", tiwaz="up", thurisaz="down", hagalaz="side")
+    st.apply("skill war_cry: attack B1 with bearded_axe")
+    d = st.decision()
+    assert d.seat == "berserk" and d.section == "Destiny"
+    assert texts(st) == ["flip uruz face down", "flip hagalaz face down"]
+    st.force("blank", "blank", "axe", "blank")
+    st.apply("flip hagalaz face down")
+    assert h.rune("hagalaz").side == "down" and h.rune("uruz").side == "up"
+    assert h.rune("tiwaz").place == "skill:war_cry"
+    assert st.enemies[0].damage == 1  # red axe 2 - 1 defence: the attack went ahead
+    # with a single possible payment nothing is asked
+    st2 = make()
+    put(st2, "berserk", "A1")
+    put(st2, "volva", "D4")
+    foe(st2, "clan_warrior", "B1")
+    st2.heroes["berserk"].skills = ["war_cry"]
+    runes(st2, "berserk", uruz="down", tiwaz="up", thurisaz="down", hagalaz="up")
+    st2.force("blank", "blank", "axe", "blank")
+    st2.apply("skill war_cry: attack B1 with bearded_axe")
+    assert st2.heroes["berserk"].rune("hagalaz").side == "down"
+    assert st2.decision().kind == "turn" and st2.decision().section == "4. Actions Phase"
+
+
+@pytest.mark.rule("runaljod", "Activate a Skill")
+def test_destiny_choice_offers_each_set_of_runes_once() -> None:
+    st = make()
+    put(st, "volva", "A1")
+    put(st, "berserk", "D4")
+    foe(st, "clan_warrior", "C1")
+    v = st.heroes["volva"]
+    v.skills = ["spirit_bolt"]
+    st.active = "volva"
+    runes(st, "volva", berkano="up", ansuz="up", laguz="up", kenaz="down")
+    acts = [a for a in texts(st) if a.startswith("skill spirit_bolt")]
+    assert acts == ["skill spirit_bolt: attack C1 with staff"]
+    st.apply(acts[0])
+    assert texts(st) == ["flip ansuz face down", "flip laguz face down"]
