@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meadhall import games
+from meadhall.core.errors import IllegalAction
 from meadhall.games.midhalla.testkit import combat, legal, line, position
 
 G = games.get("midhalla")
@@ -198,6 +199,7 @@ def test_hero_armor_lasts_until_the_beginning_of_the_next_turn_and_does_not_stac
     st.apply("use ultimate Unbreakable")
     assert st.heroes["tora"].armor == 3  # doesn't stack: the highest counts
     st.apply("end turn")
+    st.apply("end step 3.3")
     # the chieftain attacks for 2 and bleeds her; armor 3 stops the attack
     assert st.heroes["tora"].hp == 5
     assert st.heroes["tora"].bleed == 1
@@ -393,6 +395,8 @@ def test_combat_ends_at_the_end_of_3_3_when_every_enemy_is_defeated() -> None:
     st.apply("skill bottom 1 Advance")
     st.apply("stay")
     st.apply("end turn")
+    assert st.phase == "combat"  # players may still replay step 3.3
+    st.apply("end step 3.3")
     assert st.phase == "rewards"
 
 
@@ -432,3 +436,41 @@ def test_hp_above_ten_is_shown_as_tokens_on_the_ten() -> None:
     board = st.render()
     assert "20/20 HP [HP tokens on the 10: 1x10, token at 10]" in board
     assert "13/15 HP [second HP bar at 1x10, token at 3]" in board
+
+
+@pytest.mark.rule("midhalla", "3.3 Hero Turns")
+def test_players_may_replay_step_3_3_until_step_3_1_starts() -> None:
+    # "they may want to replay said actions in a different way instead ... as long as the
+    # next step 3.1 has not started yet"
+    st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
+               enemies={"e1": {"card": "kobold_slinger", "tile": "t1"},
+                        "e2": {"card": "kobold_warrior", "tile": "t3"}})
+    combat(st, "heroes")
+    start = st.to_json()["position"]
+    st.apply("skill top 2 Strike")
+    st.apply("attack e1 (Kobold Slinger on t1)")
+    st.apply("skill bottom 1 Advance")
+    st.apply("move to t2")
+    st.apply("end turn")
+    assert "e1" not in st.enemies and st.heroes["harkon"].tile == "t2"
+    d = st.decision()
+    assert d.seat == "players" and d.kind == "choice" and d.default == "end step 3.3"
+    assert legal(st) == ["end step 3.3",
+                         "replay step 3.3 (take back every hero action of this step)"]
+    ev = st.apply("replay step 3.3 (take back every hero action of this step)")
+    assert any(e.kind == "replay" and e.section == "3.3 Hero Turns" for e in ev)
+    after = st.to_json()["position"]
+    assert {k: v for k, v in after.items() if k != "choice"} == {
+        k: v for k, v in start.items() if k != "choice"}
+    assert st.heroes["harkon"].tile == "t1" and "e1" in st.enemies
+    st.apply("skill top 1 Cleave")  # a different way this time
+    st.apply("skip attack")
+    st.apply("skill bottom 1 Advance")
+    st.apply("stay")
+    st.apply("end turn")
+    ev = st.apply("end step 3.3")
+    assert any(e.section == "3.1 Enemy Turns" for e in ev)  # 3.1 has started: no replay now
+    assert not any(a.startswith("replay") for a in legal(st))
+    with pytest.raises(IllegalAction) as err:
+        st.apply("replay step 3.3 (take back every hero action of this step)")
+    assert err.value.section == "3.3 Hero Turns"

@@ -3,6 +3,7 @@ damage and the keywords that change them."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from meadhall.core.errors import RuleNotImplemented
@@ -36,6 +37,9 @@ class CombatRules:
         if step == "heroes":
             for h in self.heroes.values():
                 h.acted = False
+            # Players may replay the actions of 3.3 until 3.1 starts: keep the position at the
+            # start of the step (immutable text, so clones share it).
+            self.cb["snapshot"] = json.dumps(self._dump())
 
     def _combat_step(self, events: list[Event]) -> None:
         step = self.cb["step"]

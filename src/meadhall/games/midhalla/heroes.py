@@ -3,6 +3,7 @@ items and ultimates as free actions between them."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from meadhall.core.errors import RuleNotImplemented
@@ -37,7 +38,14 @@ class HeroRules:
             return
         ready = [h.id for h in self.heroes.values() if not h.ko and h.tile and not h.acted]
         if not ready:
-            self._end_of_round(events)
+            if self.cb.get("snapshot") is None:
+                self._end_of_round(events)
+                return
+            opts = [("end step 3.3", ["end"]),
+                    ("replay step 3.3 (take back every hero action of this step)", ["replay"])]
+            self._ask("end_step", PLAYERS, "Every hero has taken a turn: end step 3.3, or "
+                      "replay its actions in a different way before step 3.1 starts",
+                      S.HERO_TURNS, opts, default=opts[0][0])
             return
         if len(ready) > 1:
             opts = [(f"next hero {h}", h) for h in ready]
@@ -45,6 +53,18 @@ class HeroRules:
                       "acts next", S.HERO_TURNS, opts, default=opts[0][0])
             return
         self._start_hero(ready[0], events)
+
+    def _on_end_step(self, p: list[str], events: list[Event]) -> None:
+        """3.3 Hero Turns: players may replay the step's actions "in a different way instead
+        ... as long as the next step 3.1 has not started yet"."""
+        snapshot = self.cb["snapshot"]
+        if p[0] == "end":
+            self.cb["snapshot"] = None
+            return
+        self._load(json.loads(snapshot))
+        self.cb["snapshot"] = snapshot
+        events.append(Event("replay", "Step 3.3 is replayed: every hero action since the step "
+                            "began is taken back", S.HERO_TURNS))
 
     def _on_next_hero(self, hid: str, events: list[Event]) -> None:
         self._start_hero(hid, events)

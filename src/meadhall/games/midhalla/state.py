@@ -304,6 +304,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if ch is None:
             return None
         word = action.split(" ")[0]
+        if word == "replay":
+            return IllegalAction(ID, S.HERO_TURNS, "hero actions can be replayed only once every "
+                                 "hero has taken a turn in step 3.3, before step 3.1 starts")
         if word == "fortify" and ch["kind"] == "prep":
             tid = action.split(" ")[-1]
             t = self.tiles.get(tid)
