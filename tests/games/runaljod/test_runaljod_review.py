@@ -6,6 +6,7 @@ import pytest
 from runaljod_kit import foe, make, put, runes, sq, texts
 
 from meadhall.core.deck import Deck
+from meadhall.games.runaljod import GAME
 
 
 @pytest.mark.rule("runaljod", "God's Powers")
@@ -98,3 +99,37 @@ def test_destiny_choice_offers_each_set_of_runes_once() -> None:
     assert acts == ["skill spirit_bolt: attack C1 with staff"]
     st.apply(acts[0])
     assert texts(st) == ["flip ansuz face down", "flip laguz face down"]
+
+
+@pytest.mark.rule("runaljod", "Equipment")
+def test_which_one_handed_card_a_new_one_replaces_is_the_heros_choice() -> None:
+    """Hands: "one space for each hand": a one-handed card with two one-handed cards equipped
+    replaces either of them, as the hero chooses; a two-handed card replaces both."""
+    st = make(heroes=("warrior", "volva"))
+    put(st, "warrior", "A1")
+    put(st, "volva", "F6")
+    h = st.heroes["warrior"]
+    h.misc = ["hand_axe", "dane_axe", "iron_helm"]
+    acts = [a for a in texts(st) if a.startswith("interact with tiwaz: equip")]
+    assert acts == ["interact with tiwaz: equip hand_axe replacing sword",
+                    "interact with tiwaz: equip hand_axe replacing kite_shield",
+                    "interact with tiwaz: equip dane_axe",
+                    "interact with tiwaz: equip iron_helm"]
+    st.apply("interact with tiwaz: equip hand_axe replacing kite_shield")
+    assert sorted(h.equipment) == ["hand_axe", "leather_armour", "sword"]
+    assert "kite_shield" in h.misc
+
+
+@pytest.mark.rule("runaljod", "Adventure Mode")
+def test_level_two_gift_replaces_the_starting_card_the_players_choose() -> None:
+    st = GAME.new_game({"scenario": "adventure-level2", "heroes": ["warrior", "hunter"]},
+                       seed=1)
+    st.setup_queue[0] = ["gift", "troll_chain"]
+    st.ask = None
+    st.setup_ask([])
+    assert texts(st) == ["give troll_chain to warrior replacing sword",
+                         "give troll_chain to warrior replacing kite_shield",
+                         "give troll_chain to hunter"]
+    st.apply("give troll_chain to warrior replacing sword")
+    assert sorted(st.heroes["warrior"].equipment) == ["kite_shield", "leather_armour",
+                                                      "troll_chain"]

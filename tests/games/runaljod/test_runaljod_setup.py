@@ -67,7 +67,7 @@ def test_level_two_adventure_three_points_level_two_deck_and_two_gifts() -> None
     d = st.decision()
     assert d.seat == "players" and d.prompt.startswith("Level 2 adventure")
     item = texts(st)[0].split()[1]
-    st.apply(f"give {item} to warrior")
+    st.apply(next(t for t in texts(st) if t.startswith(f"give {item} to warrior")))
     assert item in st.heroes["warrior"].equipment
 
 
@@ -133,7 +133,7 @@ def test_explore_conditions_and_steps() -> None:
 def test_equipment_slots_hands_torso_head_feet_and_three_miscellaneous() -> None:
     st = make(heroes=("warrior", "volva"))
     h = st.heroes["warrior"]
-    assert st.slot_conflicts(h, "dane_axe") == ["kite_shield", "sword"]
+    assert sorted(st.slot_conflicts(h, "dane_axe")) == ["kite_shield", "sword"]
     assert st.slot_conflicts(h, "fur_cloak") == ["leather_armour"]
     assert st.slot_conflicts(h, "iron_helm") == []
     h.misc = ["healing_herbs", "mead_horn", "iron_helm"]

@@ -469,8 +469,8 @@ class HeroesMixin:
             out.append("explore")
         for i in h.misc:
             it = self.content.items[i]
-            if it.slot != "misc" and f"equip {i}" not in out and self.can_equip(h, i):
-                out.append(f"equip {i}")
+            if it.slot != "misc":
+                out += [t for t in self.equip_texts(h, i) if t not in out]
         for o in self.ordered():
             if o is h or o.fallen or o.at is None or not self.adjacent(h.at, o.at) \
                     or len(o.misc) >= 3:
@@ -498,7 +498,7 @@ class HeroesMixin:
             elif what == "explore":
                 self.explore(h, events)
             elif what.startswith("equip "):
-                self.equip(h, what.split()[1], events)
+                self.equip(h, what.split()[1], events, self.replaced_in(what))
             elif what.startswith("give "):
                 w = what.split()
                 h.misc.remove(w[1])
@@ -643,35 +643,56 @@ class HeroesMixin:
         self.apply_effect(h, it.use, events, S_EQUIP)
 
     # ------------------------------------------------------------ equipment
-    def slot_conflicts(self, h: Hero, item: str) -> list[str]:
-        """Equipment: two hands (or one two-handed card), one torso, one head, one feet."""
+    def replace_options(self, h: Hero, item: str) -> list[list[str]]:
+        """Equipment: two hands (or one two-handed card), one torso, one head, one feet.
+        Every minimal set of equipped cards that equipping ``item`` would replace; several
+        sets (a one-handed card while two one-handed cards are equipped) are the hero's
+        choice."""
+        from itertools import combinations
+
         it = self.content.items[item]
-        if it.slot == "hands":
-            hands = [i for i in h.equipment if self.content.items[i].slot == "hands"]
-            used = sum(self.content.items[i].hands for i in hands)
-            if used + it.hands <= 2:
-                return []
-            # drop hand items (latest first) until it fits
-            out, free = [], 2 - used
-            for i in reversed(hands):
-                if free >= it.hands:
-                    break
-                out.append(i)
-                free += self.content.items[i].hands
-            return out
-        return [i for i in h.equipment if self.content.items[i].slot == it.slot]
+        if it.slot != "hands":
+            return [[i for i in h.equipment if self.content.items[i].slot == it.slot]]
+        hands = [i for i in h.equipment if self.content.items[i].slot == "hands"]
+        free = 2 - sum(self.content.items[i].hands for i in hands)
+        if free >= it.hands:
+            return [[]]
+        out: list[list[str]] = []
+        for k in range(1, len(hands) + 1):
+            for c in combinations(hands, k):
+                if free + sum(self.content.items[i].hands for i in c) >= it.hands \
+                        and not any(set(o) < set(c) for o in out):
+                    out.append(list(c))
+        return out
+
+    def slot_conflicts(self, h: Hero, item: str) -> list[str]:
+        """The cards replaced by equipping ``item`` when there is no choice (else the first
+        set of :meth:`replace_options`)."""
+        return self.replace_options(h, item)[0]
+
+    def equip_texts(self, h: Hero, item: str, head: str = "equip") -> list[str]:
+        """``equip X``, or ``equip X replacing Y`` for each choice of replaced card; only the
+        choices that do not make the hero fall (last life point, Damage)."""
+        opts = self.replace_options(h, item)
+        out = []
+        for old in opts:
+            lost = sum(self.content.items[o].life for o in old)
+            if self.life_left(h) + self.content.items[item].life - lost <= 0:
+                continue
+            out.append(f"{head} {item}" + (f" replacing {' and '.join(old)}"
+                                           if len(opts) > 1 else ""))
+        return out
 
     def can_equip(self, h: Hero, item: str) -> bool:
         """A hero may not unequip an item granting life points if that makes the hero fall."""
-        lost = sum(self.content.items[o].life for o in self.slot_conflicts(h, item))
-        return self.life_left(h) + self.content.items[item].life - lost > 0
+        return bool(self.equip_texts(h, item))
 
     def found(self, h: Hero, item: str, events: list[Event]) -> None:
         it = self.content.items[item]
         events.append(Event("equipment", f"{self.hname(h)} finds {it.name}", S_EQUIP))
         opts = []
-        if it.slot != "misc" and self.can_equip(h, item):
-            opts.append(f"equip {item}")
+        if it.slot != "misc":
+            opts += self.equip_texts(h, item)
         if len(h.misc) < 3:
             opts.append(f"keep {item} in miscellaneous")
         opts.append(f"return {item} to the box")
@@ -684,18 +705,26 @@ class HeroesMixin:
         item = action.split()[1]
         if action.startswith("equip"):
             h.misc.append(item)
-            self.equip(h, item, events)
+            self.equip(h, item, events, self.replaced_in(action))
         elif action.startswith("keep"):
             h.misc.append(item)
         else:
             events.append(Event("equipment", f"{self.content.items[item].name} goes back to "
                                 "the box", S_EQUIP))
 
-    def equip(self, h: Hero, item: str, events: list[Event]) -> None:
-        """Equip a card from the miscellaneous spaces; replaced cards go to the miscellaneous
-        spaces (at most 3) or back to the box."""
+    @staticmethod
+    def replaced_in(action: str) -> list[str] | None:
+        """The cards named after ``replacing`` in an equip action, if any."""
+        if " replacing " not in action:
+            return None
+        return action.split(" replacing ", 1)[1].split(" and ")
+
+    def equip(self, h: Hero, item: str, events: list[Event],
+              replace: list[str] | None = None) -> None:
+        """Equip a card from the miscellaneous spaces; replaced cards (the hero's choice when
+        several would do) go to the miscellaneous spaces (at most 3) or back to the box."""
         h.misc.remove(item)
-        for old in self.slot_conflicts(h, item):
+        for old in replace if replace is not None else self.slot_conflicts(h, item):
             h.equipment.remove(old)
             if len(h.misc) < 3:
                 h.misc.append(old)

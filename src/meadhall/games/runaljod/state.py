@@ -181,7 +181,13 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         while self.setup_queue:
             kind, what = self.setup_queue[0]
             if kind == "gift":
-                opts = [f"give {what} to {h}" for h in self.setup["heroes"]]
+                opts = []
+                for hid in self.setup["heroes"]:
+                    if self.content.items[what].slot == "misc":
+                        opts.append(f"give {what} to {hid}")
+                    else:  # the replaced starting card may be the players' choice
+                        opts += [t.replace(f"give {what}", f"give {what} to {hid}", 1) for t in
+                                 self.equip_texts(self.heroes[hid], what, head="give")]
                 self.ask = {"kind": "setup", "seat": PLAYERS, "section": S_ADVENTURE,
                             "prompt": f"Level 2 adventure: decide who equips "
                                       f"{self.content.items[what].name}",
@@ -204,11 +210,12 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         kind, what = self.setup_queue.pop(0)
         w = action.split()
         if kind == "gift":
-            h = self.heroes[w[-1]]
+            h = self.heroes[w[3]]
             if self.content.items[what].slot == "misc":
                 h.misc.append(what)  # miscellaneous cards are kept, not equipped
             else:
-                for old in self.slot_conflicts(h, what):
+                replaced = self.replaced_in(action)
+                for old in replaced if replaced is not None else self.slot_conflicts(h, what):
                     h.equipment.remove(old)  # the starting card goes back to the box
                 h.equipment.append(what)
             events.append(Event("setup", f"{self.hname(h)} equips "
