@@ -295,7 +295,7 @@ def test_reroll_reaction_never_a_counterattack_nor_the_same_die_twice() -> None:
     settle(s, stop="manage")
     assert legal(s) == ["reroll with 2", "keep the dice"]
     s.apply("reroll with 2")
-    assert legal(s) == ["die 2", "stop"]  # die 1 shows Counterattack
+    assert legal(s) == ["die 2"]  # die 1 shows Counterattack; at least 1 die is rerolled
     s.force("miss")
     s.apply("die 2")
     assert s.ask is None or s.ask["h"] != "pick" or "die 2" not in legal(s)
@@ -496,3 +496,55 @@ def test_blue_face_applies_after_the_rerolls() -> None:
     s.apply("die 1")
     settle(s)
     assert s.thor["damage"]["blue"] == 2 and s.champs["ragnar"].health == 12
+
+
+@pytest.mark.rule(G, "Reroll")
+@pytest.mark.rule(G, "Attack Resolution")
+def test_reroll_reaction_chooses_the_dice_then_rerolls_them_together() -> None:
+    """"Each Action Cube used in this Reaction allows that Champion to Reroll 1 die of their
+    choice ... any number of dice between 1 and the number of Action Cubes": the dice are
+    chosen first and rerolled together, so no result is seen before the choice is complete."""
+    s = fresh()
+    board_only(s, {"ragnar": [["c", "c"], ["c", "c", "c"], [], [], [], []]})
+    s.champs["ragnar"].area = "D3"
+    s.minions["T1"].area = "D3"
+    restart_turn(s)
+    s.apply("melee 1 T1")
+    s.force("miss", "miss")
+    settle(s, stop="manage")
+    s.apply("reroll with 2")
+    assert legal(s) == ["die 1", "die 2"]  # no way out before choosing at least 1 die
+    s.apply("die 1")
+    assert s.atk["dice"][0] == ["white", "miss"]  # not rolled yet
+    assert legal(s) == ["die 2", "reroll the chosen dice"]
+    s.force("damage", "double")
+    ev = s.apply("die 2")  # 3 cubes, 2 dice: the choice is complete, both rerolled together
+    t = "\n".join(str(e) for e in ev)
+    assert "Die 1 (white) is rerolled: miss -> damage" in t
+    assert "Die 2 (white) is rerolled: miss -> double" in t
+    assert "deals 3 Damage" in t
+
+
+@pytest.mark.rule(G, "Reroll")
+@pytest.mark.rule(G, "Special Skill Requirements")
+def test_a_reroll_skill_cannot_reroll_a_die_twice_unless_it_says_so() -> None:
+    """Raven's Sight rerolls dice "not showing Counterattack"; it does not say it may reroll a
+    die already rerolled, so the general rule holds ("the same die cannot be Rerolled twice,
+    unless otherwise stated (see Lynxshade's Special Skill)")."""
+    s = fresh()
+    board_only(s, {"ragnar": [["c", "c"], [], [], [], [], []]})  # the melee puts 1 cube in 2
+    r = s.champs["ragnar"]
+    r.berserker, r.form, r.charges = "raven", "berserker", {"human": 0, "berserker": 3}
+    r.area = "D3"
+    s.minions["T1"].area = "D3"
+    restart_turn(s)
+    s.apply("melee 1 T1")
+    s.force("miss", "miss")
+    settle(s, stop="manage")
+    s.apply("reroll with 2")
+    s.force("miss")
+    s.apply("die 1")  # 1 cube: die 1 is rerolled at once
+    assert s.atk["rerolled"] == [0]
+    assert "skill Raven's Sight" in legal(s)
+    s.apply("skill Raven's Sight")
+    assert legal(s) == ["die 2"]  # die 1 was already rerolled

@@ -189,3 +189,18 @@ def test_second_example_overheated_draugr_rampage() -> None:
     d1 = s.minions["D1"].area
     assert d1 not in (s.champs["lagertha"].area, s.champs["gunnar"].area)
     assert t.count("DraugMech D1 moves") == 4
+
+
+@pytest.mark.rule(G, "Minion Movement")
+def test_the_path_through_a_champion_counts_the_areas_passed_not_the_destination() -> None:
+    """"If there is more than one valid path and one of them passes through a Champion Area,
+    the Minion will choose that path": the target's own area ends every path, so it cannot
+    break the tie. A rampaging DraugMech heading for Ragnar past Lagertha (whom it already
+    attacked) takes the path through her area."""
+    s = fresh()
+    board_only(s)
+    s.champs["ragnar"].area = "F3"  # the target, who had their Turn first
+    s.champs["lagertha"].area = "E3"  # on one of the two shortest paths D2-E2-F3 / D2-E3-F3
+    assert s.minion_steps("D2", {"F3": 0}, 2) == ["E3"]
+    s.champs["lagertha"].area = "A8"
+    assert s.minion_steps("D2", {"F3": 0}, 2) == ["E2", "E3"]  # a real tie: players choose

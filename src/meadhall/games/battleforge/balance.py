@@ -251,7 +251,7 @@ class HeuristicBot:
         for o in opts:
             if o.startswith("die ") and dice[int(o.split()[1]) - 1][1] == "miss":
                 return o
-        return "stop"
+        return next((o for o in opts if not o.startswith("die ")), None)
 
     def h_window(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         return opts[0]

@@ -498,12 +498,21 @@ class ChampionsPhase:
             opts = self.pick_options(p)
             self.tasks.insert(0, t)
             if p["left"] <= 0 or not opts:
+                self.finish_pick(p, events)
                 a["pick"] = None
                 a["stage"] = p["back"]
                 return
-            self.ask_seat(p["seat"], f"{self.cname(p['seat'])}: choose a die ({p['left']} left)"
-                          f"; dice: {self.dice_text()}", p["sec"], [*opts, "stop"], "pick", {},
-                          default="stop", kind="choice")
+            chosen = p.get("done", [])
+            verb = "change" if p["mode"] == "miss" else "reroll"
+            # "any number of dice between 1 and the number of Action Cubes" (Reroll): the
+            # chosen dice are rerolled together once the choice is complete.
+            stop = [f"{verb} the chosen dice"] if chosen else []
+            self.ask_seat(p["seat"], f"{self.cname(p['seat'])}: choose a die to {verb} "
+                          f"({p['left']} more at most"
+                          + (f"; chosen: {', '.join(str(i + 1) for i in chosen)}" if chosen
+                             else "") + f"); dice: {self.dice_text()}", p["sec"],
+                          [*opts, *stop], "pick", {}, default=stop[0] if stop else opts[0],
+                          kind="choice")
             return
         if st == "window":
             for o in self.turn_order():
@@ -588,7 +597,7 @@ class ChampionsPhase:
         if eff == "miss_to_double":
             return any(d[1] == "miss" for d in dice)
         if eff == "reroll_2":
-            return any(d[1] != "counter" for d in dice)
+            return bool(self.rerollable(False))
         return bool(dice)
 
     def ans_manage(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
@@ -632,11 +641,14 @@ class ChampionsPhase:
         a["stage"] = "pick"
 
     def pick_options(self, p: dict[str, Any]) -> list[str]:
+        """Dice that may still be chosen: a Miss for Pack Hunter; for rerolls, no
+        Counterattack side and no die already rerolled ("the same die cannot be Rerolled
+        twice, unless otherwise stated (see Lynxshade's Special Skill)")."""
         a = self.atk
         if p["mode"] == "miss":
-            return [f"die {i + 1}" for i, d in enumerate(a["dice"]) if d[1] == "miss"]
-        if p.get("skill"):
-            idx = [i for i, d in enumerate(a["dice"]) if p["any"] or d[1] != "counter"]
+            idx = [i for i, d in enumerate(a["dice"]) if d[1] == "miss"]
+        elif p.get("any"):
+            idx = list(range(len(a["dice"])))
         else:
             idx = self.rerollable(False)
         return [f"die {i + 1}" for i in idx if i not in p.get("done", [])]
@@ -644,24 +656,30 @@ class ChampionsPhase:
     def ans_pick(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         a = self.atk
         p = a["pick"]
-        if choice == "stop":
+        if not choice.startswith("die "):
             p["left"] = 0
             return
         i = int(choice.split()[1]) - 1
-        d = a["dice"][i]
         p["left"] -= 1
         p.setdefault("done", []).append(i)
-        if p["mode"] == "miss":
-            d[1] = "double"
-            events.append(Event("skill", f"Die {i + 1} changes from Miss to Double Damage",
-                                S_SKILLS))
-            return
-        old = d[1]
-        d[1] = self.dice[d[0]].roll(self.chance, f"reroll of {d[0]} die {i + 1}", S_REROLL)
-        if i not in a["rerolled"]:
-            a["rerolled"].append(i)
-        events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old} -> {d[1]}",
-                            p["sec"], {"die": i + 1, "face": d[1]}))
+
+    def finish_pick(self, p: dict[str, Any], events: list[Event]) -> None:
+        """Apply the chosen dice: Pack Hunter turns a Miss to Double Damage; a Reroll Reaction
+        or skill rerolls all the chosen dice together."""
+        a = self.atk
+        for i in p.get("done", []):
+            d = a["dice"][i]
+            if p["mode"] == "miss":
+                d[1] = "double"
+                events.append(Event("skill", f"Die {i + 1} changes from Miss to Double Damage",
+                                    S_SKILLS))
+                continue
+            old = d[1]
+            d[1] = self.dice[d[0]].roll(self.chance, f"reroll of {d[0]} die {i + 1}", S_REROLL)
+            if i not in a["rerolled"]:
+                a["rerolled"].append(i)
+            events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old} -> {d[1]}",
+                                p["sec"], {"die": i + 1, "face": d[1]}))
 
     def red_face(self, i: int, events: list[Event]) -> None:
         d = self.atk["dice"][i]

@@ -209,7 +209,9 @@ class Minions:
                 continue
 
             def champ_rank(p: list[str]) -> int:
-                ranks = [rank[c] for c in self.order for x in p[1:] if self.champs[c].area == x]
+                # The areas the path passes through (not the start, not the destination, which
+                # every path to the same target shares).
+                ranks = [rank[c] for c in self.order for x in p[1:-1] if self.champs[c].area == x]
                 return min(ranks) if ranks else 100
 
             top = min(champ_rank(p) for p in valid)
