@@ -133,3 +133,41 @@ def test_level_two_gift_replaces_the_starting_card_the_players_choose() -> None:
     st.apply("give troll_chain to warrior replacing sword")
     assert sorted(st.heroes["warrior"].equipment) == ["kite_shield", "leather_armour",
                                                       "troll_chain"]
+
+
+@pytest.mark.rule("runaljod", "Hold")
+def test_players_choose_where_a_released_hero_is_placed() -> None:
+    """Hold: "place the captured miniature in a space adjacent to the defeated captor": any
+    adjacent space, so the players choose (default: the first free one in reading order)."""
+    st = make(["......", "......", "......"])
+    put(st, "berserk", "B2")
+    put(st, "volva", "F3")
+    jotun = foe(st, "jotun", "C2")
+    h = st.heroes["berserk"]
+    st.force("upgrade", "upgrade", "upgrade")  # +2 damage, then hold
+    st.enemy_attack(jotun, h, [], "Attack")
+    assert h.held_by == jotun.uid
+    st.hurt_enemy(jotun, 99, st.heroes["volva"], "test", "test", [])
+    st._advance([])
+    d = st.decision()
+    assert d.seat == "players" and d.section == "Hold"
+    assert texts(st) == [f"place berserk on {s}" for s in
+                         ("B1", "C1", "D1", "B2", "D2", "B3", "C3", "D3")]
+    assert d.default == "place berserk on B1"
+    st.apply("place berserk on D3")
+    assert h.at == sq("D3") and st.decision().seat == "berserk"
+
+
+@pytest.mark.rule("runaljod", "Hold")
+def test_players_choose_where_a_held_enemy_goes_when_its_captor_falls() -> None:
+    st = make(["......", "......", "......"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "F3")
+    w = foe(st, "clan_warrior", "A1")
+    w.captor = "berserk"
+    st.heroes["berserk"].captive = w.uid
+    st.fall(st.heroes["berserk"], [])
+    st._advance([])
+    assert texts(st) == [f"place enemy {w.uid} on {s}" for s in ("B1", "A2", "B2")]
+    st.apply(f"place enemy {w.uid} on B2")
+    assert w.at == sq("B2")

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
 from meadhall.core.grid import Sq
-from meadhall.core.protocol import Event
+from meadhall.core.protocol import PLAYERS, Event
 
 from .content import EnemyData
 from .dice_rules import damage_of, roll_pool, upgrades_of
@@ -422,18 +422,65 @@ class AttackMixin:
         spot = self.free_space_next_to(h.at)
         if spot is not None:
             e.at = spot
+            self.place_queue.append(["enemy", str(e.uid), self.sqname(h.at)])
         events.append(Event("hold", f"{self.enemy_data(e).name} {e.uid} is released ({why}) "
                             f"and placed on {self.sqname(e.at)}", S_HOLD, {"enemy": e.uid}))
 
     def release(self, h: Hero, near: Sq, events: list[Event], why: str) -> None:
-        """Place a held hero on a free space adjacent to its captor (ruling: the first free
-        space in reading order)."""
+        """Place a held hero on a free space adjacent to its captor: the first free space in
+        reading order, which the players may change ("any space adjacent", Hold)."""
         h.held_by = 0
         spot = self.free_space_next_to(near)
         if spot is not None:
             h.at = spot
+            self.place_queue.append(["hero", h.id, self.sqname(near)])
         events.append(Event("hold", f"{self.hname(h)} is released ({why}) and placed on "
                             f"{self.sqname(h.at)}", S_HOLD, {"hero": h.id}))
+
+    def placement_ask(self) -> bool:
+        """Hold: a released miniature goes on "any space adjacent" to its captor: the engine
+        placed it on the first free one; the players may choose another (asked at the next
+        point where no other decision is pending)."""
+        while self.place_queue and self.ask is None:
+            kind, who, near_name = self.place_queue.pop(0)
+            near = self.parse_sq(near_name)
+            if kind == "hero":
+                h = self.heroes[who]
+                at, name, label = h.at, self.hname(h), who
+            else:
+                e = next((x for x in self.enemies if x.uid == int(who)), None)
+                if e is None or e.captor or e.also is not None:
+                    continue
+                at, name, label = e.at, f"{self.enemy_data(e).name} {e.uid}", f"enemy {who}"
+            if at is None or not self.adjacent(at, near):
+                continue
+            free = [n for n in sorted(grid.neighbours(near, diagonal=True),
+                                      key=lambda s: (s[1], s[0]))
+                    if n == at or (n in self.terrain and not self.is_obstacle(n)
+                                   and self.enemy_at(n) is None and self.hero_at(n) is None
+                                   and n not in self.bonfires)]
+            if len(free) < 2:
+                continue
+            opts = [f"place {label} on {self.sqname(n)}" for n in free]
+            self.ask = {"kind": "place", "seat": PLAYERS, "section": S_HOLD,
+                        "prompt": f"Hold: {name} is placed on any space adjacent to "
+                                  f"{near_name}: choose it", "options": opts,
+                        "default": f"place {label} on {self.sqname(at)}"}
+            return True
+        return False
+
+    def on_place(self, action: str, ask: dict, events: list[Event]) -> None:
+        w = action.split()
+        to = self.parse_sq(w[-1])
+        if w[1] == "enemy":
+            e = next(x for x in self.enemies if x.uid == int(w[2]))
+            e.at = to
+            name = f"{self.enemy_data(e).name} {e.uid}"
+        else:
+            h = self.heroes[w[1]]
+            h.at = to
+            name = self.hname(h)
+        events.append(Event("hold", f"The players place {name} on {w[-1]}", S_HOLD))
 
     def hold_options(self, h: Hero, pending: str) -> list[str]:
         """Before any action, a held hero loses 2 life and 1 destiny, or takes a physical

@@ -52,7 +52,7 @@ class EnemiesMixin:
     def run_enemies(self, events: list[Event]) -> bool:
         """Advance the enemies' turn; False when it waits for a players' decision."""
         while True:
-            if self.ask is not None or self.outcome().over:
+            if self.ask is not None or self.outcome().over or self.placement_ask():
                 return False
             if self.estage == "time":
                 self.time_phase(events)
@@ -212,6 +212,8 @@ class EnemiesMixin:
                 e.activated = False
             events.append(Event("ai", f"Enemy AI card: {card}", S_ENEMIES, {"card": card}))
         while self.ai_pos[0] < len(self.ai_cards) or self.ai_pos[0] == 1:
+            if self.ask is not None or self.outcome().over or self.placement_ask():
+                return False  # a decision arose (e.g. where a released hero is placed)
             if self.ai_pos[0] == 1 and len(self.ai_cards) == 1:
                 # the common card is resolved: reveal each special enemy's own card
                 for deck in sorted({self.enemy_data(e).ai_deck for e in self.enemies
@@ -291,7 +293,7 @@ class EnemiesMixin:
         e = next((x for x in self.enemies if x.uid == self.ai_enemy), None)
         while e is not None and self.ai_step < len(actions) and "stunned" not in self.ai_flags:
             act = actions[self.ai_step]
-            if self.ask is not None:
+            if self.ask is not None or self.placement_ask():
                 return False
             done = self.enemy_action(e, act, events)
             if not done:

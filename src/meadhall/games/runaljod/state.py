@@ -99,6 +99,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self.lost = ""
         self.final_defeated: list[str] = []
         self.two_player_used = False
+        self.place_queue: list[list[str]] = []
+        """Released miniatures the players may place elsewhere (Hold): [kind, who, near]."""
 
     # ------------------------------------------------------------ helpers
     def sqname(self, s: Sq) -> str:
@@ -227,7 +229,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     def _advance(self, events: list[Event]) -> None:
         """Run automated steps up to the next decision (Game Overview)."""
         for _ in range(10_000):
-            if self.ask is not None or self.outcome().over:
+            if self.ask is not None or self.outcome().over or self.placement_ask():
                 return
             ph = self.phase
             if ph == "setup":
@@ -530,6 +532,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             "ai_enemy": self.ai_enemy, "ai_step": self.ai_step, "ai_flags": list(self.ai_flags),
             "lost": self.lost, "final_defeated": list(self.final_defeated),
             "two_player_used": self.two_player_used,
+            "place_queue": [list(x) for x in self.place_queue],
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -618,6 +621,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self.lost = p.get("lost", "")
         self.final_defeated = list(p.get("final_defeated", []))
         self.two_player_used = bool(p.get("two_player_used", False))
+        self.place_queue = [list(x) for x in p.get("place_queue", [])]
         if self.phase == "actions" and self.ask is None and not self.active:
             self.pick_active()
 
