@@ -83,7 +83,14 @@ def test_temporary_and_frost_cubes_are_discarded_when_repositioned() -> None:
     restart_turn(s)
     s.apply("move 1")  # strength 3 (temporary and frost count)
     assert s.turn["move"] == 3
-    assert s.champs["ragnar"].rondel[:2] == [[], ["c", "c"]]
+    # The 3 cubes are re-placed in spaces 2, 3, 4 in the order the champion wants; the
+    # temporary and frost cubes are then discarded: the Action Cube ends in 2, 3 or 4.
+    assert s.decision().seat == "ragnar"
+    assert legal(s) == ["Action Cubes to space 2", "Action Cubes to space 3",
+                        "Action Cubes to space 4"]
+    assert s.decision().default == "Action Cubes to space 2"
+    s.apply("Action Cubes to space 3")
+    assert s.champs["ragnar"].rondel[:4] == [[], ["c"], ["c"], []]
     assert (s.reserve_temp, s.reserve_frost) == (4, 4)
     # Frost: 2 Health lost per frost cube, after the action.
     assert s.champs["ragnar"].health == 10
@@ -154,3 +161,30 @@ def test_map_walls_and_inaccessible_areas() -> None:
     assert "C4" not in b.adjacent("C3")
     assert "A3" not in b.god_adjacent("B3")  # inaccessible to the god only
     assert "A3" in b.adjacent("B3")
+
+
+@pytest.mark.rule(G, "The Three Steps of a Rondel Action")
+@pytest.mark.rule(G, "Temporary Action Cubes")
+def test_temporary_cubes_take_places_in_the_clockwise_sequence() -> None:
+    """"Reposition them together with all the other Action Cubes from the same Space ... Remove
+    each repositioned Temporary Cube": a temporary cube uses up one place of the clockwise
+    sequence, which one being the champion's choice; every distinct outcome is offered, and
+    a space with only normal (or only temporary) cubes asks nothing."""
+    r = [["c", "c", "t"], [], [], [], [], []]
+    assert rondel_take(r, 0, (1, 3)) == (3, ["t"]) and r == [[], ["c"], [], ["c"], [], []]
+    s = fresh()
+    board_only(s, {"ragnar": [["c", "t", "c"], ["c"], [], [], [], []]})
+    s.champs["ragnar"].area = "D3"
+    s.reserve_temp = 3
+    restart_turn(s)
+    s.apply("move 1")
+    assert legal(s) == ["Action Cubes to space 2, 3", "Action Cubes to space 2, 4",
+                        "Action Cubes to space 3, 4"]
+    s.apply("Action Cubes to space 2, 4")
+    assert s.champs["ragnar"].rondel[:4] == [[], ["c", "c"], [], ["c"]]
+    assert s.reserve_temp == 4
+    s.apply("step C3")
+    s.apply("stop moving")
+    s.apply("move 2")  # only normal cubes: nothing to choose
+    assert s.decision().kind == "turn" or s.ask["h"] == "step"
+    assert s.champs["ragnar"].rondel[2:4] == [["c"], ["c", "c"]]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from itertools import combinations
 
 from meadhall.core.dice import Die
 from meadhall.core.errors import ContentError
@@ -265,17 +266,29 @@ class Board:
         return lines
 
 
-def rondel_take(rondel: list[list[str]], space: int) -> tuple[int, list[str]]:
+def rondel_take(rondel: list[list[str]], space: int,
+                slots: tuple[int, ...] | None = None) -> tuple[int, list[str]]:
     """The three steps of a rondel action: count, take ALL cubes of ``space``, re-place them one
-    by one clockwise. Temporary ('t') and frost ('f') cubes are discarded instead of re-placed
-    (ruling: they take no place in the clockwise sequence). Returns (strength, discarded)."""
+    by one clockwise. Temporary ('t') and frost ('f') cubes are re-placed with the others and
+    then discarded, so they use up places of the sequence: ``slots`` are the places (1 = the
+    next space clockwise) the normal cubes take, in the order the champion re-places them
+    (default: the normal cubes first). Returns (strength, discarded)."""
     cubes = rondel[space]
     n = len(cubes)
     rondel[space] = []
     discarded = [c for c in cubes if c != "c"]
-    k = 1
-    for c in cubes:
-        if c == "c":
-            rondel[(space + k) % 6].append("c")
-            k += 1
+    normal = n - len(discarded)
+    for k in slots if slots is not None else range(1, normal + 1):
+        rondel[(space + k) % 6].append("c")
     return n, discarded
+
+
+def replacement_choices(space: int, n: int, normal: int) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """Every distinct way to re-place ``normal`` Action Cubes among ``n`` cubes taken from
+    ``space`` (the others are temporary or frost cubes, discarded after being re-placed):
+    {spaces the normal cubes end in (0-based, sorted): the places they take}."""
+    out: dict[tuple[int, ...], tuple[int, ...]] = {}
+    for slots in combinations(range(1, n + 1), normal):
+        key = tuple(sorted((space + k) % 6 for k in slots))
+        out.setdefault(key, slots)
+    return out

@@ -24,9 +24,11 @@ from .basics import (
     S_KO,
     S_RELOCATE,
     S_SKILL_REQ,
+    S_STEPS,
     S_STUN,
     S_TEMP,
     START_HEALTH,
+    replacement_choices,
     rondel_take,
 )
 
@@ -192,6 +194,16 @@ class OtherRules:
         """The three steps on ``space``; returns (strength including the boon bonus, frost cubes
         discarded). Temporary and frost cubes go back to their reserves."""
         c = self.champs[cid]
+        cubes = c.rondel[space]
+        normal = cubes.count("c")
+        if 0 < normal < len(cubes):
+            choices = replacement_choices(space, len(cubes), normal)
+            if len(choices) > 1:
+                # Which places the temporary/frost cubes take is the champion's choice; it is
+                # asked right after the handler that performed the action (see ``_apply``).
+                self.arrange = {"t": "arrange", "c": cid, "space": space,
+                                "from": [list(k) for k in choices][0],
+                                "opts": [list(k) for k in choices]}
         n, discarded = rondel_take(c.rondel, space)
         for k in discarded:
             if k == "t":
@@ -199,6 +211,34 @@ class OtherRules:
             else:
                 self.reserve_frost += 1
         return n + self.boon_bonus(cid, space, icon), discarded.count("f")
+
+    @staticmethod
+    def arrange_text(spaces: list[int]) -> str:
+        return "Action Cubes to space " + ", ".join(str(i + 1) for i in spaces)
+
+    def t_arrange(self, t: Task, events: list[Event]) -> None:
+        """The Three Steps: the cubes are re-placed 1 by 1 clockwise and the temporary and
+        frost cubes among them are then discarded, so the champion chooses which places the
+        normal Action Cubes take (Temporary Action Cubes, step 1; Frost Cubes, step 1)."""
+        opts = [self.arrange_text(o) for o in t["opts"]]
+        self.tasks.insert(0, t)
+        self.ask_seat(t["c"], f"{self.cname(t['c'])} re-places the cubes taken from space "
+                      f"{t['space'] + 1} clockwise, then discards the temporary/frost ones: "
+                      "where do the Action Cubes end?", S_STEPS, opts, "arrange", {},
+                      default=opts[0])
+
+    def ans_arrange(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        t = self.tasks.pop(0)
+        c = self.champs[t["c"]]
+        new = next(o for o in t["opts"] if self.arrange_text(o) == choice)
+        for i in t["from"]:
+            c.rondel[i].remove("c")
+        for i in new:
+            c.rondel[i].append("c")
+        events.append(Event("rondel", f"{self.cname(c.id)} re-places the Action Cubes of space "
+                            f"{t['space'] + 1} in space(s) "
+                            f"{', '.join(str(i + 1) for i in new)}", S_STEPS,
+                            {"champion": c.id, "spaces": [i + 1 for i in new]}))
 
     # ------------------------------------------------------------------ knocked out
     def t_ko(self, t: Task, events: list[Event]) -> None:

@@ -126,6 +126,7 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         self.tasks: list[Task] = []
         self.ask: dict[str, Any] | None = None
         self.atk: dict[str, Any] | None = None
+        self.arrange: dict[str, Any] | None = None  # transient: set and queued within _apply
         self.result: list[str] | None = None
         self.last_hit: list[str] = []
         self.pending_attacks: list[list[str]] = []
@@ -320,6 +321,11 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         assert ask is not None
         self.ask = None
         getattr(self, "ans_" + ask["h"])(action, ask, events)
+        if self.arrange is not None:
+            # A rondel action just taken from a space mixing normal and temporary/frost cubes:
+            # the champion re-places them before anything else happens.
+            self.tasks.insert(0, self.arrange)
+            self.arrange = None
         self.run(events)
 
     def _why_illegal(self, action: str) -> IllegalAction | None:
@@ -357,6 +363,10 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         if a["h"] in ("anytime", "anytime_lose", "skill_prevent", "window"):
             return IllegalAction(GAME_ID, S_SKILL_REQ, "use the Special Skill (1 charge) or "
                                  "pass; no other action is possible in this timing window")
+        if a["h"] == "arrange":
+            return IllegalAction(GAME_ID, "The Three Steps of a Rondel Action", "the cubes "
+                                 "taken go 1 by 1 to the following spaces clockwise; choose "
+                                 "one of the offered outcomes")
         if a["h"] == "pick":
             return IllegalAction(GAME_ID, "Reroll", "the same die cannot be Rerolled twice, nor a "
                                  "Counterattack side")
