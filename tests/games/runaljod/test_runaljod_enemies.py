@@ -235,7 +235,11 @@ def test_special_enemies_use_their_own_ai_deck_after_the_common_card() -> None:
     while st.ask is not None and st.ask["seat"] == PLAYERS:
         ev += st.apply(st.decision().default)
     ai = [e.text for e in ev if e.kind == "ai"]
-    assert ai == ["Enemy AI card: ai1", "Special enemy AI card: jo2 (jotun)"]
+    assert [t.split(":")[0] for t in ai] == ["Enemy AI card ai1",
+                                             "Special enemy AI card jo2 (jotun)"]
+    assert ai[0].startswith("Enemy AI card ai1: Northern Wolf: move (Hunter/Volva/Warrior/"
+                            "Berserk), then attack (Hunter/Volva/Warrior/Berserk); Clan "
+                            "Warrior: move")
 
 
 @pytest.mark.rule("runaljod", "Keywords")

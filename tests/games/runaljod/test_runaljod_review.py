@@ -171,3 +171,37 @@ def test_players_choose_where_a_held_enemy_goes_when_its_captor_falls() -> None:
     assert texts(st) == [f"place enemy {w.uid} on {s}" for s in ("B1", "A2", "B2")]
     st.apply(f"place enemy {w.uid} on B2")
     assert w.at == sq("B2")
+
+
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
+@pytest.mark.rule("runaljod", "Perform Checks")
+def test_a_hero_without_a_face_up_rune_can_still_help_with_a_failed_check() -> None:
+    """Helping a hero: "Perform a physical check; then the fallen hero must throw all their
+    runes..." and Perform Checks: "If a hero ... can't perform the test, it is considered a
+    failure": the help still happens, only the upgrade bonus is lost."""
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "B1")
+    v = st.heroes["volva"]
+    st.lose_life(v, 99, "test", "test", [])
+    v.fell_this_turn = False
+    runes(st, "berserk", uruz="down", tiwaz="down", thurisaz="down", hagalaz="down")
+    acts = [a for a in texts(st) if a.startswith("assist")]
+    assert acts == [f"assist volva with {r} (no check)"
+                    for r in ("thurisaz", "uruz", "tiwaz", "hagalaz")]
+    st.force("up", "side", "down", "down")  # Volva's recovery throw
+    st.apply("assist volva with uruz (no check)")
+    assert not v.fallen and st.life_left(v) == 2 + 3
+    assert st.heroes["berserk"].rune("uruz").place == "physical"
+
+
+@pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")
+def test_standing_up_with_every_rune_face_down_leaves_one_life() -> None:
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    h = st.heroes["berserk"]
+    st.lose_life(h, 99, "test", "test", [])
+    st.force("down", "down", "down", "down")
+    st.raise_hero(h, 0, [], "test", alone=True)
+    assert not h.fallen and st.life_left(h) == 1

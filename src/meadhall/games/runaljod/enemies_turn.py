@@ -210,7 +210,8 @@ class EnemiesMixin:
             self.ai_pos = [0, 0]
             for e in self.enemies:
                 e.activated = False
-            events.append(Event("ai", f"Enemy AI card: {card}", S_ENEMIES, {"card": card}))
+            events.append(Event("ai", f"Enemy AI card {card}: {self.describe_ai('common', card)}",
+                                S_ENEMIES, {"card": card}))
         while self.ai_pos[0] < len(self.ai_cards) or self.ai_pos[0] == 1:
             if self.ask is not None or self.outcome().over or self.placement_ask():
                 return False  # a decision arose (e.g. where a released hero is placed)
@@ -223,8 +224,9 @@ class EnemiesMixin:
                     assert sc is not None
                     d.to_discard(sc)
                     self.ai_cards.append([deck, sc])
-                    events.append(Event("ai", f"Special enemy AI card: {sc} ({deck})",
-                                        S_SPECIAL, {"card": sc, "deck": deck}))
+                    events.append(Event("ai", f"Special enemy AI card {sc} ({deck}): "
+                                        f"{self.describe_ai(deck, sc)}", S_SPECIAL,
+                                        {"card": sc, "deck": deck}))
                 if len(self.ai_cards) == 1:
                     break
             deck, card_id = self.ai_cards[self.ai_pos[0]]
@@ -253,6 +255,20 @@ class EnemiesMixin:
             self.begin_activation(waiting[0], events)
         self.ai_cards = []
         return True
+
+    def describe_ai(self, deck: str, card_id: str) -> str:
+        """An AI card in words: each group in activation order with its actions and the
+        hero-icon target order."""
+        names = {d.group: d.name for d in self.content.enemies.values()}
+        parts = []
+        for g in self.content.ai_decks[deck][card_id].groups:
+            acts = []
+            for a in g.actions:
+                who = "/".join(self.content.heroes[t].name for t in a.targets
+                               if t in self.content.heroes)
+                acts.append(a.do + (f" ({who})" if who else ""))
+            parts.append(f"{names.get(g.group, g.group)}: {', then '.join(acts)}")
+        return "; ".join(parts)
 
     def activation_default(self, waiting: list[Enemy], actions: list[AiAction]) -> Enemy:
         """Evaluation for the activation order: the enemy closest to a hero acts first."""

@@ -413,6 +413,11 @@ class HeroesMixin:
             if o.fallen and not o.fell_this_turn and o.at and self.adjacent(h.at, o.at):
                 for r in self.distinct(h, face_up=True):
                     out.append(f"assist {o.id} with {self.rname(r)}")
+                # a hero who cannot perform the check fails it (Perform Checks) but still
+                # helps: the fallen hero throws its runes, only the upgrade bonus is lost
+                for r in self.distinct(h):
+                    if not r.face_up:
+                        out.append(f"assist {o.id} with {self.rname(r)} (no check)")
         # Free actions: miscellaneous items, the 2-player card, handing over.
         for i in dict.fromkeys(h.misc):
             if self.content.items[i].use is not None and not self.content.items[i].god:
@@ -542,7 +547,15 @@ class HeroesMixin:
         if action.startswith("assist "):
             w = action.split()
             o = self.heroes[w[1]]
-            ok, n = self.check(h, "physical", w[-1], events)
+            if action.endswith("(no check)"):
+                r = h.rune(self.icon_of(w[3]))
+                r.place = "physical"
+                n = 0
+                events.append(Event("check", f"{self.hname(h)} places {self.rname(r)} face "
+                                    "down and cannot perform the physical check: it counts as "
+                                    "failed", S_CHECKS, {"hero": h.id, "passed": False}))
+            else:
+                _, n = self.check(h, "physical", w[-1], events)
             self.raise_hero(o, n, events, S_DAMAGE)
             return
         if action.startswith("2-player card"):

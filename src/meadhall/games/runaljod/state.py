@@ -474,15 +474,20 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             extra.append(f"event in play: {ev.name} ({self.active_event[1]}/{ev.circles} "
                          "circles)")
         if self.two_player_card():
+            fx = "; ".join(f"effect {k + 1}: {e.text.rstrip('.')}"
+                           for k, e in enumerate(self.content.two_player.effects))
             extra.append("2-player card " + ("used this turn" if self.two_player_used
-                                             else "ready"))
+                                             else f"ready ({fx})"))
         extra.append(f"event deck {len(self.event_deck)}, search deck {len(self.search_deck)}, "
                      f"equipment deck {len(self.equipment_deck)}")
         lines.append(" · ".join(extra))
         for h in self.ordered():
             pool = ", ".join(f"{self.rname(r)} {r.side}" for r in h.pool()) or "-"
             used = ", ".join(f"{self.rname(r)}@{r.place}" for r in h.runes
-                             if r.place != POOL) or "-"
+                             if r.place not in (POOL, "out")) or "-"
+            out = [self.rname(r) for r in h.runes if r.place == "out"]
+            if out:
+                used += f" | to throw at the destiny phase: {', '.join(out)}"
             status = "FALLEN" if h.fallen else (f"at {grid.name(h.at)}" if h.at else "off")
             lines.append(f"{self.hname(h)} [{LETTERS.get(h.id, '?')}] {status} life "
                          f"{self.life_left(h)}/{self.hero_life(h)} glory {h.glory} skill pts "
