@@ -205,3 +205,28 @@ def test_god_card_activates_minions_then_thor() -> None:
     assert t.index("Minions 2") < t.index("Minions 3") < t.index("Thor moves")
     assert len(GAME.content.thor_cards) == 11
     assert all(len(c.activate) >= 2 for c in GAME.content.thor_cards.values())
+
+
+@pytest.mark.rule(G, "Special Rules")
+@pytest.mark.rule(G, "2. God Activation")
+def test_an_ashfolk_pushed_by_thor_into_a_heat_area_removes_the_token() -> None:
+    """"AshFolk 1-A that enter an Area with a Heat token immediately remove that token": being
+    pushed in by the God is entering it too (The Last Flame). A DraugMech leaves it."""
+    for pushed, kept in (("D1", True), ("A2", False)):
+        s = fresh()
+        quiet(s)
+        s.thor["area"] = "D2"
+        s.thor["activated"] = True
+        s.champs["ragnar"].area = "G6"
+        others = [m for m in ("A1", "A2", "D1") if m != pushed]
+        for a, m in zip(["G5", "G7", "F6"], [pushed, *others], strict=True):
+            s.minions[m].area = a
+        s.tokens["G4"] = "heat"
+        resolve(s, [{"op": "move", "adjacent_to": "closest", "face": "red",
+                     "toward": "closest"}])
+        s.apply("thor to G5")
+        assert set(legal(s)) == {f"push {pushed} to {a}" for a in
+                                 ("G4", "G6", "F6", "F5", "F4")}
+        s.apply(f"push {pushed} to G4")
+        assert (s.tokens.get("G4") == "heat") is kept
+        assert s.thor_area == "G5"

@@ -208,6 +208,7 @@ class Gods:
             self.minions[who].area = area
             events.append(Event("push", f"{self.minion_name(who)} is pushed to {area}",
                                 S_GOD_ACT))
+            self.ashfolk_enters(who, area, events)
 
     def t_face(self, t: Task, events: list[Event]) -> None:
         self.op_turn({"face": t["face"], "toward": t["toward"]}, S_GOD_ACT, events)

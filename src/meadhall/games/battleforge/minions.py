@@ -122,9 +122,7 @@ class Minions:
         Attacks a champion it reaches and gains 1 Action (authored Rampage)."""
         m = self.minions[t["id"]]
         side = self.side_of(t)
-        if self.scenario_poi == "flame" and self.minion_card(m.type).model == "AshFolk" \
-                and self.is_heat(area):
-            self.remove_token(area, f"{self.minion_name(m.id)} entered it", S_SPECIAL, events)
+        self.ashfolk_enters(m.id, area, events)
         if side.special == "rampage" and area != self.thor_area:
             here = [c for c in self.turn_order() if self.champs[c].area == area
                     and c not in t["attacked"]]
@@ -133,6 +131,13 @@ class Minions:
                 self.queue_attack(t, here[0], events)
                 events.append(Event("rampage", f"{self.minion_name(m.id)} gains 1 Action from "
                                     "its Rampage", S_MIN_RES, {"minion": m.id}))
+
+    def ashfolk_enters(self, mid: str, area: str, events: list[Event]) -> None:
+        """The Last Flame: "AshFolk 1-A that enter an Area with a Heat token immediately remove
+        that token" - however they enter it (moving, standing, pushed by the God)."""
+        if self.scenario_poi == "flame" and self.minion_card(self.minions[mid].type).model \
+                == "AshFolk" and self.is_heat(area):
+            self.remove_token(area, f"{self.minion_name(mid)} entered it", S_SPECIAL, events)
 
     def queue_attack(self, t: Task, cid: str, events: list[Event]) -> None:
         t["attacked"].append(cid)

@@ -398,8 +398,9 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
                      f"{self.cname(self.turn_order()[0])} (marker {'red' if self.marker_red else 'grey'})")
         for cid in self.turn_order():
             c = self.champs[cid]
-            rondel = " ".join(f"{i + 1}:{''.join(sp) or '-'}"
-                              + (f"+{b['level']}{b['symbol'][:3]}" if (b := c.boons[i]) else "")
+            rondel = " ".join(f"{i + 1}[{'/'.join(self.space_icons(cid, i))}]:"
+                              f"{''.join(sp) or '-'}"
+                              + (f"+{b['level']}{b['symbol']}" if (b := c.boons[i]) else "")
                               for i, sp in enumerate(c.rondel))
             lines.append(f"{c.name} ({c.colour}, {c.form}) in {c.area}: health {c.health}, fury "
                          f"{c.fury}, charges {c.charges['human']}/{c.charges['berserker']}, attrs "
@@ -414,14 +415,17 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
             lines.append(f"Overheated Minion cards: {', '.join(over)}")
         faces = ", ".join(f"{f} {'X' if f in self.thor['destroyed'] else self.thor['damage'][f]}"
                           for f in self.content.god.faces)
-        lines.append(f"Thor in {self.thor_area}, Red Face toward direction {self.face_dir('red')}"
-                     f" (0 = north-east, clockwise){'' if self.thor['activated'] else ', not yet activated'}"
+        compass = ("NE", "E", "SE", "SW", "W", "NW")
+        facing = ", ".join(f"{compass[d]} {self.face_at(d)}" for d in range(6))
+        lines.append(f"Thor in {self.thor_area} (Faces toward: {facing})"
+                     f"{'' if self.thor['activated'] else ', not yet activated'}"
                      f"; face damage (of {self.face_health()}): {faces}")
         lines.append(f"Reserves: {self.reserve_temp} temporary, {self.reserve_frost} frost · "
                      f"event deck {len(self.event_deck)} · god deck {len(self.god_deck)}")
         lines.append("Legend: T Thor, Ra/La/Gu/Si/Ly champions, a/d/t AshFolk/DraugMech/Troll, "
                      "* Sacred Flame, ^ Heat, ~ Freeze, F unlit furnace, f<n> lit furnace, "
-                     "+ altar, S god's start, ## inaccessible")
+                     "+ altar, S god's start, ## inaccessible; rondel cubes c action, t temporary, f frost, "
+                     "+N boon")
         return "\n".join(lines)
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
