@@ -6,6 +6,7 @@ import pytest
 
 from meadhall import games
 from meadhall.core.errors import IllegalAction
+from meadhall.games.midhalla.heroes import REPLAY
 from meadhall.games.midhalla.testkit import combat, legal, line, position
 
 G = games.get("midhalla")
@@ -199,7 +200,6 @@ def test_hero_armor_lasts_until_the_beginning_of_the_next_turn_and_does_not_stac
     st.apply("use ultimate Unbreakable")
     assert st.heroes["tora"].armor == 3  # doesn't stack: the highest counts
     st.apply("end turn")
-    st.apply("end step 3.3")
     # the chieftain attacks for 2 and bleeds her; armor 3 stops the attack
     assert st.heroes["tora"].hp == 5
     assert st.heroes["tora"].bleed == 1
@@ -395,8 +395,6 @@ def test_combat_ends_at_the_end_of_3_3_when_every_enemy_is_defeated() -> None:
     st.apply("skill bottom 1 Advance")
     st.apply("stay")
     st.apply("end turn")
-    assert st.phase == "combat"  # players may still replay step 3.3
-    st.apply("end step 3.3")
     assert st.phase == "rewards"
 
 
@@ -442,35 +440,50 @@ def test_hp_above_ten_is_shown_as_tokens_on_the_ten() -> None:
 def test_players_may_replay_step_3_3_until_step_3_1_starts() -> None:
     # "they may want to replay said actions in a different way instead ... as long as the
     # next step 3.1 has not started yet"
-    st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
+    st = state(heroes={"harkon": {"tile": "t1"}, "enyk": {"tile": "t1"}},
                enemies={"e1": {"card": "kobold_slinger", "tile": "t1"},
                         "e2": {"card": "kobold_warrior", "tile": "t3"}})
     combat(st, "heroes")
     start = st.to_json()["position"]
+    st.apply("next hero harkon")
     st.apply("skill top 2 Strike")
+    assert REPLAY not in legal(st)  # not within a skill
     st.apply("attack e1 (Kobold Slinger on t1)")
     st.apply("skill bottom 1 Advance")
     st.apply("move to t2")
+    assert legal(st)[0] == "end turn" and legal(st)[-1] == REPLAY
     st.apply("end turn")
     assert "e1" not in st.enemies and st.heroes["harkon"].tile == "t2"
-    d = st.decision()
-    assert d.seat == "players" and d.kind == "choice" and d.default == "end step 3.3"
-    assert legal(st) == ["end step 3.3",
-                         "replay step 3.3 (take back every hero action of this step)"]
-    ev = st.apply("replay step 3.3 (take back every hero action of this step)")
+    st.apply("skill top 1 Thorn Dart")  # Enyk: nothing left in range
+    st.apply("skill bottom 1 Wander")
+    st.apply("stay")
+    ev = st.apply(REPLAY)  # Harkon's turn is taken back too: the whole step
     assert any(e.kind == "replay" and e.section == "3.3 Hero Turns" for e in ev)
-    after = st.to_json()["position"]
-    assert {k: v for k, v in after.items() if k != "choice"} == {
+    assert {k: v for k, v in st.to_json()["position"].items() if k != "choice"} == {
         k: v for k, v in start.items() if k != "choice"}
-    assert st.heroes["harkon"].tile == "t1" and "e1" in st.enemies
-    st.apply("skill top 1 Cleave")  # a different way this time
+    assert legal(st) == ["next hero harkon", "next hero enyk"]  # a different order now
+    st.apply("next hero enyk")
+    st.apply("skill top 1 Thorn Dart")
+    st.apply("attack e1 (Kobold Slinger on t1)")
+    st.apply("skill bottom 1 Wander")
+    st.apply("stay")
+    st.apply("end turn")
+    st.apply("skill top 1 Cleave")  # Harkon
     st.apply("skip attack")
     st.apply("skill bottom 1 Advance")
     st.apply("stay")
-    st.apply("end turn")
-    ev = st.apply("end step 3.3")
-    assert any(e.section == "3.1 Enemy Turns" for e in ev)  # 3.1 has started: no replay now
-    assert not any(a.startswith("replay") for a in legal(st))
+    ev = st.apply("end turn")  # the last turn ends: 3.1 starts, the actions are final
+    assert any(e.section == "3.1 Enemy Turns" for e in ev)
     with pytest.raises(IllegalAction) as err:
-        st.apply("replay step 3.3 (take back every hero action of this step)")
+        st.apply(REPLAY)
     assert err.value.section == "3.3 Hero Turns"
+
+
+@pytest.mark.rule("midhalla", "3.3 Hero Turns")
+def test_the_saved_start_of_3_3_never_shows_deck_contents_in_view() -> None:
+    st = state(players=("harkon",), heroes={"harkon": {"tile": "t1"}},
+               enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
+    combat(st, "heroes")
+    assert st.cb["snapshot"]  # kept for a replay
+    v = st.view()
+    assert "pile" not in str(v["combat"]) and "pile" not in str(v["decks"])

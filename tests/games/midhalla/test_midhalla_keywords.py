@@ -135,8 +135,7 @@ def test_hero_retaliate_damages_the_attacking_enemy() -> None:
     st.apply("skill top 1 Cleave")
     st.apply("skip attack")
     st.apply("skill bottom 3 Defiance")  # Retaliate 1
-    st.apply("end turn")
-    ev = st.apply("end step 3.3")  # 3.1: the warrior attacks Harkon and takes 1 damage back
+    ev = st.apply("end turn")  # 3.1: the warrior attacks Harkon and takes 1 damage back
     assert st.heroes["harkon"].hp == 5 and st.enemies["e1"].hp == 1
     assert any(e.kind == "retaliate" for e in ev)
 

@@ -12,6 +12,7 @@ from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import Board
 
 ID = "midhalla"
+REPLAY = "replay step 3.3 (take back every hero action of this step)"
 
 
 class HeroRules:
@@ -38,14 +39,7 @@ class HeroRules:
             return
         ready = [h.id for h in self.heroes.values() if not h.ko and h.tile and not h.acted]
         if not ready:
-            if self.cb.get("snapshot") is None:
-                self._end_of_round(events)
-                return
-            opts = [("end step 3.3", ["end"]),
-                    ("replay step 3.3 (take back every hero action of this step)", ["replay"])]
-            self._ask("end_step", PLAYERS, "Every hero has taken a turn: end step 3.3, or "
-                      "replay its actions in a different way before step 3.1 starts",
-                      S.HERO_TURNS, opts, default=opts[0][0])
+            self._end_of_round(events)
             return
         if len(ready) > 1:
             opts = [(f"next hero {h}", h) for h in ready]
@@ -54,13 +48,10 @@ class HeroRules:
             return
         self._start_hero(ready[0], events)
 
-    def _on_end_step(self, p: list[str], events: list[Event]) -> None:
+    def _replay_step(self, events: list[Event]) -> None:
         """3.3 Hero Turns: players may replay the step's actions "in a different way instead
-        ... as long as the next step 3.1 has not started yet"."""
+        ... as long as the next step 3.1 has not started yet": back to the step's start."""
         snapshot = self.cb["snapshot"]
-        if p[0] == "end":
-            self.cb["snapshot"] = None
-            return
         self._load(json.loads(snapshot))
         self.cb["snapshot"] = snapshot
         events.append(Event("replay", "Step 3.3 is replayed: every hero action since the step "
@@ -126,6 +117,9 @@ class HeroRules:
             opts = [("end turn", ["end"])]
             prompt = f"{self._hname(h.id)}: use items or ultimates, or end the turn"
         opts = opts + self._free_options(h)
+        if stage == "after" and self.cb.get("snapshot"):
+            opts.append((REPLAY, ["replay"]))
+            prompt += " (or replay step 3.3 from its start)"
         self._ask("hero", PLAYERS if h.follower else h.id, prompt,
                   S.FOLLOWERS if h.follower else S.HERO_TURN, opts, turn=True)
 
@@ -162,6 +156,8 @@ class HeroRules:
             events.append(Event("ultimate", f"{self._hname(h.id)} uses the ultimate "
                                 f"{cat.ultimates[p[1]].name} (covered until refreshed)",
                                 S.FREE_ACTIONS))
+        elif p[0] == "replay":
+            self._replay_step(events)
         else:
             self._end_hero_turn(h, events)
 

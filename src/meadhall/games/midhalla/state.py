@@ -305,8 +305,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             return None
         word = action.split(" ")[0]
         if word == "replay":
-            return IllegalAction(ID, S.HERO_TURNS, "hero actions can be replayed only once every "
-                                 "hero has taken a turn in step 3.3, before step 3.1 starts")
+            return IllegalAction(ID, S.HERO_TURNS, "step 3.3 can be replayed when a hero ends a "
+                                 "turn (before step 3.1 starts), not within a skill or after "
+                                 "3.3 has ended")
         if word == "fortify" and ch["kind"] == "prep":
             tid = action.split(" ")[-1]
             t = self.tiles.get(tid)
@@ -365,6 +366,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         pos = self._dump()
         for k in ("decks",):
             pos[k] = {n: self.decks[n].public() for n in DECKS}
+        if pos["combat"] and pos["combat"].get("snapshot"):
+            # the saved start of step 3.3 holds full decks: show only that a replay is possible
+            pos["combat"]["snapshot"] = "the position at the start of step 3.3"
         pos["outcome"] = self.outcome().to_json()
         return pos
 
