@@ -425,7 +425,48 @@ def test_when_another_champion_takes_damage_skill() -> None:
     assert s.decision().seat == "lagertha"
     assert legal(s) == ["use Shield Maiden for ragnar", "pass"]
     s.apply("use Shield Maiden for ragnar")
+    # "Special Skills can be used one after the other or even cumulatively": offered again.
+    assert s.decision().seat == "lagertha"
+    assert legal(s) == ["use Shield Maiden for ragnar", "pass"]
+    s.apply("pass")
     assert s.champs["ragnar"].health == 11 and s.champs["lagertha"].charges["human"] == 2
+
+
+@pytest.mark.rule(G, "Special Skills")
+@pytest.mark.rule(G, "Berserker Form")
+def test_a_berserker_is_offered_both_skills_of_the_same_timing() -> None:
+    """"When turning into the Berserker Form, Champions receive the new Special Skill ... It
+    works the same way as a Human Form Special Skill": Ragnar as a Bear keeps Battle Cry and
+    gains Ursine Might, both "On Your Turn"; both are offered while they have charges (the
+    engine used to offer only the first one with a charge)."""
+    s = fresh()
+    board_only(s, {"ragnar": [["c"], ["c"], [], [], [], []]})
+    r = s.champs["ragnar"]
+    r.form, r.charges = "berserker", {"human": 3, "berserker": 3}
+    restart_turn(s)
+    assert {"skill Battle Cry", "skill Ursine Might"} <= set(legal(s))
+    s.apply("skill Ursine Might")
+    assert "skill Ursine Might" not in legal(s)  # its effect is already pending this turn
+    assert "skill Battle Cry" in legal(s)
+
+
+@pytest.mark.rule(G, "Special Skill Requirements")
+def test_damage_skills_can_be_used_cumulatively() -> None:
+    """A champion with two "When another Champion takes Damage" skills (Lagertha as a Stag)
+    is offered both, and again after each use while Damage is left."""
+    s = fresh()
+    board_only(s, {"ragnar": EMPTY})
+    la = s.champs["lagertha"]
+    la.berserker, la.form, la.charges = "stag", "berserker", {"human": 1, "berserker": 1}
+    s.tasks = [{"t": "damage", "c": "ragnar", "n": 5, "src": "test"}, {"t": "turn"}]
+    s.ask = None
+    s.run([])
+    assert legal(s) == ["use Shield Maiden for ragnar", "use Antler Guard for ragnar", "pass"]
+    s.apply("use Shield Maiden for ragnar")
+    assert legal(s) == ["use Antler Guard for ragnar", "pass"]
+    s.apply("use Antler Guard for ragnar")
+    settle(s)
+    assert s.champs["ragnar"].health == 11
 
 
 @pytest.mark.rule(G, "Crossing Areas with Enemies")

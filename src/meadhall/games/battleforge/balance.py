@@ -257,7 +257,8 @@ class HeuristicBot:
         return opts[0]
 
     def h_skill_prevent(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str:
-        return opts[0] if s.tasks[0]["n"] >= 2 else "pass"
+        t = s.tasks[0]
+        return opts[0] if t["n"] >= 2 and ask["seat"] not in t.get("used", []) else "pass"
 
     def h_anytime(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         return next((o for o in opts if o.startswith("skill ")), None)

@@ -108,9 +108,9 @@ class ChampionsPhase:
             if self.thor_adjacent(c.area):
                 out.append("taunt")
         for window in ("on_your_turn", "anytime"):
-            sk = self.usable_skill(cid, window)
-            if sk is not None and self.skill_useful(cid, sk[1]):
-                out.append(f"skill {sk[0]}")
+            for name, form in self.usable_skills(cid, window):
+                if self.skill_useful(cid, form):
+                    out.append(f"skill {name}")
         out.append("end turn")
         return out
 
@@ -482,9 +482,8 @@ class ChampionsPhase:
             opts = []
             if not a["reroll_used"] and self.rerollable(False):
                 opts += [f"reroll with {i + 1}" for i in self.reaction_spaces(cid, "reroll")]
-            sk = self.usable_skill(cid, "after_any_roll")
-            if sk is not None and self.after_roll_useful(cid, sk[1]):
-                opts.append(f"skill {sk[0]}")
+            opts += [f"skill {name}" for name, form in self.usable_skills(cid, "after_any_roll")
+                     if self.after_roll_useful(cid, form)]
             self.tasks.insert(0, t)
             if not opts:
                 a["stage"] = "window"
@@ -518,14 +517,16 @@ class ChampionsPhase:
             for o in self.turn_order():
                 if o == cid or o in a["asked"]:
                     continue
-                sk = self.usable_skill(o, "after_any_roll")
-                if sk is None or not self.after_roll_useful(o, sk[1]):
+                sks = [f"skill {name}" for name, form in self.usable_skills(o, "after_any_roll")
+                       if self.after_roll_useful(o, form)]
+                if not sks:
                     continue
                 a["asked"].append(o)
                 self.tasks.insert(0, t)
-                self.ask_seat(o, f"{self.cname(cid)} rolled {self.dice_text()}: use {sk[0]}?",
-                              "Special Skill Requirements", [f"skill {sk[0]}", "pass"], "window",
-                              {"form": sk[1]}, default="pass")
+                self.ask_seat(o, f"{self.cname(cid)} rolled {self.dice_text()}: use "
+                              f"{' or '.join(x[6:] for x in sks)}?",
+                              "Special Skill Requirements", [*sks, "pass"], "window",
+                              {}, default="pass")
                 return
             a["stage"] = "effects"
         if a["stage"] == "effects":

@@ -51,24 +51,23 @@ class OtherRules:
             for o in self.turn_order():
                 if o == c.id or o in asked or t["n"] <= 0:
                     continue
-                sk = self.usable_skill(o, "another_takes_damage")
-                if sk is None:
+                sks = self.usable_skills(o, "another_takes_damage")
+                if not sks:
                     continue
                 asked.append(o)
                 self.tasks.insert(0, t)
-                name, form = sk
+                forms = {f"use {name} for {c.id}": form for name, form in sks}
                 self.ask_seat(o, f"{self.cname(c.id)} is about to take {t['n']} Damage ({t['src']}):"
-                              f" use {name}?", S_SKILL_REQ, [f"use {name} for {c.id}", "pass"],
-                              "skill_prevent", {"form": form}, default="pass")
+                              f" use {' or '.join(n for n, _ in sks)}?", S_SKILL_REQ,
+                              [*forms, "pass"], "skill_prevent", {"forms": forms}, default="pass")
                 return
             t["stage"] = 1
             stage = 1
         if stage == 1:
             opts = [f"defend {i + 1}" for i in self.reaction_spaces(c.id, "defense")] if t["n"] > 0 else []
-            sk = self.usable_skill(c.id, "anytime")
-            if sk is not None and t["n"] > 0:
+            if t["n"] > 0:
                 # "Anytime" skills may also be used while reacting (ruling).
-                opts.append(f"skill {sk[0]}")
+                opts += [f"skill {name}" for name, _ in self.usable_skills(c.id, "anytime")]
             if opts:
                 t["stage"] = 2
                 self.tasks.insert(0, t)
@@ -87,8 +86,12 @@ class OtherRules:
         if choice == "pass":
             return
         seat = ask["seat"]
-        form = ask["ctx"]["form"]
+        form = ask["ctx"]["forms"][choice] if "forms" in ask["ctx"] else ask["ctx"]["form"]
         self.champs[seat].charges[form] -= 1
+        # "Special Skills can be used one after the other or even cumulatively": the seat is
+        # offered the window again while it has a charge and Damage is left.
+        t["asked"].remove(seat)
+        t.setdefault("used", []).append(seat)
         before = t["n"]
         t["n"] = max(0, t["n"] - 2)
         events.append(Event("skill", f"{self.cname(seat)} uses a Special Skill charge to prevent "
@@ -135,12 +138,14 @@ class OtherRules:
         """"Lose X Health Points": no Defense Reaction is possible (Defense). An "Anytime"
         Special Skill may still be used first (Special Skill Requirements; ruling)."""
         cid = t["c"]
-        sk = self.usable_skill(cid, "anytime") if t["n"] > 0 else None
-        if sk is not None and self.skill_useful(cid, sk[1]):
+        sks = [f"skill {name}" for name, form in self.usable_skills(cid, "anytime")
+               if self.skill_useful(cid, form)] if t["n"] > 0 else []
+        if sks:
             self.tasks.insert(0, dict(t))
             self.ask_seat(cid, f"{self.cname(cid)} is about to lose {t['n']} Health Point(s) "
-                          f"({t['src']}, no Defense possible): use {sk[0]} first?", S_SKILL_REQ,
-                          [f"skill {sk[0]}", f"lose {t['n']} health"], "anytime_lose", {},
+                          f"({t['src']}, no Defense possible): use "
+                          f"{' or '.join(x[6:] for x in sks)} first?", S_SKILL_REQ,
+                          [*sks, f"lose {t['n']} health"], "anytime_lose", {},
                           default=f"lose {t['n']} health")
             return
         self.lose_health(cid, t["n"], t["src"], t.get("sec", S_DEFENSE), events)
@@ -162,13 +167,14 @@ class OtherRules:
         for cid in self.turn_order():
             if cid in asked:
                 continue
-            sk = self.usable_skill(cid, "anytime")
-            if sk is None or not self.skill_useful(cid, sk[1]):
+            sks = [f"skill {name}" for name, form in self.usable_skills(cid, "anytime")
+                   if self.skill_useful(cid, form)]
+            if not sks:
                 continue
             self.tasks.insert(0, t)
-            self.ask_seat(cid, f"{t['why']}: {self.cname(cid)} may use {sk[0]} (Anytime)",
-                          S_SKILL_REQ, [f"skill {sk[0]}", "pass"], "anytime", {},
-                          default="pass")
+            self.ask_seat(cid, f"{t['why']}: {self.cname(cid)} may use "
+                          f"{' or '.join(x[6:] for x in sks)} (Anytime)",
+                          S_SKILL_REQ, [*sks, "pass"], "anytime", {}, default="pass")
             return
 
     def ans_anytime(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:

@@ -240,15 +240,19 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
             return self.content.human_forms[cid].skill
         return self.content.berserker_forms[self.champs[cid].berserker].skill
 
-    def usable_skill(self, cid: str, window: str) -> tuple[str, str] | None:
-        """(name, form) of a skill of ``cid`` for this timing window with a charge left."""
+    def usable_skills(self, cid: str, window: str) -> list[tuple[str, str]]:
+        """(name, form) of every skill of ``cid`` for this timing window with a charge left: a
+        Berserker has both forms' skills ("Special Skills can be used one after the other or
+        even cumulatively")."""
         c = self.champs[cid]
         forms = ["human", "berserker"] if c.form == "berserker" else ["human"]
-        for f in forms:
-            sk = self.skill_of(cid, f)
-            if sk.window == window and c.charges[f] > 0:
-                return sk.name, f
-        return None
+        return [(self.skill_of(cid, f).name, f) for f in forms
+                if self.skill_of(cid, f).window == window and c.charges[f] > 0]
+
+    def usable_skill(self, cid: str, window: str) -> tuple[str, str] | None:
+        """The first of :meth:`usable_skills`, or None."""
+        sks = self.usable_skills(cid, window)
+        return sks[0] if sks else None
 
     def space_icons(self, cid: str, space: int) -> list[str]:
         return list(self.content.boards[self.champs[cid].board].rondel[space])
