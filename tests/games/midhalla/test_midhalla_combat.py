@@ -487,3 +487,19 @@ def test_the_saved_start_of_3_3_never_shows_deck_contents_in_view() -> None:
     assert st.cb["snapshot"]  # kept for a replay
     v = st.view()
     assert "pile" not in str(v["combat"]) and "pile" not in str(v["decks"])
+
+
+@pytest.mark.rule("midhalla", "Activating Bosses")
+def test_boss_on_activation_effects_come_first_even_before_a_moving_action(monkeypatch) -> None:
+    # "On Activation Effects (always)" - "All rules for enemies apply to bosses". The authored
+    # bear has none, so give it a heal on activation for this test.
+    cat = G.content.cat
+    bear = cat.enemies["demon_bear"]
+    healer = bear.model_copy(update={"on_activation": cat.enemies["troll_brute"].on_activation})
+    monkeypatch.setitem(cat.enemies, "demon_bear", healer)
+    st = state(players=("harkon",), heroes={"harkon": {"tile": "t3"}},
+               enemies={"e1": {"card": "demon_bear", "tile": "t1", "hp": 10, "rotation": 1}})
+    ev = combat(st)  # box 3, Lumber, moves first
+    kinds = [e.kind for e in ev if e.kind in ("heal", "boss", "move")]
+    assert kinds == ["heal", "boss", "move"]
+    assert st.enemies["e1"].hp == 11

@@ -124,6 +124,11 @@ class CombatRules:
         data = self.content.cat.enemies[e.card]
         sub = cb["sub"]
         if sub == "start":
+            # On Activation effects come first, always - for bosses too ("All rules for
+            # enemies apply to bosses"), before the tracker token moves.
+            for eff in data.on_activation:
+                if eff.do == "heal":
+                    self._heal_enemy(e, eff.value, events, S.ACTIVATING_ENEMY)
             if data.kind == "boss" and data.actions:
                 e.rotation = (e.rotation + 1) % len(data.actions)
                 act = data.actions[e.rotation]
@@ -136,9 +141,6 @@ class CombatRules:
                 if act.move:
                     cb["sub"], cb["moves"], cb["then"] = "move", act.move, "target"
                     return
-            for eff in data.on_activation:
-                if eff.do == "heal":
-                    self._heal_enemy(e, eff.value, events, S.ACTIVATING_ENEMY)
             cb["left"] = self._profile(eid)["times"]
             cb["sub"] = "target"
             return
