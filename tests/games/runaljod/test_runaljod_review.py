@@ -205,3 +205,27 @@ def test_standing_up_with_every_rune_face_down_leaves_one_life() -> None:
     st.force("down", "down", "down", "down")
     st.raise_hero(h, 0, [], "test", alone=True)
     assert not h.fallen and st.life_left(h) == 1
+
+
+@pytest.mark.rule("runaljod", "Movement")
+def test_a_wrong_movement_value_names_the_movement_rule() -> None:
+    from meadhall.core.errors import IllegalAction
+
+    st = make()
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    with pytest.raises(IllegalAction) as e:
+        st.apply("move1 with uruz: move 5")
+    assert e.value.section == "Movement" and "gives 3 movement points" in str(e.value)
+
+
+@pytest.mark.rule("runaljod", "Goal of the Game")
+def test_a_greedy_strategy_wins_the_default_adventure_and_replays_identically() -> None:
+    """The balance bot (attack first, then explore, walk toward the enemies or the exit)
+    defeats the Frost Jotun on seed 1; the game is its setup, seed and log."""
+    from meadhall.games.runaljod.balance_bot import GreedyBot, play
+
+    st = play(GAME.new_game(GAME.default_setup(), 1), GreedyBot())
+    assert st.outcome().result == "win" and "Jotun" in st.outcome().reason
+    again = GAME.replay(GAME.default_setup(), 1, st.log)
+    assert again.to_json() == st.to_json()

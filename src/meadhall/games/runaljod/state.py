@@ -32,6 +32,7 @@ from .model import (
     S_CAPRICIOUS,
     S_DESTINY,
     S_GOD,
+    S_HOLD,
     S_INTERACT,
     S_MOVE,
     S_SETUP,
@@ -355,6 +356,13 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             if "attack" in action:
                 return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
                                      "reach of the weapon and in line of sight")
+            if w[0] in ("move1", "move2"):
+                if h.held_by:
+                    return IllegalAction(ID, S_HOLD, "a held hero cannot move on its own")
+                value = next((a.split()[-1] for a in self.hero_actions(h)
+                              if a.startswith(f"{w[0]} ")), "?")
+                return IllegalAction(ID, S_MOVE, f"the {w[0]} space gives {value} movement "
+                                     "points (the value where the rune is placed)")
             if "invoke" in action or "re-throw" in action:
                 return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
                                      "and a face up rune on the altar")
