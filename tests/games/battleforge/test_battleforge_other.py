@@ -280,3 +280,29 @@ def test_every_event_names_its_section_and_render_draws_the_board() -> None:
                 assert e.section and e.text
         out = s.render()
         assert "Rounds track" in out and "Thor in" in out and "Gu" in out
+
+
+@pytest.mark.rule(G, "Heat Tokens")
+@pytest.mark.rule(G, "Defense")
+def test_against_heat_the_champion_chooses_how_much_to_defend() -> None:
+    """"The Champion can choose to Defend any amount of Damage between 1 and the number of
+    Action Cubes used"; against a Heat token, losing Health brings a Temporary Cube, so every
+    amount is offered (ruling 11). Defending 3 of the 4: 1 Health lost and 1 Temporary Cube."""
+    s = fresh()
+    board_only(s, {"ragnar": [["c"], [], ["c"] * 5, [], [], []]})  # space 3: ritual/defense
+    s.champs["ragnar"].area = "D3"
+    s.tokens["D4"] = "heat"
+    s.champs["lagertha"].charges["human"] = 0
+    restart_turn(s)
+    s.apply("move 1")
+    s.apply("step D4")
+    assert legal(s) == ["defend 3", "take 4 damage"]
+    s.apply("defend 3")
+    assert s.decision().seat == "ragnar"
+    assert legal(s) == ["defend 4 damage", "defend 3 damage", "defend 2 damage",
+                        "defend 1 damage"]
+    assert s.decision().default == "defend 4 damage"
+    s.apply("defend 3 damage")
+    settle(s)
+    r = s.champs["ragnar"]
+    assert r.health == 11 and sum(sp.count("t") for sp in r.rondel) == 1

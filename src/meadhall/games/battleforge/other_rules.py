@@ -77,9 +77,26 @@ class OtherRules:
                               default=f"take {t['n']} damage")
                 return
             stage = 2
+        if stage == 3:
+            # How much to Defend (Defense): worth asking only against a Heat token, where losing
+            # Health also brings a Temporary Cube (ruling 11).
+            t["stage"] = 2
+            self.tasks.insert(0, t)
+            opts = [f"defend {k} damage" for k in range(t["most"], 0, -1)]
+            self.ask_seat(c.id, f"{self.cname(c.id)} defends with {t['strength']} cube(s) and "
+                          f"bonus: how much of the {t['n']} Damage ({t['src']})?", S_DEFENSE,
+                          opts, "block", {}, default=opts[0])
+            return
         if stage == 2:
             self.lose_health(c.id, t["n"], t["src"], t.get("sec", S_DEFENSE), events,
                              heat=t.get("heat", False), undefended=True)
+
+    def ans_block(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        t = self.tasks[0]
+        k = int(choice.split()[1])
+        t["n"] -= k
+        events.append(Event("defense", f"{self.cname(t['c'])} defends {k} Damage, {t['n']} left",
+                            S_DEFENSE, {"champion": t["c"]}))
 
     def ans_skill_prevent(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks[0]
@@ -108,13 +125,21 @@ class OtherRules:
         if choice.startswith("defend "):
             space = int(choice.split()[1]) - 1
             strength, frost = self.perform_rondel(cid, space, "defense")
+            if frost:
+                self.tasks.insert(1, self.frost_loss_task(cid, frost))
             blocked = min(strength, t["n"])
+            if t.get("heat") and blocked > 1:
+                # "The Champion can choose to Defend any amount of Damage between 1 and the
+                # number of Action Cubes used": against Heat, less can be worth it.
+                t.update(stage=3, most=blocked, strength=strength)
+                events.append(Event("defense", f"{self.cname(cid)} defends with space "
+                                    f"{space + 1} ({strength} cube(s) and bonus)", S_DEFENSE,
+                                    {"champion": cid, "space": space + 1}))
+                return
             t["n"] -= blocked
             events.append(Event("defense", f"{self.cname(cid)} defends with space {space + 1} "
                                 f"({strength} cube(s) and bonus): {blocked} Damage blocked, "
                                 f"{t['n']} left", S_DEFENSE, {"champion": cid, "space": space + 1}))
-            if frost:
-                self.tasks.insert(1, self.frost_loss_task(cid, frost))
 
     def lose_health(self, cid: str, n: int, src: str, section: str, events: list[Event],
                     heat: bool = False, undefended: bool = False) -> None:

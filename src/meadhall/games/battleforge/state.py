@@ -361,6 +361,9 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         if a["h"] == "step":
             return IllegalAction(GAME_ID, S_MOVING, "not enough Movement Points, a Wall, an "
                                  "Inaccessible Area, or a God's Area you could not leave")
+        if a["h"] == "block":
+            return IllegalAction(GAME_ID, "Defense", "Defend any amount between 1 and the "
+                                 "number of Action Cubes used (and no more than the Damage)")
         if a["h"] in ("defend", "manage"):
             return IllegalAction(GAME_ID, S_REACTIONS, "only 1 Reaction per Trigger Event, from a "
                                  "space with cubes and the reaction's symbol")
