@@ -35,6 +35,13 @@ def restart_turn(s: BattleForgeState) -> None:
     s.run([])
 
 
+def pass_turn(s: BattleForgeState) -> list:
+    """End the current champion's turn as if their 3 Actions were done; returns the events."""
+    s.turn["actions"] = 0
+    restart_turn(s)
+    return s.apply("end turn")
+
+
 def legal(s: BattleForgeState) -> list[str]:
     return [a.text for a in s.legal_actions()]
 

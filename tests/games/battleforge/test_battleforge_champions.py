@@ -6,6 +6,8 @@ from __future__ import annotations
 import pytest
 from bf_helpers import board_only, fresh, legal, restart_turn, settle
 
+from meadhall.core.errors import IllegalAction
+
 G = "battleforge"
 EMPTY = [[], [], [], [], [], []]
 
@@ -589,3 +591,21 @@ def test_a_reroll_skill_cannot_reroll_a_die_twice_unless_it_says_so() -> None:
     assert "skill Raven's Sight" in legal(s)
     s.apply("skill Raven's Sight")
     assert legal(s) == ["die 2"]  # die 1 was already rerolled
+
+
+@pytest.mark.rule(G, "The Champions Phase")
+@pytest.mark.rule(G, "Actions and Reactions")
+def test_the_three_actions_must_be_performed() -> None:
+    """"Rondel Reactions do not count as one of the 3 Actions a Champion must perform on their
+    Turn": the turn cannot be ended with Actions left while one is possible (ruling 40); with
+    no cube on the rondel, no Action is possible and the turn can end."""
+    s = fresh()
+    board_only(s, {"ragnar": [["c"], [], [], [], [], []]})
+    restart_turn(s)
+    assert "end turn" not in legal(s)
+    with pytest.raises(IllegalAction) as e:
+        s.apply("end turn")
+    assert e.value.section == "The Champions Phase"
+    s.champs["ragnar"].rondel = [[] for _ in range(6)]
+    restart_turn(s)
+    assert "end turn" in legal(s) and s.turn["actions"] == 3

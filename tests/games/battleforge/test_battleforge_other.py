@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from bf_helpers import GAME, board_only, fresh, legal, restart_turn, settle, texts
+from bf_helpers import GAME, board_only, fresh, legal, pass_turn, restart_turn, settle, texts
 
 G = "battleforge"
 NO_DEFENSE = [[], ["c"], [], ["c"], [], ["c"]]
@@ -78,7 +78,7 @@ def test_stun_sets_two_cubes_aside_until_the_turn_passes_and_does_not_stack() ->
     assert r.stunned and len(r.centre) == 2 and sum(map(len, r.rondel)) == 1
     ev = run_tasks(s, [{"t": "stun", "c": "ragnar"}])
     assert "already Stunned" in texts(ev) and len(r.centre) == 2
-    s.apply("end turn")
+    pass_turn(s)
     assert s.ask["h"] == "place"  # recovers the 2 cubes wherever Ragnar wants
     settle(s)
     assert not r.stunned and sum(map(len, r.rondel)) == 3
@@ -136,9 +136,9 @@ def test_temporary_cubes_beyond_the_reserve_are_disregarded() -> None:
 @pytest.mark.rule(G, "Game Phases")
 def test_ironborn_phase_order_and_the_first_champion_marker_passes() -> None:
     s = fresh()
-    s.apply("end turn")
+    pass_turn(s)
     settle(s)
-    ev = s.apply("end turn")
+    ev = pass_turn(s)
     ev += settle(s)
     t = texts(ev)
     assert t.index("Twilight marker advances") < t.index("Event:") < t.index("God card:")

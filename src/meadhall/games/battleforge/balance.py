@@ -154,6 +154,15 @@ class HeuristicBot:
                 score = 1
             if score > best[0]:
                 best = (score, o)
+        if best[1] not in opts:
+            # The 3 Actions are compulsory: the most harmless one (cubes into the pile, else a
+            # Move from the smallest space other than the pile, then standing still).
+            if "relocate" in opts:
+                return "relocate"
+            pile = self.pile(s, cid)
+            moves = [o for o in opts if o.startswith("move ") and int(o.split()[1]) - 1 != pile]
+            if moves:
+                return min(moves, key=lambda o: len(c.rondel[int(o.split()[1]) - 1]))
         return best[1]
 
     def skill_score(self, s: BattleForgeState, cid: str, name: str, opts: list[str]) -> float:

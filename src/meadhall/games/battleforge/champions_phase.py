@@ -107,11 +107,15 @@ class ChampionsPhase:
                 out.append("relocate")
             if self.thor_adjacent(c.area):
                 out.append("taunt")
+        # "the 3 Actions a Champion must perform on their Turn" (Rondel Reactions): the turn
+        # can end early only when no Action is possible (ruling 40).
+        can_end = not out
         for window in ("on_your_turn", "anytime"):
             for name, form in self.usable_skills(cid, window):
                 if self.skill_useful(cid, form):
                     out.append(f"skill {name}")
-        out.append("end turn")
+        if can_end:
+            out.append("end turn")
         return out
 
     def ans_turn(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:

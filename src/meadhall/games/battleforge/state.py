@@ -338,6 +338,10 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
             return None
         if a["h"] == "turn":
             word = action.split()[0] if action.split() else ""
+            if action == "end turn":
+                return IllegalAction(GAME_ID, S_CHAMP_PHASE, f"a Champion must perform their 3 "
+                                     f"Actions ({self.turn.get('actions', 0)} left) while one "
+                                     "is possible")
             if word in ("melee", "ranged", "ritual", "heal", "move", "relocate", "taunt") and \
                     self.turn.get("actions", 0) <= 0:
                 return IllegalAction(GAME_ID, S_CHAMP_PHASE, "a Champion performs only 3 "
