@@ -280,3 +280,16 @@ def test_optional_interim_scenario_then_back_to_the_campaign() -> None:
     s.apply("exit E")
     act(s, "end the interim stage")
     assert s.scenario_id == "33"
+
+
+@pytest.mark.rule("niflheim", "Losing a Scenario")
+def test_retry_default_gives_up_after_three_retries() -> None:
+    s = GAME.new_game({"scenario": "1", "heroes": ["frida"], "campaign": True}, seed=0,
+                      auto_choices=True)
+    from meadhall.bots.random import RandomBot
+    bot = RandomBot(5)
+    for _ in range(5000):
+        if s.decision() is None:
+            break
+        s.apply(bot.choose(s))
+    assert s.outcome().result == "loss" and s.camp["retries"] == {"1": 3}

@@ -23,6 +23,7 @@ RETRY = "retry the scenario"
 GIVE_UP = "give up the campaign"
 CHOICES = ("interim", "retry", "next scenario", "new character")
 INTERIM_SCENARIO = "33"
+AUTO_RETRIES = 3
 
 
 def new_record() -> dict[str, Any]:
@@ -46,8 +47,13 @@ def scenario_over(s: NiflheimState, events: list[Event]) -> None:
     sc = s.scenario
     if out.result == "loss":
         s.segment = "retry"
+        tries = s.camp.setdefault("retries", {}).get(s.scenario_id, 0)
+        # The automatic default retries a few times, then gives up, so that automated play
+        # (auto_choices) always ends; the players may retry as often as they like.
+        default = RETRY if tries < AUTO_RETRIES else GIVE_UP
         s._ask("retry", f"Scenario {sc.number} is lost ({out.reason}): retry it from its "
-               "beginning, or give up the campaign?", S.LOSING, [RETRY, GIVE_UP], RETRY)
+               f"beginning (retried {tries} times so far), or give up the campaign?",
+               S.LOSING, [RETRY, GIVE_UP], default)
         return
     s.camp["played"].append(s.scenario_id)
     if sc.number >= 33:
@@ -272,6 +278,8 @@ def retry(s: NiflheimState, events: list[Event]) -> None:
     s.heroes = {hid: s._load_hero(hid, d) for hid, d in start_rec["heroes"].items()}
     s.camp["motes"] = list(start_rec["motes"])
     s.camp["runestones"] = list(start_rec["runestones"])
+    retries = s.camp.setdefault("retries", {})
+    retries[s.scenario_id] = retries.get(s.scenario_id, 0) + 1
     events.append(Event("retry", f"Scenario {s.scenario.number} restarts: XP, Glory, health and "
                         "supplies are reset to their values at its beginning", S.LOSING))
     s.reset_scenario(s.scenario_id)
