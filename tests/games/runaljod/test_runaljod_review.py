@@ -229,3 +229,23 @@ def test_a_greedy_strategy_wins_the_default_adventure_and_replays_identically() 
     assert st.outcome().result == "win" and "Jotun" in st.outcome().reason
     again = GAME.replay(GAME.default_setup(), 1, st.log)
     assert again.to_json() == st.to_json()
+
+
+@pytest.mark.rule("runaljod", "Clarifications")
+def test_players_may_override_the_engines_evaluation_within_the_rulebooks_criteria() -> None:
+    """"The enemies always perform the best possible action for them": the engine's
+    evaluation (here, the cheapest route) is the default, but the players may pick any space
+    the rulebook allows (next to the target, next to the most heroes)."""
+    st = make(["......", "......", "......", "......"])
+    put(st, "berserk", "C1")
+    put(st, "volva", "F4")
+    e = foe(st, "clan_warrior", "C4")
+    best, allowed, _ = st.move_choices(e, ["berserk"])
+    assert best == [(sq("B2"),), (sq("C2"),), (sq("D2"),)]
+    assert allowed == [(sq("B1"),), (sq("D1"),), (sq("B2"),), (sq("C2"),), (sq("D2"),)]
+    st.enemy_action(e, st.content.ai_decks["common"]["ai1"].groups[1].actions[0], [])
+    d = st.decision()
+    assert d.seat == "players" and d.default == f"move enemy {e.uid} to B2"
+    assert texts(st) == [f"move enemy {e.uid} to {s}" for s in ("B1", "D1", "B2", "C2", "D2")]
+    st.apply(f"move enemy {e.uid} to D1")
+    assert e.at == sq("D1")

@@ -10,8 +10,9 @@ documented evaluation (docs/rulings/runaljod.md, "Best possible action"):
   the most heroes, then closest to every hero (sum of walking costs), then the cheapest route;
 * sight moves to the reachable space from which the target is seen that costs least, otherwise
   toward the nearest such space;
-* remaining ties are the players' choice (a PLAYERS decision whose default is the first option
-  in reading order).
+* the players may override the evaluation: a PLAYERS decision offers every space meeting the
+  rulebook's own criteria (next to the target if possible, else as close as possible, then next
+  to the most heroes) with the engine's best space (first in reading order) as its default.
 """
 
 from __future__ import annotations
@@ -342,8 +343,9 @@ class EnemiesMixin:
                                 f"{self.hname(self.heroes[e.captor])} and cannot move",
                                 "Hold"))
             return True
+        allowed: list[tuple[Sq, ...]] = []
         if act.do == "move":
-            opts, why = self.move_options(e, act.targets)
+            opts, allowed, why = self.move_choices(e, act.targets)
         elif act.do == "sight":
             opts, why = self.sight_options(e, act.targets)
         else:
@@ -352,13 +354,20 @@ class EnemiesMixin:
             events.append(Event("skip", f"{self.ename(e)} does not move: {why}",
                                 S_SIGHT if act.do == "sight" else S_MOVE))
             return True
-        if len(opts) > 1:
-            texts = [f"move enemy {e.uid} to {self.fpname(fp)}" for fp in opts]
+        # The players choose among the spaces the rulebook allows; the engine's evaluation
+        # (its best spaces, in reading order) is the default they may override.
+        choices = [fp for fp in allowed if fp != self.stand(e)] or opts
+        if len(choices) > 1:
+            texts = [f"move enemy {e.uid} to {self.fpname(fp)}" for fp in choices]
             self.ask = {"kind": "emove", "seat": PLAYERS,
                         "section": S_SIGHT if act.do == "sight" else S_CLARIFY,
-                        "prompt": f"{self.ename(e)} {why}; several spaces are equally good: "
-                                  "choose one",
-                        "options": texts, "default": texts[0], "why": why}
+                        "prompt": f"{self.ename(e)} {why}; choose its space (default: the "
+                                  f"best for the enemies by the engine's evaluation"
+                                  + (f", equally good: {', '.join(self.fpname(f) for f in opts)}"
+                                     if len(opts) > 1 else "") + ")",
+                        "options": texts,
+                        "default": f"move enemy {e.uid} to {self.fpname(opts[0])}",
+                        "why": why}
             return False
         self.move_enemy(e, opts[0], why, events)
         return True
@@ -479,18 +488,29 @@ class EnemiesMixin:
                    if any(self.adjacent(q, h.at) for q in squares))
 
     def move_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
+        """The engine's best spaces for a move line (see :meth:`move_choices`)."""
+        best, _, why = self.move_choices(e, targets)
+        return best, why
+
+    def move_choices(self, e: Enemy, targets: list[str]
+                     ) -> tuple[list[tuple[Sq, ...]], list[tuple[Sq, ...]], str]:
+        """(best, allowed, why) for a move line toward its target. ``allowed`` are the spaces
+        meeting the rulebook's own criteria (next to the target if it can get there, else as
+        close as possible; then next to the most heroes); ``best`` narrows them with the
+        engine's evaluation (closest to every hero, then the cheapest route)."""
         h = self.move_target(e, targets)
         if h is None:
-            return [], "no hero to move toward"
+            return [], [], "no hero to move toward"
         assert h.at is not None
         if any(self.adjacent(q, h.at) for q in e.squares) or h.held_by == e.uid:
-            return [], f"already adjacent to {self.hname(h)}"
+            return [], [], f"already adjacent to {self.hname(h)}"
         stands = self.stands_within(e, h.at)
         why = f"toward {self.hname(h)}"
         at_goal = [fp for fp in stands if any(self.adjacent(q, h.at) for q in fp)]
         if at_goal:
-            return self.best(at_goal, lambda fp: (-self.heroes_adjacent(fp), stands[fp])), \
-                why + f", ending adjacent to {self.hname(h)}"
+            return (self.best(at_goal, lambda fp: (-self.heroes_adjacent(fp), stands[fp])),
+                    self.best(at_goal, lambda fp: -self.heroes_adjacent(fp)),
+                    why + f", ending adjacent to {self.hname(h)}")
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
         to_goal = distances_multi(goals, self.enemy_steps_reversed(e))
 
@@ -499,13 +519,16 @@ class EnemiesMixin:
         moving = [fp for fp in stands if left(fp) < INF]
         if not moving:
             # the target cannot be reached: end in the nearest possible space
-            return self.best(list(stands), lambda fp: (
-                min(grid.chebyshev(q, h.at) for q in fp), stands[fp])), \
-                why + " (no route: nearest possible space)"
+            def near(fp: tuple[Sq, ...]) -> int:
+                return min(grid.chebyshev(q, h.at) for q in fp)
+            return (self.best(list(stands), lambda fp: (near(fp), stands[fp])),
+                    self.best(list(stands), near),
+                    why + " (no route: nearest possible space)")
         allh = [x.at for x in self.standing_heroes()]
-        return self.best(moving, lambda fp: (
+        return (self.best(moving, lambda fp: (
             left(fp), -self.heroes_adjacent(fp),
-            sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])), why
+            sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])),
+            self.best(moving, lambda fp: (left(fp), -self.heroes_adjacent(fp))), why)
 
     def best(self, options: list[Any], key: Callable[[Any], Any]) -> list[Any]:
         if not options:
