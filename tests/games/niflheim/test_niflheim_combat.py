@@ -305,3 +305,11 @@ def test_covering_hero_may_attack_during_another_heros_activation() -> None:
     s.apply("cover: frida attack undead 1 with sling")  # 12 - 2 (walking cover) = 10: wound
     assert 1 not in s.undead and s.heroes["frida"].marker == "attacked"
     assert s.decision().seat == "killian"
+
+
+@pytest.mark.rule("niflheim", "Attack Modifiers (AM)")
+def test_covering_attack_offered_on_a_spawned_undead_in_los() -> None:
+    s = pos(open_map(14, 10), {"frida": {"at": "J9", "ready": "sling"}}, track=2)
+    s.apply("end activation")
+    assert s.decision().section == "Covering"
+    assert "cover: frida attack undead 1 with sling" in legal(s)

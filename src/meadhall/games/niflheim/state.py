@@ -422,7 +422,7 @@ class NiflheimState(GameState):
         elif kind == "bow target":
             combat.shoot(self, self.undead[c["uid"]], self.heroes[action.split()[-1]], events)
         elif kind == "spawn":
-            undead.place_marker(self, grid.sq(action.split()[-1]), events, S.SPAWNING)
+            self._spawn(grid.sq(action.split()[-1]), events)
         elif kind == "cover":
             if action != NO_COVER:
                 self._cover_attack(action, events)
@@ -609,12 +609,19 @@ class NiflheimState(GameState):
                           "closest free square", S.SPAWNING,
                           [f"spawn at {grid.name(q)}" for q in spots])
                 return False
-            undead.place_marker(self, spots[0], events, S.SPAWNING)
-            if self.scenario_outcome().over:
+            self._spawn(spots[0], events)
+            if self.scenario_outcome().over or self.choice is not None:
                 return False
         self.spawn_queue = None
         self._end_turn()
         return True
+
+    def _spawn(self, at: Sq, events: list[Event]) -> None:
+        """Place a spawned marker; a covering hero may attack it at once if it is revealed."""
+        if undead.place_marker(self, at, events, S.SPAWNING):
+            u = self.undead[self.next_uid]
+            if u.kind is not None:
+                self._offer_cover(u)
 
     def _begin_undead(self, uid: int, events: list[Event]) -> None:
         """Activate one undead: covering heroes may interrupt first, then a stunned undead
