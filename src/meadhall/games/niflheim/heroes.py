@@ -505,6 +505,7 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
         s.next_active = sp.joins
         events.append(Event("join", f"{s.heroes[sp.joins].name} joins the party and may "
                             "activate at once", S.NEW_RULES_34, {"hero": sp.joins}))
+        reveal(s, events)
     if sp.spawn:
         spots = undead.spawn_squares(s, q)
         if len(spots) > 1:
