@@ -36,6 +36,9 @@ def test_unique_items_cannot_be_sold_but_can_be_exchanged() -> None:
     acts = legal(st)
     assert "sell runic_talisman from harkon" not in acts
     assert "give runic_talisman from harkon to enyk" in acts
+    with pytest.raises(IllegalAction) as err:
+        st.apply("sell runic_talisman from harkon")
+    assert err.value.section == "Types of Items" and "unique" in err.value.reason
 
 
 @pytest.mark.rule("midhalla", "Fortifying Map Tiles")

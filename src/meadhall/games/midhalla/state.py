@@ -334,6 +334,21 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                      "one map tile")
             return IllegalAction(ID, S.BUILD, "the trap is locked, out of stock or too "
                                  "expensive")
+        if word == "explore" and ch["kind"] == "explore":
+            return IllegalAction(ID, S.CHOOSE_PATH, "only a path letter on a placed map tile "
+                                 "with no map tile attached to it (unexplored) can be explored")
+        if word == "buy" and ch["kind"] == "prep":
+            return IllegalAction(ID, S.BUY_SELL, "only items in Dara's cart can be bought, for "
+                                 f"their cost (the party has {self.silver} silver)")
+        if word == "sell" and ch["kind"] == "prep":
+            return IllegalAction(ID, S.ITEM_TYPES, "only a hero's common and rare items can be "
+                                 "sold; unique items are a persistent part of the equipment")
+        if word == "restore" and ch["kind"] == "prep":
+            return IllegalAction(ID, S.RESTORE, "restoring a trap below its maximum HP costs "
+                                 f"{self.content.printed.restore_cost} silver")
+        if word == "heal" and ch["kind"] == "prep":
+            return IllegalAction(ID, S.REVIVE, "restoring a hero below full HP (even KO) costs "
+                                 f"{self.content.printed.heal_cost} silver")
         if word == "skill" and ch["kind"] == "hero":
             return IllegalAction(ID, S.HERO_TURN, "a skill token can only move to an unoccupied, "
                                  "unexhausted skill of the row whose turn it is (top row first)")
