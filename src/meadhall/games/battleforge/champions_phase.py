@@ -66,7 +66,10 @@ class ChampionsPhase:
                           kind="turn")
             return
         opts = self.turn_options(cid)
-        self.ask_seat(cid, f"{self.cname(cid)}'s turn: {self.turn['actions']} action(s) left",
+        c = self.champs[cid]
+        cubes = " ".join(f"{i + 1}:{len(sp)}" for i, sp in enumerate(c.rondel))
+        self.ask_seat(cid, f"{self.cname(cid)}'s turn in {c.area}: {self.turn['actions']} "
+                      f"action(s) left; health {c.health}; cubes per rondel space {cubes}",
                       S_CHAMP_PHASE, opts, "turn", {}, kind="turn")
 
     def end_turn(self, events: list[Event]) -> None:
