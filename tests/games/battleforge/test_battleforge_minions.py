@@ -180,15 +180,24 @@ def test_second_example_overheated_draugr_rampage() -> None:
     s.ask = None
     ev: list = []
     s.run(ev)
-    ev += settle(s)
-    t = texts(ev)
-    assert "Minions 2 (DraugMech 2-A, Overheated side) are Activated: 2 Action(s)" in t
-    assert "DraugMech D1 Attacks Lagertha" in t and "DraugMech D1 Attacks Gunnar" in t
-    assert t.count("DraugMech D1 gains 1 Action") == 2
-    assert s.champs["lagertha"].health == 10 and s.champs["gunnar"].health == 10
-    d1 = s.minions["D1"].area
-    assert d1 not in (s.champs["lagertha"].area, s.champs["gunnar"].area)
-    assert t.count("DraugMech D1 moves") == 4
+    # The players choose between equally short paths twice: G2-F2-F3 or G2-G3-F3 to reach
+    # Lagertha, and after Gunnar, D2 or E3 toward an Unlit Furnace. Every branch is played.
+    assert s.decision().seat == "players" and legal(s) == ["D1 to F2", "D1 to G3"]
+    ends = set()
+    for first in legal(s):
+        b = s.clone()
+        bev = ev + b.apply(first)
+        assert b.decision().seat == "players" and legal(b) == ["D1 to D2", "D1 to E3"]
+        for last in legal(b):
+            c = b.clone()
+            t = texts(bev + c.apply(last) + settle(c))
+            assert "Minions 2 (DraugMech 2-A, Overheated side) are Activated: 2 Action(s)" in t
+            assert "DraugMech D1 Attacks Lagertha" in t and "DraugMech D1 Attacks Gunnar" in t
+            assert t.count("DraugMech D1 gains 1 Action") == 2
+            assert c.champs["lagertha"].health == 10 and c.champs["gunnar"].health == 10
+            assert t.count("DraugMech D1 moves") == 4
+            ends.add((first.split()[-1], c.minions["D1"].area))
+    assert ends == {("F2", "D2"), ("F2", "E3"), ("G3", "D2"), ("G3", "E3")}
 
 
 @pytest.mark.rule(G, "Minion Movement")
