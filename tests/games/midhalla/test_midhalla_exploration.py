@@ -42,7 +42,9 @@ def test_level_one_pool_is_players_plus_two_and_each_hero_takes_one() -> None:
     st = new({"scenario": "chapter1", "heroes": ["harkon", "enyk", "tora"]})
     st.apply(legal(st)[0])  # the unique item
     assert len(st.lv["pool"]) == 5
-    assert st.decision().seat == "harkon" and len(legal(st)) == 5
+    # "Collectively assign one to each hero": the players together, hero by hero
+    assert st.decision().seat == "players" and len(legal(st)) == 5
+    assert "Harkon" in st.decision().prompt
     first = st.lv["pool"][0]
     st.apply(legal(st)[0])
     assert st.heroes["harkon"].top[-1] == first and len(st.heroes["harkon"].top) == 4

@@ -142,9 +142,14 @@ class RewardRules:
         if lv["card"] is None:
             opts = [(f"take {s} ({self.content.cat.skills[s].name})", s)
                     for s in dict.fromkeys(lv["pool"])]
+            if lv["level"] == 1:
+                # Setup: "Collectively assign one to each hero" - the players together
+                self._ask("level", PLAYERS, f"Collectively assign a level 1 skill from the "
+                          f"pool to {self._hname(hid)}", S.PLAYER_AREAS, opts, turn=True)
+                return
+            # 4.5: "each player can select exactly one skill from this pool"
             self._ask("level", hid, f"{self._hname(hid)}: choose a level {lv['level']} skill "
-                      "from the pool", S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS, opts,
-                      turn=True)
+                      "from the pool", S.R_LEVEL, opts, turn=True)
             return
         card = lv["card"]
         arrow = self.content.cat.skills[card].arrow
