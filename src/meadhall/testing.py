@@ -46,6 +46,9 @@ def check_step(game: Game, state: GameState, seed: int, step: int) -> None:
     texts = [a.text for a in acts]
     if len(set(texts)) != len(texts):
         raise _fail(game, seed, step, "duplicate legal action texts")
+    if any(t.startswith("!") or t != " ".join(t.split()) for t in texts):
+        raise _fail(game, seed, step, "an action text starts with '!' (reserved for the log) "
+                    "or has extra white space")
     try:
         state.apply("this is not an action")
     except IllegalAction:

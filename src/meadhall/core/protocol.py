@@ -133,7 +133,9 @@ class Pending:
 START = "__start__"
 """Log-free pseudo action: the automated steps of setup (initial draws, first rolls)."""
 RESULT = "result "
-FORCE = "force "
+FORCE = "!force "
+"""Log entry prefix for a forced result. Game actions never start with ``!``, so a game's own
+action such as ``force door`` can never be mistaken for one on replay."""
 
 
 class GameState(ABC):
@@ -243,6 +245,9 @@ class GameState(ABC):
         state exactly as it was.
         """
         text = action.text if isinstance(action, Action) else " ".join(str(action).split())
+        if text.startswith(FORCE):
+            raise IllegalAction(self.game, None, "forced results are queued with force(), "
+                                "not applied as actions")
         if self.pending is not None:
             return self._enter_result(text)
         if self.outcome().over:

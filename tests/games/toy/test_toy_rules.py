@@ -188,3 +188,14 @@ def test_position_file_in_docs_loads() -> None:
     root = Path(__file__).resolve().parents[3]
     state, _ = saves.load(root / "docs" / "formats" / "toy-example.json")
     assert state.heroes == {"ada": (1, 0), "bo": (0, 2)}
+
+
+def test_forced_results_replay_and_cannot_be_applied_as_actions() -> None:
+    s = GAME.new_game(seed=1)
+    s.force("gust")
+    events = s.apply("wait")
+    assert events[1].data == {"card": "gust"}
+    assert s.log == ["!force gust", "wait"]
+    assert GAME.replay(s.setup, s.seed, s.log) == s
+    with pytest.raises(IllegalAction, match="forced results"):
+        s.apply("!force calm")
