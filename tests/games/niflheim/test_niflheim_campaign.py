@@ -175,7 +175,7 @@ def test_blade_flurry_glory_example() -> None:
     """Frida has 1 Glory; Blade Flurry / 2: Corruption 1, then 3, then 5 (-1 MP)."""
     s = camp("2", {"frida": {"at": "C3", "glory": 1, "intent": None}, "killian": {"at": "A1"}})
     f = s.heroes["frida"]
-    cost = GAME.content.skill_glory["Blade Flurry"]
+    cost = GAME.content.skills["Blade Flurry"].glory
     campaign.spend_glory(f, cost)
     assert f.corruption == 1
     campaign.spend_glory(f, cost)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 from meadhall.core import grid
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim import skills
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.undead import uname
 
@@ -34,6 +35,8 @@ class AttackPlan:
     ranged: bool
     stun: int
     wound: int
+    skill: str | None = None
+    """A used skill (Glory cost) added to this attack."""
 
 
 def attack_range(a: grid.Sq, b: grid.Sq) -> int:
@@ -116,6 +119,12 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
             with_ = f"with {w}" if w else "unarmed"
             text = f"{prefix}attack undead {u.id} {with_}" + (" (off hand)" if off else "")
             out.append(AttackPlan(text, h.id, u.id, w, off, not adjacent, vals[0], vals[1]))
+    # Used skills are offered as variants, after every plain attack.
+    for p in list(out):
+        tags = skills.attack_tags(s, h, p.weapon, p.ranged, attack_range(h.at, s.undead[p.undead].at))
+        for name in skills.usable(s, h, tags):
+            out.append(AttackPlan(f"{p.text} using {name}", p.hero, p.undead, p.weapon,
+                                  p.off_hand, p.ranged, p.stun, p.wound, name))
     return out
 
 
@@ -149,6 +158,11 @@ def modifiers(s: NiflheimState, h: Hero, u: Undead, p: AttackPlan, cover: str | 
             mods.append((1, "preferred weapon"))
         if h.ready == h.off_hand == p.weapon:
             mods.append((1, "dual wielding the same weapon"))
+    assert h.at is not None
+    mods += skills.passive(s, h, skills.attack_tags(s, h, p.weapon, p.ranged,
+                                                    attack_range(h.at, u.at)))
+    if p.skill is not None and s.content.skills[p.skill].effect == "boost":
+        mods.append((s.content.skills[p.skill].drm, f"skill {p.skill}"))
     return [m for m in mods if m[0] != 0] or []
 
 
@@ -157,10 +171,14 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
     """Resolve an attack: roll the AD one at a time, natural 1 misses, natural 2 wounds the
     first intervening figure, modified rolls at or over S stun and at or over W wound."""
     u = s.undead[p.undead]
+    if p.skill is not None:
+        use_skill(s, h, p.skill, events)
     mods = modifiers(s, h, u, p, cover)
     drm = sum(m for m, _ in mods)
     wd = s.content.armoury[p.weapon] if p.weapon else None
     ad = wd.ad if wd else 1
+    if p.skill is not None and s.content.skills[p.skill].effect == "extra_die":
+        ad += 1
     kind = "ranged" if p.ranged else "H2H"
     drm_text = ", ".join(f"{m:+d} {w}" for m, w in mods) or "no DRM"
     events.append(Event("attack", f"{h.name} attacks {uname(s, u)} ({kind}, "
@@ -214,6 +232,19 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
                             S.NEW_RULES_34))
     h.marker = "attacked"
     s.recheck_zoc(h, events)
+
+
+def use_skill(s: NiflheimState, h: Hero, name: str, events: list[Event]) -> None:
+    """Use a skill with a Glory cost: the Fate track moves down by the cost, into Corruption
+    below zero Glory (Glory Cost of Skills Example)."""
+    from meadhall.games.niflheim.campaign import spend_glory
+
+    sk = s.content.skills[name]
+    spend_glory(h, sk.glory)
+    fate = f"{h.glory} Glory" if h.glory >= 0 else f"{-h.glory} Corruption"
+    events.append(Event("skill", f"{h.name} uses {name} ({sk.text}; authored effect) for "
+                        f"{sk.glory} Glory: now {fate}", S.GLORY_SKILLS,
+                        {"hero": h.id, "skill": name}))
 
 
 def stun_undead(s: NiflheimState, u: Undead, events: list[Event]) -> None:
@@ -309,12 +340,27 @@ DEVIATION = {1: (0, -1), 2: (1, -1), 3: (1, 0), 4: (1, 1), 5: (0, 1), 6: (-1, 1)
              8: (-1, -1)}
 
 
+PHIALS = {"holy_water": "holy water", "greek_fire": "greek fire"}
+
+
+def phials(h: Hero) -> list[str]:
+    """Phials the hero can throw: a Holy Water Phial on the supplies track, a Greek Fire Phial
+    carried as gear (Phial Weapon Attacks)."""
+    out = []
+    if h.supplies.get("holy_water", 0) > 0:
+        out.append("holy_water")
+    if h.carries("greek_fire"):
+        out.append("greek_fire")
+    return out
+
+
 def phial_targets(s: NiflheimState, h: Hero) -> list[str]:
-    """Throw a holy water phial (scenario 3 and 4 rules) at a square in LOS up to range 8; the
-    squares offered are those whose burst would reach a revealed undead (see rulings)."""
+    """Throw a phial (scenario 3 and 4 rules) at a square in LOS up to range 8; the squares
+    offered are those whose burst would reach a revealed undead (see rulings)."""
     if not s.setup_rules_34() or h.locked_by is not None or not h.on_map:
         return []
-    if h.supplies.get("holy_water", 0) <= 0:
+    kinds = phials(h)
+    if not kinds:
         return []
     assert h.at is not None
     squares: set[grid.Sq] = set()
@@ -328,32 +374,40 @@ def phial_targets(s: NiflheimState, h: Hero) -> list[str]:
                         and 0 < attack_range(h.at, q) <= PHIAL_MAX_RANGE
                         and s.board.sees(h.at, q)):
                     squares.add(q)
-    return [f"throw holy water at {grid.name(q)}" for q in sorted(squares, key=lambda q: (q[1], q[0]))]
+    ordered = sorted(squares, key=lambda q: (q[1], q[0]))
+    return [f"throw {PHIALS[k]} at {grid.name(q)}" for k in kinds for q in ordered]
 
 
-def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event]) -> None:
+def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event],
+                kind: str = "holy_water") -> None:
     """Phial Weapon Attacks: roll the throw hit number (the range, with AMs and LOS AMs), deviate
-    on a miss, then attack every undead in the 9-square burst with 1 AD at the phial's S/W."""
+    on a miss, then attack the figures in the 9-square burst with 1 AD at the phial's S/W."""
     assert h.at is not None and h.intent is not None
-    wd = s.content.armoury["holy_water"]
+    wd = s.content.armoury[kind]
     assert wd.aoe is not None
-    h.supplies["holy_water"] -= 1
+    what = PHIALS[kind]
+    if kind == "holy_water":
+        h.supplies["holy_water"] -= 1
+    else:
+        from meadhall.games.niflheim.heroes import take_item
+
+        take_item(h, kind)  # a Greek Fire Phial is used up when thrown (authored)
     rng = attack_range(h.at, target)
     am = INTENT_AM[h.intent]
     los, _ = los_am(s, h.at, target)
-    roll = s.d12(f"{h.name}'s phial throw", S.NEW_RULES_34)
+    roll = s.d12(f"{h.name}'s phial throw", S.PHIAL)
     total = roll + am + los
     final = target
     if roll != 1 and total >= rng:
-        events.append(Event("phial", f"{h.name} throws holy water at {grid.name(target)}: "
+        events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)}: "
                             f"rolled {roll} (modified {total} ≥ range {rng}), on target",
-                            S.NEW_RULES_34))
+                            S.PHIAL))
     else:
         final = deviate(s, target)
-        events.append(Event("phial", f"{h.name} throws holy water at {grid.name(target)}: "
+        events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)}: "
                             f"rolled {roll} (modified {total}, needs {rng}): it deviates to "
-                            f"{grid.name(final)}", S.NEW_RULES_34))
-    burst(s, h, final, wd.aoe, events)
+                            f"{grid.name(final)}", S.PHIAL))
+    burst(s, h, final, wd.aoe, events, kind)
     h.marker = "attacked"
     s.recheck_zoc(h, events)
 
@@ -377,11 +431,13 @@ def deviate(s: NiflheimState, target: grid.Sq) -> grid.Sq:
 
 
 def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
-          events: list[Event]) -> None:
-    """Resolve a separate 1 AD attack against every undead in the 3x3 burst (holy water harms
-    only undead; unrevealed undead are revealed first); no LOS AM for hindering terrain."""
+          events: list[Event], kind: str = "holy_water") -> None:
+    """Resolve a separate 1 AD attack against every figure in the 3x3 burst: holy water harms
+    only undead; Greek fire (authored) also attacks heroes, a modified roll at or over W wounding
+    them. Unrevealed undead are revealed first; no LOS AM for hindering terrain."""
     from meadhall.games.niflheim.undead import draw
 
+    what = PHIALS[kind]
     area = [(at[0] + dx, at[1] + dy) for dy in (-1, 0, 1) for dx in (-1, 0, 1)]
     targets = [u for u in list(s.undead.values()) if u.at in area]
     for u in targets:
@@ -389,24 +445,40 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
             u.kind = draw(s)
             events.append(Event("reveal", f"The burst reveals {uname(s, u)}", S.REVEALING,
                                 {"undead": u.id, "kind": u.kind}))
+    assert h.intent is not None
+    bonus = skills.passive(s, h, {"phial"})
     for u in targets:
         if u.id not in s.undead:
             continue
-        assert h.intent is not None
-        drm = INTENT_AM[h.intent] + (3 if u.stunned else 0)
-        roll = s.d12(f"holy water against {uname(s, u)}", S.NEW_RULES_34)
+        drm = INTENT_AM[h.intent] + (3 if u.stunned else 0) + sum(m for m, _ in bonus)
+        roll = s.d12(f"{what} against {uname(s, u)}", S.PHIAL)
         total = roll + drm
         if roll != 1 and total >= values[1]:
-            events.append(Event("roll", f"Holy water on {uname(s, u)}: {roll} (modified {total}"
-                                f" ≥ {values[1]}): stun and 1 wound", S.NEW_RULES_34))
+            events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
+                                f"{total} ≥ {values[1]}): stun and 1 wound", S.PHIAL))
             wound_undead(s, u, h, events)
         elif roll != 1 and total >= values[0]:
-            events.append(Event("roll", f"Holy water on {uname(s, u)}: {roll} (modified {total}"
-                                f" ≥ {values[0]}): stun", S.NEW_RULES_34))
+            events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
+                                f"{total} ≥ {values[0]}): stun", S.PHIAL))
             stun_undead(s, u, events)
         else:
-            events.append(Event("roll", f"Holy water on {uname(s, u)}: {roll} (modified "
-                                f"{total}): no effect", S.NEW_RULES_34))
+            events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
+                                f"{total}): no effect", S.PHIAL))
+    if kind != "greek_fire":
+        return
+    for o in [x for x in s.heroes.values() if x.on_map and x.at in area]:
+        drm = INTENT_AM[h.intent] + sum(m for m, _ in bonus)
+        if skills.carries_shield(s, o):
+            drm -= 1
+        roll = s.d12(f"greek fire against {o.name}", S.PHIAL)
+        total = roll + drm
+        if roll != 1 and total >= values[1]:
+            events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total} ≥ "
+                                f"{values[1]}): 1 wound", S.PHIAL, {"hero": o.id}))
+            s.wound_hero(o, events, S.PHIAL)
+        else:
+            events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total}): "
+                                "no effect", S.PHIAL, {"hero": o.id}))
 
 
 # ----------------------------------------------------------------------------- spectral bow
@@ -434,7 +506,7 @@ def bow_targets(s: NiflheimState, u: Undead, at: grid.Sq | None = None) -> list[
 def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
     """The bogmaðr's Spectral Bow: 1 AD, wound on 10 (no stun value), no LOS AM, a shield gives
     -1; a natural 2 hits the closest undead shot through instead."""
-    drm = -1 if any(x and s.content.armoury[x].shield for x in (h.ready, h.off_hand)) else 0
+    drm = -1 if skills.carries_shield(s, h) else 0
     roll = s.d12(f"{uname(s, u)}'s spectral bow", S.SCENARIO_34)
     between = [q for q in grid.trace(u.at, h.at).between
                if s.occupancy().get(q, "").startswith("u:")]

@@ -159,6 +159,7 @@ class HuskarlData(ContentModel):
 class WeaponData(ContentModel):
     name: str
     authored: bool
+    note: str = ""
     kind: Literal["weapon", "phial", "gear"] = "weapon"
     ad: int = 1
     r: tuple[int, int] | None = None
@@ -172,6 +173,26 @@ class WeaponData(ContentModel):
     shield: bool = False
     small: bool = False
     zero_space: bool = False
+
+
+class SkillData(ContentModel):
+    """What a character or huskarl skill does in play. The Tome of Knowledge (Character Sheets
+    and Skills) is not printed: every effect is authored, only Blade Flurry's "/ 2" Glory cost
+    is the rulebook's (Glory Cost of Skills Example)."""
+
+    authored: bool = True
+    note: str = ""
+    effect: Literal["drm", "extra_die", "boost", "shield_wall"]
+    """``drm``: a passive DRM; ``extra_die``: a used skill adding 1 AD to one attack;
+    ``boost``: a used skill adding ``drm`` to one attack; ``shield_wall``: adjacent heroes
+    count as carrying a shield."""
+    when: Literal["any", "h2h", "ranged", "preferred", "preferred_ranged", "pbr", "phial",
+                  "break_lock"] = "any"
+    """Which rolls the skill applies to."""
+    drm: int = 0
+    glory: int = 0
+    """The Glory cost after the slash (0: a passive skill, no cost)."""
+    text: str
 
 
 class UndeadData(ContentModel):
@@ -195,8 +216,8 @@ class NiflheimContent(ContentModel):
     huskarl_skills: dict[str, str]
     skill_costs: dict[str, int]
     """XP cost of a skill by level (authored), and of a huskarl skill."""
-    skill_glory: dict[str, int]
-    """Glory cost after the slash of a skill's description (Blade Flurry / 2 is printed)."""
+    skills: dict[str, SkillData]
+    """Every character and huskarl skill's effect (authored, see SkillData)."""
     motes: dict[str, str]
     """Lost Memory Mote entries (authored; the Tome of Knowledge is not printed)."""
     mote_pool_size: int = 60
@@ -213,6 +234,10 @@ class NiflheimContent(ContentModel):
             for it in items:
                 if it not in self.armoury:
                     raise ValueError(f"scenario {sid}: unknown item {it!r}")
+        names = [n for c in self.characters.values() for v in c.skills.values() for n in v]
+        for name in [*names, *self.huskarl_skills]:
+            if name not in self.skills:
+                raise ValueError(f"skills: no effect for skill {name!r}")
         return self
 
 

@@ -10,7 +10,7 @@ from meadhall.core import grid
 from meadhall.core.errors import IllegalAction
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
-from meadhall.games.niflheim import combat, undead
+from meadhall.games.niflheim import combat, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
 from meadhall.games.niflheim.undead import reveal, zoc
@@ -209,8 +209,9 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     stun = wd.h2h[0] if wd and wd.h2h else combat.UNARMED[0]
     assert h.intent is not None
     drm = combat.INTENT_AM[h.intent]
-    if any(x and s.content.armoury[x].shield for x in (h.ready, h.off_hand)):
+    if skills.carries_shield(s, h):
         drm += 1
+    drm += sum(m for m, _ in skills.passive(s, h, {"break_lock"}))
     if h.huskarl and h.health < h.max_health:
         drm -= 2  # a wounded huskarl's attacks, this H2H roll included
     roll = s.d12(f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
@@ -370,7 +371,8 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         force_door(s, h, grid.sq(words[3]), events)
         return
     if words[0] == "throw":
-        combat.throw_phial(s, h, grid.sq(words[-1]), events)
+        kind = "greek_fire" if words[1] == "greek" else "holy_water"
+        combat.throw_phial(s, h, grid.sq(words[-1]), events, kind)
         return
     if words[0] == "attack":
         plan = next(p for p in combat.plans(s, h) if p.text == action)

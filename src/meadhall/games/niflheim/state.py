@@ -143,6 +143,10 @@ class NiflheimState(GameState):
         """New Rules for Scenarios 3 and 4 are in force (and stay so for later scenarios)."""
         return "scenario3" in self.scenario.rules
 
+    def fate_track_in_use(self) -> bool:
+        """The Glory / Corruption track is used from scenarios 3 and 4 on (Fate Track)."""
+        return self.scenario.glory
+
     def belt_rules(self) -> bool:
         return self.setup_rules_34()
 

@@ -47,14 +47,8 @@ def reveal(s: NiflheimState, events: list[Event]) -> None:
 
 
 def draw(s: NiflheimState) -> str | None:
-    """Draw an identity from the pool. Works around a kernel quirk: ``Chance.pick`` with a single
-    option still consumes a queued (forced or table) result, so a pool holding one kind only is
-    drawn without asking chance."""
-    kinds = set(s.pool.pile)
-    if len(kinds) == 1 and not s.pool.top:
-        k = kinds.pop()
-        s.pool.pile.remove(k)
-        return k
+    """Draw an identity from the pool (Revealing Undead). A pool holding one kind only is no
+    chance event: the kernel's ``Chance.pick`` takes a single distinct option without asking."""
     return s.pool.draw(s.chance, S.REVEALING)
 
 
