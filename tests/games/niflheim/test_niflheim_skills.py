@@ -135,3 +135,35 @@ def test_greek_fire_is_thrown_used_up_and_burns_heroes_too() -> None:
     assert 1 not in s.undead or s.undead[1].wounds == 1
     assert k.health == k.max_health - 1
     assert all(e.section for e in ev)
+
+
+@pytest.mark.rule("niflheim", "Co-op Play")
+def test_coop_each_player_controls_their_character() -> None:
+    """Each player selects one character; decisions carry the controlling player's seat; a hero
+    found later (here a huskarl) is assigned by the players, with a default."""
+    from meadhall.core.errors import ContentError
+
+    setup = {"scenario": "3", "heroes": ["frida", "killian"], "huskarls": ["gunnar"],
+             "players": {"ann": ["frida"], "bo": ["killian"]}}
+    s = GAME.new_game(setup, seed=1, auto_choices=False)
+    seen = set()
+    for _ in range(60):
+        d = s.decision()
+        if d is None or s.outcome().over:
+            break
+        if d.prompt.startswith("Who controls Gunnar"):
+            assert d.seat == "players" and d.section == "Co-op Play"
+            assert {a.text for a in s.legal_actions()} == {"ann controls gunnar",
+                                                           "bo controls gunnar"}
+            assert d.default == "ann controls gunnar"
+            s.apply("bo controls gunnar")
+            continue
+        if d.kind != "choice":
+            h = s.active
+            seen.add((h, d.seat))
+        s.apply(d.default if d.default else s.legal_actions()[-1].text)
+    assert ("frida", "ann") in seen and ("killian", "bo") in seen and ("gunnar", "bo") in seen
+    t = GAME.from_json(s.to_json())
+    assert t.control == s.control
+    with pytest.raises(ContentError):
+        GAME.new_game({**setup, "players": {"ann": ["frida", "killian"]}}, seed=1)

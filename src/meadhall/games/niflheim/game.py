@@ -22,6 +22,9 @@ class Setup(ContentModel):
     heroes: list[str] = Field(default_factory=lambda: ["frida"], min_length=1, max_length=4)
     huskarls: list[str] = Field(default_factory=list, max_length=4)
     campaign: bool = False
+    players: dict[str, list[str]] = Field(default_factory=dict)
+    """Co-op Play: player name -> the heroes they control (each selects one character at the
+    start; heroes found later are assigned by the players when they first activate)."""
 
 
 class NiflheimGame(Game):
@@ -77,6 +80,18 @@ class NiflheimGame(Game):
                                "characters only")
         if len(set(s.heroes)) != len(s.heroes) or len(set(s.huskarls)) != len(s.huskarls):
             raise ContentError("setup", "heroes", "a character can be chosen only once")
+        if s.players:
+            chosen = [h for v in s.players.values() for h in v]
+            if len(set(chosen)) != len(chosen):
+                raise ContentError("setup", "players", "a hero is controlled by one player only")
+            for p, ids in s.players.items():
+                chars = [h for h in ids if h in s.heroes]
+                if len(chars) != 1 or any(h not in s.heroes + s.huskarls for h in ids):
+                    raise ContentError("setup", "players", f"player {p!r}: each player selects "
+                                       "one of the setup's characters (Co-op Play)")
+            if set(s.heroes) - set(chosen):
+                raise ContentError("setup", "players", "every character of the setup needs a "
+                                   "player (Co-op Play)")
         if len(s.heroes) > sc.max_characters:
             raise ContentError("setup", "heroes", f"scenario {sc.number} takes at most "
                                f"{sc.max_characters} characters")

@@ -51,6 +51,10 @@ class NiflheimState(GameState):
         self.heroes: dict[str, Hero] = {}
         self.coin_script: list[int] = []
         self.coin_pos = 0
+        self.players: list[str] = list(setup.get("players") or {})
+        self.control: dict[str, str] = {h: p for p, ids in (setup.get("players") or {}).items()
+                                        for h in ids}
+        """Co-op Play: hero id -> the player who controls it."""
         self.camp: dict[str, Any] | None = campaign.new_record() if setup.get("campaign") \
             else None
         self.reset_scenario(setup["scenario"])
@@ -281,9 +285,13 @@ class NiflheimState(GameState):
                     what += " (then roll to break the lock)"
             else:
                 what = f"{h.mp} MP left: move, act or end the activation"
-            return Decision(h.id, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
+            return Decision(self.seat_of(h.id), f"{h.name}'s activation: {what}", S.ACTION_PHASE)
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
+
+    def seat_of(self, hid: str) -> str:
+        """The seat deciding for a hero: its controlling player in co-op play, else the hero."""
+        return self.control.get(hid, hid) if self.players else hid
 
     def _cover_actions(self, exclude: str | None) -> list[str]:
         out = []
@@ -432,6 +440,12 @@ class NiflheimState(GameState):
                 self._cover_attack(action, events)
             else:
                 events.append(Event("cover", "No covering hero interrupts", S.COVERING))
+        elif kind == "control":
+            player = action.rsplit(" controls ", 1)[0]
+            self.control[c["hero"]] = player
+            events.append(Event("control", f"The players decide that {player} controls "
+                                f"{self.heroes[c['hero']].name}", S.CO_OP))
+            self._activate_hero(c["hero"], events)
         elif kind in campaign.CHOICES:
             campaign.apply_choice(self, kind, action, c, events)
         else:  # pragma: no cover - choices are only made here
@@ -567,6 +581,18 @@ class NiflheimState(GameState):
 
     def _activate_hero(self, hid: str, events: list[Event]) -> None:
         h = self.heroes[hid]
+        if self.players and hid not in self.control:
+            # Co-op Play: "When you find other characters in the game, the players must decide
+            # who controls each character" (huskarls too, see rulings).
+            if len(self.players) == 1:
+                self.control[hid] = self.players[0]
+            else:
+                count = {p: sum(1 for v in self.control.values() if v == p) for p in self.players}
+                least = min(self.players, key=lambda p: count[p])
+                self._ask("control", f"Who controls {h.name}?", S.CO_OP,
+                          [f"{p} controls {hid}" for p in self.players],
+                          f"{least} controls {hid}", hero=hid)
+                return
         self.active = hid
         h.intent, h.mp, h.acted, h.zoc_stop = None, 0, False, False
         events.append(Event("activate", f"{h.name} activates", S.ACTION_PHASE, {"hero": hid}))
@@ -874,6 +900,7 @@ class NiflheimState(GameState):
             "coin_script": list(self.coin_script), "coin_pos": self.coin_pos,
             "forced": list(self.forced), "next_active": self.next_active,
             "campaign": self.camp,
+            "control": dict(self.control),
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -947,6 +974,7 @@ class NiflheimState(GameState):
         if "campaign" in p:
             self.camp = p["campaign"]
         self.next_active = p.get("next_active", self.next_active)
+        self.control = {str(k): str(v) for k, v in p.get("control", self.control).items()}
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:
         c = self.content.characters.get(hid)
