@@ -42,7 +42,7 @@ def test_random_play_against_the_jotun_keeps_every_promise(seed: int) -> None:
 def test_the_heroes_can_win_against_the_jotun() -> None:
     st = final_stage(0)
     jotun = st.enemies[0]
-    jotun.damage = 13
+    jotun.damage = st.enemy_data(jotun).life - 1
     put(st, "warrior", "E3")
     st.force("double_axe", "double_axe", "blank")
     st.apply(f"attack1 with fehu: attack {st.sqname(jotun.at)} with sword")
