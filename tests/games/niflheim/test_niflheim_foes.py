@@ -125,8 +125,8 @@ def test_locked_door_forced_open_by_special_action_stays_open() -> None:
     rows = open_map(8, 8, {"D3": "L"})
     s = pos(rows, {"frida": {"at": "C3", "intent": "stationary", "mp": 0},
                    "killian": {"at": "H8"}})
-    assert "move D3" not in legal(s) and "break locked door D3" in legal(s)
-    s.apply("break locked door D3")
+    assert "move D3" not in legal(s) and "force locked door D3" in legal(s)
+    s.apply("force locked door D3")
     assert s.board.at((3, 2)) == "/" and s.heroes["frida"].activated
     s.apply("declare walking")
     s.apply("move H7")

@@ -166,8 +166,8 @@ def legal(s: NiflheimState, h: Hero) -> list[str]:
         out += combat.phial_targets(s, h)
     if h.intent == "stationary" and not h.acted and h.marker is None:
         out += specials_here(s, h)
-        # (not "force ...": the protocol's log reserves that prefix for forced results)
-        out += [f"break locked door {grid.name(d)}" for d in grid.neighbours(h.at)
+        # The rulebook's words; forced results are logged as "!force X", so no clash.
+        out += [f"force locked door {grid.name(d)}" for d in grid.neighbours(h.at)
                 if s.board.at(d) == "L"]
     out.append("end activation")
     return out
@@ -367,7 +367,7 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         h.free_step = False
         move(s, h, Step(grid.sq(words[2]), 0, s.board.fire(grid.sq(words[2])), None), events)
         return
-    if words[0] == "break":
+    if words[0] == "force":
         force_door(s, h, grid.sq(words[3]), events)
         return
     if words[0] == "throw":
