@@ -356,7 +356,11 @@ class EnemiesMixin:
             return True
         # The players choose among the spaces the rulebook allows; the engine's evaluation
         # (its best spaces, in reading order) is the default they may override.
-        choices = [fp for fp in allowed if fp != self.stand(e)] or opts
+        here = self.stand(e)
+        default = next((fp for fp in opts if fp != here), opts[0])
+        choices = [fp for fp in allowed if fp != here] or [fp for fp in opts if fp != here]
+        if default not in choices:
+            choices.insert(0, default)
         if len(choices) > 1:
             texts = [f"move enemy {e.uid} to {self.fpname(fp)}" for fp in choices]
             self.ask = {"kind": "emove", "seat": PLAYERS,
@@ -366,10 +370,10 @@ class EnemiesMixin:
                                   + (f", equally good: {', '.join(self.fpname(f) for f in opts)}"
                                      if len(opts) > 1 else "") + ")",
                         "options": texts,
-                        "default": f"move enemy {e.uid} to {self.fpname(opts[0])}",
+                        "default": f"move enemy {e.uid} to {self.fpname(default)}",
                         "why": why}
             return False
-        self.move_enemy(e, opts[0], why, events)
+        self.move_enemy(e, default, why, events)
         return True
 
     def fpname(self, fp: tuple[Sq, ...]) -> str:
