@@ -293,3 +293,14 @@ def test_retry_default_gives_up_after_three_retries() -> None:
             break
         s.apply(bot.choose(s))
     assert s.outcome().result == "loss" and s.camp["retries"] == {"1": 3}
+
+
+@pytest.mark.rule("niflheim", "Glory Cost of Skills Example")
+def test_corruption_never_passes_10_when_a_huskarl_dies() -> None:
+    """"You can have a maximum of 10 Corruption": Glory lost for a huskarl's death stops there."""
+    s = camp("3", {"frida": {"at": "C3", "intent": "walking", "mp": 3, "glory": -9},
+                   "gunnar": {"at": "E5", "health": 1, "locked_by": 1, "activated": True}},
+             undead=[{"id": 1, "kind": "draugr", "at": "E6"}], pool={"draugr": 0})
+    s.force(12, 1)
+    s.apply("end activation")
+    assert s.heroes["gunnar"].status == "dead" and s.heroes["frida"].corruption == 10

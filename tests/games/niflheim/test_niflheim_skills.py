@@ -167,3 +167,14 @@ def test_coop_each_player_controls_their_character() -> None:
     assert t.control == s.control
     with pytest.raises(ContentError):
         GAME.new_game({**setup, "players": {"ann": ["frida", "killian"]}}, seed=1)
+
+
+@pytest.mark.rule("niflheim", "Huskarl")
+def test_wounded_huskarl_phial_burst_attacks_take_minus_2() -> None:
+    """"Wounded huskarls receive a -2 DRM when performing an attack": phial bursts too."""
+    s = pos({"gunnar": {"at": "D8", "health": 1, "supplies": {"holy_water": 1}},
+             "frida": {"at": "J10"}}, [{"id": 1, "kind": "draugr", "at": "D4"}])
+    s.force(12, 8)  # on target; 8 + 0 (walking) - 2 (wounded) = 6: a stun, not a wound (9)
+    ev = s.apply("throw holy water at D5")
+    assert any("modified 6" in e.text and "stun" in e.text for e in ev)
+    assert s.undead[1].stunned and s.undead[1].wounds == 0

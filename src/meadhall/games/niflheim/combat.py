@@ -451,6 +451,8 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         if u.id not in s.undead:
             continue
         drm = INTENT_AM[h.intent] + (3 if u.stunned else 0) + sum(m for m, _ in bonus)
+        if h.huskarl and h.health < h.max_health:
+            drm -= 2  # "Wounded huskarls receive a -2 DRM when performing an attack"
         roll = s.d12(f"{what} against {uname(s, u)}", S.PHIAL)
         total = roll + drm
         if roll != 1 and total >= values[1]:

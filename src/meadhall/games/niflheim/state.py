@@ -19,7 +19,7 @@ from meadhall.core.protocol import (
     GameState,
     Outcome,
 )
-from meadhall.games.niflheim import campaign, combat, heroes, undead
+from meadhall.games.niflheim import campaign, combat, heroes, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
@@ -194,7 +194,7 @@ class NiflheimState(GameState):
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
-                    x.glory -= 3
+                    x.glory = max(x.glory - 3, -skills.MAX_CORRUPTION)
             events.append(Event("glory", "A huskarl dies: every character present loses 3 "
                                 "Glory", S.ADDITIONAL))
         if self.active == h.id:
@@ -247,7 +247,7 @@ class NiflheimState(GameState):
             failed = len(sc.secondary) - len(sec)
             for x in present:
                 if not x.huskarl:
-                    x.glory += 1 - failed
+                    x.glory = max(x.glory + 1 - failed, -skills.MAX_CORRUPTION)
             events.append(Event("glory", f"Each character present gains 1 Glory for completing "
                                 f"the scenario and loses {failed} for failed secondary "
                                 "objectives", S.ADDITIONAL))
