@@ -289,6 +289,33 @@ def test_passing_gear_2_mp_weapon_readied_free() -> None:
     assert s.heroes["killian"].ready == "seax" and s.heroes["frida"].mp == 1
 
 
+@pytest.mark.rule("niflheim", "Passing Gear")
+def test_passed_weapon_may_be_readied_for_free_swapping_the_readied_one() -> None:
+    """"Passed weapons can be readied immediately for free (potentially swapping out an already
+    readied weapon)": the receiver chooses among every way (default: keep it in a gear slot)."""
+    def passed(answer: str | None) -> Any:
+        s = pos(open_map(8, 8), {"frida": {"at": "A1", "gear": ["seax"]},
+                                 "killian": {"at": "A2", "ready": "axe"}}, scenario="5")
+        s.apply("pass seax to killian")
+        d = s.decision()
+        assert d.seat == "players" and d.section == "Passing Gear"
+        assert d.default == "killian keeps seax in a gear slot"
+        assert set(legal(s)) == {"killian keeps seax in a gear slot", "killian readies seax",
+                                 "killian readies seax off hand"}
+        if answer:
+            s.apply(answer)
+        return s
+
+    k = passed("killian readies seax").heroes["killian"]
+    assert (k.ready, k.off_hand, k.gear, k.mp) == ("seax", None, ["axe"], 0)
+    k = passed("killian readies seax off hand").heroes["killian"]
+    assert (k.ready, k.off_hand, k.gear) == ("axe", "seax", [])
+    s = passed("killian keeps seax in a gear slot")
+    k = s.heroes["killian"]
+    assert (k.ready, k.off_hand, k.gear) == ("axe", None, ["seax"])
+    assert s.heroes["frida"].mp == 1 and s.active == "frida"
+
+
 @pytest.mark.rule("niflheim", "Scenario 3: Salvage and Scenario 4: Break In")
 def test_glory_for_completion_and_failed_secondary() -> None:
     s = pos(open_map(14, 12), {"frida": {"at": "N10"}, "gunnar": {"at": "A1"}}, done=["O1"])

@@ -356,6 +356,9 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         receive(s, to, item)
         events.append(Event("pass", f"{h.name} passes the {s.content.armoury[item].name} to "
                             f"{to.name} (2 MP)", S.MA_COST, {"hero": h.id, "item": item}))
+        opts = ready_passed_options(s, to, item)
+        if opts:
+            s.ask_ready_passed(to, item, opts)
         return
     if words[0] == "ready":
         ready(s, h, words[1], words[-1] == "hand", events)
@@ -462,10 +465,13 @@ def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
                         S.MA_COST, {"hero": h.id, "items": got}))
 
 
-def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event]) -> None:
-    """Change readied weapon(s) for 1 MP (Ready Weapon, One-Handed Weapons)."""
-    h.mp -= 1
-    h.acted = True
+def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event],
+          cost: int = 1) -> None:
+    """Change readied weapon(s) for 1 MP (Ready Weapon, One-Handed Weapons); a passed weapon is
+    readied for free (Passing Gear)."""
+    if cost:
+        h.mp -= cost
+        h.acted = True
     h.gear.remove(w)
     if off:
         if h.off_hand:
@@ -479,8 +485,21 @@ def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event]) -> 
             h.gear.append(h.off_hand)
             h.off_hand = None
     slot = "Off-Hand slot" if off else "Ready Weapon slot"
+    how, sec = ("(1 MP)", S.READY) if cost else ("at once, for free", S.PASSING)
     events.append(Event("ready", f"{h.name} puts the {s.content.armoury[w].name} in the {slot} "
-                        "(1 MP)", S.READY, {"hero": h.id, "weapon": w}))
+                        f"{how}", sec, {"hero": h.id, "weapon": w}))
+
+
+def ready_passed_options(s: NiflheimState, h: Hero, w: str) -> list[str]:
+    """Passing Gear: "Passed weapons can be readied immediately for free (potentially swapping
+    out an already readied weapon)": keep it in a gear slot, ready it, or ready it off hand."""
+    if s.content.armoury[w].kind != "weapon" or w not in h.gear or h.ready in (None, w):
+        return []
+    out = [f"{h.id} keeps {w} in a gear slot", f"{h.id} readies {w}"]
+    arm = s.content.armoury
+    if arm[w].one_handed and h.ready and arm[h.ready].one_handed and h.off_hand != w:
+        out.append(f"{h.id} readies {w} off hand")
+    return out
 
 
 def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:

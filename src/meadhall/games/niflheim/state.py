@@ -440,6 +440,14 @@ class NiflheimState(GameState):
                 self._cover_attack(action, events)
             else:
                 events.append(Event("cover", "No covering hero interrupts", S.COVERING))
+        elif kind == "ready passed":
+            if " readies " in action:
+                heroes.ready(self, self.heroes[c["hero"]], c["item"], action.endswith("off hand"),
+                             events, cost=0)
+            else:
+                events.append(Event("pass", f"{self.heroes[c['hero']].name} keeps the "
+                                    f"{self.content.armoury[c['item']].name} in a gear slot",
+                                    S.PASSING))
         elif kind == "control":
             player = action.rsplit(" controls ", 1)[0]
             self.control[c["hero"]] = player
@@ -574,6 +582,11 @@ class NiflheimState(GameState):
     def ask_blue(self, ids: list[int]) -> None:
         self._ask("blue rune", "The blue (Water) runestone: which adjacent undead is stunned?",
                   S.NEW_RULES_5, [f"stun undead {i}" for i in ids])
+
+    def ask_ready_passed(self, h: Hero, item: str, options: list[str]) -> None:
+        self._ask("ready passed", f"{h.name} receives the {self.content.armoury[item].name}: "
+                  "ready it at once for free?", S.PASSING, options, options[0], hero=h.id,
+                  item=item)
 
     def ask_spawn(self, at: Sq, spots: list[Sq]) -> None:
         self._ask("spawn", f"{grid.name(at)} is occupied: choose the closest free square for "
