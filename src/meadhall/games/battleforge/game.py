@@ -35,15 +35,13 @@ class BattleForgeGame(Game):
     title = "BattleForge: Berserker"
     state_cls = BattleForgeState
 
+    content: BattleForgeContent
+
     def __init__(self) -> None:
-        self._content: BattleForgeContent | None = None
         self._boards: dict[str, Board] = {}
 
-    @property
-    def content(self) -> BattleForgeContent:
-        if self._content is None:
-            self._content = load(BattleForgeContent, CONTENT)
-        return self._content
+    def load_content(self) -> BattleForgeContent:
+        return load(BattleForgeContent, CONTENT)
 
     def board(self, scenario: str) -> Board:
         if scenario not in self._boards:
