@@ -252,6 +252,21 @@ def test_mardrom_coward_and_leader_of_the_pack() -> None:
     assert s.order == ["undead", "heroes"]
 
 
+@pytest.mark.rule("niflheim", "New Foe")
+def test_mardrom_coward_boundary_within_2_squares() -> None:
+    """"Only move towards a hero if it is within 2 squares of that hero": 2 squares away it
+    moves (adjacent), 3 squares away it stays."""
+    def after(at: str) -> str:
+        s = pos(open_map(8, 1), {"frida": {"at": "A1"}},
+                [{"id": 1, "kind": "mardrom", "at": at}], scenario="5")
+        s.force(1, 12)
+        s.apply("end activation")
+        return grid.name(s.undead[1].at)
+
+    assert after("C1") == "B1"  # 2 squares away: moves next to Frida
+    assert after("D1") == "D1"  # 3 squares away: a coward, it stays
+
+
 @pytest.mark.rule("niflheim", "Runestones")
 def test_runestones_black_white_blue_red() -> None:
     base = {"at": "A1", "ready": "seax"}

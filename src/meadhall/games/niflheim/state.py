@@ -720,8 +720,10 @@ class NiflheimState(GameState):
                 combat.shoot(self, u, shots[0], events)
                 return
         if "coward" in self.content.undead[kind].powers:
+            # "within 2 squares of that hero": the hero's own square is at most 2 undead moves
+            # away, i.e. at most 1 move to reach a square adjacent to it (ruling 24).
             dist, _ = undead.closest(self, u)
-            if dist > 2:
+            if dist + 1 > 2:
                 events.append(Event("coward", f"{uname(self, u)} is a coward: no hero within 2 "
                                     "squares, it stays", S.NEW_RULES_5, {"undead": u.id}))
                 self.uact = None
