@@ -70,7 +70,7 @@ def all_schemas(game: str | None = None) -> dict[str, dict[str, Any]]:
         if game and g.id != game:
             continue
         for pattern, model in g.content_models().items():
-            stem = pattern.replace("*", "any").replace(".json", "").replace(".toml", "")
+            stem = pattern.rsplit(".", 1)[0].replace("*", "").strip("-_.") or "content"
             out[f"{g.id}.{stem}"] = model.model_json_schema()
         pm = g.position_model()
         if pm is not None:
