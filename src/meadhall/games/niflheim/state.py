@@ -842,6 +842,20 @@ class NiflheimState(GameState):
             d["orange"] = True
         return d
 
+    def _render_more(self, h: Hero) -> str:
+        """Supplies, the Fate track (once in use) and unlocked skills with their effects."""
+        out = ""
+        sup = {k: n for k, n in h.supplies.items() if n}
+        if sup:
+            out += ", supplies " + ", ".join(f"{k.replace('_', ' ')} {n}" for k, n in sup.items())
+        if self.fate_track_in_use() and not h.huskarl:
+            out += f", Corruption {h.corruption}" if h.glory < 0 else f", Glory {h.glory}"
+        if h.skills:
+            out += ", skills " + "; ".join(
+                f"{n} ({self.content.skills[n].text})" if n in self.content.skills else n
+                for n in h.skills)
+        return out
+
     def render(self) -> str:
         marks: dict[Sq, str] = {}
         for q in self.items:
@@ -872,7 +886,8 @@ class NiflheimState(GameState):
             lines.append(f"  {h.name[0].upper()} {h.name}: {where}, health {h.health}/"
                          f"{h.max_health}, {h.intent or '-'} {h.mp} MP, marker "
                          f"{h.marker or '-'}{extra}, ready {h.ready or '-'}, off hand "
-                         f"{h.off_hand or '-'}, gear {', '.join(h.gear) or '-'}, XP {h.xp}")
+                         f"{h.off_hand or '-'}, gear {', '.join(h.gear) or '-'}, XP {h.xp}"
+                         + self._render_more(h))
         for u in self.undead.values():
             st = " stunned" if u.stunned else ""
             lines.append(f"  {'?' if u.kind is None else u.kind[0]} {uname(self, u)} on "
