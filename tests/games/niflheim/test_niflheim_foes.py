@@ -402,3 +402,16 @@ def test_wounded_huskarl_minus_2_to_break_a_lock() -> None:
     s.force(4)
     s.apply("declare stationary")
     assert s.heroes["gunnar"].locked_by == 1
+
+
+@pytest.mark.rule("niflheim", "New Foe")
+def test_glory_for_killing_mardrom_also_after_the_first_lap() -> None:
+    """Only XP from kills is limited to the first lap of the round track; the Glory for killing
+    Mardröm goes to the hero dealing the killing blow on any lap."""
+    for lap, xp in ((1, 2), (2, 0)):
+        s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "seax"}, "killian": {"at": "H8"}},
+                [{"id": 1, "kind": "mardrom", "at": "A2", "wounds": 1}], scenario="5", lap=lap)
+        s.force(12)
+        s.apply("attack undead 1 with seax")
+        f = s.heroes["frida"]
+        assert 1 not in s.undead and f.glory == 1 and f.xp == xp

@@ -276,11 +276,12 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
         if by is not None and s.lap == 1:
             by.xp += ud.xp
             xp = f"; {by.name} gains {ud.xp} XP"
-            if ud.glory and not by.huskarl:
-                by.glory += ud.glory
-                xp += f" and {ud.glory} Glory"
         elif by is not None:
             xp = " (no XP after the first lap of the round track)"
+        # Glory for the killing blow is not limited to the first lap (only XP from kills is).
+        if by is not None and ud.glory and not by.huskarl and s.fate_track_in_use():
+            by.glory += ud.glory
+            xp += f"; {by.name} gains {ud.glory} Glory"
         events.append(Event("kill", f"{ud.name} {u.id} is eliminated and its marker goes to the "
                             f"discard area{xp}", S.ELIMINATED, {"undead": u.id}))
         return
