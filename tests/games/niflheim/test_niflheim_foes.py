@@ -415,3 +415,20 @@ def test_glory_for_killing_mardrom_also_after_the_first_lap() -> None:
         s.apply("attack undead 1 with seax")
         f = s.heroes["frida"]
         assert 1 not in s.undead and f.glory == 1 and f.xp == xp
+
+
+@pytest.mark.rule("niflheim", "Special Actions")
+def test_search_finds_only_what_fits_the_rest_stays_on_the_square() -> None:
+    """"You may immediately pick up any found items": a hero may not carry more than their slots
+    (Gear Slots), so found gear that does not fit stays on the searched square."""
+    from meadhall.games.niflheim.testkit import position
+    full = ["spear", "spear", "spear", "seax", "seax", "seax"]
+    s = position({"heroes": {"frida": {"at": "K3", "intent": "stationary", "mp": 0,
+                                       "ready": "sling", "gear": full}},
+                  "undead": [], "active": "frida", "coin_used": True, "done": []},
+                 scenario="3")
+    assert "search O1" in legal(s)
+    s.apply("search O1")
+    f = s.heroes["frida"]
+    assert f.gear == full and not f.carries("throwing_knives")
+    assert s.items[grid.sq("K3")] == ["throwing_knives"]

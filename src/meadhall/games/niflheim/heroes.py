@@ -275,7 +275,7 @@ def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
         return IllegalAction(ID, S.MA_COST, f"{h.name} has only {h.mp} MP")
     words = action.split()
     if action == "declare running" and h.huskarl and h.health < h.max_health:
-        return IllegalAction(ID, S.NEW_RULES_34, "a wounded huskarl may not declare running")
+        return IllegalAction(ID, "Huskarl", "a wounded huskarl may not declare running")
     if words[0] in ("move", "exit", "open", "close", "pick", "pass", "ready") and h.zoc_stop:
         return IllegalAction(ID, S.ZOC, f"{h.name} moved into a zone of control and may not "
                              "perform any further movement actions")
@@ -507,9 +507,19 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
     sp = s.scenario.specials[label]
     s.done.append(label)
     found = []
+    left = []
     for it in sp.items:
-        receive(s, h, it)
-        found.append(s.content.armoury[it].name)
+        # "you may immediately pick up any found items": only what fits the hero's slots; the
+        # rest stays on the searched square to be picked up later (Gear Slots).
+        if fits(s, h, it):
+            receive(s, h, it)
+            found.append(s.content.armoury[it].name)
+        else:
+            left.append(it)
+    if left:
+        s.items.setdefault(grid.sq(sp.square), []).extend(left)
+        found.append("no room for " + ", ".join(s.content.armoury[i].name for i in left)
+                     + f" (left on {sp.square})")
     for k, n in sp.supplies.items():
         add_supplies(h, k, n)
         found.append(f"{n} {k.replace('_', ' ')}")
