@@ -101,3 +101,14 @@ def test_plus_one_on_unfortified_spawns_two() -> None:
     st._advance([])
     st.apply("done preparing")
     assert [e.tile for e in st.enemies.values()] == ["9", "9"]
+
+
+@pytest.mark.rule("midhalla", "TAO Checks")
+def test_junction_order_is_absolute_top_right_bottom_left_not_relative_to_the_way_in() -> None:
+    # Ruling 17: "select the one coming first in clockwise order ... (so top -> right ->
+    # bottom -> left)". Entering junction A from below, the absolute order picks A's top
+    # neighbour first; "clockwise from the side we came in by" would pick the left one.
+    at = {"G": (0, 0), "A": (0, -1), "AN": (0, -2), "AE": (1, -1), "AW": (-1, -1)}
+    links = [("G", "A"), ("A", "AN"), ("A", "AE"), ("A", "AW")]
+    b = Board({t: Tile.from_json(t, d) for t, d in layout(at, links).items()})
+    assert b.tao() == ["G", "A", "AN", "AE", "AW"]
