@@ -451,12 +451,13 @@ def test_players_may_replay_step_3_3_until_step_3_1_starts() -> None:
     st.apply("attack e1 (Kobold Slinger on t1)")
     st.apply("skill bottom 1 Advance")
     st.apply("move to t2")
-    assert legal(st)[0] == "end turn" and legal(st)[-1] == REPLAY
+    assert legal(st)[0] == "end turn" and REPLAY not in legal(st)  # Enyk has not acted yet
     st.apply("end turn")
     assert "e1" not in st.enemies and st.heroes["harkon"].tile == "t2"
     st.apply("skill top 1 Thorn Dart")  # Enyk: nothing left in range
     st.apply("skill bottom 1 Wander")
     st.apply("stay")
+    assert legal(st)[-1] == REPLAY  # the last turn of the step is ending
     ev = st.apply(REPLAY)  # Harkon's turn is taken back too: the whole step
     assert any(e.kind == "replay" and e.section == "3.3 Hero Turns" for e in ev)
     assert {k: v for k, v in st.to_json()["position"].items() if k != "choice"} == {

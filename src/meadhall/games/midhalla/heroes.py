@@ -117,7 +117,10 @@ class HeroRules:
             opts = [("end turn", ["end"])]
             prompt = f"{self._hname(h.id)}: use items or ultimates, or end the turn"
         opts = opts + self._free_options(h)
-        if stage == "after" and self.cb.get("snapshot"):
+        last = not any(o.id != h.id and not o.ko and o.tile and not o.acted
+                       for o in self.heroes.values())
+        if stage == "after" and last and self.cb.get("snapshot"):
+            # offered as the last turn of the step ends, just before 3.1 would start
             opts.append((REPLAY, ["replay"]))
             prompt += " (or replay step 3.3 from its start)"
         self._ask("hero", PLAYERS if h.follower else h.id, prompt,
