@@ -81,7 +81,10 @@ class HeroesMixin:
                 continue
             self.ask = {"kind": "prep", "seat": h.id, "section": S_PREP,
                         "prompt": f"{self.hname(h)} has {h.skill_points} skill point(s): buy "
-                                  "skill cards", "default": None,
+                                  "skill cards (" + "; ".join(
+                                      f"{s} = {self.content.skills[s].name}: "
+                                      f"{self.content.skills[s].text}" for s in opts) + ")",
+                        "default": None,
                         "options": [f"buy {s} ({self.content.skills[s].cost})" for s in opts]
                         + ["done buying"]}
             return True
