@@ -139,8 +139,20 @@ def test_rescued_prisoner_joins_and_activates_at_once() -> None:
     s = pos(open_map(14, 12), {"frida": {"at": "J7", "intent": "stationary", "mp": 0},
                                "killian": {"at": "A1"}}, scenario="4", done=["O2"])
     s.apply("rescue J")
-    assert "gunnar" in s.heroes and s.decision().seat == "gunnar"
-    assert grid.name(s.heroes["gunnar"].at) == "K7"
+    assert "gunnar" in s.heroes and grid.name(s.heroes["gunnar"].at) == "K7"
+    # "After your activation, they may immediately activate": a players' choice, default at once.
+    d = s.decision()
+    assert d.seat == "players" and d.section == "Rescue a Prisoner"
+    assert d.default == "activate gunnar"
+    assert set(legal(s)) == {"activate gunnar", "activate killian"}
+    s.apply("activate gunnar")
+    assert s.decision().seat == "gunnar"
+    # With nobody else left to activate, the freed prisoner activates at once.
+    s = pos(open_map(14, 12), {"frida": {"at": "J7", "intent": "stationary", "mp": 0},
+                               "killian": {"at": "A1", "activated": True}}, scenario="4",
+            done=["O2"])
+    s.apply("rescue J")
+    assert s.decision().seat == "gunnar"
 
 
 @pytest.mark.rule("niflheim", "Another Look at Range Modifiers")

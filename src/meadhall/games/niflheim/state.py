@@ -564,6 +564,15 @@ class NiflheimState(GameState):
             if self.next_active is not None:
                 hid, self.next_active = self.next_active, None
                 if self.heroes[hid].on_map:
+                    # Rescue a Prisoner: "they MAY immediately activate": the players choose
+                    # (default: at once) between the prisoner and the heroes still to activate.
+                    others = [h.id for h in self.heroes.values()
+                              if h.on_map and not h.activated and h.id != hid]
+                    if others:
+                        self._ask("activate hero", f"{self.heroes[hid].name} is freed and may "
+                                  "activate at once: which hero activates next?", S.RESCUE,
+                                  [f"activate {x}" for x in [hid, *others]])
+                        return False
                     self._activate_hero(hid, events)
                     return True
             todo = [h.id for h in self.heroes.values() if h.on_map and not h.activated]
