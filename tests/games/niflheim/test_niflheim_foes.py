@@ -444,3 +444,17 @@ def test_search_finds_only_what_fits_the_rest_stays_on_the_square() -> None:
     f = s.heroes["frida"]
     assert f.gear == full and not f.carries("throwing_knives")
     assert s.items[grid.sq("K3")] == ["throwing_knives"]
+
+
+@pytest.mark.rule("niflheim", "Shields")
+def test_a_shield_carried_in_a_gear_slot_still_gives_minus_1_to_attackers() -> None:
+    """"Any figure carrying a shield imposes a -1 DRM against any attack targeting the figure":
+    carried, not only readied (the spectral bow's 10 becomes a 9: a miss)."""
+    rows = open_map(10, 5, {"E1": "%"})
+    s = pos(rows, {"frida": {"at": "A1"},
+                   "killian": {"at": "H5", "activated": True, "gear": ["shield"]}},
+            [{"id": 1, "kind": "bogmadr", "at": "H1"}])
+    s.force(10, 12, 1)
+    events = s.apply("end activation")
+    assert s.heroes["killian"].health == 4
+    assert any(e.kind == "bow" and "-1 for the shield" in e.text for e in events)

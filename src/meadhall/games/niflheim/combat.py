@@ -471,7 +471,7 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         return
     for o in [x for x in s.heroes.values() if x.on_map and x.at in area]:
         drm = INTENT_AM[h.intent] + sum(m for m, _ in bonus)
-        if skills.carries_shield(s, o):
+        if skills.carries_shield(s, o, readied=False):
             drm -= 1
         roll = s.d12(f"greek fire against {o.name}", S.PHIAL)
         total = roll + drm
@@ -509,7 +509,7 @@ def bow_targets(s: NiflheimState, u: Undead, at: grid.Sq | None = None) -> list[
 def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
     """The bogmaðr's Spectral Bow: 1 AD, wound on 10 (no stun value), no LOS AM, a shield gives
     -1; a natural 2 hits the closest undead shot through instead."""
-    drm = -1 if skills.carries_shield(s, h) else 0
+    drm = -1 if skills.carries_shield(s, h, readied=False) else 0
     roll = s.d12(f"{uname(s, u)}'s spectral bow", S.SCENARIO_34)
     between = [q for q in grid.trace(u.at, h.at).between
                if s.occupancy().get(q, "").startswith("u:")]

@@ -58,10 +58,12 @@ def usable(s: NiflheimState, h: Hero, tags: set[str]) -> list[str]:
             and (sk.when == "any" or sk.when in tags) and can_pay(s, h, sk.glory)]
 
 
-def carries_shield(s: NiflheimState, h: Hero) -> str | None:
-    """Why the hero counts as carrying a shield (a readied shield, or an adjacent huskarl's
-    authored Shield Wall skill), or None."""
-    if any(x and s.content.armoury[x].shield for x in (h.ready, h.off_hand)):
+def carries_shield(s: NiflheimState, h: Hero, readied: bool = True) -> str | None:
+    """Why the hero counts as having a shield (a readied one, or with ``readied=False`` one
+    carried anywhere, as in "any figure carrying a shield imposes a -1 DRM"; or an adjacent
+    huskarl's authored Shield Wall skill), or None."""
+    where = (h.ready, h.off_hand) if readied else tuple(h.items())
+    if any(x and s.content.armoury[x].shield for x in where):
         return "shield"
     if h.at is None:
         return None
