@@ -32,14 +32,10 @@ class NiflheimGame(Game):
     title = "Gates of Niflheim"
     state_cls = NiflheimState
 
-    def __init__(self) -> None:
-        self._content: NiflheimContent | None = None
+    content: NiflheimContent
 
-    @property
-    def content(self) -> NiflheimContent:
-        if self._content is None:
-            self._content = load_content()
-        return self._content
+    def load_content(self) -> NiflheimContent:
+        return load_content()
 
     def scenarios(self) -> list[Info]:
         out = [Info(k, f"Scenario {v.number}: {v.name}", "authored map")
