@@ -44,7 +44,7 @@ def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
     assert opts == ["spend upgrades on Bearded Axe 1: damage +1",
                     "spend upgrades on Bearded Axe 2: wound"]
     st.apply("spend upgrades on Bearded Axe 1: damage +1")
-    assert e.damage == 2  # 2+2+1 - 3 defence
+    assert e.damage == 3  # 2+2+1 - 2 defence
     assert "wound" not in e.conditions
 
 
@@ -63,7 +63,7 @@ def test_wound_only_when_the_attack_dealt_damage() -> None:
     st, h, e = duel("jotun")
     st.force("upgrade", "upgrade", "double_axe")
     st.apply("attack1 with uruz: attack B1 with bearded_axe")
-    assert e.damage == 1 and "wound" in e.conditions  # 3 + 1 - 3
+    assert e.damage == 2 and "wound" in e.conditions  # 3 + 1 - 2
 
 
 @pytest.mark.rule("runaljod", "Attack")
@@ -71,7 +71,7 @@ def test_enemy_cancel_icons_ignore_specific_results() -> None:
     st, h, e = duel("jotun")  # the jotun cancels daggers
     st.force("dagger", "axe", "double_axe")
     st.apply("attack1 with uruz: attack B1 with bearded_axe")
-    assert e.damage == 2  # the dagger is ignored: 2 + 3 - 3 defence
+    assert e.damage == 3  # the dagger is ignored: 2 + 3 - 2 defence
 
 
 @pytest.mark.rule("runaljod", "Damage, Wounds and Life Points")

@@ -310,4 +310,4 @@ def test_large_enemy_target_space_and_area_hit_it_once() -> None:
     assert targets == [sq("C1"), sq("D1")]
     st.force("axe", "axe")  # the staff's two white dice
     st.start_hero_attack(st.heroes["volva"], sq("D1"), "staff", False, [], ["area"], [])
-    assert j.damage == 4 - 3  # once, although both of its spaces are in the area
+    assert j.damage == 4 - 2  # once, although both of its spaces are in the area
