@@ -249,3 +249,17 @@ def test_players_may_override_the_engines_evaluation_within_the_rulebooks_criter
     assert texts(st) == [f"move enemy {e.uid} to {s}" for s in ("B1", "D1", "B2", "C2", "D2")]
     st.apply(f"move enemy {e.uid} to D1")
     assert e.at == sq("D1")
+
+
+@pytest.mark.rule("runaljod", "Enemies Turn")
+def test_an_enemy_killed_by_its_wound_token_gives_no_glory() -> None:
+    """Ruling 29: the token's loss happens in the enemies' activation, not by a hero's hand."""
+    st = make(["......", "......"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "A2")
+    e = foe(st, "clan_warrior", "F1")
+    e.damage = st.enemy_data(e).life - 1
+    e.conditions = ["wound"]
+    st.begin_activation(e, [])
+    assert e not in st.enemies
+    assert all(h.glory == 0 for h in st.heroes.values())
