@@ -38,14 +38,10 @@ class RunaljodGame(Game):
     title = "Runaljod: The Sound of the Runes"
     state_cls = RunaljodState
 
-    def __init__(self) -> None:
-        self._content: RunaljodContent | None = None
+    content: RunaljodContent
 
-    @property
-    def content(self) -> RunaljodContent:
-        if self._content is None:
-            self._content = load_content()
-        return self._content
+    def load_content(self) -> RunaljodContent:
+        return load_content()
 
     def scenarios(self) -> list[Info]:
         return [Info(k, v[0], "authored exploration cards") for k, v in SCENARIOS.items()]
