@@ -8,13 +8,11 @@ from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, validate
-from meadhall.core.errors import ContentError, RuleNotImplemented
+from meadhall.core.errors import ContentError
 from meadhall.core.protocol import Game, Info
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.content import NiflheimContent, load_content
 from meadhall.games.niflheim.state import NiflheimState
-
-UNFINISHED: dict[str, tuple[str, str]] = {}
 
 
 class Setup(ContentModel):
@@ -40,8 +38,6 @@ class NiflheimGame(Game):
     def scenarios(self) -> list[Info]:
         out = [Info(k, f"Scenario {v.number}: {v.name}", "authored map")
                for k, v in self.content.scenarios.items()]
-        out += [Info(k, name, f"not implemented yet ({sec})")
-                for k, (name, sec) in UNFINISHED.items()]
         return out
 
     def heroes(self) -> list[Info]:
@@ -56,9 +52,6 @@ class NiflheimGame(Game):
     def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
                     auto_choices: bool = False) -> NiflheimState:
         s = validate(Setup, setup, "setup")
-        if s.scenario in UNFINISHED:
-            name, sec = UNFINISHED[s.scenario]
-            raise RuleNotImplemented(S.ID, sec, f"{name} needs rules that are not implemented")
         sc = self.content.scenarios.get(s.scenario)
         if sc is None:
             raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
