@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import tomllib
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -57,3 +58,27 @@ def validate(model: type[M], data: Any, source: str) -> M:
 def load(model: type[M], path: str | Path) -> M:
     """Read and validate one content file."""
     return validate(model, read_data(path), str(path))
+
+
+def check_choice(field: str, chosen: str, known: Iterable[str], what: str,
+                 source: str = "setup") -> None:
+    """``chosen`` must be one of ``known``; the error lists the options.
+
+    >>> check_choice("scenario", "moon", ["1", "2"], "scenario")
+    Traceback (most recent call last):
+    meadhall.core.errors.ContentError: setup: scenario: unknown scenario 'moon'; choose from 1, 2
+    """
+    options = list(known)
+    if chosen not in options:
+        raise ContentError(source, field, f"unknown {what} {chosen!r}; choose from "
+                           f"{', '.join(options)}")
+
+
+def check_choices(field: str, chosen: Sequence[str], known: Iterable[str], what: str,
+                  source: str = "setup") -> None:
+    """Every id in ``chosen`` must be one of ``known`` and appear once."""
+    options = list(known)
+    for c in chosen:
+        check_choice(field, c, options, what, source)
+    if len(set(chosen)) != len(chosen):
+        raise ContentError(source, field, f"each {what} can be chosen only once")

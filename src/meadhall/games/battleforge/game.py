@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
-from meadhall.core.content import ContentModel, load, validate
+from meadhall.core.content import ContentModel, check_choice, check_choices, load, validate
 from meadhall.core.errors import ContentError
 from meadhall.core.protocol import Game, Info
 
@@ -62,21 +62,9 @@ class BattleForgeGame(Game):
                     auto_choices: bool = False) -> BattleForgeState:
         s = validate(Setup, setup, "setup")
         c = self.content
-        if s.scenario not in c.scenarios:
-            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
-                               f"from {', '.join(c.scenarios)}")
-        for h in s.heroes:
-            if h not in c.human_forms:
-                raise ContentError("setup", "heroes", f"unknown champion {h!r}; choose from "
-                                   f"{', '.join(c.human_forms)}")
-        if len(set(s.heroes)) != len(s.heroes):
-            raise ContentError("setup", "heroes", "each champion can be chosen only once")
-        for b in s.berserkers:
-            if b not in c.berserker_forms:
-                raise ContentError("setup", "berserkers", f"unknown berserker form {b!r}; "
-                                   f"choose from {', '.join(c.berserker_forms)}")
-        if len(set(s.berserkers)) != len(s.berserkers):
-            raise ContentError("setup", "berserkers", "each berserker form only once")
+        check_choice("scenario", s.scenario, c.scenarios, "scenario")
+        check_choices("heroes", s.heroes, c.human_forms, "champion")
+        check_choices("berserkers", s.berserkers, c.berserker_forms, "berserker form")
         if s.players == 1 and len(s.heroes) != 2:
             raise ContentError("setup", "heroes", "in solo mode the player controls 2 Champions")
         return BattleForgeState(c, s.model_dump(), seed, self.board(s.scenario), chance,

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
-from meadhall.core.content import ContentModel, validate
+from meadhall.core.content import ContentModel, check_choice, check_choices, validate
 from meadhall.core.errors import ContentError
 from meadhall.core.protocol import Game, Info
 from meadhall.games.niflheim import sections as S
@@ -52,23 +52,13 @@ class NiflheimGame(Game):
     def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
                     auto_choices: bool = False) -> NiflheimState:
         s = validate(Setup, setup, "setup")
-        sc = self.content.scenarios.get(s.scenario)
-        if sc is None:
-            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
-                               f"from {', '.join(self.content.scenarios)}")
-        for h in s.heroes:
-            if h not in self.content.characters:
-                raise ContentError("setup", "heroes", f"unknown character {h!r}; choose from "
-                                   f"{', '.join(self.content.characters)}")
-        for h in s.huskarls:
-            if h not in self.content.huskarls:
-                raise ContentError("setup", "huskarls", f"unknown huskarl {h!r}; choose from "
-                                   f"{', '.join(self.content.huskarls)}")
+        check_choice("scenario", s.scenario, self.content.scenarios, "scenario")
+        sc = self.content.scenarios[s.scenario]
+        check_choices("heroes", s.heroes, self.content.characters, "character")
+        check_choices("huskarls", s.huskarls, self.content.huskarls, "huskarl")
         if s.huskarls and sc.party != "heroes":
             raise ContentError("setup", "huskarls", f"scenario {sc.number}'s party is "
                                "characters only")
-        if len(set(s.heroes)) != len(s.heroes) or len(set(s.huskarls)) != len(s.huskarls):
-            raise ContentError("setup", "heroes", "a character can be chosen only once")
         if s.players:
             chosen = [h for v in s.players.values() for h in v]
             if len(set(chosen)) != len(chosen):

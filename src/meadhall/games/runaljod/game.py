@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
-from meadhall.core.content import ContentModel, validate
+from meadhall.core.content import ContentModel, check_choice, check_choices, validate
 from meadhall.core.errors import ContentError, RuleNotImplemented
 from meadhall.core.protocol import Game, Info
 
@@ -67,15 +67,8 @@ class RunaljodGame(Game):
         if s.scenario in NOT_PRINTED:
             raise RuleNotImplemented(self.id, NOT_PRINTED[s.scenario], "the campaign sections "
                                      "are not contained in the rulebook")
-        if s.scenario not in SCENARIOS:
-            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
-                               f"from {', '.join(SCENARIOS)}")
-        for h in s.heroes:
-            if h not in self.content.heroes:
-                raise ContentError("setup", "heroes", f"unknown hero {h!r}; choose from "
-                                   f"{', '.join(self.content.heroes)}")
-        if len(set(s.heroes)) != len(s.heroes):
-            raise ContentError("setup", "heroes", "a hero can be chosen only once")
+        check_choice("scenario", s.scenario, SCENARIOS, "scenario")
+        check_choices("heroes", s.heroes, self.content.heroes, "hero")
         d = s.model_dump()
         d["level"] = SCENARIOS[s.scenario][1]
         if not d["players"]:

@@ -9,7 +9,7 @@ from pydantic import Field
 
 from meadhall.core import grid
 from meadhall.core.chance import ChanceMode
-from meadhall.core.content import ContentModel, load
+from meadhall.core.content import ContentModel, check_choice, check_choices, load, validate
 from meadhall.core.deck import Deck
 from meadhall.core.dice import D6
 from meadhall.core.errors import ContentError, IllegalAction
@@ -343,18 +343,9 @@ class ToyGame(Game):
 
     def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
                     auto_choices: bool = False) -> ToyState:
-        from meadhall.core.content import validate
-
         s = validate(Setup, setup, "setup")
-        if s.scenario not in self.content.scenarios:
-            raise ContentError("setup", "scenario", f"unknown scenario {s.scenario!r}; choose "
-                               f"from {', '.join(self.content.scenarios)}")
-        for h in s.heroes:
-            if h not in self.content.heroes:
-                raise ContentError("setup", "heroes", f"unknown hero {h!r}; choose from "
-                                   f"{', '.join(self.content.heroes)}")
-        if len(set(s.heroes)) != len(s.heroes):
-            raise ContentError("setup", "heroes", "a hero can be chosen only once")
+        check_choice("scenario", s.scenario, self.content.scenarios, "scenario")
+        check_choices("heroes", s.heroes, self.content.heroes, "hero")
         return ToyState(self.content, s.model_dump(), seed, chance, auto_choices)
 
     def content_models(self) -> dict[str, type[Any]]:
