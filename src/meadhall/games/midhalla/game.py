@@ -7,12 +7,11 @@ from typing import Any
 from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
-from meadhall.core.content import ContentModel, validate
+from meadhall.core.content import ContentModel, check_choice, check_choices, validate
 from meadhall.core.errors import ContentError, RuleNotImplemented
 from meadhall.core.protocol import Game, Info
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.content import Catalogue, Chapter, Content, Printed, load_content
-from meadhall.games.midhalla.render import render
 from meadhall.games.midhalla.state import MidhallaState, new_party
 
 ID = "midhalla"
@@ -31,24 +30,15 @@ class Setup(ContentModel):
     followers: list[str] = Field(default_factory=list)
 
 
-class MidhallaState2(MidhallaState):
-    def render(self) -> str:
-        return render(self)
-
-
 class MidhallaGame(Game):
     id = ID
     title = "Midhalla"
-    state_cls = MidhallaState2
+    state_cls = MidhallaState
 
-    def __init__(self) -> None:
-        self._content: Content | None = None
+    content: Content
 
-    @property
-    def content(self) -> Content:
-        if self._content is None:
-            self._content = load_content()
-        return self._content
+    def load_content(self) -> Content:
+        return load_content()
 
     def scenarios(self) -> list[Info]:
         return [Info(k, v.name, f"{v.kind} chapter, {v.cycles} cycles, authored")
@@ -61,7 +51,7 @@ class MidhallaGame(Game):
         return {"scenario": "chapter1", "heroes": ["harkon", "enyk"]}
 
     def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
-                    auto_choices: bool = False) -> MidhallaState2:
+                    auto_choices: bool = False) -> MidhallaState:
         s = validate(Setup, setup, "setup")
         c = self.content
         if s.scenario not in c.chapters:
@@ -71,15 +61,8 @@ class MidhallaGame(Game):
             raise ContentError("setup", "scenario", f"unknown chapter {s.scenario!r}; choose "
                                f"from {', '.join(c.chapters)}")
         for f in s.followers:
-            if f not in c.cat.followers:
-                raise ContentError("setup", "followers", f"unknown follower {f!r}; choose from "
-                                   f"{', '.join(c.cat.followers) or 'none'}")
-        for h in s.heroes:
-            if h not in c.cat.heroes:
-                raise ContentError("setup", "heroes", f"unknown hero {h!r}; choose from "
-                                   f"{', '.join(c.cat.heroes)}")
-        if len(set(s.heroes)) != len(s.heroes):
-            raise ContentError("setup", "heroes", "a hero can be chosen only once")
+            check_choice("followers", f, c.cat.followers, "follower")
+        check_choices("heroes", s.heroes, c.cat.heroes, "hero")
         d = s.model_dump()
         if s.campaign:
             party = new_party(c, d)
@@ -90,7 +73,7 @@ class MidhallaGame(Game):
             if s.scenario not in party["unlocks"]["chapters"]:
                 raise ContentError("setup", "scenario", f"{s.scenario} is not unlocked on the "
                                    "party sheet")
-        return MidhallaState2(c, d, seed, chance, auto_choices)
+        return MidhallaState(c, d, seed, chance, auto_choices)
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,

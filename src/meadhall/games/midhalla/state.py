@@ -28,6 +28,7 @@ from meadhall.games.midhalla.pieces import (
     to_json,
 )
 from meadhall.games.midhalla.preparation import PreparationRules
+from meadhall.games.midhalla.render import render as render_state
 from meadhall.games.midhalla.rewards import RewardRules
 from meadhall.games.midhalla.script import ExplorationRules
 
@@ -377,6 +378,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return c.heroes[hid].name if hid in c.heroes else c.followers[hid].name
 
     # ----------------------------------------------------------- view / position
+    def render(self) -> str:
+        return render_state(self)
+
     def view(self, seat: str | None = None) -> dict[str, Any]:
         pos = self._dump()
         for k in ("decks",):
