@@ -238,3 +238,22 @@ def in_bounds(s: Sq, width: int, height: int) -> bool:
 def parse_rows(rows: list[str]) -> dict[Sq, str]:
     """Read an ASCII map (one string per row, one character per square, top row = row 1)."""
     return {(x, y): ch for y, row in enumerate(rows) for x, ch in enumerate(row)}
+
+
+def check_rows(rows: list[str], allowed: str | None = None, what: str = "row") -> None:
+    """An ASCII map must be rectangular and use only ``allowed`` characters; raises
+    ``ValueError`` naming the first bad row (pydantic validators turn it into a field error).
+
+    >>> check_rows(["..#", ".x."], ".#")
+    Traceback (most recent call last):
+    ValueError: row 2 has unknown terrain 'x'
+    """
+    if not rows:
+        raise ValueError("a map needs at least one row")
+    width = len(rows[0])
+    for i, row in enumerate(rows):
+        if len(row) != width:
+            raise ValueError(f"{what} {i + 1} is {len(row)} squares wide, expected {width}")
+        bad = set(row) - set(allowed) if allowed is not None else set()
+        if bad:
+            raise ValueError(f"{what} {i + 1} has unknown terrain {''.join(sorted(bad))!r}")

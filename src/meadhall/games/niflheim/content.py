@@ -117,13 +117,8 @@ class ScenarioData(ContentModel):
 
     @model_validator(mode="after")
     def _check(self) -> ScenarioData:
+        grid.check_rows(self.map, "".join(TERRAIN), what="map row")
         w = len(self.map[0])
-        for i, row in enumerate(self.map):
-            if len(row) != w:
-                raise ValueError(f"map row {i + 1} is {len(row)} squares wide, expected {w}")
-            bad = set(row) - set(TERRAIN)
-            if bad:
-                raise ValueError(f"map row {i + 1} has unknown terrain {''.join(sorted(bad))!r}")
         squares = [self.start, *self.face_down, *self.orange, *self.items,
                    *(s.square for s in self.specials.values()),
                    *(e.square for e in self.exits),

@@ -13,6 +13,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from meadhall.core import grid
 from meadhall.core.content import ContentModel, load
 
 CONTENT_DIR = Path(__file__).parent / "content"
@@ -186,13 +187,7 @@ class TileData(ContentModel):
 
     @model_validator(mode="after")
     def _shape(self) -> TileData:
-        w = len(self.rows[0])
-        for i, r in enumerate(self.rows):
-            if len(r) != w:
-                raise ValueError(f"row {i + 1} is {len(r)} squares wide, expected {w}")
-            bad = set(r) - set(".#gixn")
-            if bad:
-                raise ValueError(f"row {i + 1} has unknown terrain {''.join(sorted(bad))}")
+        grid.check_rows(self.rows, ".#gixn")
         return self
 
 
