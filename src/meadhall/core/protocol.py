@@ -298,6 +298,20 @@ class GameState(ABC):
             "position": self._dump(),
         }
 
+    @staticmethod
+    def from_json(data: Mapping[str, Any], source: str = "<position>") -> GameState:
+        """Load any game's save or position; the ``game`` key picks the game from the registry."""
+        from meadhall import games
+
+        game_id = data.get("game")
+        if not isinstance(game_id, str):
+            raise ContentError(source, "game", "missing: which game is this position for?")
+        try:
+            game = games.get(game_id)
+        except games.UnknownGame as e:
+            raise ContentError(source, "game", str(e)) from None
+        return game.from_json(data, source)
+
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[union-attr]
 

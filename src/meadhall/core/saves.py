@@ -63,15 +63,7 @@ def read(path: str | Path) -> dict[str, Any]:
 
 def load(path: str | Path) -> tuple[GameState, list[dict[str, Any]]]:
     """Load a save or hand-written position; returns the state and its journal."""
-    from meadhall import games
-
     data = read(path)
-    if "game" not in data:
-        raise ContentError(str(path), "game", "missing: which game is this position for?")
-    try:
-        game = games.get(str(data["game"]))
-    except games.UnknownGame as e:
-        raise ContentError(str(path), "game", str(e)) from None
-    state = game.from_json(data, source=str(path))
+    state = GameState.from_json(data, source=str(path))
     journal = data.get("journal") or []
     return state, list(journal)

@@ -199,3 +199,12 @@ def test_forced_results_replay_and_cannot_be_applied_as_actions() -> None:
     assert GAME.replay(s.setup, s.seed, s.log) == s
     with pytest.raises(IllegalAction, match="forced results"):
         s.apply("!force calm")
+
+
+def test_any_state_loads_through_gamestate_from_json() -> None:
+    from meadhall.core.protocol import GameState
+
+    s = GAME.new_game(seed=3)
+    assert GameState.from_json(s.to_json()) == s
+    with pytest.raises(ContentError, match="game: unknown game"):
+        GameState.from_json({"game": "chess"}, "x.json")
