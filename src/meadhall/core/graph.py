@@ -26,9 +26,26 @@ Neighbours = Callable[[N], Iterable[tuple[N, float]]]
 
 def distances(start: N, neighbours: Neighbours[N], limit: float | None = None) -> dict[N, float]:
     """Cheapest cost from ``start`` to every reachable node (Dijkstra), up to ``limit``."""
-    dist: dict[N, float] = {start: 0}
+    return distances_from_any([start], neighbours, limit)
+
+
+def distances_from_any(starts: Iterable[N], neighbours: Neighbours[N],
+                       limit: float | None = None) -> dict[N, float]:
+    """Cheapest cost from the nearest of ``starts`` to every reachable node.
+
+    With symmetric steps this is also every node's distance *to* the nearest start: one search
+    from the goals serves every mover (a "distance field").
+
+    >>> g = AreaGraph.from_edges([("a", "b"), ("b", "c"), ("c", "d")])
+    >>> distances_from_any(["a", "d"], g.step)
+    {'a': 0, 'd': 0, 'b': 1, 'c': 1}
+    """
     tie = count()
-    heap: list[tuple[float, int, N]] = [(0, next(tie), start)]
+    dist: dict[N, float] = {}
+    heap: list[tuple[float, int, N]] = []
+    for s in starts:
+        dist[s] = 0
+        heap.append((0, next(tie), s))
     while heap:
         d, _, n = heapq.heappop(heap)
         if d > dist.get(n, float("inf")):

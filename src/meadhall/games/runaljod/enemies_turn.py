@@ -21,7 +21,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meadhall.core import grid
-from meadhall.core.graph import distances
+from meadhall.core.graph import distances, distances_from_any
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
@@ -413,7 +413,7 @@ class EnemiesMixin:
                 and not self.heroes[t].fallen and self.heroes[t].at is not None]
 
     def closest_heroes(self, e: Enemy, pool: list[Hero]) -> list[Hero]:
-        dist = distances_multi(e.squares, self.enemy_steps(e))
+        dist = distances_from_any(e.squares, self.enemy_steps(e))
 
         def d(h: Hero) -> float:
             best = INF
@@ -516,7 +516,7 @@ class EnemiesMixin:
                     self.best(at_goal, lambda fp: -self.heroes_adjacent(fp)),
                     why + f", ending adjacent to {self.hname(h)}")
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
-        to_goal = distances_multi(goals, self.enemy_steps_reversed(e))
+        to_goal = distances_from_any(goals, self.enemy_steps_reversed(e))
 
         def left(fp: tuple[Sq, ...]) -> float:
             return min(to_goal.get(q, INF) for q in fp)
@@ -560,7 +560,7 @@ class EnemiesMixin:
             ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
             if ok:
                 return self.best(ok, stands.__getitem__), why
-            to_goal = distances_multi(seeing, self.enemy_steps_reversed(e))
+            to_goal = distances_from_any(seeing, self.enemy_steps_reversed(e))
             cand = [fp for fp in stands if any(q in to_goal for q in fp)]
             if cand:
                 return self.best(cand, lambda fp, t=to_goal, st=stands: (
@@ -583,22 +583,3 @@ class EnemiesMixin:
         for h in self.standing_heroes():
             if min(self.spaces_between(q, h.at) for q in e.squares) <= 3:
                 self.lose_life(h, 1, "howl", S_KEYWORDS, events)
-
-
-def distances_multi(goals: list[Sq], step) -> dict[Sq, float]:
-    """Walking cost from every square to the nearest goal (Dijkstra on reversed steps)."""
-    import heapq
-
-    dist: dict[Sq, float] = {g: 0 for g in goals}
-    heap = [(0, reading(g), g) for g in goals]
-    heapq.heapify(heap)
-    while heap:
-        d, _, n = heapq.heappop(heap)
-        if d > dist.get(n, INF):
-            continue
-        for m, c in step(n):
-            nd = d + c
-            if nd < dist.get(m, INF):
-                dist[m] = nd
-                heapq.heappush(heap, (nd, reading(m), m))
-    return dist
