@@ -5,8 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
+from meadhall import games
 from meadhall.cli import app
 
 runner = CliRunner()
@@ -119,3 +121,17 @@ def test_text_with_brackets_is_printed_literally(tmp_path: Path) -> None:
             str(save), input="[bold]nonsense[/bold]\nq\n")
     assert r.exit_code == 0
     assert "[bold]nonsense[/bold]" in r.output
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_every_game_works_through_the_cli(tmp_path: Path, game_id: str) -> None:
+    f = tmp_path / "g.json"
+    assert run("new", game_id, "--seed", "5", "-o", str(f)).exit_code == 0
+    for _ in range(3):
+        if "Game over" in run("show", str(f)).output:
+            break
+        r = run("act", str(f), "1")
+        assert r.exit_code == 0, r.output
+    r = run("show", str(f))
+    assert r.exit_code == 0 and ("decides" in r.output or "Game over" in r.output)
+    assert run("validate", str(f)).exit_code == 0
