@@ -392,9 +392,9 @@ class Game(ABC):
     title: ClassVar[str]
     state_cls: ClassVar[type[GameState]]
 
+    @abstractmethod
     def load_content(self) -> Any:
         """Read and validate this game's content files; called once, then shared by every state."""
-        raise NotImplementedError(f"{type(self).__name__} must implement load_content()")
 
     @property
     def content(self) -> Any:

@@ -4,6 +4,7 @@ damage and the keywords that change them."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
 from meadhall.core.errors import RuleNotImplemented
@@ -60,14 +61,10 @@ class CombatRules:
         if cb["cur"] is not None:
             self._activation_step(events)
             return
-        order = cb["order"]
-        while cb["i"] < len(order):
-            tid = order[cb["i"]]
-            waiting = [e.id for e in self._enemies_sorted() if e.tile == tid
-                       and e.id not in cb["done"]]
-            if not waiting:
-                cb["i"] += 1
-                continue
+        found = self._next_tile_in_tao(lambda tid: [
+            e.id for e in self._enemies_sorted() if e.tile == tid and e.id not in cb["done"]])
+        if found is not None:
+            tid, waiting = found
             if len(waiting) > 1:
                 opts = [(f"activate {e} ({self._ename(e)})", e) for e in waiting]
                 self._ask("enemy_order", PLAYERS, f"Several enemies on map tile {tid}: choose "
@@ -77,6 +74,19 @@ class CombatRules:
             return
         events.append(Event("step", "Every enemy has activated", S.ENEMY_TURNS))
         self._begin_step("traps", events)
+
+    def _next_tile_in_tao(self, waiting_on: Callable[[str], list[str]]
+                          ) -> tuple[str, list[str]] | None:
+        """The next map tile in tile activation order with pieces still to act, and those
+        pieces; tiles with none are passed (Tile Activation Order)."""
+        order = self.cb["order"]
+        while self.cb["i"] < len(order):
+            tid = order[self.cb["i"]]
+            waiting = waiting_on(tid)
+            if waiting:
+                return tid, waiting
+            self.cb["i"] += 1
+        return None
 
     def _on_enemy_order(self, eid: str, events: list[Event]) -> None:
         self._start_activation(eid, events)
@@ -469,14 +479,11 @@ class CombatRules:
         if cb["cur"] is not None:
             self._trap_attack_step(events)
             return
-        order = cb["order"]
-        while cb["i"] < len(order):
-            tid = order[cb["i"]]
-            waiting = [t.id for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:]))
-                       if t.tile == tid and not t.destroyed and t.id not in cb["done"]]
-            if not waiting:
-                cb["i"] += 1
-                continue
+        found = self._next_tile_in_tao(lambda tid: [
+            t.id for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:]))
+            if t.tile == tid and not t.destroyed and t.id not in cb["done"]])
+        if found is not None:
+            tid, waiting = found
             if len(waiting) > 1:
                 opts = [(f"activate trap {t}", t) for t in waiting]
                 self._ask("trap_order", PLAYERS, f"Two traps on map tile {tid}: choose which "

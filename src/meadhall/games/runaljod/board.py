@@ -252,5 +252,5 @@ class BoardMixin:
                         yield n, c
         return step
 
-    def hero_passives(self, h: Hero) -> list[Any]:  # implemented by the state
-        raise NotImplementedError
+    # Provided by the heroes' turn rules (heroes_turn.py) that every state also inherits.
+    hero_passives: Callable[[Hero], list[Any]]
