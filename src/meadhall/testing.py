@@ -69,6 +69,45 @@ def check_step(game: Game, state: GameState, seed: int, step: int) -> None:
         raise _fail(game, seed, step, "determinize() or view() changed the state")
 
 
+def _overrides(obj: object, base: type, name: str) -> bool:
+    return getattr(type(obj), name) is not getattr(base, name)
+
+
+def check_presentation(game: Game, state: GameState, seed: int, step: int,
+                       vocabulary: set[str] | None = None) -> None:
+    """The promises made to people and tools, for the hooks the game implements: every legal
+    action has a label and names only targets the drawn scene shows (so a click can pick it),
+    the scene is drawn from the seat's view, every legal action is in the game's action
+    vocabulary, and ``measures()`` is JSON-ready with ``rounds``."""
+    d = state.decision()
+    seat = d.seat if d else None
+    drawn: set[str] | None = None
+    if _overrides(game, Game, "draw"):
+        scene = game.draw(state.view(seat))
+        json.dumps(scene.to_json())
+        drawn = scene.targets()
+    if _overrides(state, GameState, "_describe") and seat != CHANCE:
+        for a in state.described_actions():
+            if not a.label:
+                raise _fail(game, seed, step, f"action {a.text!r} has no label")
+            for t in a.targets:
+                if drawn is not None and str(t) not in drawn:
+                    raise _fail(game, seed, step, f"action {a.text!r} names target {t} that "
+                                "the drawn scene does not show")
+    if vocabulary is not None:
+        for a in state.legal_actions():
+            if a.text not in vocabulary and d is not None and d.seat != CHANCE:
+                raise _fail(game, seed, step, f"action {a.text!r} is not in the game's "
+                            "action vocabulary")
+    if _overrides(state, GameState, "measures"):
+        m = state.measures()
+        json.dumps(m)
+        if "rounds" not in m:
+            raise _fail(game, seed, step, "measures() has no 'rounds'")
+        if state.outcome().result == "loss" and "trigger" not in m:
+            raise _fail(game, seed, step, "measures() of a lost game has no 'trigger'")
+
+
 def play_random(game: Game, seed: int, setup: Mapping[str, Any] | None = None,
                 max_steps: int = 2000, check_every: int = 1, chance: str = "seeded",
                 auto_choices: bool = False) -> GameState:
@@ -79,9 +118,13 @@ def play_random(game: Game, seed: int, setup: Mapping[str, Any] | None = None,
     """
     state = game.new_game(setup, seed, chance=chance, auto_choices=auto_choices)  # type: ignore[arg-type]
     bot = RandomBot(seed * 7919 + 1)
+    vocabulary: set[str] | None = None
+    if check_every and _overrides(game, Game, "action_vocabulary"):
+        vocabulary = set(game.action_vocabulary(state.setup))
     for step in range(max_steps):
         if check_every and step % check_every == 0:
             check_step(game, state, seed, step)
+            check_presentation(game, state, seed, step, vocabulary)
         if state.decision() is None:
             break
         d = state.decision()

@@ -27,13 +27,27 @@ class ChanceRequest:
     what: str
     options: tuple[str, ...]
     section: str | None = None
+    probabilities: tuple[float, ...] = ()
+    """Chance of each option, in the order of ``options`` (empty: equally likely)."""
+
+    def odds(self) -> list[tuple[str, float]]:
+        """Each possible result with its probability (summing to 1).
+
+        >>> ChanceRequest("d3", ("1", "2", "3")).odds()[0]
+        ('1', 0.3333333333333333)
+        """
+        if len(self.probabilities) == len(self.options):
+            return list(zip(self.options, self.probabilities, strict=True))
+        return [(o, 1 / len(self.options)) for o in self.options]
 
     def to_json(self) -> dict:
-        return {"what": self.what, "options": list(self.options), "section": self.section}
+        return {"what": self.what, "options": list(self.options), "section": self.section,
+                "probabilities": list(self.probabilities)}
 
     @classmethod
     def from_json(cls, d: dict) -> ChanceRequest:
-        return cls(d["what"], tuple(d["options"]), d.get("section"))
+        return cls(d["what"], tuple(d["options"]), d.get("section"),
+                   tuple(float(x) for x in d.get("probabilities", ())))
 
 
 class NeedChance(Exception):  # noqa: N818 - control flow, not an error a user sees
@@ -96,7 +110,7 @@ class Chance:
                 )
             return names.index(result)
         if self.mode == "table":
-            raise NeedChance(ChanceRequest(what, tuple(dict.fromkeys(names)), section))
+            raise NeedChance(_request(what, names, weights, section))
         if weights is None:
             return self.rng.below(len(names))
         return self.rng.weighted_index(weights)
@@ -109,3 +123,16 @@ class Chance:
         c = cls(game, Rng.from_state(int(d["rng"])), d.get("mode", "seeded"))
         c.queue = [str(x) for x in d.get("queue", [])]
         return c
+
+
+def _request(what: str, names: tuple[str, ...], weights: Sequence[float] | None,
+             section: str | None) -> ChanceRequest:
+    """The question for the table, with each distinct result's probability (faces or cards
+    that share a name add up)."""
+    w = [1.0] * len(names) if weights is None else [float(x) for x in weights]
+    total = sum(w)
+    odds: dict[str, float] = {}
+    for n, x in zip(names, w, strict=True):
+        odds[n] = odds.get(n, 0.0) + x / total
+    odds = {n: x for n, x in odds.items() if x > 0}  # impossible results are not offered
+    return ChanceRequest(what, tuple(odds), section, tuple(odds.values()))

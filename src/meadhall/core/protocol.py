@@ -16,12 +16,15 @@ import zlib
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal, Self
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from meadhall.core.chance import Chance, ChanceMode, ChanceRequest, NeedChance
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import fastcopy
 from meadhall.core.rng import Rng
+
+if TYPE_CHECKING:
+    from meadhall.core.draw import Scene
 
 POSITION_FORMAT = "meadhall/position"
 POSITION_VERSION = 1
@@ -53,17 +56,52 @@ class Event:
                 "data": dict(self.data)}
 
 
+TargetKind = Literal["square", "area", "tile", "space", "figure", "card", "rondel", "track",
+                     "hero", "die", "option"]
+"""What a target is on the table. ``figure`` for heroes, enemies and markers on a board;
+``space`` for a space of a track or of a tile; ``rondel`` for a space of a champion's rondel;
+``option`` for a choice with no place on the board (a skill, a reward, keep or flip)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A board thing an action involves, named as the drawing names it (``square:D5``).
+
+    ``note`` is a short figure shown on the highlighted target: a cost (``2 MP``) or the
+    number needed (``7+``).
+
+    >>> str(Target("square", "D5", "2 MP"))
+    'square:D5'
+    """
+
+    kind: TargetKind
+    id: str
+    note: str = ""
+
+    def __str__(self) -> str:
+        return f"{self.kind}:{self.id}"
+
+    def to_json(self) -> dict[str, str]:
+        return {"kind": self.kind, "id": self.id, "ref": str(self), "note": self.note}
+
+
 @dataclass(frozen=True, slots=True)
 class Action:
-    """A legal action: its stable string form and a stable integer id (for RL).
+    """A legal action: its stable text (the id every tool uses), and for people a readable
+    ``label`` and the board ``targets`` it involves (filled by :meth:`GameState.describe`).
 
-    The id is a CRC-32 of the text, so it never depends on which other actions are legal.
+    Actions compare by text only. ``id`` is a CRC-32 of the text, so it never depends on which
+    other actions are legal (a dense numbering per game lives in the RL adapters).
 
-    >>> Action("move F4").id == Action("move F4").id
+    >>> Action("move F4").id == Action("move F4", "Move to F4 (2 MP)").id
+    True
+    >>> Action("move F4") == Action("move F4", "Move to F4 (2 MP)")
     True
     """
 
     text: str
+    label: str = field(default="", compare=False)
+    targets: tuple[Target, ...] = field(default=(), compare=False)
 
     @property
     def id(self) -> int:
@@ -71,6 +109,10 @@ class Action:
 
     def __str__(self) -> str:
         return self.text
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "label": self.label or self.text,
+                "targets": [t.to_json() for t in self.targets]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -215,6 +257,24 @@ class GameState(ABC):
         """A rule-naming explanation of why ``action`` is illegal now, when the game knows one."""
         return None
 
+    def _describe(self, text: str) -> tuple[str, tuple[Target, ...]]:
+        """A readable label and the board targets of the legal action ``text`` (called only
+        for legal actions, by :meth:`describe`). Games override this; the default labels an
+        action with its text and names no target."""
+        return text, ()
+
+    def measures(self) -> dict[str, Any]:
+        """What a designer measures about this game so far, for the simulation lab.
+
+        Flat, JSON-ready values. Every game reports ``rounds`` (rounds or turns begun); once
+        the game is lost, ``trigger`` (a stable key for the end condition that fired, such as
+        ``hero_killed`` or ``time_out``) and ``final_blow`` (the enemy type or event that
+        dealt it, or ``None``); and margins named ``margin_<what>`` (how close the party came:
+        objectives done, enemies left, rounds short). Games add their own (``gate_hp``...).
+        The default reports nothing game-specific.
+        """
+        return {}
+
     def _determinize(self, rng: Rng) -> None:
         """Resample hidden information the game stores explicitly (the generator is reseeded
         by the base class). Default: nothing else is hidden."""
@@ -237,6 +297,26 @@ class GameState(ABC):
         if self.outcome().over:
             return []
         return [Action(t) for t in self._legal()]
+
+    def describe(self, action: Action | str) -> Action:
+        """The legal action ``action`` with its readable label and board targets.
+
+        >>> from meadhall import games
+        >>> s = games.get("toy").new_game({"scenario": "chase", "heroes": ["ada"]}, seed=7)
+        >>> s.describe("wait").label
+        'Ada waits'
+        """
+        text = action.text if isinstance(action, Action) else str(action)
+        if text.startswith(RESULT):
+            value = text[len(RESULT):]
+            what = self.pending.request.what if self.pending else "the result"
+            return Action(text, f"{what}: {value}", (Target("die", value),))
+        label, targets = self._describe(text)
+        return Action(text, label or text, tuple(targets))
+
+    def described_actions(self) -> list[Action]:
+        """:meth:`legal_actions` with labels and targets (for the browser table and people)."""
+        return [self.describe(a) for a in self.legal_actions()]
 
     def apply(self, action: Action | str) -> list[Event]:
         """Apply one action and every automated step after it; returns the events.
@@ -429,6 +509,35 @@ class Game(ABC):
         ``meadhall schema`` exports each model's JSON Schema.
         """
         return {}
+
+    def draw(self, view: Mapping[str, Any]) -> Scene:
+        """The table as the drawing vocabulary (:mod:`meadhall.core.draw`), built from a seat's
+        ``view`` only, so that nothing hidden can be drawn. Games override this; the default
+        shows the view as notes."""
+        import json
+
+        from meadhall.core.draw import Scene
+
+        return Scene(self.title, notes=[json.dumps(dict(view), sort_keys=True)])
+
+    def evaluate(self, state: GameState) -> float:
+        """The party's prospects in ``state``, from 0 (lost) to 1 (won), for the bots.
+
+        Bots call it on determinized states, so it may read the whole state. Games override
+        it with what their rulebook makes matter (objectives, health, time left); the default
+        knows only the outcome.
+        """
+        o = state.outcome()
+        return 1.0 if o.result == "win" else 0.0 if o.result == "loss" else 0.5
+
+    def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """Legal actions, most promising first (a hint for search bots); default unchanged."""
+        return actions
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with this setup can ever offer, in a fixed order (the dense
+        action numbering of the RL adapters). New actions are only ever appended."""
+        raise NotImplementedError(f"{self.id}: no action vocabulary")
 
     def position_model(self) -> type[Any] | None:
         """The pydantic model of this game's ``position`` object, when it has one."""

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from pydantic import Field
 
-from meadhall.core import grid
+from meadhall.core import draw, grid
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, load, validate
 from meadhall.core.deck import Deck
@@ -23,6 +24,7 @@ from meadhall.core.protocol import (
     GameState,
     Info,
     Outcome,
+    Target,
 )
 
 ID = "toy"
@@ -247,9 +249,11 @@ class ToyState(GameState):
         if prey:
             self.caught.extend(prey)
             self.steps_left = 0
-            events.append(Event("caught", f"The troll moves to {grid.name(to)} and catches "
-                                f"{', '.join(self.content.heroes[h].name for h in prey)}",
-                                S_END))
+            for h in prey:
+                # kind "knockout" with hero/by: the simulation lab counts these (architecture.md)
+                events.append(Event("knockout", f"The troll moves to {grid.name(to)} and "
+                                    f"catches {self.content.heroes[h].name}", S_END,
+                                    {"hero": h, "by": "troll", "by_type": "troll"}))
         else:
             events.append(Event("troll", f"The troll moves to {grid.name(to)}, toward the "
                                 "closest hero", S_TROLL, {"to": grid.name(to)}))
@@ -260,6 +264,33 @@ class ToyState(GameState):
         self.round += 1
         self.turn = 0
         events.append(Event("round", f"Round {self.round} begins", S_TURN, {"round": self.round}))
+
+    # ------------------------------------------------------------ for people and bots
+    def _describe(self, text: str) -> tuple[str, tuple[Target, ...]]:
+        if text.startswith("troll to "):
+            at = text[9:]
+            return f"The troll steps to {at}", (Target("square", at),)
+        hero = self._current()
+        name = self.content.heroes[hero].name if hero else ""
+        if text.startswith("move "):
+            at = text[5:]
+            end = " (the exit)" if self.terrain(grid.sq(at)) == "X" else ""
+            return f"{name} moves to {at}{end}", (Target("square", at),)
+        if text == "attack troll":
+            return (f"{name} attacks the troll: 5+ stuns it",
+                    (Target("figure", "troll", "5+"),))
+        return f"{name} waits", ()
+
+    def measures(self) -> dict[str, Any]:
+        sc = self.content.scenarios[self.setup["scenario"]]
+        out: dict[str, Any] = {"rounds": min(self.round, sc.rounds),
+                               "escaped": len(self.escaped)}
+        o = self.outcome()
+        if o.result == "loss":
+            out["trigger"] = "caught" if self.caught else "time_out"
+            out["final_blow"] = "troll" if self.caught else "time"
+            out["margin_heroes_left"] = len(self.heroes) + len(self.caught)
+        return out
 
     def render(self) -> str:
         """The map with heroes (first letter) and the troll (T, t when stunned)."""
@@ -279,6 +310,7 @@ class ToyState(GameState):
     def view(self, seat: str | None = None) -> dict[str, Any]:
         return {
             "game": ID, "round": self.round, "map": list(self.rows),
+            "rounds": self.content.scenarios[self.setup["scenario"]].rounds,
             "heroes": {h: grid.name(s) for h, s in self.heroes.items()},
             "escaped": list(self.escaped), "caught": list(self.caught),
             "troll": {"at": grid.name(self.troll), "stunned": self.stunned},
@@ -350,6 +382,56 @@ class ToyGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"toy.json": ToyContent}
+
+    def draw(self, view: Mapping[str, Any]) -> draw.Scene:
+        """The map, the heroes, the troll and the round track, from a seat's view."""
+        legend = [draw.Terrain(".", "Floor", "stone"),
+                  draw.Terrain("#", "Wall", "rock", "hatch"),
+                  draw.Terrain("X", "Exit", "gold", "", "X")]
+        rows = view["map"]
+        cells = [draw.Cell(f"{grid.col_name(x)}{y + 1}", x, y, ch, "exit" if ch == "X" else "")
+                 for y, row in enumerate(rows) for x, ch in enumerate(row)]
+        tokens = [draw.Token(h, self.content.heroes[h].name, self.content.heroes[h].name[:1],
+                             "hero", at, target=f"figure:{h}") for h, at in view["heroes"].items()]
+        troll = view["troll"]
+        tokens.append(draw.Token("troll", "The troll", "T", "enemy", troll["at"],
+                                 target="figure:troll",
+                                 badges=["stunned"] if troll["stunned"] else [],
+                                 stats={"moves": "the wind card's steps", "stunned by": "5+"}))
+        board = draw.SquareGrid("map", len(rows[0]), len(rows), cells, tokens=tokens,
+                                legend=legend)
+        n = view["rounds"]
+        track = draw.Track("round", "Round", [draw.Space(str(i), str(i)) for i in range(1, n + 1)],
+                           value=min(view["round"], n) - 1)
+        wind = view["wind"]
+        cards = [draw.Card("wind", "Wind deck", f"{wind.get('size', '?')} cards", "deck",
+                           face_down=True)]
+        return draw.Scene(self.title, [board], [track], cards=cards)
+
+    def evaluate(self, state: GameState) -> float:
+        """Escaped heroes count most; otherwise the closer to the exit, and the farther from
+        the troll, the better."""
+        o = state.outcome()
+        if o.over:
+            return 1.0 if o.result == "win" else 0.0
+        assert isinstance(state, ToyState)
+        total = len(state.setup["heroes"])
+        score = len(state.escaped) / total
+        exits = [(x, y) for y, row in enumerate(state.rows) for x, ch in enumerate(row)
+                 if ch == "X"]
+        for at in state.heroes.values():
+            to_exit = min(grid.manhattan(at, e) for e in exits) if exits else 0
+            from_troll = grid.manhattan(at, state.troll)
+            score += (0.5 / (1 + to_exit) + 0.1 * min(from_troll, 5) / 5) / total
+        return max(0.01, min(0.99, score))
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Moves to every square of the scenario's map, the troll's steps, attack, wait."""
+        sc = self.content.scenarios[self.normalise_setup(setup)["scenario"]]
+        squares = [f"{grid.col_name(x)}{y + 1}" for y, row in enumerate(sc.map)
+                   for x, ch in enumerate(row) if ch != "#"]
+        return ([f"move {s}" for s in squares] + [f"troll to {s}" for s in squares]
+                + ["attack troll", "wait"])
 
 
 GAME = ToyGame()
