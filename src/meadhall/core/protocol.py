@@ -176,6 +176,7 @@ START = "__start__"
 """Log-free pseudo action: the automated steps of setup (initial draws, first rolls)."""
 RESULT = "result "
 FORCE = "!force "
+CONCEDE = "!concede "
 """Log entry prefix for a forced result. Game actions never start with ``!``, so a game's own
 action such as ``force door`` can never be mistaken for one on replay."""
 
@@ -199,6 +200,7 @@ class GameState(ABC):
     log: list[str]
     pending: Pending | None
     auto_choices: bool
+    conceded: str | None
 
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
                    chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -209,6 +211,7 @@ class GameState(ABC):
         self.log = []
         self.pending = None
         self.auto_choices = auto_choices
+        self.conceded: str | None = None
 
     # ----------------------------------------------------------------- hooks for games
     @abstractmethod
@@ -236,8 +239,8 @@ class GameState(ABC):
         """Fill this state from a position written by :meth:`_dump` or by a person."""
 
     @abstractmethod
-    def outcome(self) -> Outcome:
-        """Win, loss or ongoing, with the reason."""
+    def _outcome(self) -> Outcome:
+        """Win, loss or ongoing by the rules, with the reason."""
 
     @abstractmethod
     def view(self, seat: str | None = None) -> dict[str, Any]:
@@ -247,11 +250,17 @@ class GameState(ABC):
     def render(self) -> str:
         """The board, tracks and status drawn as plain text for the terminal (``meadhall show``).
 
-        Games override this with an ASCII board; the default prints the public view.
+        Games override this with an ASCII board; the default prints the public view. Legends
+        and long reference panels belong in :meth:`render_help`, printed once and on ``?``.
         """
         import json
 
         return json.dumps(self.view(None), indent=2)
+
+    def render_help(self) -> str:
+        """Legends and long reference panels for the terminal (symbols, a cart, a skill list);
+        the terminal prints them once and whenever the player asks. Default: none."""
+        return ""
 
     def _why_illegal(self, action: str) -> IllegalAction | None:
         """A rule-naming explanation of why ``action`` is illegal now, when the game knows one."""
@@ -281,6 +290,22 @@ class GameState(ABC):
         return None
 
     # ----------------------------------------------------------------- the protocol
+    def outcome(self) -> Outcome:
+        """Win, loss or ongoing, with the reason (a conceded game is lost)."""
+        if self.conceded is not None:
+            return Outcome("loss", self.conceded)
+        return self._outcome()
+
+    def concede(self, reason: str = "") -> None:
+        """The players give up the game (a scenario they cannot win, a campaign they end): it
+        is lost from now on. Recorded in the log, so a replay concedes too. Never a legal
+        action, so bots and random play never concede."""
+        if self.outcome().over:
+            raise IllegalAction(self.game, None, f"the game is over ({self.outcome().reason})")
+        self.pending = None
+        self.conceded = f"the players conceded{': ' + reason if reason else ''}"
+        self.log.append(CONCEDE + reason)
+
     def decision(self) -> Decision | None:
         """Who must decide what now, or ``None`` when the game is over."""
         if self.pending is not None:
@@ -375,6 +400,7 @@ class GameState(ABC):
             "auto_choices": self.auto_choices,
             "log": list(self.log),
             "pending": self.pending.to_json() if self.pending else None,
+            "conceded": self.conceded,
             "position": self._dump(),
         }
 
@@ -563,6 +589,8 @@ class Game(ABC):
         for entry in log:
             if entry.startswith(FORCE):
                 state.force(entry[len(FORCE):])
+            elif entry.startswith(CONCEDE.strip()):
+                state.concede(entry[len(CONCEDE):])
             else:
                 state.apply(entry)
         return state
@@ -599,6 +627,10 @@ class Game(ABC):
         state.log = list(log)
         if data.get("pending"):
             state.pending = Pending.from_json(data["pending"])
+        conceded = data.get("conceded")
+        if conceded is not None and not isinstance(conceded, str):
+            raise ContentError(source, "conceded", "must be null or the reason, a string")
+        state.conceded = conceded
         if "position" in data:
             try:
                 state._load(data["position"])

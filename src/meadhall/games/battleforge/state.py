@@ -306,7 +306,7 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         raise RuntimeError("battleforge: the task machine did not reach a decision")
 
     # ------------------------------------------------------------------ protocol
-    def outcome(self) -> Outcome:
+    def _outcome(self) -> Outcome:
         if self.result:
             return Outcome(self.result[0], self.result[1])  # type: ignore[arg-type]
         return ONGOING

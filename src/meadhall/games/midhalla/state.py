@@ -368,7 +368,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                  "phase")
         return None
 
-    def outcome(self) -> Outcome:
+    def _outcome(self) -> Outcome:
         if self.phase != "over" or self.result is None:
             return ONGOING
         return Outcome("win" if self.result[0] == "win" else "loss", self.result[1])

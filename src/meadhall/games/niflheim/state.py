@@ -267,7 +267,7 @@ class NiflheimState(GameState):
             return Outcome("loss", "no hero is left on the map to complete the objective")
         return ONGOING
 
-    def outcome(self) -> Outcome:
+    def _outcome(self) -> Outcome:
         if self.camp is None:
             return self.scenario_outcome()
         end = self.camp.get("result")

@@ -287,7 +287,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self.active = ""
         return False
 
-    def outcome(self) -> Outcome:
+    def _outcome(self) -> Outcome:
         if self.lost:
             return Outcome("loss", self.lost)
         for cid in self.cards_played:

@@ -119,7 +119,7 @@ class ToyState(GameState):
                 yield n, 1
 
     # ------------------------------------------------------------ protocol hooks
-    def outcome(self) -> Outcome:
+    def _outcome(self) -> Outcome:
         if self.caught:
             return Outcome("loss", f"the troll caught {', '.join(self.caught)}")
         if not self.heroes:
