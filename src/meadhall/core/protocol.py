@@ -272,6 +272,17 @@ class GameState(ABC):
         action with its text and names no target."""
         return text, ()
 
+    def seats(self) -> list[str]:
+        """The people's seats at this table, in setup order: by default one per hero of the
+        setup. Games where players control several heroes (or assign heroes during play)
+        override this and :meth:`seat_of`."""
+        return [str(h) for h in self.setup.get("heroes", [])]
+
+    def seat_of(self, decision_seat: str) -> str:
+        """The people's seat that answers a decision of ``decision_seat`` (a hero id);
+        :data:`PLAYERS` and :data:`CHANCE` decisions are answered by any seat."""
+        return decision_seat
+
     def measures(self) -> dict[str, Any]:
         """What a designer measures about this game so far, for the simulation lab.
 
