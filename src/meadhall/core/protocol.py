@@ -576,6 +576,14 @@ class Game(ABC):
         action numbering of the RL adapters). New actions are only ever appended."""
         raise NotImplementedError(f"{self.id}: no action vocabulary")
 
+    def check_content(self, path: str, model: Any) -> None:
+        """Checks beyond a content file's schema that the game makes when it loads the file
+        (references to other content files, squares that must be open...), on ``model``, the
+        validated file read from ``path``. Raises :class:`ContentError` naming file, field and
+        reason; ``meadhall validate`` calls it, so that whatever the game refuses on load,
+        validation refuses with the same message. Default: nothing beyond the schema."""
+        return None
+
     def position_model(self) -> type[Any] | None:
         """The pydantic model of this game's ``position`` object, when it has one."""
         return None
