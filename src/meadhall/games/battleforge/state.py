@@ -33,9 +33,16 @@ from .gods import Gods
 from .ironborn_phase import IronbornPhase
 from .minions import Minions
 from .other_rules import OtherRules
+from .presentation import Presentation
 
 Task = dict[str, Any]
 MINION_LETTER = {1: "A", 2: "D", 3: "T"}
+
+
+def minion_letter(mid: str) -> str:
+    """The standee letter of minion ``mid`` (``T2`` -> ``B``): its number as a letter."""
+    n = mid[1:]
+    return "ABCD"[int(n) - 1] if n.isdigit() and 1 <= int(n) <= 4 else n
 
 
 @dataclass
@@ -101,7 +108,8 @@ class Minion:
     lying: str | None = None
 
 
-class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase, GameState):
+class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
+                       GameState):
     """BattleForge: Berserker. One seat per champion (solo: two champions for one player)."""
 
     game = GAME_ID
@@ -225,7 +233,9 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         return card.overheated if self.overheated[str(k)] else card.standard
 
     def minion_name(self, mid: str) -> str:
-        return f"{self.minion_card(self.minions[mid].type).model} {mid}"
+        """A minion as players name it: its model and standee letter (``A2`` is "AshFolk B";
+        the rulebook's examples say "Troll A", "Draugr B")."""
+        return f"{self.minion_card(self.minions[mid].type).model} {minion_letter(mid)}"
 
     def event_card(self, cid: str) -> CardData:
         if cid in self.content.general_events:
@@ -274,9 +284,38 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         return self.order[self.first:] + self.order[:self.first]
 
     def target_name(self, target: str) -> str:
+        """An attack target as action texts and sentences name it: a minion's name or
+        "Thor's red face" (ids ``A1``, ``thor-red``)."""
         if target.startswith("thor-"):
-            return f"Thor's {target[5:]} Face"
+            return f"Thor's {target[5:]} face"
         return self.minion_name(target)
+
+    def target_id(self, name: str) -> str:
+        """The id of the attack target that :meth:`target_name` calls ``name``."""
+        if name.startswith("Thor's ") and name.endswith(" face"):
+            return "thor-" + name[len("Thor's "):-len(" face")]
+        for mid in self.minions:
+            if self.minion_name(mid) == name:
+                return mid
+        raise KeyError(name)
+
+    def champion_id(self, name: str) -> str:
+        """The id of the champion called ``name`` in action texts."""
+        for cid, c in self.champs.items():
+            if c.name == name:
+                return cid
+        raise KeyError(name)
+
+    def figure_name(self, fid: str) -> str:
+        """A champion's or a minion's name from its id."""
+        return self.cname(fid) if fid in self.champs else self.minion_name(fid)
+
+    def figure_id(self, name: str) -> str:
+        """A champion's or a minion's id from the name action texts use."""
+        try:
+            return self.champion_id(name)
+        except KeyError:
+            return self.target_id(name)
 
     # ------------------------------------------------------------------ machine
     def ask_seat(self, seat: str, prompt: str, section: str, options: list[str], handler: str,
