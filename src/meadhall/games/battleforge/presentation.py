@@ -31,6 +31,23 @@ FACE_NOTES = {
 }
 
 
+SYMBOL_LETTER = {"triangle": "t", "square": "s", "circle": "c", "end": "E"}
+"""Letters of the Rounds track's symbols in the terminal."""
+ICON_SHORT = {"melee": "Mel", "ranged": "Rng", "ritual": "Rit", "heal": "Hea",
+              "defense": "Def", "reroll": "Rer"}
+COMPASS = ("NE", "E", "SE", "SW", "W", "NW")
+
+
+def wrap(line: str, width: int = 99) -> list[str]:
+    """``line`` broken at spaces into lines of at most ``width`` columns (indented after
+    the first)."""
+    import textwrap
+
+    indent = " " * (len(line) - len(line.lstrip()) + 2)
+    return textwrap.wrap(line, width, subsequent_indent=indent, break_on_hyphens=False,
+                         drop_whitespace=True) or [""]
+
+
 def option_id(text: str) -> str:
     """The ``option:`` target id of a choice with no place: its text as a slug."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
@@ -407,3 +424,154 @@ class Presentation:
         nxt = min((k for k in track if k > c.fury), default=None)
         form = "Berserker" if c.form == "berserker" else f"Human (transforms at {TRANSFORM_FURY})"
         return f"{c.fury}" + (f" (next Upgrade at {nxt})" if nxt else "") + f", {form}"
+
+    # ------------------------------------------------------------------ the view
+    def view(self, seat: str | None = None) -> dict[str, Any]:
+        """The public table (nothing here is hidden from anyone but the order of the Event and
+        God decks and the numbers under unlit Furnaces): the position without those, plus
+        what the physical table shows printed (the map, cards, rondel icons, the Rounds track)
+        and the legal actions with their labels and targets."""
+        pos = self._dump()
+        for k in ("tasks", "furnace_pool", "events", "gods", "ask"):
+            pos.pop(k, None)
+        pos["events_deck"] = self.event_deck.public()
+        pos["god_deck"] = self.god_deck.public()
+        pos["furnace_pool"] = {"size": len(self.furnace_pool)}
+        b = self.board
+        pos["map"] = {
+            "width": b.width, "height": b.height, "rows": list(b.rows),
+            "walls": sorted(sorted(w) for w in b.walls),
+            "god_inaccessible": sorted(b.god_inaccessible), "altars": list(b.altars),
+            "poi": list(b.poi), "spawns": dict(b.spawns), "god_start": b.god_start,
+        }
+        pos["round_track"] = list(self.content.round_track)
+        pos["spawn_symbol"] = self.spawn_symbol()
+        god = self.content.god
+        pos["thor"].update({
+            "name": god.name, "counter": god.counter, "face_health": self.face_health(),
+            "faces": {f: {"direction": self.face_dir(f), "front": f in god.front,
+                          "damage": self.thor["damage"][f],
+                          "destroyed": f in self.thor["destroyed"]} for f in god.faces},
+            "passive": god.passive})
+        cards: dict[str, Any] = {}
+        for k in (1, 2, 3):
+            card = self.minion_card(k)
+            side = self.minion_side(k)
+            cards[str(k)] = {"name": card.name, "model": card.model,
+                             "side": "overheated" if self.overheated[str(k)] else "standard",
+                             **side.model_dump()}
+        pos["minion_cards"] = cards
+        for cid, c in pos["champions"].items():
+            hf = self.content.human_forms[cid]
+            bz = self.content.berserker_forms[self.champs[cid].berserker]
+            c["seat"] = self.seat_of(cid)
+            c["spaces"] = [self.space_icons(cid, i) for i in range(6)]
+            c["human_form"] = {"name": hf.name, "skill": hf.skill.name, "text": hf.skill.text,
+                               "upgrades": {str(k): v for k, v in hf.upgrades.items()}}
+            c["berserker_form"] = {"name": bz.name, "skill": bz.skill.name,
+                                   "text": bz.skill.text,
+                                   "upgrades": {str(k): v for k, v in bz.upgrades.items()}}
+            c["next_upgrade"] = min((k for k in self.upgrade_track(cid)
+                                     if k > self.champs[cid].fury), default=None)
+        d = self.decision()
+        pos["decision"] = d and {
+            "seat": d.seat, "prompt": d.prompt, "section": d.section,
+            "options": [a.text for a in self.legal_actions()],
+            "actions": [a.to_json() for a in self.described_actions()]}
+        pos["outcome"] = self.outcome().to_json()
+        return pos
+
+    # ------------------------------------------------------------------ the terminal
+    def render(self) -> str:
+        """The hex map (odd rows shifted right; ``=`` and ``|`` are Walls, ``x`` marks an Area
+        Thor cannot enter), the Rounds track, then a block per champion, minions and Thor.
+        Legends are in :meth:`render_help`."""
+        marks: dict[str, str] = {}
+
+        def add(area: str | None, text: str) -> None:
+            if area is not None and area in self.board.cells:
+                marks[area] = marks.get(area, "") + text
+
+        for a in self.board.altars:
+            add(a, "+")
+        for a, k in self.tokens.items():
+            add(a, {"heat": "^", "flame": "*", "freeze": "~"}.get(k, "?"))
+        for a, n in self.furnaces.items():
+            add(a, "F" if n == 0 else f"f{n}")
+        for cid in self.order:
+            add(self.champs[cid].area, self.champs[cid].name[:2])
+        for m in sorted(self.minions.values(), key=lambda m: m.id):
+            add(m.area, m.id[0].lower())
+        add(self.thor_area, "T")
+        lines = self.board.render_rows(marks, width=6)
+        track = self.content.round_track
+        letters = " ".join((f"[{SYMBOL_LETTER.get(s, '?')}]" if i == self.twilight
+                            else SYMBOL_LETTER.get(s, "?")) for i, s in enumerate(track))
+        limit = len(track) - 1
+        lines.append(f"Round {self.round} of {limit} · Rounds track {letters} · First Champion "
+                     f"{self.cname(self.turn_order()[0])}")
+        spawns = ", ".join(f"{SYMBOL_LETTER[k]} {k} {a}" for k, a in self.board.spawns.items())
+        lines += wrap(f"  track letters: the round's Spawning Area ({spawns}); E the last space "
+                      f"(the Champions lose). First Champion marker "
+                      f"{'red' if self.marker_red else 'grey'}: {self.knockouts} knockout(s)")
+        for cid in self.turn_order():
+            lines += self.render_champion(cid)
+        mins = ", ".join(
+            f"{self.minion_name(m.id)} {m.area or 'lying'}"
+            + (f" {m.damage}dmg" if m.damage else "")
+            for m in sorted(self.minions.values(), key=lambda m: m.id))
+        lines += wrap(f"Minions: {mins}")
+        over = [k for k, v in self.overheated.items() if v]
+        if over:
+            lines.append(f"Overheated Minion cards: {', '.join(over)}")
+        hp = self.face_health()
+        faces = " ".join(
+            f"{COMPASS[self.face_dir(f)]}:{f}"
+            + ("(X)" if f in self.thor["destroyed"] else f"({hp - self.thor['damage'][f]})")
+            for f in self.content.god.faces)
+        state = "" if self.thor["activated"] else ", not yet activated"
+        lines += wrap(f"Thor in {self.thor_area}{state}; Faces (Health left): {faces}")
+        lines.append(f"Reserves: {self.reserve_temp} temporary, {self.reserve_frost} frost · "
+                     f"Event deck {len(self.event_deck)} · God deck {len(self.god_deck)}"
+                     + (f" · resolving: {self.cur_card}" if self.cur_card else ""))
+        if self.atk and self.atk.get("dice"):
+            lines.append(f"Attack dice: {self.dice_text()}")
+        return "\n".join(lines)
+
+    def render_champion(self, cid: str) -> list[str]:
+        """Two lines per champion, each under 100 columns."""
+        c = self.champs[cid]
+        form = "Berserker" if c.form == "berserker" else "Human"
+        head = (f"{c.name} ({c.colour}, {form}) in {c.area}: Health {c.health}/{MAX_HEALTH} · "
+                f"Fury {c.fury} · charges {c.charges['human']}/{c.charges['berserker']} · "
+                f"G{c.attrs['green']} R{c.attrs['red']} M{c.attrs['movement']}"
+                + (f" · STUNNED ({''.join(c.centre)} set aside)" if c.stunned else ""))
+        spaces = []
+        for i, sp in enumerate(c.rondel):
+            icons = "/".join(ICON_SHORT[x] for x in self.space_icons(cid, i))
+            b = c.boons[i]
+            boon = f"+{b['level']}{ICON_SHORT.get(b['symbol'], '?')}" if b else ""
+            spaces.append(f"{i + 1} {icons}:{''.join(sp) or '-'}{boon}")
+        return [*wrap(head), *wrap("  rondel " + "  ".join(spaces))]
+
+    def render_help(self) -> str:
+        """The map legend, the rondel abbreviations, the Rounds track letters and Thor's Faces."""
+        god = self.content.god
+        faces = "\n".join(f"  {FACE_NOTES[f]}" for f in god.faces)
+        return "\n".join([
+            "Map: T Thor, Ra/La/Gu/Si/Ly champions, a/d/t AshFolk/DraugMech/troll minions",
+            "  (lying minions are listed below the map), * Sacred Flame, ^ Heat, ~ Freeze,",
+            "  F unlit Furnace, f<n> lit Furnace, + altar, S Thor's starting area, ## inaccessible",
+            "  to every character, x an Area Thor cannot enter, | and = Walls (= under a row: the",
+            "  Wall between that Area and the one below it).",
+            "Rondel: spaces 1-6 clockwise; Mel melee, Rng ranged, Rit ritual, Hea heal, Def",
+            "  defense, Rer reroll; cubes c action, t temporary, f frost; +1Mel a Minor melee",
+            "  Boon (+2 Greater). Move and Strategic Actions work from any space.",
+            "Rounds track: t/s/c the triangle/square/circle Spawning Area of the round, E the",
+            "  last space (the Champions lose when the Twilight marker reaches it); [ ] marks",
+            "  the Twilight marker.",
+            *wrap(f"Thor's Faces (front {', '.join(god.front)}; back {', '.join(god.back)}), each "
+                  f"{self.face_health()} Health; Counterattack {god.counter}; Passive: "
+                  f"{god.passive}", 90),
+            faces,
+        ])

@@ -9,6 +9,7 @@ whole state - including what is half-resolved - is JSON.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ from .basics import (
     S_SKILL_REQ,
     Board,
     make_dice,
+    minion_letter,
 )
 from .champions_phase import ChampionsPhase
 from .components import BattleForgeContent, CardData, MinionCardData, MinionSide, SkillData
@@ -37,12 +39,6 @@ from .presentation import Presentation
 
 Task = dict[str, Any]
 MINION_LETTER = {1: "A", 2: "D", 3: "T"}
-
-
-def minion_letter(mid: str) -> str:
-    """The standee letter of minion ``mid`` (``T2`` -> ``B``): its number as a letter."""
-    n = mid[1:]
-    return "ABCD"[int(n) - 1] if n.isdigit() and 1 <= int(n) <= 4 else n
 
 
 @dataclass
@@ -422,73 +418,6 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                                  "Counterattack side")
         return None
 
-    def render(self) -> str:
-        """The hex map (odd rows shifted right), then tracks, champions, minions and Thor."""
-        marks: dict[str, str] = {}
-
-        def add(area: str | None, text: str) -> None:
-            if area is not None:
-                marks[area] = marks.get(area, "") + text
-
-        for a in self.board.altars:
-            add(a, "+")
-        for a, k in self.tokens.items():
-            add(a, {"heat": "^", "flame": "*", "freeze": "~"}[k])
-        for a, n in self.furnaces.items():
-            add(a, "F" if n == 0 else f"f{n}")
-        for c in self.order:
-            add(self.champs[c].area, self.champs[c].name[:2])
-        for m in sorted(self.minions.values(), key=lambda m: m.id):
-            add(m.area, m.id[0].lower())
-        add(self.thor_area, "T")
-        lines = self.board.render_rows(marks, width=6)
-        track = " ".join(("[" + s[0].upper() + "]") if i == self.twilight else s[0]
-                         for i, s in enumerate(self.content.round_track))
-        lines.append(f"Round {self.round} · Rounds track: {track} · First Champion: "
-                     f"{self.cname(self.turn_order()[0])} (marker {'red' if self.marker_red else 'grey'})")
-        for cid in self.turn_order():
-            c = self.champs[cid]
-            rondel = " ".join(f"{i + 1}[{'/'.join(self.space_icons(cid, i))}]:"
-                              f"{''.join(sp) or '-'}"
-                              + (f"+{b['level']}{b['symbol']}" if (b := c.boons[i]) else "")
-                              for i, sp in enumerate(c.rondel))
-            lines.append(f"{c.name} ({c.colour}, {c.form}) in {c.area}: health {c.health}, fury "
-                         f"{c.fury}, charges {c.charges['human']}/{c.charges['berserker']}, attrs "
-                         f"G{c.attrs['green']} R{c.attrs['red']} M{c.attrs['movement']}"
-                         f"{', STUNNED' if c.stunned else ''} | rondel {rondel}")
-        mins = ", ".join(f"{self.minion_name(m.id)}@{m.area or 'lying by ' + str(m.lying)}"
-                         + (f" ({m.damage} dmg)" if m.damage else "")
-                         for m in sorted(self.minions.values(), key=lambda m: m.id))
-        lines.append(f"Minions: {mins}")
-        over = [k for k, v in self.overheated.items() if v]
-        if over:
-            lines.append(f"Overheated Minion cards: {', '.join(over)}")
-        faces = ", ".join(f"{f} {'X' if f in self.thor['destroyed'] else self.thor['damage'][f]}"
-                          for f in self.content.god.faces)
-        compass = ("NE", "E", "SE", "SW", "W", "NW")
-        facing = ", ".join(f"{compass[d]} {self.face_at(d)}" for d in range(6))
-        lines.append(f"Thor in {self.thor_area} (Faces toward: {facing})"
-                     f"{'' if self.thor['activated'] else ', not yet activated'}"
-                     f"; face damage (of {self.face_health()}): {faces}")
-        lines.append(f"Reserves: {self.reserve_temp} temporary, {self.reserve_frost} frost · "
-                     f"event deck {len(self.event_deck)} · god deck {len(self.god_deck)}")
-        lines.append("Legend: T Thor, Ra/La/Gu/Si/Ly champions, a/d/t AshFolk/DraugMech/Troll, "
-                     "* Sacred Flame, ^ Heat, ~ Freeze, F unlit furnace, f<n> lit furnace, "
-                     "+ altar, S god's start, ## inaccessible; rondel cubes c action, t temporary, f frost, "
-                     "+N boon")
-        return "\n".join(lines)
-
-    def view(self, seat: str | None = None) -> dict[str, Any]:
-        pos = self._dump()
-        for k in ("tasks", "furnace_pool", "events", "gods"):
-            pos.pop(k, None)
-        pos["events_deck"] = self.event_deck.public()
-        pos["god_deck"] = self.god_deck.public()
-        pos["furnace_pool"] = {"size": len(self.furnace_pool)}
-        pos["decision"] = self.ask and {k: self.ask[k] for k in ("seat", "prompt", "options")}
-        pos["outcome"] = self.outcome().to_json()
-        return pos
-
     def _dump(self) -> dict[str, Any]:
         return {
             "scenario": self.setup["scenario"],
@@ -509,16 +438,14 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
             "reserves": {"temporary": self.reserve_temp, "frost": self.reserve_frost},
             "events": self.event_deck.to_json(), "gods": self.god_deck.to_json(),
             "current_card": self.cur_card, "god_card": self.god_card,
-            "attack": self.atk, "last_hit": list(self.last_hit),
+            "attack": copy.deepcopy(self.atk), "last_hit": list(self.last_hit),
             "pending_attacks": [list(a) for a in self.pending_attacks],
             "pending_lights": list(self.pending_lights),
-            "tasks": [dict(t) for t in self.tasks], "ask": self.ask,
+            "tasks": copy.deepcopy(self.tasks), "ask": copy.deepcopy(self.ask),
             "result": self.result,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
-        import copy
-
         p = copy.deepcopy(p)
         self.round = int(p.get("round", 1))
         self.twilight = int(p.get("twilight_space", 1)) - 1
