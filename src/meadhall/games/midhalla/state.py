@@ -30,6 +30,7 @@ from meadhall.games.midhalla.pieces import (
 )
 from meadhall.games.midhalla.preparation import PreparationRules
 from meadhall.games.midhalla.render import render as render_state
+from meadhall.games.midhalla.render import render_help
 from meadhall.games.midhalla.rewards import RewardRules
 from meadhall.games.midhalla.script import ExplorationRules
 
@@ -385,9 +386,21 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _iname(self, item: str) -> str:
         return self.content.cat.items[item].name
 
+    def seats(self) -> list[str]:
+        """One seat per hero of the setup (followers are decided by the players together)."""
+        return [str(h) for h in self.setup["heroes"]]
+
+    def seat_of(self, decision_seat: str) -> str:
+        """A hero who joined a campaign later than the setup has no seat of their own: the
+        players answer for them together."""
+        return decision_seat if decision_seat in self.setup["heroes"] else PLAYERS
+
     # ----------------------------------------------------------- view / position
     def render(self) -> str:
         return render_state(self)
+
+    def render_help(self) -> str:
+        return render_help(self)
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
         pos = self._dump()
