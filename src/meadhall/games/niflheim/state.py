@@ -18,17 +18,19 @@ from meadhall.core.protocol import (
     Event,
     GameState,
     Outcome,
+    Target,
 )
-from meadhall.games.niflheim import campaign, combat, heroes, skills, undead
+from meadhall.games.niflheim import campaign, combat, heroes, present, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
+from meadhall.games.niflheim.names import Names, names
 from meadhall.games.niflheim.undead import uname
 
 NO_COVER = "no cover attack"
 KEEP = "keep the roll"
-FLIP = "flip the Coin of Fate"
+FLIP = "flip the coin of fate"
 START_ACTION = "__start__"
 
 
@@ -289,15 +291,30 @@ class NiflheimState(GameState):
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
 
+    def _describe(self, text: str) -> tuple[str, tuple[Target, ...]]:
+        return present.describe(self, text)
+
     def seat_of(self, hid: str) -> str:
         """The seat deciding for a hero: its controlling player in co-op play, else the hero."""
         return self.control.get(hid, hid) if self.players else hid
+
+    def cover_prefix(self, h: Hero) -> str:
+        """How a covering hero's attack begins: ``cover: <hero> ``."""
+        return f"cover: {self.names.hero[h.id]} "
+
+    def hero_named(self, word: str) -> Hero:
+        """The hero an action text names."""
+        return self.heroes[self.names.hero_id[word]]
+
+    @property
+    def names(self) -> Names:
+        return names(self.content)
 
     def _cover_actions(self, exclude: str | None) -> list[str]:
         out = []
         for h in self.heroes.values():
             if h.id != exclude and h.marker and h.marker.startswith("cover"):
-                out += [p.text for p in combat.plans(self, h, prefix=f"cover: {h.id} ")]
+                out += [p.text for p in combat.plans(self, h, prefix=self.cover_prefix(h))]
         return out
 
     def _legal(self) -> list[str]:
@@ -420,19 +437,20 @@ class NiflheimState(GameState):
                                 S.INITIATIVE))
             self._begin_turns()
         elif kind == "activate hero":
-            self._activate_hero(action.split()[1], events)
+            self._activate_hero(self.hero_named(action[len("activate "):]).id, events)
         elif kind == "activate undead":
             self._begin_undead(int(action.split()[-1]), events)
         elif kind == "undead target":
             u = self.undead[c["uid"]]
-            undead.attack(self, u, self.heroes[action.split()[-1]], events)
+            undead.attack(self, u, self.hero_named(action.split(" attacks ", 1)[1]), events)
         elif kind == "undead move":
             u = self.undead[c["uid"]]
             self._undead_step(u, grid.sq(action.split()[-1]), c["why"], events)
         elif kind == "blue rune":
             combat.stun_undead(self, self.undead[int(action.split()[-1])], events)
         elif kind == "bow target":
-            combat.shoot(self, self.undead[c["uid"]], self.heroes[action.split()[-1]], events)
+            combat.shoot(self, self.undead[c["uid"]], self.hero_named(action.split(" shoots ", 1)[1]),
+                         events)
         elif kind == "spawn":
             self._spawn(grid.sq(action.split()[-1]), events)
         elif kind == "cover":
@@ -461,10 +479,10 @@ class NiflheimState(GameState):
 
     def _cover_attack(self, action: str, events: list[Event]) -> None:
         """Covering: an unused attack made at any point of the round (an interrupt)."""
-        hid = action.split()[1]
-        h = self.heroes[hid]
-        text = action
-        plan = next(p for p in combat.plans(self, h, prefix=f"cover: {hid} ") if p.text == text)
+        h = self.hero_named(action[len("cover: "):].split(" attack undead ")[0])
+        hid = h.id
+        plan = next(p for p in combat.plans(self, h, prefix=self.cover_prefix(h))
+                    if p.text == action)
         assert h.marker is not None
         cover = h.marker.split()[1]
         events.append(Event("cover", f"{h.name} interrupts with a covering attack", S.COVERING,
@@ -571,7 +589,7 @@ class NiflheimState(GameState):
                     if others:
                         self._ask("activate hero", f"{self.heroes[hid].name} is freed and may "
                                   "activate at once: which hero activates next?", S.RESCUE,
-                                  [f"activate {x}" for x in [hid, *others]])
+                                  [f"activate {self.names.hero[x]}" for x in [hid, *others]])
                         return False
                     self._activate_hero(hid, events)
                     return True
@@ -581,7 +599,7 @@ class NiflheimState(GameState):
                 return True
             if len(todo) > 1:
                 self._ask("activate hero", "Which hero activates next?", S.ACTION_PHASE,
-                          [f"activate {h}" for h in todo])
+                          [f"activate {self.names.hero[h]}" for h in todo])
                 return False
             self._activate_hero(todo[0], events)
             return True
@@ -611,9 +629,10 @@ class NiflheimState(GameState):
             else:
                 count = {p: sum(1 for v in self.control.values() if v == p) for p in self.players}
                 least = min(self.players, key=lambda p: count[p])
+                who = self.names.hero[hid]
                 self._ask("control", f"Who controls {h.name}?", S.CO_OP,
-                          [f"{p} controls {hid}" for p in self.players],
-                          f"{least} controls {hid}", hero=hid)
+                          [f"{p} controls {who}" for p in self.players],
+                          f"{least} controls {who}", hero=hid)
                 return
         self.active = hid
         h.intent, h.mp, h.acted, h.zoc_stop = None, 0, False, False
@@ -688,7 +707,7 @@ class NiflheimState(GameState):
         for h in self.heroes.values():
             if h.on_map and h.marker and h.marker.startswith("cover"):
                 options += [p.text for p in combat.plans(self, h, only=u.id,
-                                                         prefix=f"cover: {h.id} ")]
+                                                         prefix=self.cover_prefix(h))]
         if options:
             self._ask("cover", f"{uname(self, u)} is in a covering hero's LOS and range: "
                       "interrupt with a covering attack?", S.COVERING, [NO_COVER, *options],
@@ -712,7 +731,8 @@ class NiflheimState(GameState):
             if len(targets) > 1:
                 self._ask("undead target", f"{uname(self, u)} is adjacent to several heroes: "
                           "which does it attack?", S.UNDEAD_ATTACKS,
-                          [f"undead {u.id} attacks {t}" for t in targets], uid=u.id)
+                          [f"undead {u.id} attacks {self.names.hero[t]}" for t in targets],
+                          uid=u.id)
                 return
             undead.attack(self, u, self.heroes[targets[0]], events)
             return
@@ -724,7 +744,8 @@ class NiflheimState(GameState):
                 if len(shots) > 1:
                     self._ask("bow target", f"{uname(self, u)} has several closest heroes in "
                               "LOS: which does it shoot?", S.SCENARIO_34,
-                              [f"undead {u.id} shoots {h.id}" for h in shots], uid=u.id)
+                              [f"undead {u.id} shoots {self.names.hero[h.id]}" for h in shots],
+                              uid=u.id)
                     return
                 combat.shoot(self, u, shots[0], events)
                 return
