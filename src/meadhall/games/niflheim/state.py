@@ -12,6 +12,7 @@ from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import (
+    CHANCE,
     ONGOING,
     PLAYERS,
     Decision,
@@ -287,16 +288,33 @@ class NiflheimState(GameState):
                     what += " (then roll to break the lock)"
             else:
                 what = f"{h.mp} MP left: move, act or end the activation"
-            return Decision(self.seat_of(h.id), f"{h.name}'s activation: {what}", S.ACTION_PHASE)
+            # Co-op Play: the controlling player decides; solo, the hero's own id (seat_of maps
+            # it to a person's seat).
+            seat = self.control.get(h.id, h.id) if self.players else h.id
+            return Decision(seat, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
 
     def _describe(self, text: str) -> tuple[str, tuple[Target, ...]]:
         return present.describe(self, text)
 
+    def seats(self) -> list[str]:
+        """Co-op Play: one seat per player (setup ``players``); otherwise one per hero of the
+        setup, characters then huskarls."""
+        if self.players:
+            return list(self.players)
+        return [*self.setup["heroes"], *self.setup.get("huskarls", [])]
+
     def seat_of(self, hid: str) -> str:
-        """The seat deciding for a hero: its controlling player in co-op play, else the hero."""
-        return self.control.get(hid, hid) if self.players else hid
+        """The seat deciding for a hero: its controlling player in co-op play; without players,
+        the hero's own seat, or for a hero found later (a freed prisoner, a recruit) the first
+        character's seat."""
+        if self.players:
+            return self.control.get(hid, hid)
+        if hid in (PLAYERS, CHANCE):
+            return hid
+        seats = self.seats()
+        return hid if hid in seats else seats[0]
 
     def cover_prefix(self, h: Hero) -> str:
         """How a covering hero's attack begins: ``cover: <hero> ``."""
@@ -840,7 +858,9 @@ class NiflheimState(GameState):
             "round": self.round, "round_track_space": self.track + 1, "lap": self.lap,
             "segment": self.segment, "phase": self.phase, "order": list(self.order),
             "active": self.active, "map": list(self.board.rows),
+            "walls": self._walls_json(), "forced": list(self.forced),
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
+            "seats": {h: self.seat_of(h) for h in self.heroes},
             "undead": [self._undead_json(u, public=True) for u in self.undead.values()],
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
@@ -870,7 +890,13 @@ class NiflheimState(GameState):
                              "activated": u.activated}
         if u.orange:
             d["orange"] = True
+        if public and u.kind is not None:
+            d["mv"] = undead.move_value(self, u)
         return d
+
+    def _walls_json(self) -> list[list[str]]:
+        return [sorted(grid.name(q) for q in e) for e in sorted(
+            self.board.walls, key=lambda e: sorted(e))]
 
     def _render_more(self, h: Hero) -> str:
         """Supplies, the Fate track (once in use) and unlocked skills with their effects."""
@@ -915,19 +941,21 @@ class NiflheimState(GameState):
             extra = f" locked by {h.locked_by}" if h.locked_by else ""
             lines.append(f"  {h.name[0].upper()} {h.name}: {where}, health {h.health}/"
                          f"{h.max_health}, {h.intent or '-'} {h.mp} MP, marker "
-                         f"{h.marker or '-'}{extra}, ready {h.ready or '-'}, off hand "
-                         f"{h.off_hand or '-'}, gear {', '.join(h.gear) or '-'}, XP {h.xp}"
+                         f"{h.marker or '-'}{extra}, ready {self._item_name(h.ready)}, off hand "
+                         f"{self._item_name(h.off_hand)}, gear "
+                         f"{', '.join(self._item_name(i) for i in h.gear) or '-'}, XP {h.xp}"
                          + self._render_more(h))
         for u in self.undead.values():
             st = " stunned" if u.stunned else ""
             lines.append(f"  {'?' if u.kind is None else u.kind[0]} {uname(self, u)} on "
                          f"{grid.name(u.at)}, wounds {u.wounds}{st}")
         lines.append(f"Undead pool: {undead.physical_pool(self)} markers · discard: "
-                     f"{', '.join(sorted(self.discard)) or 'empty'}")
-        lines.append("Legend: " + ", ".join(f"{k} {v}" for k, v in TERRAIN.items())
-                     + "; o gear/objective marker; ? face-down undead; d draugr, t troll, "
-                     "b bogmaðr, m Mardröm; capital letters: heroes; J, O: special squares")
+                     f"{', '.join(sorted(self.discard)) or 'empty'} · Coin of Fate "
+                     f"{'used' if self.coin_used else 'unused'}")
         lines.append("Exits: " + ", ".join(f"{e.square} → {e.direction}" for e in sc.exits))
+        if self.board.walls:
+            lines.append("Red lines between: " + ", ".join(
+                "|".join(pair) for pair in self._walls_json()))
         if self.camp is not None:
             c = self.camp
             lines.append(f"Party Control Sheet: scenarios played {', '.join(c['played']) or '-'}"
@@ -937,14 +965,23 @@ class NiflheimState(GameState):
                 lines.append(f"  Party notes: {note}")
         return "\n".join(lines)
 
+    def _item_name(self, item: str | None) -> str:
+        return self.content.armoury[item].name if item in self.content.armoury else item or "-"
+
+    def render_help(self) -> str:
+        """The map legend: terrain characters, figures and markers."""
+        return ("Legend: " + ", ".join(f"{k} {v}" for k, v in TERRAIN.items())
+                + "; o gear/objective marker; ? face-down undead; d draugr, t troll, "
+                "b bogmaðr, m Mardröm; capital letters: heroes; J, O: special squares; red "
+                "lines (walls on square edges) are listed under the map")
+
     # ------------------------------------------------------------------ position format
     def _dump(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario_id,
             "map": list(self.board.rows),
             "legend": dict(TERRAIN),
-            "walls": [sorted(grid.name(q) for q in e) for e in sorted(
-                self.board.walls, key=lambda e: sorted(e))],
+            "walls": self._walls_json(),
             "round": self.round, "track": self.track, "lap": self.lap,
             "segment": self.segment, "phase": self.phase, "order": list(self.order),
             "turn": self.turn_no, "active": self.active,
