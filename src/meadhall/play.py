@@ -72,11 +72,11 @@ def print_decision(con: Console, state: GameState, numbered: bool = True) -> Non
     section = f" [dim]({escape(d.section)})[/dim]" if d.section else ""
     if d.seat == CHANCE and state.pending is not None:
         r = state.pending.request
-        con.print(f"[bold]Roll for it[/bold]: {escape(r.what)}{section}")
+        con.print(f"[bold]Your roll or draw[/bold]: {escape(r.what)}{section}")
         if numbered:
             for line in _chance_lines(r):
                 con.print(line)
-            con.print("  [dim]type the result you rolled[/dim]")
+            con.print("  [dim]type the result as it fell (its chance in brackets)[/dim]")
         return
     con.print(f"[bold]{escape(d.seat)}[/bold] decides: {escape(d.prompt)}{section}")
     if not numbered:
