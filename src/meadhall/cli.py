@@ -272,6 +272,10 @@ def rules_coverage_cmd(
 
     con = _out()
     report = coverage(find_root(root), game)
+    con.print("Each rulebook section (docs/rules/<game>.toml), with in front of it the number "
+              "of tests that cite it (@pytest.mark.rule); [red]0[/red]: no test yet; "
+              "[dim]n/a[/dim]: nothing to test, and why; [yellow]?[/yellow]: tests citing a "
+              "section the table of contents does not list. -v names the tests.")
     for gc in report:
         con.print(f"[bold]{gc.game}[/bold]")
         for s in gc.sections:
@@ -290,7 +294,7 @@ def rules_coverage_cmd(
             con.print(f"  [yellow]?[/yellow] tests cite {escape(repr(sec))}, which is not in "
                       f"docs/rules/{gc.game}.toml ({len(tests)} tests)")
     for gc in report:
-        con.print(f"{gc.game}: {gc.covered} of {gc.total} sections covered")
+        con.print(f"{gc.game}: {gc.covered} of {gc.total} sections covered (tested or n/a)")
 
 
 @app.command("play")
