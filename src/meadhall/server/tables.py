@@ -256,9 +256,10 @@ class Table:
             self.proposal = None
             if play:
                 self.state = self.history.undo(steps)
-            for i in self.effective[len(self.effective) - steps:]:
+            cut = max(0, len(self.effective) - steps)
+            for i in self.effective[cut:]:
                 self.journal[i]["undone"] = True
-            del self.effective[len(self.effective) - steps:]
+            del self.effective[cut:]
             entry.update(text=f"Undo: {steps} step(s) taken back"
                          + (f" (asked by seat {d['by']}, every seat agreed)"
                             if row.kind == "answer" else f" by seat {row.seat}"))
@@ -330,12 +331,7 @@ class Table:
             return self.record("undo", seat, {"steps": n})
 
     def _affected(self, n: int) -> set[str]:
-        out = set()
-        for i in self.effective[len(self.effective) - n:]:
-            s = self.journal[i]["seat"]
-            if s in self.holders:
-                out.add(s)
-        return out
+        return {s for s in self.history.seats_since(n) if s in self.holders}
 
     def _absent_ok(self, seat: str) -> bool:
         """Seats whose consent is implied: played by a bot."""
