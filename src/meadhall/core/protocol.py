@@ -202,6 +202,9 @@ class GameState(ABC):
     auto_choices: bool
     conceded: str | None
 
+    _checkpoint: tuple[GameState, int] | None = None
+    _legal_memo: tuple[list[Action], set[int]] | None = None
+
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
                    chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
         self.content = content
@@ -327,12 +330,18 @@ class GameState(ABC):
         return self._decision()
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action for the current decision (empty when the game is over)."""
+        """Every legal action for the current decision (empty when the game is over).
+
+        The returned Action objects are remembered until the state next changes, so that
+        applying one of them does not compute the rules twice (see :meth:`apply`).
+        """
         if self.pending is not None:
             return [Action(RESULT + o) for o in self.pending.request.options]
         if self.outcome().over:
             return []
-        return [Action(t) for t in self._legal()]
+        acts = [Action(t) for t in self._legal()]
+        self._legal_memo = (acts, {id(a) for a in acts})
+        return acts
 
     def describe(self, action: Action | str) -> Action:
         """The legal action ``action`` with its readable label and board targets.
@@ -359,6 +368,11 @@ class GameState(ABC):
 
         Raises :class:`IllegalAction` (naming the rule where the game knows it) and leaves the
         state exactly as it was.
+
+        Fast path for bots: pass an :class:`Action` object from the list
+        :meth:`legal_actions` just returned for this state, unchanged since; it is then not
+        checked against the rules a second time. A state edited by hand (tests) should be
+        given texts, which are always checked.
         """
         text = action.text if isinstance(action, Action) else " ".join(str(action).split())
         if text.startswith(FORCE):
@@ -368,7 +382,12 @@ class GameState(ABC):
             return self._enter_result(text)
         if self.outcome().over:
             raise IllegalAction(self.game, None, f"the game is over ({self.outcome().reason})")
-        if text not in self._legal():
+        # The fast path: an Action object from the list legal_actions() just returned is known
+        # to be legal (bots pass those objects). Anything else, such as a text typed by a
+        # person or a test that edited the state by hand, is checked against the rules again.
+        memo = self.__dict__.pop("_legal_memo", None)
+        if not (memo is not None and isinstance(action, Action) and id(action) in memo[1]) \
+                and text not in self._legal():
             raise self._why_illegal(text) or IllegalAction(
                 self.game, None, f"{text!r} is not a legal action now "
                 f"({self._prompt_hint()})")
@@ -379,16 +398,27 @@ class GameState(ABC):
 
         The results are recorded in the log so a replay forces them again.
         """
+        self._legal_memo = None
         for r in results:
             self.log.append(FORCE + str(r))
         self.chance.force(*results)
 
     def clone(self) -> Self:
-        """An independent copy; content is shared, never copied."""
+        """An independent copy; content is shared, never copied.
+
+        The undo checkpoint (an immutable earlier copy, see :meth:`_run_atomic`) is shared too;
+        the remembered legal list is not carried over.
+        """
         new = object.__new__(type(self))
         d = new.__dict__
+        shared = self._shared
         for k, v in self.__dict__.items():
-            d[k] = v if k in self._shared else fastcopy(v)
+            if k in shared or k == "_checkpoint":
+                d[k] = v
+            elif k == "log":
+                d[k] = list(v)
+            elif k != "_legal_memo":
+                d[k] = fastcopy(v)
         return new
 
     def determinize(self, rng: Rng) -> Self:
@@ -396,6 +426,7 @@ class GameState(ABC):
         c = self.clone()
         c.chance.rng = rng.split()
         c._determinize(rng)
+        c._checkpoint = None  # replaying the log would not give the resampled state
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -454,7 +485,54 @@ class GameState(ABC):
             self._apply(d.default, events)
         raise RuntimeError("auto_choices did not reach a decision after 10000 defaults")
 
+    CHECKPOINT_EVERY: ClassVar[int] = 32
+    """Steps between the undo checkpoints of seeded play (see :meth:`_run_atomic`)."""
+
+    def _restore(self) -> None:
+        """Put the state back as it was before the failed step: the last checkpoint, replayed
+        up to the current log (every entry after it applied cleanly once, and play is
+        deterministic, so replaying gives the identical state)."""
+        base, mark = self._checkpoint  # type: ignore[misc]
+        log = self.log
+        state = base.clone()
+        for entry in log[mark:]:
+            if entry.startswith(FORCE):
+                state.force(entry[len(FORCE):])
+            elif entry.startswith(CONCEDE.strip()):
+                state.concede(entry[len(CONCEDE):])
+            else:
+                state._legal_memo = None
+                state._run_atomic(entry, [])
+        self.__dict__ = state.__dict__
+
     def _run_atomic(self, text: str, results: list[str], shown: int = 0) -> list[Event]:
+        """Run one action and its automated steps; on any error the state is put back.
+
+        Seeded play takes no snapshot per step: it keeps a checkpoint copy every
+        :attr:`CHECKPOINT_EVERY` steps and, on an error, rebuilds the state from it by
+        replaying the log. Table mode (and a pending result) snapshots every step, because an
+        unknown die result interrupts the action and it must be replayed from its start.
+        """
+        self._legal_memo = None
+        if results or self.chance.mode == "table" or self.chance.queue:
+            return self._run_snapshot(text, results, shown)
+        ck = self.__dict__.get("_checkpoint")
+        if ck is None or len(self.log) - ck[1] >= self.CHECKPOINT_EVERY or ck[1] > len(self.log):
+            self._checkpoint = None
+            self._checkpoint = (self.clone(), len(self.log))
+        events: list[Event] = []
+        try:
+            self._run(text, events)
+        except BaseException:
+            self._restore()
+            raise
+        if text != START:
+            self.log.append(text)
+        else:
+            self._checkpoint = None  # setup steps are not in the log: checkpoint after them
+        return events
+
+    def _run_snapshot(self, text: str, results: list[str], shown: int = 0) -> list[Event]:
         snapshot = self.clone()
         events: list[Event] = []
         self.chance.queue[:0] = results
@@ -482,7 +560,7 @@ class GameState(ABC):
         self.pending = None
         log_len = len(self.log)
         try:
-            events = self._run_atomic(p.action, [*p.results, result], p.shown)
+            events = self._run_snapshot(p.action, [*p.results, result], p.shown)
         except BaseException:
             self.pending = p
             raise
