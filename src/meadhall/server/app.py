@@ -149,9 +149,11 @@ class ReplayStep(BaseModel):
 
 
 ERRORS: dict[int | str, dict[str, Any]] = {
+    400: {"model": Problem, "description": "the body is not JSON"},
     403: {"model": Problem, "description": "not this seat's to do, or a wrong seat token"},
     404: {"model": Problem, "description": "no such table"},
     409: {"model": Problem, "description": "stale version: the current state is included"},
+    413: {"model": Problem, "description": "request body too large"},
     422: {"model": Problem, "description": "refused, with the reason (the rule broken)"},
 }
 
@@ -230,7 +232,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         tables.changed(t.row.id, version)
 
     # ------------------------------------------------------------------ API
-    @app.get("/api/games", response_model=list[GameInfo], tags=["games"])
+    @app.get("/api/games", response_model=list[GameInfo], tags=["games"], responses=ERRORS)
     def list_games() -> list[dict[str, Any]]:
         """The registry: every game with its scenarios, heroes and default setup."""
         out = []
@@ -243,12 +245,13 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
                         "setup": g.default_setup()})
         return out
 
-    @app.get("/api/bots", tags=["games"])
+    @app.get("/api/bots", tags=["games"], responses=ERRORS)
     def list_bots() -> dict[str, str]:
         """Bots that can take a seat."""
         return dict(BOTS)
 
-    @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"])
+    @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"],
+             responses=ERRORS)
     def list_tables(limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict[str, Any]]:
         """Recent tables (no seat tokens: joining needs a seat link)."""
         out = []
@@ -263,7 +266,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         return out
 
     @app.post("/api/tables", response_model=Created, status_code=201, tags=["tables"],
-              responses={422: ERRORS[422]})
+              responses=ERRORS)
     def create_table(body: NewTable, request: Request) -> dict[str, Any]:
         """Set up a new table; returns one token per seat and the spectator link."""
         t = tables.create(body.game, body.setup, body.seed, body.practice,
@@ -271,7 +274,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         return _created(t, str(request.base_url))
 
     @app.post("/api/tables/import", response_model=Created, status_code=201, tags=["tables"],
-              responses={422: ERRORS[422]})
+              responses=ERRORS)
     def import_table(request: Request, body: Annotated[dict[str, Any], Body(
             description="a save: the position JSON of docs/formats.md")]) -> dict[str, Any]:
         """Start a new table from a save; a corrupt, foreign or inconsistent save is refused
@@ -283,7 +286,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         return _created(t, str(request.base_url))
 
     @app.get("/api/tables/{table_id}", response_model=TableState, tags=["tables"],
-             responses={403: ERRORS[403], 404: ERRORS[404]})
+             responses=ERRORS)
     def get_table(table_id: str, cred: Annotated[HTTPAuthorizationCredentials | None,
                                                  Depends(bearer)] = None) -> dict[str, Any]:
         """The table as this seat (or a spectator, without a token) sees it."""
@@ -348,7 +351,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         done(t, row.seq)
         return {"events": [], "state": t.snapshot_for(seat)}
 
-    @app.get("/api/tables/{table_id}/save", tags=["tables"], responses={404: ERRORS[404]})
+    @app.get("/api/tables/{table_id}/save", tags=["tables"], responses=ERRORS)
     def save(table_id: str) -> JSONResponse:
         """The table's position (docs/formats.md) with its undo history and journal."""
         t = tables.get(table_id)
@@ -356,7 +359,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
             "Content-Disposition": f'attachment; filename="{t.row.game}-{table_id}.json"'})
 
     @app.get("/api/tables/{table_id}/replay", response_model=ReplayStep, tags=["tables"],
-             responses={404: ERRORS[404], 422: ERRORS[422]})
+             responses=ERRORS)
     def replay(table_id: str, step: Annotated[int, Query(ge=0, le=1_000_000)] = 0,
                cred: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)] = None
                ) -> dict[str, Any]:
