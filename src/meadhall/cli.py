@@ -327,6 +327,22 @@ def bench_cmd(
     run_bench(_out(), game, seeds)
 
 
+@app.command("serve")
+@friendly
+def serve_cmd(
+    host: Annotated[str, typer.Option(help="address to listen on (0.0.0.0: friends on your "
+                                      "network)")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(help="port")] = 8000,
+    db: Annotated[Path | None, typer.Option(help="SQLite file of the tables (default: your "
+                                            "data folder)")] = None,
+    bot_delay: Annotated[float, typer.Option(help="seconds a bot waits before each move")] = 0.5,
+) -> None:
+    """Serve the browser table: every game in a web page, alone or with friends."""
+    from meadhall.server.serve import serve
+
+    serve(host, port, db, bot_delay, echo=lambda m: _out().print(m, markup=False))
+
+
 def main() -> None:
     app()
 
