@@ -242,7 +242,11 @@ class MeadhallSpielState(pyspiel.State):
     def _apply_action(self, action: int) -> None:
         state = self._held.mine()
         if state.pending is not None:
-            state.apply(RESULT + state.pending.request.options[action])
+            r = state.pending.request
+            if not 0 <= action < len(r.options):
+                raise ValueError(f"chance outcome {action} is not a result of {r.what} "
+                                 f"(0..{len(r.options) - 1})")
+            state.apply(RESULT + r.options[action])
             return
         text = self._game.vocabulary.text(action)
         state.apply(text)
