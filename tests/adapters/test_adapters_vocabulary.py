@@ -130,3 +130,31 @@ def test_content_hash_covers_every_content_file() -> None:
     assert h.startswith("sha256:") and len(h) == 7 + 64
     assert h == content_hash(games.get("toy"))
     assert len({content_hash(g) for g in games.all_games()}) == len(games.ids())
+
+
+def test_the_file_pins_the_observation_layout_too(tmp_path: Path) -> None:
+    v = Vocabulary.of("toy", TOY)
+    path = tmp_path / "v.json"
+    v.check_file(path, {"vector": {"shape": [3]}})
+    assert json.loads(path.read_text())["observation"] == {"vector": {"shape": [3]}}
+    v.check_file(path, {"vector": {"shape": [3]}})
+    with pytest.raises(VocabularyError, match="observation: the observation layout changed"):
+        v.check_file(path, {"vector": {"shape": [4]}})
+
+
+def test_command_line_writes_the_file_and_prints_the_layout(tmp_path: Path) -> None:
+    from typer.testing import CliRunner
+
+    from meadhall.adapters.__main__ import app
+
+    runner = CliRunner()
+    out = tmp_path / "toy.json"
+    r = runner.invoke(app, ["vocabulary", "toy", "--setup", json.dumps(TOY), "-o", str(out)])
+    assert r.exit_code == 0, r.output
+    data = json.loads(out.read_text())
+    assert data["actions"] == list(Vocabulary.of("toy", TOY).actions)
+    assert data["observation"]["grid:map"]["shape"][:2] == [5, 5]
+    r = runner.invoke(app, ["layout", "toy"])
+    assert r.exit_code == 0 and '"vector"' in r.output
+    r = runner.invoke(app, ["layout", "chess"])
+    assert r.exit_code == 1 and "unknown game 'chess'" in r.output

@@ -22,7 +22,7 @@ from typing import Any, SupportsInt
 from meadhall import games
 from meadhall.adapters import missing
 from meadhall.adapters.bots import Bot, Others, make_bot
-from meadhall.adapters.observation import Encoder, Layout, text_view
+from meadhall.adapters.observation import Encoder, Layout, describe_layout, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import Event, GameState
@@ -80,9 +80,9 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
         self.table = table
         self.vocabulary = Vocabulary.of(table.game, table.setup)
-        if vocabulary_file is not None:
-            self.vocabulary.check_file(vocabulary_file)
         self.layout = layout_of(table)
+        if vocabulary_file is not None:
+            self.vocabulary.check_file(vocabulary_file, describe_layout(self.layout))
         self.encoder = Encoder(table, self.layout)
         self.others = others
         self.max_steps = max_steps

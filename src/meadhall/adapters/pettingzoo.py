@@ -18,7 +18,7 @@ from typing import Any, SupportsInt
 
 from meadhall.adapters import missing
 from meadhall.adapters.gym import ILLEGAL_REWARD, layout_of
-from meadhall.adapters.observation import Encoder, text_view
+from meadhall.adapters.observation import Encoder, describe_layout, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import GameState
@@ -49,9 +49,9 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
                          "is_parallelizable": False}
         self.table = table
         self.vocabulary = Vocabulary.of(table.game, table.setup)
-        if vocabulary_file is not None:
-            self.vocabulary.check_file(vocabulary_file)
         self.layout = layout_of(table)
+        if vocabulary_file is not None:
+            self.vocabulary.check_file(vocabulary_file, describe_layout(self.layout))
         self.encoder = Encoder(table, self.layout)
         self.max_steps = max_steps
         self.illegal_reward = float(illegal_reward)

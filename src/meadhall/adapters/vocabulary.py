@@ -150,16 +150,21 @@ class Vocabulary:
         return m
 
     # ----------------------------------------------------------------- the file
-    def to_json(self) -> dict[str, Any]:
-        """The vocabulary file's content (docs/adapters.md)."""
-        return {"format": VOCABULARY_FORMAT, "version": VOCABULARY_VERSION, "game": self.game,
+    def to_json(self, observation: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The vocabulary file's content (docs/adapters.md), with the observation layout
+        (``describe_layout``) when given."""
+        data = {"format": VOCABULARY_FORMAT, "version": VOCABULARY_VERSION, "game": self.game,
                 "setup": self.setup, "content_hash": self.content_hash,
                 "size": len(self.actions), "actions": list(self.actions)}
+        if observation is not None:
+            data["observation"] = dict(observation)
+        return data
 
-    def save(self, path: str | Path) -> Path:
-        """Write the vocabulary file atomically; returns its path."""
+    def save(self, path: str | Path, observation: Mapping[str, Any] | None = None) -> Path:
+        """Write the vocabulary file atomically (with the observation layout when given);
+        returns its path."""
         p = Path(path)
-        write_json_atomic(p, self.to_json())
+        write_json_atomic(p, self.to_json(observation))
         return p
 
     @classmethod
@@ -182,28 +187,35 @@ class Vocabulary:
             raise VocabularyError(src, "setup", "must be an object")
         return cls(data["game"], data["setup"], tuple(actions), data["content_hash"])
 
-    def check_file(self, path: str | Path) -> None:
-        """Check this vocabulary against a saved one, or save it if ``path`` does not exist yet.
+    def check_file(self, path: str | Path, observation: Mapping[str, Any] | None = None) -> None:
+        """Check this vocabulary (and the observation layout, when given) against a saved
+        file, or save them if ``path`` does not exist yet.
 
         The saved actions must be this vocabulary's first actions, in order (games only ever
-        append), or agents trained with the file would act wrongly: that raises
-        :class:`VocabularyError`. Changed content with an unchanged numbering only warns.
+        append), and a saved layout must be the current one, or agents trained with the file
+        would act or see wrongly: that raises :class:`VocabularyError`. Changed content with
+        an unchanged numbering and layout only warns.
         """
         p = Path(path)
         if not p.exists():
-            self.save(p)
+            self.save(p, observation)
             return
         saved = Vocabulary.load(p)
         if saved.game != self.game or _setup_key(saved.setup) != _setup_key(self.setup):
             raise VocabularyError(str(p), "game/setup", f"the file numbers {saved.game} with "
                                   f"setup {saved.setup}, not {self.game} with {self.setup}")
         if self.actions[:len(saved.actions)] != saved.actions:
-            first = next(i for i, (a, b) in enumerate(zip(saved.actions, self.actions,
-                                                           strict=False)) if a != b) \
-                if len(self.actions) >= len(saved.actions) else len(self.actions)
+            first = next((i for i, (a, b) in enumerate(zip(saved.actions, self.actions,
+                                                            strict=False)) if a != b),
+                         len(self.actions))
             raise VocabularyError(str(p), f"actions[{first}]", "the game numbers its actions "
                                   "differently now (its rules changed): retrain, or use the "
                                   "meadhall version that wrote this file")
+        layout = read(p).get("observation")
+        if observation is not None and layout is not None and layout != dict(observation):
+            raise VocabularyError(str(p), "observation", "the observation layout changed (the "
+                                  "game draws its table differently now): retrain, or use "
+                                  "the meadhall version that wrote this file")
         if saved.content_hash != self.content_hash:
             warnings.warn(f"{p}: {self.game}'s content changed since the file was written; the "
                           "action numbering is unchanged", stacklevel=2)
