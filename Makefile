@@ -18,11 +18,11 @@ run: $(STAMP)
 	$(BIN)/meadhall play
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 
 bench: $(STAMP)
 	$(BIN)/meadhall bench
