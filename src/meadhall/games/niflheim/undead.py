@@ -245,7 +245,7 @@ def attack(s: NiflheimState, u: Undead, hero: Hero, events: list[Event]) -> None
     why = "the hero it locks" if hero.locked_by == u.id else "a locked hero"
     events.append(Event("wound", f"{uname(s, u)} attacks {hero.name}, {why}: 1 wound",
                         S.LOCKS, {"undead": u.id, "hero": hero.id}))
-    s.wound_hero(hero, events, S.LOCKS)
+    s.wound_hero(hero, events, S.LOCKS, by=f"undead{u.id}", by_type=u.kind or "draugr")
 
 
 def spawn_squares(s: NiflheimState, at: Sq) -> list[Sq]:
