@@ -12,7 +12,7 @@ from meadhall.core.content import ContentModel, check_choice, check_choices, val
 from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError
 from meadhall.core.protocol import Action, Game, GameState, Info
-from meadhall.games.niflheim import drawing, evaluation
+from meadhall.games.niflheim import drawing, evaluation, vocabulary
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.content import NiflheimContent, load_content
 from meadhall.games.niflheim.state import NiflheimState
@@ -92,6 +92,13 @@ class NiflheimGame(Game):
         """Objective steps first, then attacks, then moves toward the objective."""
         assert isinstance(state, NiflheimState)
         return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with this setup can offer, in the order documented in
+        docs/formats/niflheim.md (:mod:`.vocabulary`)."""
+        s = validate(Setup, self.normalise_setup(setup), "setup")
+        check_choice("scenario", s.scenario, self.content.scenarios, "scenario")
+        return vocabulary.vocabulary(self.content, s.model_dump())
 
     def draw(self, view: Mapping[str, Any]) -> Scene:
         """The map, figures, markers, round track, dashboards and campaign sheet of a view."""

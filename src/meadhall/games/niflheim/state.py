@@ -73,7 +73,6 @@ class NiflheimState(GameState):
         self.scenario_id: str = sid
         self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
         self.undead: dict[int, Undead] = {}
-        self.next_uid = 0
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
         self.discard: list[str] = []
         self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
@@ -94,11 +93,11 @@ class NiflheimState(GameState):
         self.forced: list[str] = []
         self.next_active: str | None = None
         for q in sc.face_down:
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, None, grid.sq(q))
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, None, grid.sq(q))
         for q, kind in sc.orange.items():
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, kind, grid.sq(q), orange=True)
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, kind, grid.sq(q), orange=True)
 
     # ------------------------------------------------------------------ setup
     def _place_heroes(self, sc: ScenarioData, setup: dict[str, Any]) -> None:
@@ -723,8 +722,9 @@ class NiflheimState(GameState):
 
     def _spawn(self, at: Sq, events: list[Event]) -> None:
         """Place a spawned marker; a covering hero may attack it at once if it is revealed."""
-        if undead.place_marker(self, at, events, S.SPAWNING):
-            u = self.undead[self.next_uid]
+        uid = undead.place_marker(self, at, events, S.SPAWNING)
+        if uid is not None:
+            u = self.undead[uid]
             if u.kind is not None:
                 self._offer_cover(u)
 
@@ -1003,7 +1003,6 @@ class NiflheimState(GameState):
             "turn": self.turn_no, "active": self.active,
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
             "undead": [self._undead_json(u) for u in self.undead.values()],
-            "next_uid": self.next_uid,
             "pool": self.pool.to_json(), "discard": list(self.discard),
             "items": {grid.name(q): list(v) for q, v in self.items.items()},
             "done": list(self.done),
@@ -1057,8 +1056,6 @@ class NiflheimState(GameState):
                 if u.kind is not None and u.kind not in self.content.undead:
                     raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
                 self.undead[u.id] = u
-            self.next_uid = max([0, *self.undead])
-        self.next_uid = int(p.get("next_uid", self.next_uid))
         if "pool" in p:
             pool = p["pool"]
             if isinstance(pool, dict) and "name" in pool:
