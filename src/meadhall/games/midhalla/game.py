@@ -11,7 +11,8 @@ from meadhall.core import draw
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, validate
 from meadhall.core.errors import ContentError, RuleNotImplemented
-from meadhall.core.protocol import Game, Info
+from meadhall.core.protocol import Action, Game, GameState, Info
+from meadhall.games.midhalla import evaluation
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.content import Catalogue, Chapter, Content, Printed, load_content
 from meadhall.games.midhalla.state import MidhallaState, new_party
@@ -81,6 +82,13 @@ class MidhallaGame(Game):
     def draw(self, view: Mapping[str, Any]) -> draw.Scene:
         """The table from a seat's view: the dungeon, tracks, tableaus, cart, party sheet."""
         return scene(self.content, self.title, view)
+
+    def evaluate(self, state: GameState) -> float:
+        """The party's prospects (:func:`meadhall.games.midhalla.evaluation.evaluate`)."""
+        return evaluation.evaluate(state)
+
+    def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        return evaluation.order_actions(state, actions)
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,

@@ -172,7 +172,7 @@ class ExplorationRules:
                 events.append(Event("gate", f"The gate gains {self.gate_hp - before} HP "
                                     f"(now {self.gate_hp}; it never exceeds its maximum)", S.HP))
             else:
-                self._damage_gate(-op["gate"], "an event", events)
+                self._damage_gate(-op["gate"], ("event", "event"), events)
 
     def _op_heal_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
         for h in self._party_heroes():
@@ -195,7 +195,7 @@ class ExplorationRules:
         spared = op.get("spare", lowest[0]) if op.get("spare_lowest") else None
         for h in alive:
             if h.id != spared:
-                self._damage_hero(h.id, op["value"], "an event", events)
+                self._damage_hero(h.id, op["value"], ("event", "event"), events)
 
     def _on_spare(self, hero: str, events: list[Event]) -> None:
         self.script.insert(0, {**self.last_ctx["op"], "spare": hero})
