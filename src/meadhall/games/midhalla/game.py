@@ -17,6 +17,7 @@ from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.content import Catalogue, Chapter, Content, Printed, load_content
 from meadhall.games.midhalla.state import MidhallaState, new_party
 from meadhall.games.midhalla.table import scene
+from meadhall.games.midhalla.vocabulary import vocabulary
 
 ID = "midhalla"
 
@@ -89,6 +90,12 @@ class MidhallaGame(Game):
 
     def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
         return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with ``setup`` can offer, in the order documented in
+        docs/formats/midhalla.md (:func:`meadhall.games.midhalla.vocabulary.vocabulary`)."""
+        s = validate(Setup, self.normalise_setup(setup), "setup")
+        return vocabulary(self.content, s.model_dump())
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,

@@ -113,7 +113,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         del board
         self.enemies: dict[str, EnemyState] = {}
         self.traps: dict[str, TrapState] = {}
-        self.next_id = 0
         u = self.party["unlocks"]
         ch = self.chapter_data
         comp = [k for k in c.cat.component_deck] + [k for k in u["components"]
@@ -462,7 +461,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "heroes": {h: to_json(v) for h, v in self.heroes.items()},
             "enemies": {e: to_json(v) for e, v in self.enemies.items()},
             "traps": {t: to_json(v) for t, v in self.traps.items()},
-            "next_id": self.next_id,
             "decks": {n: self.decks[n].to_json() for n in DECKS},
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
@@ -487,7 +485,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             if p["chapter"] != self.chapter:
                 self._setup_chapter(p["chapter"])
         for k in ("phase", "cycle", "explored_in_cycle", "timer", "gate_hp", "silver",
-                  "runestones", "next_id", "curses_to_place", "epilogue_read", "here"):
+                  "runestones", "curses_to_place", "epilogue_read", "here"):
             if k in p:
                 setattr(self, k, p[k])
         self.result = p.get("result")
@@ -528,8 +526,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                     raise ContentError("", f"traps.{t}.kind", f"unknown trap {v.get('kind')!r}")
                 base = {"id": t, "hp": c.cat.traps[v["kind"]].levels[v.get("level", 1) - 1].hp}
                 self.traps[t] = from_json(TrapState, {**base, **v})
-        ids = [int(x[1:]) for x in [*self.enemies, *self.traps] if x[1:].isdigit()]
-        self.next_id = max([self.next_id, *ids])
         for n, d in p.get("decks", {}).items():
             self.decks[n] = Deck.from_json(d)
         self.choice = Choice.from_json(fastcopy(p.get("choice")))
