@@ -10,6 +10,7 @@ device whether it is acting on what it last saw.
 from __future__ import annotations
 
 import copy
+import json
 import secrets
 import threading
 import time
@@ -106,9 +107,9 @@ class Table:
                 history.practice = r.practice
             else:
                 history = History(state, r.practice)
-            return state, history
+            return state, _detach(history)
         state = self.game.new_game(r.setup, r.seed, r.chance, r.auto_choices)  # type: ignore[arg-type]
-        return state, History(state, r.practice)
+        return state, _detach(History(state, r.practice))
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -215,7 +216,10 @@ class Table:
                     before = self.state.decision()
                     d["decision"] = before.prompt if before else ""
                 if play:
+                    base = self.history.base
                     events = self.history.apply(self.state, d["action"], seat=row.seat)
+                    if self.history.base is not base:
+                        _detach(self.history)
                     random = bool(self.history.steps == [] or self.history.steps[-1].random)
                     if fresh:
                         d["events"] = [e.to_json() for e in events]
@@ -282,9 +286,10 @@ class Table:
         """Apply a legal action for ``seat``: 403 if not theirs to take, 409 if stale, 422
         (with the rule) if illegal."""
         with self.lock:
+            if seat is None:
+                raise Forbidden("spectators watch; a seat link is needed to act")
             self._check_version(version)
             self._check_act(seat)
-            assert seat is not None
             text = " ".join(action.split())
             if text not in {a.text for a in self.state.legal_actions()}:
                 # The game names the broken rule; state untouched.
@@ -448,6 +453,13 @@ class Table:
             undone_steps = {e["seq"] for e in self.journal if e.get("undone")}
             return [e for e in self.journal if e["kind"] in ("act", "concede")
                     and e["seq"] not in undone_steps]
+
+
+def _detach(history: History) -> History:
+    """Give the history a base of its own: a game's ``to_json`` may share lists with the live
+    state (battleforge's does), and the state moving on must not change the base."""
+    history.base = json.loads(json.dumps(history.base))
+    return history
 
 
 def _event_line(e: dict[str, Any]) -> str:
