@@ -251,7 +251,8 @@ def journal_html(journal: list[dict[str, Any]]) -> str:
         cls = "entry undone" if e.get("undone") else "entry"
         if e["kind"] in ("act", "concede"):
             evs = "".join(_event_html(ev) for ev in e.get("events", []))
-            head = f'<span class="who">{_e(e["seat"])}:</span> {_e(e.get("label", ""))}'
+            by = f" (by {e['by']})" if e.get("by") else ""
+            head = f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}'
             if e.get("undone"):
                 head += ' <span class="tag">(undone)</span>'
             out.append(f'<li class="{cls}" data-seq="{e["seq"]}">{head}'

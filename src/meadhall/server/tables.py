@@ -225,6 +225,7 @@ class Table:
                         d["events"] = [e.to_json() for e in events]
                         d["random"] = random
                 entry.update(action=d["action"], label=d.get("label", d["action"]),
+                             by=d.get("by"),
                              events=d.get("events", []), random=d.get("random", False))
             else:
                 if play:
@@ -298,7 +299,14 @@ class Table:
                 except IllegalAction as e:
                     raise TableError(str(e)) from None
                 raise TableError(f"{text!r} is not a legal action now")
-            return self.record("act", seat, {"action": text})
+            # The step belongs to the seat whose decision it was (undo asks that seat), even
+            # when another seat's holder took it for them.
+            owner = self.owner()
+            actor = seat if owner in (PLAYERS, CHANCE) or owner is None else owner
+            data: dict[str, Any] = {"action": text}
+            if actor != seat:
+                data["by"] = seat
+            return self.record("act", actor, data)
 
     def concede(self, seat: str | None, reason: str, version: int | None) -> LogRow:
         with self.lock:
@@ -330,7 +338,7 @@ class Table:
                     "nothing to undo since the last random event (dice, cards and reveals stay "
                     "as they fell)" if available == 0 else
                     f"only {available} step(s) can be undone since the last random event")
-            others = sorted(s for s in self._affected(n) if s != seat and not self._absent_ok(s))
+            others = sorted(s for s in self._affected(n) if s != seat and not self._absent_ok(s, seat))
             if others:
                 return self.record("propose", seat, {"steps": n, "need": others})
             return self.record("undo", seat, {"steps": n})
@@ -338,9 +346,10 @@ class Table:
     def _affected(self, n: int) -> set[str]:
         return {s for s in self.history.seats_since(n) if s in self.holders}
 
-    def _absent_ok(self, seat: str) -> bool:
-        """Seats whose consent is implied: played by a bot."""
-        return self.holders.get(seat, "").startswith("bot:")
+    def _absent_ok(self, seat: str, asking: str) -> bool:
+        """Seats whose consent is implied: played by a bot, or by the seat asking."""
+        holder = self.holders.get(seat, "")
+        return holder.startswith("bot:") or holder == f"seat:{asking}"
 
     def answer(self, seat: str | None, agree: bool, version: int | None) -> LogRow:
         with self.lock:
