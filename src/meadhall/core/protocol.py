@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
-from meadhall.core.chance import Chance, ChanceMode, ChanceRequest, NeedChance
+from meadhall.core.chance import BadForcedResult, Chance, ChanceMode, ChanceRequest, NeedChance
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import fastcopy
 from meadhall.core.rng import Rng
@@ -168,8 +168,17 @@ class Pending:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Pending:
-        return cls(d["action"], ChanceRequest.from_json(d["request"]), list(d["results"]),
-                   int(d.get("shown", 0)))
+        """A saved pending action; a malformed one names the field."""
+        if not isinstance(d, dict):
+            raise ContentError("", "pending", "must be an object or null")
+        action, results, shown = d.get("action"), d.get("results", []), d.get("shown", 0)
+        if not isinstance(action, str):
+            raise ContentError("", "pending.action", "must be the action's text")
+        if not isinstance(results, list) or not all(isinstance(r, str) for r in results):
+            raise ContentError("", "pending.results", "must be a list of strings")
+        if type(shown) is not int or shown < 0:
+            raise ContentError("", "pending.shown", "must be a whole number ≥ 0")
+        return cls(action, ChanceRequest.from_json(d.get("request")), list(results), shown)
 
 
 START = "__start__"
@@ -378,6 +387,9 @@ class GameState(ABC):
         if text.startswith(FORCE):
             raise IllegalAction(self.game, None, "forced results are queued with force(), "
                                 "not applied as actions")
+        if not text:
+            raise IllegalAction(self.game, None, f"an empty action: choose one of the legal "
+                                f"actions ({self._prompt_hint()})")
         if self.pending is not None:
             return self._enter_result(text)
         if self.outcome().over:
@@ -436,7 +448,7 @@ class GameState(ABC):
             "version": POSITION_VERSION,
             "game": self.game,
             "state_version": self.STATE_VERSION,
-            "setup": self.setup,
+            "setup": fastcopy(self.setup),  # a copy: the live setup is shared by clones
             "seed": self.seed,
             "chance": self.chance.to_json(),
             "auto_choices": self.auto_choices,
@@ -542,12 +554,32 @@ class GameState(ABC):
             self.__dict__ = snapshot.__dict__
             self.pending = Pending(text, need.request, list(results), len(events))
             return events[shown:]
+        except BadForcedResult:
+            self.__dict__ = snapshot.__dict__
+            self._drop_forced()
+            raise
         except BaseException:
             self.__dict__ = snapshot.__dict__
             raise
         if text != START:
             self.log.append(text)
         return events[shown:]
+
+    def _drop_forced(self) -> None:
+        """Drop the first queued forced result, which the step just refused, and its log
+        entry (queued results are the last ``len(queue)`` force entries of the log), so that
+        neither play nor a replay trips over it again."""
+        queue = self.chance.queue
+        if not queue:
+            return
+        queue.pop(0)
+        seen = 0
+        for i in range(len(self.log) - 1, -1, -1):
+            if self.log[i].startswith(FORCE):
+                seen += 1
+                if seen == len(queue) + 1:
+                    del self.log[i]
+                    return
 
     def _enter_result(self, text: str) -> list[Event]:
         assert self.pending is not None
@@ -705,35 +737,60 @@ class Game(ABC):
             raise ContentError(source, "state_version", f"{self.id} state version {sv} is not "
                                f"supported (this meadhall reads {self.state_cls.STATE_VERSION})")
         seed = data.get("seed", 0)
-        if not isinstance(seed, int):
-            raise ContentError(source, "seed", "must be an integer")
-        chance = data.get("chance") or {}
-        setup = self.normalise_setup(data.get("setup"))
-        if "position" not in data:
-            # Setup, seed and log only: the game is rebuilt by replaying it.
-            log = data.get("log") or []
-            return self.replay(setup, seed, log, chance.get("mode", "seeded"),
-                               bool(data.get("auto_choices", False)))
-        state = self.blank_state(setup, seed, chance.get("mode", "seeded"),
-                                 bool(data.get("auto_choices", False)))
-        if "rng" in chance:
-            state.chance = Chance.from_json(self.id, chance)
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            raise ContentError(source, "seed", "must be an integer from 0 to 2**63 - 1")
+        chance = data.get("chance")
+        if chance is None:
+            chance = {}
+        if not isinstance(chance, dict):
+            raise ContentError(source, "chance", "must be an object with mode, rng and queue")
+        mode = chance.get("mode", "seeded")
+        if mode not in ("seeded", "table"):
+            raise ContentError(source, "chance.mode", f"must be 'seeded' or 'table', not "
+                               f"{mode!r}")
+        auto = data.get("auto_choices", False)
+        if not isinstance(auto, bool):
+            raise ContentError(source, "auto_choices", "must be true or false")
+        raw_setup = data.get("setup")
+        if raw_setup is not None and not isinstance(raw_setup, dict):
+            raise ContentError(source, "setup", "must be an object (scenario, heroes...)")
+        setup = self.normalise_setup(raw_setup)
         log = data.get("log", [])
+        if log is None:
+            log = []
         if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
             raise ContentError(source, "log", "must be a list of action strings")
-        state.log = list(log)
-        if data.get("pending"):
-            state.pending = Pending.from_json(data["pending"])
         conceded = data.get("conceded")
         if conceded is not None and not isinstance(conceded, str):
             raise ContentError(source, "conceded", "must be null or the reason, a string")
-        state.conceded = conceded
-        if "position" in data:
+        if "position" not in data:
+            # Setup, seed and log only: the game is rebuilt by replaying it.
             try:
-                state._load(data["position"])
-            except ContentError as e:
-                raise ContentError(source, f"position.{e.field}" if e.field else "position",
-                                   e.reason) from None
-            except (KeyError, TypeError, ValueError) as e:
-                raise ContentError(source, "position", f"{type(e).__name__}: {e}") from None
+                return self.replay(setup, seed, log, mode, auto)
+            except IllegalAction as e:
+                raise ContentError(source, "log", f"the log does not replay: {e}") from None
+        position = data["position"]
+        if not isinstance(position, dict):
+            raise ContentError(source, "position", "must be an object (the game's position, "
+                               f"see docs/formats/{self.id}.md)")
+        state = self.blank_state(setup, seed, mode, auto)
+        try:
+            if "rng" in chance:
+                state.chance = Chance.from_json(self.id, chance)
+            state.log = list(log)
+            if data.get("pending"):
+                state.pending = Pending.from_json(data["pending"])
+                if mode != "table":
+                    raise ContentError("", "pending", "only a table-mode game waits for a "
+                                       "result")
+        except ContentError as e:
+            raise ContentError(source, e.field, e.reason) from None
+        state.conceded = conceded
+        try:
+            state._load(position)
+        except ContentError as e:
+            raise ContentError(source, f"position.{e.field}" if e.field else "position",
+                               e.reason) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise ContentError(source, "position", f"{type(e).__name__}: {e}") from None
         return state
