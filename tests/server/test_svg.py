@@ -185,7 +185,7 @@ def test_every_game_scene_renders_with_its_targets(gid: str) -> None:
     """Each registered game's own drawing renders, and every legal target is clickable."""
     g = games.get(gid)
     if type(g).draw is Game.draw:
-        pytest.skip(f"{gid} does not draw its table yet (Game.draw not overridden)")
+        pytest.xfail(f"{gid}: no drawing (Game.draw) yet")
     state = g.new_game(g.default_setup(), seed=3)
     d = state.decision()
     seat = state.seat_of(d.seat) if d and d.seat not in (PLAYERS, CHANCE) else None
