@@ -165,7 +165,7 @@ def test_play_a_game_in_the_browser(gid: str, server: str, browser: Browser,
             assert how.count("board") >= min(10, len(how)) // 2, how
         # the step log shows the automated steps with their rulebook sections
         expect(page.locator("#log .ev .section").first).to_be_visible()
-        page.screenshot(path=str(shots / f"table-{gid}.png"), full_page=True)
+        page.screenshot(path=str(shots / f"table-{gid}.png"))
         # undo (a practice table rewinds anything), then reload: the same state
         undo = page.locator("#undo")
         if undo.is_enabled():
