@@ -165,6 +165,7 @@ def test_play_a_game_in_the_browser(gid: str, server: str, browser: Browser,
             assert how.count("board") >= min(10, len(how)) // 2, how
         # the step log shows the automated steps with their rulebook sections
         expect(page.locator("#log .ev .section").first).to_be_visible()
+        page.evaluate("window.scrollTo(0, 0)")
         page.screenshot(path=str(shots / f"table-{gid}.png"))
         # undo (a practice table rewinds anything), then reload: the same state
         undo = page.locator("#undo")
@@ -283,7 +284,13 @@ def test_keyboard_only_and_accessible_names(server: str, browser: Browser) -> No
                 page.keyboard.press("Enter")
                 if page.locator("#chooser").is_visible():
                     page.keyboard.press("Enter")
-            wait_version_above(page, v)
+            try:
+                wait_version_above(page, v)
+            except Exception:
+                page.screenshot(path="/tmp/kb-fail.png")
+                print("ACTIVE", page.evaluate("document.activeElement.outerHTML.slice(0, 300)"))
+                print("MSG", page.locator("#msg").text_content())
+                raise
             played += 1
         assert played == 4
         expect(page.locator("#log")).to_contain_text("moves to")
