@@ -14,8 +14,9 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# Serves the browser table and prints the lobby's address (the terminal: `meadhall play`).
 run: $(STAMP)
-	$(BIN)/meadhall play
+	$(BIN)/meadhall serve
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks
