@@ -86,6 +86,7 @@ def sim(out: Console, err: Console, game: str, setup: dict[str, Any], bots: list
     overrides: list[Override] = [parse_override(c) for c in content]
     plan = Plan(game, setup, bots, overrides, parse_sweep(sweep) if sweep else None, games,
                 seed, until_ci, max_steps)
+    plan.check()
     if output is not None:
         results.check_format(output)
     if html is not None and output is None:
