@@ -66,7 +66,9 @@ def test_openspiel_random_sim_test(case: Case) -> None:
 def test_openspiel_mcts_bot_plays_a_game_to_its_end(case: Case) -> None:
     game = mspiel.load(case.game, **(case.setup or {}), max_steps=case.max_steps)
     rng = np.random.RandomState(1)
-    bot = mcts.MCTSBot(game, 2.0, 20, mcts.RandomRolloutEvaluator(1, rng), random_state=rng)
+    # Leaves are scored by the game's own evaluation: random rollouts to the end cost a whole
+    # game per simulation (test_adapters_openspiel plays the toy with them).
+    bot = mcts.MCTSBot(game, 2.0, 10, mspiel.HeuristicEvaluator(game), random_state=rng)
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():

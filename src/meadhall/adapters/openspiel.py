@@ -56,6 +56,10 @@ def short_name(game_id: str) -> str:
 
 
 def _parameter(value: Any) -> Any:
+    if isinstance(value, str) and value.isdecimal():
+        # OpenSpiel reads "scenario=1" in a game string as the integer 1 and refuses it for a
+        # text parameter, so text that is a number is declared (and given) as a number.
+        return int(value)
     if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list | tuple) and all(isinstance(v, str | int) for v in value):
