@@ -93,7 +93,7 @@ def test_rules_coverage_lists_sections_and_totals() -> None:
 
 def test_play_with_undo_and_autosave(tmp_path: Path) -> None:
     save = tmp_path / "play.json"
-    r = run("play", "toy", "--scenario", "open", "--heroes", "ada", "--seed", "1", "--save",
+    r = run("play", "toy", "--scenario", "open", "--heroes", "ada,bo", "--seed", "1", "--save",
             str(save), input="1\nundo\n?\nwait\nq\n")
     assert r.exit_code == 0, r.output
     assert "Undone." in r.output and "Ada waits" in r.output

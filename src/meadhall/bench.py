@@ -38,3 +38,26 @@ def run_bench(con: Console, game: str | None = None, seeds: int = 20) -> None:
         table.add_row(g.id, f"{clone * 1e6:.1f}", f"{deep * 1e6:.1f}", f"{deep / clone:.1f}×",
                       f"{seeds / elapsed:.1f}", f"{actions / seeds:.0f}")
     con.print(table)
+    explain_columns(con, table)
+
+
+COLUMNS = {
+    "game": "the game's id",
+    "clone µs": "microseconds to copy a game state with state.clone() (what search bots do "
+                "at every node)",
+    "deepcopy µs": "the same copy made by Python's copy.deepcopy, for comparison",
+    "speed-up": "how many times faster clone() is than deepcopy",
+    "games/s": "random games played to the end per second (a random bot, seeded dice)",
+    "actions/game": "decisions taken in an average random game (its length)",
+}
+"""What each column of the bench table measures, printed under the table."""
+
+
+def explain_columns(con: Console, table: Table) -> None:
+    """One line per column of ``table`` saying what it measures (columns not described in
+    :data:`COLUMNS` are listed without an explanation, so a new column is never silent)."""
+    con.print("Columns:", style="bold")
+    for column in table.columns:
+        name = str(column.header)
+        con.print(f"  {name}: {COLUMNS.get(name, '(not described yet)')}", markup=False,
+                  highlight=False)

@@ -28,27 +28,27 @@ def test_dice_have_exactly_the_printed_faces() -> None:
 def test_champion_preparation() -> None:
     s = GAME.new_game({"scenario": "last_flame", "heroes": ["ragnar", "lagertha"]}, 0)
     # Step 2: the 7th cube in a space of the player's choice.
-    assert s.decision().seat == "ragnar" and legal(s) == [f"place in {i}" for i in range(1, 7)]
-    s.apply("place in 4")
+    assert s.decision().seat == "ragnar" and legal(s) == [f"place in space {i}" for i in range(1, 7)]
+    s.apply("place in space 4")
     # Step 5: the starting boon on a space with a matching symbol (Ragnar: melee).
     opts = legal(s)
     board = GAME.content.boards[0]
-    assert opts == [f"boon melee in {i + 1}" for i in range(6) if "melee" in board.rondel[i]]
+    assert opts == [f"melee boon in space {i + 1}" for i in range(6) if "melee" in board.rondel[i]]
     s.apply(opts[-1])
     # Step 6: Ragnar's +1 Action Cube.
-    s.apply("place in 4")
+    s.apply("place in space 4")
     r = s.champs["ragnar"]
     assert r.health == 12 and r.fury == 0 and r.charges == {"human": 3, "berserker": 0}
     assert sum(len(x) for x in r.rondel) == 8 and len(r.rondel[3]) == 3
     # Lagertha: 7 cubes, starting boon, then an extra boon adjacent to it or flipping it.
-    s.apply("place in 1")
+    s.apply("place in space 1")
     s.apply(legal(s)[0])
     la = s.champs["lagertha"]
     start = next(i for i in range(6) if la.boons[i])
     extra = legal(s)
-    assert f"greater boon in {start + 1}" in extra
+    assert f"greater boon in space {start + 1}" in extra
     for o in extra:
-        if o.startswith("boon "):
+        if " boon in space " in o and not o.startswith("greater"):
             sp = int(o.split()[-1]) - 1
             assert (sp - start) % 6 in (1, 5)
     s.apply(extra[0])
@@ -81,7 +81,7 @@ def test_temporary_and_frost_cubes_are_discarded_when_repositioned() -> None:
     s.champs["ragnar"].area = "D3"
     s.reserve_temp, s.reserve_frost = 3, 3
     restart_turn(s)
-    s.apply("move 1")  # strength 3 (temporary and frost count)
+    s.apply("move space 1")  # strength 3 (temporary and frost count)
     assert s.turn["move"] == 3
     # The 3 cubes are re-placed in spaces 2, 3, 4 in the order the champion wants; the
     # temporary and frost cubes are then discarded: the Action Cube ends in 2, 3 or 4.
@@ -105,7 +105,7 @@ def test_boon_bonus_counts_as_extra_cubes() -> None:
     r.area = "D3"
     s.minions["A1"].area = "D3"
     restart_turn(s)
-    s.apply("melee 1 A1")
+    s.apply("melee space 1 at AshFolk A")
     assert s.atk["white"] == 3  # 1 cube + greater boon (+2)
 
 
@@ -117,9 +117,9 @@ def test_minor_boons_adjacent_and_matching_greater_only_from_minor() -> None:
     r.tokens_left = ["melee", "heal", "defense"]
     opts = s.boon_options("ragnar", False)
     # Red board: space 2 ranged/reroll, 4 melee/heal; adjacent to space 3 are 2 and 4.
-    assert opts == ["boon melee in 4", "boon heal in 4", "greater boon in 3"]
+    assert opts == ["melee boon in space 4", "heal boon in space 4", "greater boon in space 3"]
     r.boons[2]["level"] = 2
-    assert "greater boon in 3" not in s.boon_options("ragnar", False)
+    assert "greater boon in space 3" not in s.boon_options("ragnar", False)
 
 
 @pytest.mark.rule(G, "Fury and Upgrades")
@@ -177,14 +177,14 @@ def test_temporary_cubes_take_places_in_the_clockwise_sequence() -> None:
     s.champs["ragnar"].area = "D3"
     s.reserve_temp = 3
     restart_turn(s)
-    s.apply("move 1")
+    s.apply("move space 1")
     assert legal(s) == ["Action Cubes to space 2, 3", "Action Cubes to space 2, 4",
                         "Action Cubes to space 3, 4"]
     s.apply("Action Cubes to space 2, 4")
     assert s.champs["ragnar"].rondel[:4] == [[], ["c", "c"], [], ["c"]]
     assert s.reserve_temp == 4
-    s.apply("step C3")
+    s.apply("step to C3")
     s.apply("stop moving")
-    s.apply("move 2")  # only normal cubes: nothing to choose
+    s.apply("move space 2")  # only normal cubes: nothing to choose
     assert s.decision().kind == "turn" or s.ask["h"] == "step"
     assert s.champs["ragnar"].rondel[2:4] == [["c"], ["c", "c"]]

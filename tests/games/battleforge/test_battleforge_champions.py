@@ -36,9 +36,9 @@ def test_lagertha_cornered_by_thor_and_two_iron_trolls() -> None:
     s.minions["T1"].area = s.minions["T2"].area = "C3"
     thor_at(s, "D2")
     restart_turn(s)
-    s.apply("move 1")
+    s.apply("move space 1")
     assert s.turn["move"] == 3
-    s.apply("step C3")  # 1 point to enter the trolls' area
+    s.apply("step to C3")  # 1 point to enter the trolls' area
     assert legal(s) == ["stop moving"]  # leaving needs 1 + 2 with only 2 left
     # Back to the start: crossing Thor instead.
     s = fresh("last_flame", ("lagertha", "ragnar"))
@@ -47,12 +47,12 @@ def test_lagertha_cornered_by_thor_and_two_iron_trolls() -> None:
     s.minions["T1"].area = s.minions["T2"].area = "C3"
     thor_at(s, "D2")
     restart_turn(s)
-    s.apply("move 1")
-    s.apply("step D2")
+    s.apply("move space 1")
+    s.apply("step to D2")
     opts = legal(s)
     assert "stop moving" not in opts  # cannot end the move in Thor's area
-    assert set(opts) == {"step E2", "step E3", "step D3", "step C2"}
-    s.apply("step E2")
+    assert set(opts) == {"step to E2", "step to E3", "step to D3", "step to C2"}
+    s.apply("step to E2")
     assert s.champs["lagertha"].area == "E2" and s.turn["move"] == 0
     assert s.ask["h"] == "turn"
 
@@ -64,8 +64,8 @@ def test_thor_area_cannot_be_entered_without_points_to_leave() -> None:
     s.champs["lagertha"].area = "D3"
     thor_at(s, "D2")
     restart_turn(s)
-    s.apply("move 1")
-    assert "step D2" not in legal(s)
+    s.apply("move space 1")
+    assert "step to D2" not in legal(s)
 
 
 @pytest.mark.rule(G, "Moving")
@@ -75,10 +75,10 @@ def test_movement_attribute_and_walls() -> None:
     s.champs["ragnar"].attrs["movement"] = 2
     s.champs["ragnar"].area = "D4"
     restart_turn(s)
-    s.apply("move 1")
+    s.apply("move space 1")
     assert s.turn["move"] == 3
-    assert "step E4" not in legal(s)  # wall D4|E4
-    assert {"step E3", "step D5", "step D3"} <= set(legal(s))
+    assert "step to E4" not in legal(s)  # wall D4|E4
+    assert {"step to E3", "step to D5", "step to D3"} <= set(legal(s))
 
 
 @pytest.mark.rule(G, "Melee Attack")
@@ -92,8 +92,8 @@ def test_attack_targets_minions() -> None:
     s.minions["D1"].area = "E3"  # adjacent
     restart_turn(s)
     opts = legal(s)
-    assert "melee 1 A1" in opts and "melee 1 D1" not in opts
-    assert "ranged 2 A1" in opts and "ranged 2 D1" in opts and "ranged 2 A2" not in opts
+    assert "melee space 1 at AshFolk A" in opts and "melee space 1 at DraugMech A" not in opts
+    assert "ranged space 2 at AshFolk A" in opts and "ranged space 2 at DraugMech A" in opts and "ranged space 2 at AshFolk B" not in opts
 
 
 @pytest.mark.rule(G, "Attacking Thor")
@@ -105,13 +105,13 @@ def test_thor_faces_by_adjacency_and_range() -> None:
     thor_at(s, "D2", red_toward=3)  # D3 lies south-west (direction 3) of D2
     restart_turn(s)
     opts = legal(s)
-    melee = {o.split()[-1] for o in opts if o.startswith("melee 1")}
-    ranged = {o.split()[-1] for o in opts if o.startswith("ranged 2")}
-    assert melee == {"thor-red"}
-    assert ranged == {"thor-orange", "thor-red", "thor-yellow"}
+    melee = {o.split()[-2] for o in opts if o.startswith("melee space 1")}
+    ranged = {o.split()[-2] for o in opts if o.startswith("ranged space 2")}
+    assert melee == {"red"}
+    assert ranged == {"orange", "red", "yellow"}
     s.apply("skill Eagle Eye")  # Gunnar: the following face on each side too
-    ranged = {o.split()[-1] for o in legal(s) if o.startswith("ranged 2")}
-    assert ranged == {"thor-purple", "thor-orange", "thor-red", "thor-yellow", "thor-green"}
+    ranged = {o.split()[-2] for o in legal(s) if o.startswith("ranged space 2")}
+    assert ranged == {"purple", "orange", "red", "yellow", "green"}
 
 
 @pytest.mark.rule(G, "Attacking Thor")
@@ -139,7 +139,7 @@ def test_one_counterattack_however_many_and_effects_after_destruction() -> None:
     s.champs["ragnar"].health = 10
     s.minions["A1"].area = "D3"
     restart_turn(s)
-    events = attack(s, "melee 1 A1", ["counter", "counter", "double", "damage"])
+    events = attack(s, "melee space 1 at AshFolk A", ["counter", "counter", "double", "damage"])
     r = s.champs["ragnar"]
     assert s.minions["A1"].area is None and s.minions["A1"].lying == "triangle"
     assert r.health == 9  # one AshFolk Counterattack (1) only, though destroyed
@@ -157,7 +157,7 @@ def test_heal_sides_heal_the_attacker() -> None:
     s.minions["T1"].area = "D3"
     restart_turn(s)
     # Red board space 1: melee; 1 white + 1 green (Siegfried's starting attribute).
-    attack(s, "melee 1 T1", ["miss", "double_heal"])
+    attack(s, "melee space 1 at IronTroll A", ["miss", "double_heal"])
     assert c.health == 7 and s.minions["T1"].damage == 0
 
 
@@ -168,7 +168,7 @@ def test_roll_any_subset_of_the_pool() -> None:
     s.champs["gunnar"].area = "D3"
     s.minions["A1"].area = "D3"
     restart_turn(s)
-    s.apply("ranged 2 A1")
+    s.apply("ranged space 2 at AshFolk A")
     assert legal(s) == ["roll 2 white 1 red 0 green", "roll 2 white 0 red 0 green",
                         "roll 1 white 1 red 0 green", "roll 1 white 0 red 0 green",
                         "roll 0 white 1 red 0 green"]
@@ -182,7 +182,7 @@ def test_orange_and_purple_faces_change_the_pool() -> None:
     thor_at(s, "D2")
     s.set_face("orange", 3)
     restart_turn(s)
-    s.apply("melee 1 thor-orange")
+    s.apply("melee space 1 at Thor's orange face")
     assert len(s.atk["dice"]) == 1  # one of the 2 dice removed: the only choice is rolled
     s = fresh()
     board_only(s, {"ragnar": rondel(s1=2)})
@@ -190,7 +190,7 @@ def test_orange_and_purple_faces_change_the_pool() -> None:
     thor_at(s, "D2")
     s.set_face("purple", 3)
     restart_turn(s)
-    s.apply("melee 1 thor-purple")
+    s.apply("melee space 1 at Thor's purple face")
     assert legal(s)[0] == "roll 3 white 0 red 0 green"  # may add a white die
 
 
@@ -204,7 +204,7 @@ def test_yellow_caps_damage_and_passive_reduces_it() -> None:
     s.set_face("yellow", 3)
     s.thor["destroyed"] = ["blue"]
     restart_turn(s)
-    attack(s, "melee 1 thor-yellow", ["double", "double", "damage"])
+    attack(s, "melee space 1 at Thor's yellow face", ["double", "double", "damage"])
     # 5 Damage, minus 1 for the destroyed Blue Face, capped at 2 by the Yellow Face (ruling).
     assert s.thor["damage"]["yellow"] == 2
     assert s.face_health() == 4  # twice the number of champions
@@ -222,12 +222,12 @@ def test_yellow_face_stays_destructible_with_other_faces_destroyed() -> None:
     s.set_face("yellow", 3)
     s.thor["destroyed"] = ["orange", "red", "green", "blue"]
     restart_turn(s)
-    attack(s, "melee 1 thor-yellow", ["double", "double", "double"])
+    attack(s, "melee space 1 at Thor's yellow face", ["double", "double", "double"])
     assert s.thor["damage"]["yellow"] == 2
     s.thor["damage"]["yellow"] = 0
     s.champs["ragnar"].rondel = rondel(s1=3)
     restart_turn(s)
-    attack(s, "melee 1 thor-yellow", ["double", "damage", "miss"])
+    attack(s, "melee space 1 at Thor's yellow face", ["double", "damage", "miss"])
     assert s.thor["damage"]["yellow"] == 0  # 3 Damage minus 4
 
 
@@ -241,7 +241,7 @@ def test_destroyed_faces_give_no_fury_and_excess_damage_is_ignored() -> None:
     s.set_face("purple", 3)
     s.thor["damage"]["purple"] = 3
     restart_turn(s)
-    attack(s, "melee 1 thor-purple", ["double", "double", "damage", "miss"])
+    attack(s, "melee space 1 at Thor's purple face", ["double", "double", "damage", "miss"])
     assert "purple" in s.thor["destroyed"] and s.thor["damage"]["purple"] == 4
     assert s.champs["ragnar"].fury == 0
     assert "thor-purple" not in " ".join(legal(s))
@@ -255,7 +255,7 @@ def test_green_face_no_counterattack_blue_face_counter_becomes_damage() -> None:
     thor_at(s, "D2")
     s.set_face("green", 3)
     restart_turn(s)
-    attack(s, "melee 1 thor-green", ["counter", "damage"])
+    attack(s, "melee space 1 at Thor's green face", ["counter", "damage"])
     assert s.champs["ragnar"].health == 12 and s.thor["damage"]["green"] == 1
     s = fresh()
     board_only(s, {"ragnar": rondel(s1=2)})
@@ -263,7 +263,7 @@ def test_green_face_no_counterattack_blue_face_counter_becomes_damage() -> None:
     thor_at(s, "D2")
     s.set_face("blue", 3)
     restart_turn(s)
-    attack(s, "melee 1 thor-blue", ["counter", "damage"])
+    attack(s, "melee space 1 at Thor's blue face", ["counter", "damage"])
     assert s.champs["ragnar"].health == 12 and s.thor["damage"]["blue"] == 2
 
 
@@ -274,11 +274,11 @@ def test_red_face_turns_a_chosen_die_to_counterattack() -> None:
     s.champs["gunnar"].area = "D3"
     thor_at(s, "D2", red_toward=3)
     restart_turn(s)
-    s.apply("melee 1 thor-red")
+    s.apply("melee space 1 at Thor's red face")
     s.force("damage", "double")
     settle(s, stop="redface")
-    assert legal(s) == ["counter die 1", "counter die 2"]
-    s.apply("counter die 2")
+    assert legal(s) == ["turn die 1 to counterattack", "turn die 2 to counterattack"]
+    s.apply("turn die 2 to counterattack")
     settle(s)
     assert s.thor["damage"]["red"] == 1
     assert s.champs["gunnar"].health == 12 - s.content.god.counter  # Thor's Counterattack
@@ -292,15 +292,15 @@ def test_reroll_reaction_never_a_counterattack_nor_the_same_die_twice() -> None:
     s.champs["ragnar"].area = "D3"
     s.minions["T1"].area = "D3"
     restart_turn(s)
-    s.apply("melee 1 T1")
+    s.apply("melee space 1 at IronTroll A")
     s.force("counter", "miss")
     settle(s, stop="manage")
-    assert legal(s) == ["reroll with 2", "keep the dice"]
-    s.apply("reroll with 2")
-    assert legal(s) == ["die 2"]  # die 1 shows Counterattack; at least 1 die is rerolled
+    assert legal(s) == ["reroll with space 2", "keep the dice"]
+    s.apply("reroll with space 2")
+    assert legal(s) == ["reroll die 2"]  # die 1 shows Counterattack; at least 1 die is rerolled
     s.force("miss")
-    s.apply("die 2")
-    assert s.ask is None or s.ask["h"] != "pick" or "die 2" not in legal(s)
+    s.apply("reroll die 2")
+    assert s.ask is None or s.ask["h"] != "pick" or "reroll die 2" not in legal(s)
     assert s.ask["h"] != "manage"  # only one Reroll Reaction per trigger
 
 
@@ -314,8 +314,8 @@ def test_defense_reaction_and_lose_cannot_be_defended() -> None:
     s.run([])
     s.apply("pass")  # Lagertha's Shield Maiden window comes first
     assert s.ask["h"] == "defend"
-    assert legal(s) == ["defend 1", "defend 3", "take 4 damage"]
-    s.apply("defend 3")
+    assert legal(s) == ["defend with space 1", "defend with space 3", "take 4 damage"]
+    s.apply("defend with space 3")
     assert s.champs["ragnar"].health == 11
     s.tasks = [{"t": "lose", "c": "ragnar", "n": 4, "src": "test"}, {"t": "turn"}]
     s.ask = None
@@ -333,17 +333,17 @@ def test_ritual_charges_and_offering_once_per_altar() -> None:
     r.boons[0] = {"symbol": "melee", "level": 1}
     r.charges["human"] = 1
     restart_turn(s)
-    assert "ritual 3" not in legal(s)  # needs 3 cubes
+    assert "ritual space 3" not in legal(s)  # needs 3 cubes
     r.rondel[2] = ["c"] * 7
     restart_turn(s)
-    s.apply("ritual 3")
+    s.apply("ritual space 3")
     assert r.charges["human"] == 3  # 7 cubes: 2 charges
     assert r.offerings == ["B3"] and s.ask["h"] == "boon"
     settle(s)
     r.rondel[2] = ["c"] * 3
     r.charges["human"] = 3
     restart_turn(s)
-    s.apply("ritual 3")
+    s.apply("ritual space 3")
     assert r.charges["human"] == 3 and s.ask["h"] == "turn"  # no second offering, cap 3
 
 
@@ -354,7 +354,7 @@ def test_healing_up_to_cubes_and_at_most_15() -> None:
     r = s.champs["ragnar"]
     r.health = 14
     restart_turn(s)
-    s.apply("heal 4")
+    s.apply("heal space 4")
     assert r.health == 15
 
 
@@ -368,7 +368,7 @@ def test_siegfried_heals_another_champion_with_his_skill() -> None:
     restart_turn(s)
     assert "heal 3 ragnar" not in legal(s)
     s.apply("skill Healing Hands")
-    s.apply("heal 4 ragnar")
+    s.apply("heal Ragnar with space 4")
     assert s.champs["ragnar"].health == 7
 
 
@@ -380,8 +380,8 @@ def test_relocate_one_or_two_cubes_but_never_frost() -> None:
     restart_turn(s)
     s.apply("relocate")
     assert all("temporary" not in o for o in legal(s))
-    assert "relocate 1 to 2" in legal(s) and "done relocating" not in legal(s)
-    s.apply("relocate 1 to 4")
+    assert "relocate cube from space 1 to space 2" in legal(s) and "done relocating" not in legal(s)
+    s.apply("relocate cube from space 1 to space 4")
     assert not [o for o in legal(s) if o.startswith("relocate 1 ")]  # only frost left there
     s.apply("done relocating")
     assert s.champs["ragnar"].rondel[0] == ["f"] and s.turn["actions"] == 2
@@ -396,7 +396,7 @@ def test_taunt_turns_the_red_face_and_gives_a_temporary_cube() -> None:
     restart_turn(s)
     s.apply("taunt")
     assert s.face_dir("red") == s.board.direction("D2", "E3")
-    s.apply("place in 5")
+    s.apply("place in space 5")
     assert s.champs["ragnar"].rondel[4] == ["t"] and s.reserve_temp == 3
 
 
@@ -425,11 +425,11 @@ def test_when_another_champion_takes_damage_skill() -> None:
     s.ask = None
     s.run([])
     assert s.decision().seat == "lagertha"
-    assert legal(s) == ["use Shield Maiden for ragnar", "pass"]
-    s.apply("use Shield Maiden for ragnar")
+    assert legal(s) == ["use Shield Maiden for Ragnar", "pass"]
+    s.apply("use Shield Maiden for Ragnar")
     # "Special Skills can be used one after the other or even cumulatively": offered again.
     assert s.decision().seat == "lagertha"
-    assert legal(s) == ["use Shield Maiden for ragnar", "pass"]
+    assert legal(s) == ["use Shield Maiden for Ragnar", "pass"]
     s.apply("pass")
     assert s.champs["ragnar"].health == 11 and s.champs["lagertha"].charges["human"] == 2
 
@@ -463,10 +463,10 @@ def test_damage_skills_can_be_used_cumulatively() -> None:
     s.tasks = [{"t": "damage", "c": "ragnar", "n": 5, "src": "test"}, {"t": "turn"}]
     s.ask = None
     s.run([])
-    assert legal(s) == ["use Shield Maiden for ragnar", "use Antler Guard for ragnar", "pass"]
-    s.apply("use Shield Maiden for ragnar")
-    assert legal(s) == ["use Antler Guard for ragnar", "pass"]
-    s.apply("use Antler Guard for ragnar")
+    assert legal(s) == ["use Shield Maiden for Ragnar", "use Antler Guard for Ragnar", "pass"]
+    s.apply("use Shield Maiden for Ragnar")
+    assert legal(s) == ["use Antler Guard for Ragnar", "pass"]
+    s.apply("use Antler Guard for Ragnar")
     settle(s)
     assert s.champs["ragnar"].health == 11
 
@@ -478,11 +478,11 @@ def test_four_points_cross_the_two_iron_trolls() -> None:
     s.champs["lagertha"].area = "D3"
     s.minions["T1"].area = s.minions["T2"].area = "C3"
     restart_turn(s)
-    s.apply("move 1")
-    s.apply("step C3")
-    assert {"step B3", "step B4", "step C2", "step B2", "step D3"} == {
+    s.apply("move space 1")
+    s.apply("step to C3")
+    assert {"step to B3", "step to B4", "step to C2", "step to B2", "step to D3"} == {
         o for o in legal(s) if o.startswith("step")}
-    s.apply("step B3")
+    s.apply("step to B3")
     assert s.turn["move"] == 0 and s.champs["lagertha"].area == "B3"
 
 
@@ -497,11 +497,11 @@ def test_anytime_skill_while_defending() -> None:
     s.tasks = [{"t": "damage", "c": "siegfried", "n": 3, "src": "test"}, {"t": "turn"}]
     s.ask = None
     s.run([])
-    assert legal(s) == ["defend 3", "skill Tusk and Bristle", "take 3 damage"]
+    assert legal(s) == ["defend with space 3", "skill Tusk and Bristle", "take 3 damage"]
     s.apply("skill Tusk and Bristle")  # heal 1 and a Temporary Cube, then defend with it
-    s.apply("place in 1")
-    assert legal(s) == ["defend 1", "defend 3", "take 3 damage"]
-    s.apply("defend 1")
+    s.apply("place in space 1")
+    assert legal(s) == ["defend with space 1", "defend with space 3", "take 3 damage"]
+    s.apply("defend with space 1")
     assert c.health == 13 - 2 and c.charges["berserker"] == 0
 
 
@@ -514,8 +514,8 @@ def test_choose_one_of_the_three_attributes() -> None:
     s.tasks = [{"t": "fury", "c": "lagertha", "n": 2}, {"t": "turn"}]
     s.ask = None
     s.run([])
-    assert legal(s) == ["attribute green", "attribute movement"]
-    s.apply("attribute movement")
+    assert legal(s) == ["upgrade green dice", "upgrade movement"]
+    s.apply("upgrade movement")
     assert r.attrs["movement"] == 1 and r.fury == 6
 
 
@@ -530,13 +530,13 @@ def test_blue_face_applies_after_the_rerolls() -> None:
     thor_at(s, "D2")
     s.set_face("blue", 3)
     restart_turn(s)
-    s.apply("melee 1 thor-blue")
+    s.apply("melee space 1 at Thor's blue face")
     s.force("miss", "damage")
     settle(s, stop="manage")
-    assert "reroll with 2" in legal(s)
-    s.apply("reroll with 2")
+    assert "reroll with space 2" in legal(s)
+    s.apply("reroll with space 2")
     s.force("counter")
-    s.apply("die 1")
+    s.apply("reroll die 1")
     settle(s)
     assert s.thor["damage"]["blue"] == 2 and s.champs["ragnar"].health == 12
 
@@ -552,16 +552,16 @@ def test_reroll_reaction_chooses_the_dice_then_rerolls_them_together() -> None:
     s.champs["ragnar"].area = "D3"
     s.minions["T1"].area = "D3"
     restart_turn(s)
-    s.apply("melee 1 T1")
+    s.apply("melee space 1 at IronTroll A")
     s.force("miss", "miss")
     settle(s, stop="manage")
-    s.apply("reroll with 2")
-    assert legal(s) == ["die 1", "die 2"]  # no way out before choosing at least 1 die
-    s.apply("die 1")
+    s.apply("reroll with space 2")
+    assert legal(s) == ["reroll die 1", "reroll die 2"]  # no way out before choosing at least 1 die
+    s.apply("reroll die 1")
     assert s.atk["dice"][0] == ["white", "miss"]  # not rolled yet
-    assert legal(s) == ["die 2", "reroll the chosen dice"]
+    assert legal(s) == ["reroll die 2", "reroll the chosen dice"]
     s.force("damage", "double")
-    ev = s.apply("die 2")  # 3 cubes, 2 dice: the choice is complete, both rerolled together
+    ev = s.apply("reroll die 2")  # 3 cubes, 2 dice: the choice is complete, both rerolled together
     t = "\n".join(str(e) for e in ev)
     assert "Die 1 (white) is rerolled: miss -> damage" in t
     assert "Die 2 (white) is rerolled: miss -> double" in t
@@ -581,16 +581,16 @@ def test_a_reroll_skill_cannot_reroll_a_die_twice_unless_it_says_so() -> None:
     r.area = "D3"
     s.minions["T1"].area = "D3"
     restart_turn(s)
-    s.apply("melee 1 T1")
+    s.apply("melee space 1 at IronTroll A")
     s.force("miss", "miss")
     settle(s, stop="manage")
-    s.apply("reroll with 2")
+    s.apply("reroll with space 2")
     s.force("miss")
-    s.apply("die 1")  # 1 cube: die 1 is rerolled at once
+    s.apply("reroll die 1")  # 1 cube: die 1 is rerolled at once
     assert s.atk["rerolled"] == [0]
     assert "skill Raven's Sight" in legal(s)
     s.apply("skill Raven's Sight")
-    assert legal(s) == ["die 2"]  # die 1 was already rerolled
+    assert legal(s) == ["reroll die 2"]  # die 1 was already rerolled
 
 
 @pytest.mark.rule(G, "The Champions Phase")

@@ -32,8 +32,8 @@ def test_first_move_from_the_starting_area_and_tie_to_the_first_champion() -> No
     card = GAME.content.thor_cards["hammer_blow"]
     resolve(s, [dict(x) for x in card.steps])
     assert s.decision().seat == "ragnar"  # the First Champion chooses between equal areas
-    assert legal(s) == ["thor to D3", "thor to E3"]
-    ev = s.apply("thor to E3")
+    assert legal(s) == ["Thor to D3", "Thor to E3"]
+    ev = s.apply("Thor to E3")
     assert s.thor_area == "E3" and s.thor["activated"]
     assert s.face_dir("red") == s.board.direction("E3", "D4")
     assert s.champs["ragnar"].health == 8
@@ -60,7 +60,7 @@ def test_frantic_tie_and_staying_in_the_only_empty_qualifying_area() -> None:
     s.champs["ragnar"].area = "G6"  # areas next to Ragnar: G7, F6 (Thor), G5
     s.champs["lagertha"].area = "E8"
     resolve(s, [{"op": "move", "adjacent_to": "closest", "face": "red", "toward": "closest"}])
-    assert legal(s) == ["thor to G5", "thor to G7"]  # Frantic: leaves F6; tie to Ragnar
+    assert legal(s) == ["Thor to G5", "Thor to G7"]  # Frantic: leaves F6; tie to Ragnar
     s = fresh()
     quiet(s)
     s.thor["area"] = "F6"
@@ -85,8 +85,8 @@ def test_all_qualifying_areas_occupied_push_characters() -> None:
         s.minions[m].area = a
     resolve(s, [{"op": "move", "adjacent_to": "closest", "face": "red", "toward": "closest"}])
     assert s.decision().seat == "ragnar"
-    assert legal(s) == ["thor to F6", "thor to G5", "thor to G7"]
-    s.apply("thor to G5")
+    assert legal(s) == ["Thor to F6", "Thor to G5", "Thor to G7"]
+    s.apply("Thor to G5")
     assert s.ask["h"] == "god_push"
     s.apply(legal(s)[0])
     assert s.thor_area == "G5" and s.minions["D1"].area != "G5"
@@ -224,9 +224,10 @@ def test_an_ashfolk_pushed_by_thor_into_a_heat_area_removes_the_token() -> None:
         s.tokens["G4"] = "heat"
         resolve(s, [{"op": "move", "adjacent_to": "closest", "face": "red",
                      "toward": "closest"}])
-        s.apply("thor to G5")
-        assert set(legal(s)) == {f"push {pushed} to {a}" for a in
+        s.apply("Thor to G5")
+        name = s.minion_name(pushed)
+        assert set(legal(s)) == {f"push {name} to {a}" for a in
                                  ("G4", "G6", "F6", "F5", "F4")}
-        s.apply(f"push {pushed} to G4")
+        s.apply(f"push {name} to G4")
         assert (s.tokens.get("G4") == "heat") is kept
         assert s.thor_area == "G5"

@@ -33,15 +33,15 @@ def test_troll_attack_example_gunnar_and_ragnar() -> None:
     events = activate(s, 3)
     assert s.champs["gunnar"].health == 8  # resolved first, no defense possible
     assert s.decision().seat == "ragnar"
-    assert legal(s) == ["resolve attack of T2", "resolve attack of T3"]
-    s.apply("resolve attack of T2")
-    assert legal(s) == ["defend 1", "take 4 damage"]
-    s.apply("defend 1")  # 4 cubes: the whole 4 Damage
+    assert legal(s) == ["resolve attack of IronTroll B", "resolve attack of IronTroll C"]
+    s.apply("resolve attack of IronTroll B")
+    assert legal(s) == ["defend with space 1", "take 4 damage"]
+    s.apply("defend with space 1")  # 4 cubes: the whole 4 Damage
     assert s.champs["ragnar"].health == 12
-    assert legal(s) == ["defend 3", "defend 5", "take 4 damage"]
-    s.apply("defend 5")  # 1 cube: 1 Damage defended, 3 lost
+    assert legal(s) == ["defend with space 3", "defend with space 5", "take 4 damage"]
+    s.apply("defend with space 5")  # 1 cube: 1 Damage defended, 3 lost
     assert s.champs["ragnar"].health == 9
-    assert "IronTroll T1 Attacks Gunnar" in texts(events)
+    assert "IronTroll A Attacks Gunnar" in texts(events)
 
 
 @pytest.mark.rule(G, "Minion Movement")
@@ -75,7 +75,7 @@ def test_equal_paths_with_champions_go_by_turn_order_otherwise_players_choose() 
     s.ask = None
     s.run([])
     d = s.decision()
-    assert d.seat == "players" and legal(s) == ["A1 to E2", "A1 to E3"] and d.default == "A1 to E2"
+    assert d.seat == "players" and legal(s) == ["AshFolk A to E2", "AshFolk A to E3"] and d.default == "AshFolk A to E2"
 
 
 @pytest.mark.rule(G, "Minion Movement")
@@ -110,7 +110,7 @@ def test_inactive_minion_stands_as_its_first_action() -> None:
     s.champs["lagertha"].area = "E8"
     s.minions["D1"].lying = "square"
     ev = activate(s, 2)
-    assert "DraugMech D1 Stands in the Spawning Area G2" in texts(ev)
+    assert "DraugMech A Stands in the Spawning Area G2" in texts(ev)
     assert s.minions["D2"].area in ("A2", "A3")
 
 
@@ -155,8 +155,8 @@ def test_first_example_simultaneous_furnaces() -> None:
     s.force("2", "1")  # furnace numbers revealed in lighting order: F5 then B4
     ev = activate(s, 1)
     t = texts(ev)
-    assert "AshFolk A1 moves from F4 to F5" in t and "AshFolk A1 Lights the Furnace in F5" in t
-    assert "AshFolk A2 Lights the Furnace in B4" in t
+    assert "AshFolk A moves from F4 to F5" in t and "AshFolk A Lights the Furnace in F5" in t
+    assert "AshFolk B Lights the Furnace in B4" in t
     assert s.furnaces == {"B4": 1, "F5": 2, "D7": 0}
     assert s.overheated["1"] and s.overheated["2"]
     assert s.minions["A1"].area == "F5"  # no third action
@@ -182,20 +182,20 @@ def test_second_example_overheated_draugr_rampage() -> None:
     s.run(ev)
     # The players choose between equally short paths twice: G2-F2-F3 or G2-G3-F3 to reach
     # Lagertha, and after Gunnar, D2 or E3 toward an Unlit Furnace. Every branch is played.
-    assert s.decision().seat == "players" and legal(s) == ["D1 to F2", "D1 to G3"]
+    assert s.decision().seat == "players" and legal(s) == ["DraugMech A to F2", "DraugMech A to G3"]
     ends = set()
     for first in legal(s):
         b = s.clone()
         bev = ev + b.apply(first)
-        assert b.decision().seat == "players" and legal(b) == ["D1 to D2", "D1 to E3"]
+        assert b.decision().seat == "players" and legal(b) == ["DraugMech A to D2", "DraugMech A to E3"]
         for last in legal(b):
             c = b.clone()
             t = texts(bev + c.apply(last) + settle(c))
             assert "Minions 2 (DraugMech 2-A, Overheated side) are Activated: 2 Action(s)" in t
-            assert "DraugMech D1 Attacks Lagertha" in t and "DraugMech D1 Attacks Gunnar" in t
-            assert t.count("DraugMech D1 gains 1 Action") == 2
+            assert "DraugMech A Attacks Lagertha" in t and "DraugMech A Attacks Gunnar" in t
+            assert t.count("DraugMech A gains 1 Action") == 2
             assert c.champs["lagertha"].health == 10 and c.champs["gunnar"].health == 10
-            assert t.count("DraugMech D1 moves") == 4
+            assert t.count("DraugMech A moves") == 4
             ends.add((first.split()[-1], c.minions["D1"].area))
     assert ends == {("F2", "D2"), ("F2", "E3"), ("G3", "D2"), ("G3", "E3")}
 

@@ -51,7 +51,7 @@ def test_dramatic_victory_the_last_face_wins_despite_the_counterattack() -> None
     s.set_face("red", 3)
     s.thor["damage"]["red"] = 3
     restart_turn(s)
-    s.apply("melee 1 thor-red")
+    s.apply("melee space 1 at Thor's red face")
     s.force("counter", "double", "double", "double")
     settle(s)  # 6 Damage - 5 (Thor's Passive) destroys the last Face; the Counterattack is moot
     assert s.outcome().result == "win"
@@ -91,8 +91,8 @@ def test_heat_token_four_damage_temporary_cube_and_removal() -> None:
     s.champs["ragnar"].area = "D3"
     s.tokens["D4"] = "heat"
     restart_turn(s)
-    s.apply("move 1")
-    s.apply("step D4")
+    s.apply("move space 1")
+    s.apply("step to D4")
     settle(s)
     r = s.champs["ragnar"]
     assert r.health == 8 and "D4" not in s.tokens
@@ -239,7 +239,7 @@ def test_position_format_example_loads() -> None:
     path = Path(__file__).parents[3] / "docs" / "formats" / "battleforge-example.json"
     s = GAME.from_json(json.loads(path.read_text()))
     assert s.champs["ragnar"].area == "D3" and s.thor_area == "D2"
-    assert s.decision().seat == "ragnar" and "melee 1 thor-red" in legal(s)
+    assert s.decision().seat == "ragnar" and "melee space 1 at Thor's red face" in legal(s)
     assert GAME.from_json(s.to_json()) == s
 
 
@@ -263,7 +263,7 @@ def test_event_card_activating_minions() -> None:
     s.event_deck.pile.remove("ash_storm")
     s.event_deck.put_top("ash_storm")
     ev = run_tasks(s, [{"t": "event"}])
-    assert "Event: Ash Storm" in texts(ev) and "AshFolk A1 moves from D2 to E3" in texts(ev)
+    assert "Event: Ash Storm" in texts(ev) and "AshFolk A moves from D2 to E3" in texts(ev)
 
 
 @pytest.mark.rule(G, "Game Overview")
@@ -294,10 +294,10 @@ def test_against_heat_the_champion_chooses_how_much_to_defend() -> None:
     s.tokens["D4"] = "heat"
     s.champs["lagertha"].charges["human"] = 0
     restart_turn(s)
-    s.apply("move 1")
-    s.apply("step D4")
-    assert legal(s) == ["defend 3", "take 4 damage"]
-    s.apply("defend 3")
+    s.apply("move space 1")
+    s.apply("step to D4")
+    assert legal(s) == ["defend with space 3", "take 4 damage"]
+    s.apply("defend with space 3")
     assert s.decision().seat == "ragnar"
     assert legal(s) == ["defend 4 damage", "defend 3 damage", "defend 2 damage",
                         "defend 1 damage"]

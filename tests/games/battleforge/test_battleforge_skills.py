@@ -30,7 +30,7 @@ def test_anytime_skill_before_losing_health_that_cannot_be_defended() -> None:
     assert s.decision().seat == "siegfried"
     assert legal(s) == ["skill Tusk and Bristle", "lose 2 health"]
     s.apply("skill Tusk and Bristle")
-    s.apply("place in 2")
+    s.apply("place in space 2")
     # Skills may be used one after the other: the window opens again while charges last.
     assert legal(s) == ["skill Tusk and Bristle", "lose 2 health"]
     s.apply("lose 2 health")
@@ -57,7 +57,7 @@ def test_anytime_skill_during_another_champions_turn() -> None:
     assert s.decision().seat == "siegfried"
     assert legal(s) == ["skill Tusk and Bristle", "lose 2 health"]
     s.apply("skill Tusk and Bristle")
-    s.apply("place in 1")
+    s.apply("place in space 1")
     assert c.health == 12 + 1 - 2 and c.charges["berserker"] == 0
     assert s.decision().seat == "ragnar" and s.decision().kind == "turn"
 
@@ -76,7 +76,7 @@ def test_anytime_window_in_the_ironborn_phase_before_the_god_card() -> None:
     assert d.seat == "siegfried" and "Before " in d.prompt
     assert legal(s) == ["skill Tusk and Bristle", "pass"]
     s.apply("skill Tusk and Bristle")
-    s.apply("place in 3")
+    s.apply("place in space 3")
     assert c.charges["berserker"] == 0 and c.health == 13
     # No charge left: the window closes and the God card resolves.
     assert s.ask is None or s.ask["h"] != "anytime"

@@ -109,7 +109,7 @@ class HeuristicBot:
             p = o.split()
             score = 0.0
             if p[0] in ("melee", "ranged"):
-                space, target = int(p[1]) - 1, p[2]
+                space, target = int(p[2]) - 1, s.target_id(o.split(" at ", 1)[1])
                 ev = self.attack_ev(s, cid, space, p[0], target)
                 if target.startswith("thor-"):
                     left = hp - s.thor["damage"][target[5:]]
@@ -127,18 +127,18 @@ class HeuristicBot:
                         score -= 8
                     if not threat and space == self.pile(s, cid):
                         score -= 6
-            elif p[0] == "heal" and len(p) == 2:
-                n = len(c.rondel[int(p[1]) - 1]) + s.boon_bonus(cid, int(p[1]) - 1, "heal")
+            elif p[0] == "heal" and len(p) == 3:
+                n = len(c.rondel[int(p[2]) - 1]) + s.boon_bonus(cid, int(p[2]) - 1, "heal")
                 if c.health <= 6:
                     score = 30 + n
             elif p[0] == "ritual":
                 if c.area in s.board.altars and c.area not in c.offerings:
                     score = 25
-                elif int(p[1]) - 1 != self.pile(s, cid) and min(c.charges.values()) < 3 and (
+                elif int(p[2]) - 1 != self.pile(s, cid) and min(c.charges.values()) < 3 and (
                         c.form == "berserker" or c.charges["human"] < 3):
                     score = 6
             elif p[0] == "move":
-                space = int(p[1]) - 1
+                space = int(p[2]) - 1
                 need = self.thor_distance(s, c.area)
                 if need > 0:
                     n = len(c.rondel[space]) + c.attrs["movement"]
@@ -160,16 +160,16 @@ class HeuristicBot:
             if "relocate" in opts:
                 return "relocate"
             pile = self.pile(s, cid)
-            moves = [o for o in opts if o.startswith("move ") and int(o.split()[1]) - 1 != pile]
+            moves = [o for o in opts if o.startswith("move ") and int(o.split()[2]) - 1 != pile]
             if moves:
-                return min(moves, key=lambda o: len(c.rondel[int(o.split()[1]) - 1]))
+                return min(moves, key=lambda o: len(c.rondel[int(o.split()[2]) - 1]))
         return best[1]
 
     def skill_score(self, s: BattleForgeState, cid: str, name: str, opts: list[str]) -> float:
         form = "human" if s.skill_of(cid, "human").name == name else "berserker"
         eff = s.skill_of(cid, form).effect
         attacks = [o for o in opts if o.split()[0] in ("melee", "ranged")
-                   and o.split()[2].startswith("thor-")]
+                   and " at Thor's " in o]
         if eff in ("temp_cube",):
             return 40
         if eff == "heal_1_temp":
@@ -188,7 +188,7 @@ class HeuristicBot:
         best = None
         for o in opts:
             if o.startswith("step "):
-                d = self.thor_distance(s, o.split()[1])
+                d = self.thor_distance(s, o.split()[-1])
                 if best is None or d < best[0]:
                     best = (d, o)
         if best is not None and best[0] < here:
@@ -199,13 +199,13 @@ class HeuristicBot:
         cid = ask["seat"]
         c = s.champs[cid]
         to = self.pile(s, cid)
-        moves = [o for o in opts if o.startswith("relocate ") and int(o.split()[3]) - 1 == to]
+        moves = [o for o in opts if o.startswith("relocate ") and int(o.split()[-1]) - 1 == to]
         if not moves:
             return "done relocating" if "done relocating" in opts else None
-        return min(moves, key=lambda o: len(c.rondel[int(o.split()[1]) - 1]))
+        return min(moves, key=lambda o: len(c.rondel[int(o.split()[-4]) - 1]))
 
     def h_place(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
-        return f"place in {self.pile(s, ask['seat']) + 1}"
+        return f"place in space {self.pile(s, ask['seat']) + 1}"
 
     def h_boon(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         """Greater Boon on the attack pile first, then a Ranged (or Melee) Boon next to it."""
@@ -216,7 +216,7 @@ class HeuristicBot:
             near = min((space - pile) % 6, (pile - space) % 6)
             if o.startswith("greater"):
                 return (0 if space == pile else 2, near)
-            sym = o.split()[1]
+            sym = o.split()[0]
             return (1 if sym in ("ranged", "melee") else 3, near)
 
         return min(opts, key=key) if opts else None
@@ -234,8 +234,8 @@ class HeuristicBot:
         pile = self.pile(s, cid)
         best = None
         for o in opts:
-            if o.startswith("defend "):
-                i = int(o.split()[1]) - 1
+            if o.startswith("defend with space "):
+                i = int(o.split()[-1]) - 1
                 st = len(c.rondel[i]) + s.boon_bonus(cid, i, "defense")
                 key = (i != pile or c.health - n <= 2, min(st, n), -st)
                 if best is None or key > best[0]:
@@ -249,7 +249,7 @@ class HeuristicBot:
             if o.startswith("skill "):
                 return o
         if misses:
-            rer = [o for o in opts if o.startswith("reroll with ")]
+            rer = [o for o in opts if o.startswith("reroll with space ")]
             if rer:
                 return min(rer, key=lambda o: abs(len(s.champs[s.atk["c"]].rondel[
                     int(o.split()[-1]) - 1]) - misses))
@@ -258,9 +258,9 @@ class HeuristicBot:
     def h_pick(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         dice = s.atk["dice"]
         for o in opts:
-            if o.startswith("die ") and dice[int(o.split()[1]) - 1][1] == "miss":
+            if " die " in o and dice[int(o.split()[-1]) - 1][1] == "miss":
                 return o
-        return next((o for o in opts if not o.startswith("die ")), None)
+        return next((o for o in opts if o.endswith("the chosen dice")), None)
 
     def h_window(self, s: BattleForgeState, opts: list[str], ask: dict[str, Any]) -> str | None:
         return opts[0]

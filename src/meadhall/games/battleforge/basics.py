@@ -96,6 +96,12 @@ TRANSFORM_FURY = 8
 ATTRIBUTE_MAX = 2
 
 
+def minion_letter(mid: str) -> str:
+    """The standee letter of minion ``mid`` (``T2`` -> ``B``): its number as a letter."""
+    n = mid[1:]
+    return "ABCD"[int(n) - 1] if n.isdigit() and 1 <= int(n) <= 4 else n
+
+
 def make_dice(content: BattleForgeContent) -> dict[str, Die]:
     """The white, red and green dice with exactly their printed faces (section "Dice")."""
     return {k: Die.custom(f"{k} die", v.faces) for k, v in content.dice.items()}
@@ -250,19 +256,42 @@ class Board:
     def god_walking(self, a: str) -> dict[str, float]:
         return distances(a, lambda n: ((x, 1) for x in self.god_adjacent(n)))
 
-    def render_rows(self, marks: dict[str, str], width: int = 4) -> list[str]:
-        """ASCII hex rows: odd rows shifted by half a cell; ``marks`` overrides cell text."""
-        head = " " * 3 + "".join(f"{col_name(c):<{width}}" for c in range(self.width))
-        lines = [head]
+    def render_rows(self, marks: dict[str, str], width: int = 6) -> list[str]:
+        """ASCII hex rows, odd rows shifted by half a cell; ``marks`` replaces an area's text.
+
+        A Wall between two areas of a row is a ``|`` between them; a Wall between an area and
+        one in the row below is a run of ``=`` on a line under the area's row. Areas Thor
+        cannot enter end with ``x``; ``##`` is inaccessible to every character.
+        """
+        half = width // 2
+        size = half + self.width * width + 2
+        head = "    " + "".join(f"{col_name(c):<{width}}" for c in range(self.width))
+        lines = [head.rstrip()]
         for r in range(self.height):
-            pad = " " * (width // 2) if r & 1 else ""
-            cells = []
+            pad = half if r & 1 else 0
+            row = [" "] * size
+            sep = [" "] * size
             for c in range(self.width):
                 n = area_name(c, r)
                 ch = self.cells[n]
-                txt = marks.get(n, {"#": "##", "S": "S", ".": "."}[ch])
-                cells.append(f"{txt:<{width}}")
-            lines.append(f"{r + 1:>2} {pad}{''.join(cells).rstrip()}")
+                txt = marks.get(n) or {"#": "##", "S": "S", ".": "."}[ch]
+                if n in self.god_inaccessible:
+                    txt += "x"
+                x = pad + c * width
+                for k, t in enumerate(txt[:width - 1]):
+                    row[x + 1 + k] = t
+                for d, x0 in ((1, x + width), (2, x + half), (3, x)):
+                    m = self.neighbour_in(n, d)
+                    if m is None or frozenset((n, m)) not in self.walls:
+                        continue
+                    if d == 1:
+                        row[x0] = "|"
+                    else:
+                        for k in range(x0, x0 + half + 1):
+                            sep[k] = "="
+            lines.append(f"{r + 1:>2} " + "".join(row).rstrip())
+            if "=" in sep:
+                lines.append("   " + "".join(sep).rstrip())
         return lines
 
 

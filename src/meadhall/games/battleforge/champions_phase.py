@@ -38,6 +38,9 @@ from .basics import (
 
 Task = dict[str, Any]
 COUNTER_DICE = ("white", "red")  # green dice have no Counterattack side
+ATTRIBUTE_TEXT = {"green": "upgrade green dice", "red": "upgrade red dice",
+                  "movement": "upgrade movement"}
+"""The texts of the "Choose one of the three Attributes to upgrade" choice."""
 
 
 class ChampionsPhase:
@@ -98,14 +101,16 @@ class ChampionsPhase:
                 icons = self.space_icons(cid, i)
                 for icon in icons:
                     if icon in ("melee", "ranged"):
-                        out += [f"{icon} {i + 1} {tg}" for tg in self.attack_targets(cid, icon)]
+                        out += [f"{icon} space {i + 1} at {self.target_name(tg)}"
+                                for tg in self.attack_targets(cid, icon)]
                     elif icon == "ritual" and len(sp) + self.boon_bonus(cid, i, "ritual") >= 3:
-                        out.append(f"ritual {i + 1}")
+                        out.append(f"ritual space {i + 1}")
                     elif icon == "heal":
-                        out.append(f"heal {i + 1}")
+                        out.append(f"heal space {i + 1}")
                         if self.turn["heal_other"]:
-                            out += [f"heal {i + 1} {o}" for o in self.heal_others(cid)]
-                out.append(f"move {i + 1}")
+                            out += [f"heal {self.cname(o)} with space {i + 1}"
+                                    for o in self.heal_others(cid)]
+                out.append(f"move space {i + 1}")
             if self.relocate_options(cid):
                 out.append("relocate")
             if self.thor_adjacent(c.area):
@@ -141,18 +146,20 @@ class ChampionsPhase:
         if parts[0] == "taunt":
             self.taunt(cid, events)
             return
-        space = int(parts[1]) - 1
+        # "<icon> space <n> [at <target>]" or "heal <Champion> with space <n>".
+        space = int(parts[parts.index("space") + 1]) - 1
         icon = parts[0]
         strength, frost = self.perform_rondel(cid, space, icon)
         follow: list[Task] = []
         if icon in ("melee", "ranged"):
-            target = " ".join(parts[2:])
+            target = self.target_id(choice.split(" at ", 1)[1])
             self.start_attack(cid, icon, space, strength, target, events)
             follow.append({"t": "attack"})
         elif icon == "ritual":
             self.ritual(cid, space, strength, events)
         elif icon == "heal":
-            who = parts[2] if len(parts) > 2 else cid
+            who = self.champion_id(choice[5:].rsplit(" with space ", 1)[0]) \
+                if " with space " in choice else cid
             n = max(1, strength)
             self.turn["heal_other"] = False  # the skill covers the next Healing Action only
             self.heal(who, n, f"Healing Action with {strength} cube(s) by {c.name}", S_HEALING,
@@ -188,7 +195,7 @@ class ChampionsPhase:
             # A champion may cross the god's area but never stop there.
             if a == self.thor_area and pts - cost < self.leave_cost(a):
                 continue
-            out.append(f"step {a}")
+            out.append(f"step to {a}")
         return out
 
     def ans_step(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
@@ -201,7 +208,7 @@ class ChampionsPhase:
             events.append(Event("move", f"{self.cname(cid)} ends the Move Action in {c.area} "
                                 "(unused Movement Points are lost)", S_MOVING))
             return
-        to = choice.split()[1]
+        to = choice.split()[-1]
         cost = self.leave_cost(c.area)
         self.turn["move"] -= cost
         sec = S_CROSSING if cost > 1 else S_MOVING
@@ -283,15 +290,15 @@ class ChampionsPhase:
         out: list[str] = []
         if start:
             sym = self.content.human_forms[cid].starting_boon
-            return [f"boon {sym} in {i + 1}" for i in range(6) if sym in board.rondel[i]]
+            return [f"{sym} boon in space {i + 1}" for i in range(6) if sym in board.rondel[i]]
         have = [i for i in range(6) if c.boons[i] is not None]
         for sym in dict.fromkeys(c.tokens_left):
             for i in range(6):
                 if c.boons[i] is not None or sym not in board.rondel[i]:
                     continue
                 if (i - 1) % 6 in have or (i + 1) % 6 in have:
-                    out.append(f"boon {sym} in {i + 1}")
-        out += [f"greater boon in {i + 1}" for i in have if c.boons[i]["level"] == 1]
+                    out.append(f"{sym} boon in space {i + 1}")
+        out += [f"greater boon in space {i + 1}" for i in have if c.boons[i]["level"] == 1]
         return out
 
     def t_boon(self, t: Task, events: list[Event]) -> None:
@@ -316,7 +323,7 @@ class ChampionsPhase:
             events.append(Event("boon", f"{self.cname(cid)} flips the Boon in space {space + 1} "
                                 "to its Greater side (+2)", S_BOONS))
             return
-        sym = parts[1]
+        sym = parts[0]
         if sym in c.tokens_left:
             c.tokens_left.remove(sym)
         c.boons[space] = {"symbol": sym, "level": 1}
@@ -380,7 +387,7 @@ class ChampionsPhase:
         elif icon in ("movement", "green", "red"):
             self.add_attribute(cid, icon, events)
         elif icon == "attribute":
-            opts = [f"attribute {a}" for a in ("green", "red", "movement")
+            opts = [ATTRIBUTE_TEXT[a] for a in ("green", "red", "movement")
                     if c.attrs[a] < ATTRIBUTE_MAX]
             if not opts:
                 events.append(Event("upgrade", f"{self.cname(cid)}'s Attributes are all at "
@@ -390,13 +397,15 @@ class ChampionsPhase:
 
     def t_ask_attr(self, t: Task, events: list[Event]) -> None:
         c = self.champs[t["c"]]
-        opts = [f"attribute {a}" for a in ("green", "red", "movement") if c.attrs[a] < ATTRIBUTE_MAX]
+        opts = [ATTRIBUTE_TEXT[a] for a in ("green", "red", "movement")
+                if c.attrs[a] < ATTRIBUTE_MAX]
         if opts:
             self.ask_seat(c.id, f"{self.cname(c.id)}: choose an Attribute to upgrade", S_ICONS,
                           opts, "attr", {}, default=opts[0])
 
     def ans_attr(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
-        self.add_attribute(ask["seat"], choice.split()[1], events)
+        attr = next(a for a, text in ATTRIBUTE_TEXT.items() if text == choice)
+        self.add_attribute(ask["seat"], attr, events)
 
     def add_attribute(self, cid: str, attr: str, events: list[Event]) -> None:
         c = self.champs[cid]
@@ -488,7 +497,7 @@ class ChampionsPhase:
         if st == "manage":
             opts = []
             if not a["reroll_used"] and self.rerollable(False):
-                opts += [f"reroll with {i + 1}" for i in self.reaction_spaces(cid, "reroll")]
+                opts += [f"reroll with space {i + 1}" for i in self.reaction_spaces(cid, "reroll")]
             opts += [f"skill {name}" for name, form in self.usable_skills(cid, "after_any_roll")
                      if self.after_roll_useful(cid, form)]
             self.tasks.insert(0, t)
@@ -555,7 +564,7 @@ class ChampionsPhase:
                         key = tuple(a["dice"][i][:2])
                         if key not in seen:
                             seen.add(key)
-                            opts.append(f"counter die {i + 1}")
+                            opts.append(f"turn die {i + 1} to counterattack")
                     self.ask_seat(cid, f"Red Face: choose a die to turn to Counterattack; dice: "
                                   f"{self.dice_text()}", S_THOR_FACES, opts, "redface", {},
                                   default=opts[0], kind="choice")
@@ -614,7 +623,7 @@ class ChampionsPhase:
         if choice == "keep the dice":
             a["stage"] = "window"
             return
-        if choice.startswith("reroll with "):
+        if choice.startswith("reroll with space "):
             space = int(choice.split()[-1]) - 1
             n, frost = self.perform_rondel(cid, space, "reroll")
             a["reroll_used"] = True
@@ -659,15 +668,16 @@ class ChampionsPhase:
             idx = list(range(len(a["dice"])))
         else:
             idx = self.rerollable(False)
-        return [f"die {i + 1}" for i in idx if i not in p.get("done", [])]
+        verb = "change" if p["mode"] == "miss" else "reroll"
+        return [f"{verb} die {i + 1}" for i in idx if i not in p.get("done", [])]
 
     def ans_pick(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         a = self.atk
         p = a["pick"]
-        if not choice.startswith("die "):
+        if choice.endswith("the chosen dice"):
             p["left"] = 0
             return
-        i = int(choice.split()[1]) - 1
+        i = int(choice.split()[-1]) - 1
         p["left"] -= 1
         p.setdefault("done", []).append(i)
 
@@ -696,7 +706,7 @@ class ChampionsPhase:
                             "Counterattack side", S_THOR_FACES))
 
     def ans_redface(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
-        self.red_face(int(choice.split()[-1]) - 1, events)
+        self.red_face(int(choice.split()[2]) - 1, events)
 
     def resolve_attack(self, events: list[Event]) -> None:
         """Attack Resolution: Damage (target effects reduce it), then Heal, then one

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -9,9 +10,11 @@ from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, load, validate
+from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError
 from meadhall.core.protocol import Game, Info
 
+from . import drawing
 from .basics import GAME_ID, Board
 from .components import BattleForgeContent
 from .state import BattleForgeState
@@ -72,6 +75,11 @@ class BattleForgeGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"battleforge.json": BattleForgeContent}
+
+    def draw(self, view: Mapping[str, Any]) -> Scene:
+        """The table from a seat's view: map, figures, Thor's Faces, champions' boards, the
+        Rounds track, the attack's dice and the decision (see :mod:`.drawing`)."""
+        return drawing.scene(self.title, view)
 
 
 GAME = BattleForgeGame()

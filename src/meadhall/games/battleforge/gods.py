@@ -150,8 +150,8 @@ class Gods:
         self.tasks.insert(0, t)
         word = "occupied " if t["push"] else ""
         self.ask_seat(first, f"Thor moves {t['why']}: the First Champion chooses among the "
-                      f"equally close {word}Areas", S_GOD_ACT, [f"thor to {a}" for a in cands],
-                      "god_to", {}, default=f"thor to {cands[0]}")
+                      f"equally close {word}Areas", S_GOD_ACT, [f"Thor to {a}" for a in cands],
+                      "god_to", {}, default=f"Thor to {cands[0]}")
 
     def ans_god_to(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks.pop(0)
@@ -192,8 +192,8 @@ class Gods:
             return
         self.tasks.insert(0, t)
         self.ask_seat(first, f"Thor needs {area}: the First Champion pushes {name} to an "
-                      "adjacent Area", S_GOD_ACT, [f"push {t['who']} to {a}" for a in opts],
-                      "god_push", {}, default=f"push {t['who']} to {opts[0]}")
+                      "adjacent Area", S_GOD_ACT, [f"push {name} to {a}" for a in opts],
+                      "god_push", {}, default=f"push {name} to {opts[0]}")
 
     def ans_god_push(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks.pop(0)

@@ -102,7 +102,7 @@ class Minions:
         if len(steps) == 1:
             self.minion_move(t, steps[0], events)
             return
-        opts = [f"{m.id} to {a}" for a in steps]
+        opts = [f"{name} to {a}" for a in steps]
         self.ask_seat(PLAYERS, f"{name} has equally short paths toward its Target: choose its "
                       "next Area", S_MIN_MOVE, opts, "minion_step", {}, default=opts[0])
 
@@ -235,7 +235,8 @@ class Minions:
                 continue
             if len({a[0] for a in mine}) > 1:
                 self.tasks.insert(0, t)
-                opts = list(dict.fromkeys(f"resolve attack of {a[0]}" for a in mine))
+                opts = list(dict.fromkeys(f"resolve attack of {self.minion_name(a[0])}"
+                                          for a in mine))
                 self.ask_seat(cid, f"{self.cname(cid)} is Attacked by several Minions: choose "
                               "which Attack to resolve next", S_MIN_ATK, opts, "attack_order", {},
                               default=opts[0])
@@ -245,7 +246,7 @@ class Minions:
             return
 
     def ans_attack_order(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
-        mid = choice.split()[-1]
+        mid = self.target_id(choice[len("resolve attack of "):])
         a = next(a for a in self.pending_attacks if a[0] == mid and a[1] == ask["seat"])
         self.pending_attacks.remove(a)
         self.tasks[:0] = self.minion_attack_tasks(a)

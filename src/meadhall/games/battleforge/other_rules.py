@@ -56,7 +56,7 @@ class OtherRules:
                     continue
                 asked.append(o)
                 self.tasks.insert(0, t)
-                forms = {f"use {name} for {c.id}": form for name, form in sks}
+                forms = {f"use {name} for {c.name}": form for name, form in sks}
                 self.ask_seat(o, f"{self.cname(c.id)} is about to take {t['n']} Damage ({t['src']}):"
                               f" use {' or '.join(n for n, _ in sks)}?", S_SKILL_REQ,
                               [*forms, "pass"], "skill_prevent", {"forms": forms}, default="pass")
@@ -64,7 +64,8 @@ class OtherRules:
             t["stage"] = 1
             stage = 1
         if stage == 1:
-            opts = [f"defend {i + 1}" for i in self.reaction_spaces(c.id, "defense")] if t["n"] > 0 else []
+            opts = [f"defend with space {i + 1}"
+                    for i in self.reaction_spaces(c.id, "defense")] if t["n"] > 0 else []
             if t["n"] > 0:
                 # "Anytime" skills may also be used while reacting (ruling).
                 opts += [f"skill {name}" for name, _ in self.usable_skills(c.id, "anytime")]
@@ -122,8 +123,8 @@ class OtherRules:
             t["stage"] = 1
             self.use_own_skill(cid, choice[6:], events)
             return
-        if choice.startswith("defend "):
-            space = int(choice.split()[1]) - 1
+        if choice.startswith("defend with space "):
+            space = int(choice.split()[-1]) - 1
             strength, frost = self.perform_rondel(cid, space, "defense")
             if frost:
                 self.tasks.insert(1, self.frost_loss_task(cid, frost))
@@ -368,8 +369,8 @@ class OtherRules:
         word = {"t": "a Temporary Cube", "f": "a Frost Cube", "c": "an Action Cube"}[kind]
         self.tasks.insert(0, t)
         self.ask_seat(t["c"], f"{self.cname(t['c'])}: place {word} in a rondel space",
-                      t.get("sec", S_TEMP), [f"place in {i + 1}" for i in range(6)], "place",
-                      {}, default="place in 1")
+                      t.get("sec", S_TEMP), [f"place in space {i + 1}" for i in range(6)],
+                      "place", {}, default="place in space 1")
 
     def ans_place(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks[0]
@@ -402,9 +403,10 @@ class OtherRules:
         for a in range(6):
             kinds = [k for k in dict.fromkeys(c.rondel[a]) if k != "f"]
             for k in kinds:
+                word = "temporary cube" if k == "t" else "cube"
                 for b in range(6):
                     if b != a:
-                        out.append(f"relocate {a + 1} to {b + 1}" + (" temporary" if k == "t" else ""))
+                        out.append(f"relocate {word} from space {a + 1} to space {b + 1}")
         return out
 
     def ans_relocate(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
@@ -413,8 +415,8 @@ class OtherRules:
             self.tasks.pop(0)
             return
         parts = choice.split()
-        a, b = int(parts[1]) - 1, int(parts[3]) - 1
-        kind = "t" if parts[-1] == "temporary" else "c"
+        a, b = int(parts[-4]) - 1, int(parts[-1]) - 1
+        kind = "t" if parts[1] == "temporary" else "c"
         c = self.champs[t["c"]]
         c.rondel[a].remove(kind)
         c.rondel[b].append(kind)
@@ -444,8 +446,8 @@ class OtherRules:
         opts = []
         for i, sp in enumerate(c.rondel):
             for k in dict.fromkeys(sp):
-                opts.append(f"stun cube from {i + 1}" + {"c": "", "t": " temporary",
-                                                         "f": " frost"}[k])
+                word = {"c": "cube", "t": "temporary cube", "f": "frost cube"}[k]
+                opts.append(f"set aside {word} from space {i + 1}")
         if not opts:
             return
         if len(opts) == 1:
@@ -463,8 +465,8 @@ class OtherRules:
             t = self.tasks[0]
         c = self.champs[t["c"]]
         parts = choice.split()
-        space = int(parts[3]) - 1
-        kind = {"temporary": "t", "frost": "f"}.get(parts[-1], "c")
+        space = int(parts[-1]) - 1
+        kind = {"temporary": "t", "frost": "f"}.get(parts[2], "c")
         c.rondel[space].remove(kind)
         c.centre.append(kind)
         t["left"] -= 1

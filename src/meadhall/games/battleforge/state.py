@@ -9,6 +9,7 @@ whole state - including what is half-resolved - is JSON.
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +27,7 @@ from .basics import (
     S_SKILL_REQ,
     Board,
     make_dice,
+    minion_letter,
 )
 from .champions_phase import ChampionsPhase
 from .components import BattleForgeContent, CardData, MinionCardData, MinionSide, SkillData
@@ -33,6 +35,7 @@ from .gods import Gods
 from .ironborn_phase import IronbornPhase
 from .minions import Minions
 from .other_rules import OtherRules
+from .presentation import Presentation
 
 Task = dict[str, Any]
 MINION_LETTER = {1: "A", 2: "D", 3: "T"}
@@ -101,7 +104,8 @@ class Minion:
     lying: str | None = None
 
 
-class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase, GameState):
+class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
+                       GameState):
     """BattleForge: Berserker. One seat per champion (solo: two champions for one player)."""
 
     game = GAME_ID
@@ -225,7 +229,9 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         return card.overheated if self.overheated[str(k)] else card.standard
 
     def minion_name(self, mid: str) -> str:
-        return f"{self.minion_card(self.minions[mid].type).model} {mid}"
+        """A minion as players name it: its model and standee letter (``A2`` is "AshFolk B";
+        the rulebook's examples say "Troll A", "Draugr B")."""
+        return f"{self.minion_card(self.minions[mid].type).model} {minion_letter(mid)}"
 
     def event_card(self, cid: str) -> CardData:
         if cid in self.content.general_events:
@@ -274,9 +280,38 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
         return self.order[self.first:] + self.order[:self.first]
 
     def target_name(self, target: str) -> str:
+        """An attack target as action texts and sentences name it: a minion's name or
+        "Thor's red face" (ids ``A1``, ``thor-red``)."""
         if target.startswith("thor-"):
-            return f"Thor's {target[5:]} Face"
+            return f"Thor's {target[5:]} face"
         return self.minion_name(target)
+
+    def target_id(self, name: str) -> str:
+        """The id of the attack target that :meth:`target_name` calls ``name``."""
+        if name.startswith("Thor's ") and name.endswith(" face"):
+            return "thor-" + name[len("Thor's "):-len(" face")]
+        for mid in self.minions:
+            if self.minion_name(mid) == name:
+                return mid
+        raise KeyError(name)
+
+    def champion_id(self, name: str) -> str:
+        """The id of the champion called ``name`` in action texts."""
+        for cid, c in self.champs.items():
+            if c.name == name:
+                return cid
+        raise KeyError(name)
+
+    def figure_name(self, fid: str) -> str:
+        """A champion's or a minion's name from its id."""
+        return self.cname(fid) if fid in self.champs else self.minion_name(fid)
+
+    def figure_id(self, name: str) -> str:
+        """A champion's or a minion's id from the name action texts use."""
+        try:
+            return self.champion_id(name)
+        except KeyError:
+            return self.target_id(name)
 
     # ------------------------------------------------------------------ machine
     def ask_seat(self, seat: str, prompt: str, section: str, options: list[str], handler: str,
@@ -383,73 +418,6 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
                                  "Counterattack side")
         return None
 
-    def render(self) -> str:
-        """The hex map (odd rows shifted right), then tracks, champions, minions and Thor."""
-        marks: dict[str, str] = {}
-
-        def add(area: str | None, text: str) -> None:
-            if area is not None:
-                marks[area] = marks.get(area, "") + text
-
-        for a in self.board.altars:
-            add(a, "+")
-        for a, k in self.tokens.items():
-            add(a, {"heat": "^", "flame": "*", "freeze": "~"}[k])
-        for a, n in self.furnaces.items():
-            add(a, "F" if n == 0 else f"f{n}")
-        for c in self.order:
-            add(self.champs[c].area, self.champs[c].name[:2])
-        for m in sorted(self.minions.values(), key=lambda m: m.id):
-            add(m.area, m.id[0].lower())
-        add(self.thor_area, "T")
-        lines = self.board.render_rows(marks, width=6)
-        track = " ".join(("[" + s[0].upper() + "]") if i == self.twilight else s[0]
-                         for i, s in enumerate(self.content.round_track))
-        lines.append(f"Round {self.round} · Rounds track: {track} · First Champion: "
-                     f"{self.cname(self.turn_order()[0])} (marker {'red' if self.marker_red else 'grey'})")
-        for cid in self.turn_order():
-            c = self.champs[cid]
-            rondel = " ".join(f"{i + 1}[{'/'.join(self.space_icons(cid, i))}]:"
-                              f"{''.join(sp) or '-'}"
-                              + (f"+{b['level']}{b['symbol']}" if (b := c.boons[i]) else "")
-                              for i, sp in enumerate(c.rondel))
-            lines.append(f"{c.name} ({c.colour}, {c.form}) in {c.area}: health {c.health}, fury "
-                         f"{c.fury}, charges {c.charges['human']}/{c.charges['berserker']}, attrs "
-                         f"G{c.attrs['green']} R{c.attrs['red']} M{c.attrs['movement']}"
-                         f"{', STUNNED' if c.stunned else ''} | rondel {rondel}")
-        mins = ", ".join(f"{self.minion_name(m.id)}@{m.area or 'lying by ' + str(m.lying)}"
-                         + (f" ({m.damage} dmg)" if m.damage else "")
-                         for m in sorted(self.minions.values(), key=lambda m: m.id))
-        lines.append(f"Minions: {mins}")
-        over = [k for k, v in self.overheated.items() if v]
-        if over:
-            lines.append(f"Overheated Minion cards: {', '.join(over)}")
-        faces = ", ".join(f"{f} {'X' if f in self.thor['destroyed'] else self.thor['damage'][f]}"
-                          for f in self.content.god.faces)
-        compass = ("NE", "E", "SE", "SW", "W", "NW")
-        facing = ", ".join(f"{compass[d]} {self.face_at(d)}" for d in range(6))
-        lines.append(f"Thor in {self.thor_area} (Faces toward: {facing})"
-                     f"{'' if self.thor['activated'] else ', not yet activated'}"
-                     f"; face damage (of {self.face_health()}): {faces}")
-        lines.append(f"Reserves: {self.reserve_temp} temporary, {self.reserve_frost} frost · "
-                     f"event deck {len(self.event_deck)} · god deck {len(self.god_deck)}")
-        lines.append("Legend: T Thor, Ra/La/Gu/Si/Ly champions, a/d/t AshFolk/DraugMech/Troll, "
-                     "* Sacred Flame, ^ Heat, ~ Freeze, F unlit furnace, f<n> lit furnace, "
-                     "+ altar, S god's start, ## inaccessible; rondel cubes c action, t temporary, f frost, "
-                     "+N boon")
-        return "\n".join(lines)
-
-    def view(self, seat: str | None = None) -> dict[str, Any]:
-        pos = self._dump()
-        for k in ("tasks", "furnace_pool", "events", "gods"):
-            pos.pop(k, None)
-        pos["events_deck"] = self.event_deck.public()
-        pos["god_deck"] = self.god_deck.public()
-        pos["furnace_pool"] = {"size": len(self.furnace_pool)}
-        pos["decision"] = self.ask and {k: self.ask[k] for k in ("seat", "prompt", "options")}
-        pos["outcome"] = self.outcome().to_json()
-        return pos
-
     def _dump(self) -> dict[str, Any]:
         return {
             "scenario": self.setup["scenario"],
@@ -470,16 +438,14 @@ class BattleForgeState(OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
             "reserves": {"temporary": self.reserve_temp, "frost": self.reserve_frost},
             "events": self.event_deck.to_json(), "gods": self.god_deck.to_json(),
             "current_card": self.cur_card, "god_card": self.god_card,
-            "attack": self.atk, "last_hit": list(self.last_hit),
+            "attack": copy.deepcopy(self.atk), "last_hit": list(self.last_hit),
             "pending_attacks": [list(a) for a in self.pending_attacks],
             "pending_lights": list(self.pending_lights),
-            "tasks": [dict(t) for t in self.tasks], "ask": self.ask,
+            "tasks": copy.deepcopy(self.tasks), "ask": copy.deepcopy(self.ask),
             "result": self.result,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
-        import copy
-
         p = copy.deepcopy(p)
         self.round = int(p.get("round", 1))
         self.twilight = int(p.get("twilight_space", 1)) - 1

@@ -66,7 +66,7 @@ class CombatRules:
         if found is not None:
             tid, waiting = found
             if len(waiting) > 1:
-                opts = [(f"activate {e} ({self._ename(e)})", e) for e in waiting]
+                opts = [(f"activate {e}", e) for e in waiting]
                 self._ask("enemy_order", PLAYERS, f"Several enemies on map tile {tid}: choose "
                           "which activates next", S.ENEMY_TURNS, opts, default=opts[0][0])
                 return
@@ -177,17 +177,17 @@ class CombatRules:
         e = self.enemies[eid]
         reach = self._in_range(e.tile, rng)
         if kind == "heroes":
-            return [(f"{h.id}", f"hero:{h.id}") for h in self.heroes.values()
+            return [(self._short(h.id), f"hero:{h.id}") for h in self.heroes.values()
                     if not h.ko and h.tile in reach]
         if kind == "traps":
             live = [t for t in self.traps.values() if not t.destroyed and t.tile in reach]
             if not live:
                 return []
             low = min(t.hp for t in live)  # the trap with the lowest HP in range
-            return [(t.id, f"trap:{t.id}") for t in sorted(live, key=lambda t: int(t.id[1:]))
-                    if t.hp == low]
+            return [(f"trap {t.id}", f"trap:{t.id}")
+                    for t in sorted(live, key=lambda t: int(t.id[1:])) if t.hp == low]
         if kind == "gate":
-            return [("gate", "gate")] if GATE in reach else []
+            return [("the gate", "gate")] if GATE in reach else []
         return [*self._targets(eid, "heroes", rng), *self._targets(eid, "traps", rng),
                 *self._targets(eid, "gate", rng)]
 
@@ -200,9 +200,8 @@ class CombatRules:
         if len(opts) > 1:
             self._ask("enemy_target", PLAYERS, f"{self._ename(eid)} ({eid}) has several "
                       f"preferred targets in range ({prof['target']}): choose the one attacked",
-                      "Target Check", [(f"{self._ename(eid)} attacks {lbl}", tgt)
-                                       for lbl, tgt in opts],
-                      default=f"{self._ename(eid)} attacks {opts[0][0]}")
+                      "Target Check", [(f"{eid} attacks {lbl}", tgt) for lbl, tgt in opts],
+                      default=f"{eid} attacks {opts[0][0]}")
             return True
         self._enemy_attack(eid, opts[0][1], prof, events)
         return True
@@ -256,7 +255,7 @@ class CombatRules:
             cb["moves"] = 0
             return
         if len(steps) > 1:
-            opts = [(f"move {eid} to {t}", t) for t in steps]
+            opts = [(f"{eid} steps to {t}", t) for t in steps]
             self._ask("enemy_move", PLAYERS, f"{data.name} ({eid}) has several equally short "
                       "ways to the gate: choose its step", S.ACTIVATING_ENEMY, opts,
                       default=opts[0][0])
@@ -310,10 +309,7 @@ class CombatRules:
                 events.append(Event("attack", f"{src} attacks {data.name} ({tid}) for {value}: "
                                     "evasion absorbs the attack (0 damage)", "Evasion"))
                 return
-            armor = 0 if pierce else (data.armor if data.armor else 0)
-            horde = (sum(1 for o in self.enemies.values() if o.id != tid and o.tile == e.tile
-                         and self.content.cat.enemies[o.card].horde) if data.horde else 0)
-            dmg = max(0, value - armor - horde)
+            dmg, armor, horde = self._damage_against(tid, value, pierce)
             notes = []
             if armor:
                 notes.append(f"armor {armor}")
@@ -355,6 +351,16 @@ class CombatRules:
             events.append(Event("attack", f"{src} attacks the gate for {value}", section,
                                 {"target": "gate", "damage": value}))
             self._damage_gate(value, src, events)
+
+    def _damage_against(self, eid: str, value: int, pierce: bool) -> tuple[int, int, int]:
+        """(damage, armor, horde) of an Attack of ``value`` on an enemy without evasion:
+        armor (unless pierced) and horde reduce the Attack; the rest is damage (Armor X)."""
+        e = self.enemies[eid]
+        data = self.content.cat.enemies[e.card]
+        armor = 0 if pierce else data.armor
+        horde = (sum(1 for o in self.enemies.values() if o.id != eid and o.tile == e.tile
+                     and self.content.cat.enemies[o.card].horde) if data.horde else 0)
+        return max(0, value - armor - horde), armor, horde
 
     def _source_name(self, source: tuple[str, str]) -> str:
         kind, sid = source
@@ -413,7 +419,7 @@ class CombatRules:
         slots = [s for s in self._slots(h) if s not in h.exhausted]
         if not slots:
             return
-        opts = [(f"exhaust {hid} {s} ({self._skill_name(h, s)})", s) for s in slots]
+        opts = [(f"exhaust {self._slot_text(s)} {self._skill_name(h, s)}", s) for s in slots]
         self._ask("exhaust", PLAYERS, f"{self._hname(hid)} is exhausted: choose the skill "
                   "blocked", "Exhaust", opts, default=opts[0][0], ctx={"hero": hid})
 
@@ -521,7 +527,7 @@ class CombatRules:
             cb["cur"] = None
             return
         if len(targets) > 1:
-            opts = [(f"trap {t.id} attacks {e} ({self._ename(e)})", e) for e in targets]
+            opts = [(f"{t.id} attacks {e}", e) for e in targets]
             self._ask("trap_target", PLAYERS, f"Trap {t.id} must attack: choose its target",
                       S.TRAP_TURNS, opts, default=opts[0][0])
             return

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import Field
 
+from meadhall.core import draw
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, validate
 from meadhall.core.errors import ContentError, RuleNotImplemented
@@ -13,6 +15,7 @@ from meadhall.core.protocol import Game, Info
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.content import Catalogue, Chapter, Content, Printed, load_content
 from meadhall.games.midhalla.state import MidhallaState, new_party
+from meadhall.games.midhalla.table import scene
 
 ID = "midhalla"
 
@@ -74,6 +77,10 @@ class MidhallaGame(Game):
                 raise ContentError("setup", "scenario", f"{s.scenario} is not unlocked on the "
                                    "party sheet")
         return MidhallaState(c, d, seed, chance, auto_choices)
+
+    def draw(self, view: Mapping[str, Any]) -> draw.Scene:
+        """The table from a seat's view: the dungeon, tracks, tableaus, cart, party sheet."""
+        return scene(self.content, self.title, view)
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,

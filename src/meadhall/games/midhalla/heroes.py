@@ -12,7 +12,7 @@ from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import Board
 
 ID = "midhalla"
-REPLAY = "replay step 3.3 (take back every hero action of this step)"
+REPLAY = "replay step 3.3"
 
 
 class HeroRules:
@@ -25,6 +25,11 @@ class HeroRules:
     def _skill_id(self, h: Any, slot: str) -> str:
         row, i = slot.split(":")
         return (h.top if row == "top" else h.bottom)[int(i)]
+
+    def _slot_text(self, slot: str) -> str:
+        """"top 2" for the slot "top:1" (rows numbered from 1, as players count)."""
+        row, i = slot.split(":")
+        return f"{row} {int(i) + 1}"
 
     def _skill_name(self, h: Any, slot: str) -> str:
         return self.content.cat.skills[self._skill_id(h, slot)].name
@@ -42,7 +47,7 @@ class HeroRules:
             self._end_of_round(events)
             return
         if len(ready) > 1:
-            opts = [(f"next hero {h}", h) for h in ready]
+            opts = [(f"next hero {self._short(h)}", h) for h in ready]
             self._ask("next_hero", PLAYERS, "Heroes take their turns in any order: choose who "
                       "acts next", S.HERO_TURNS, opts, default=opts[0][0])
             return
@@ -201,8 +206,7 @@ class HeroRules:
                                     f"{eff['value']}", S.RANGE))
                 ht["queue"].pop(0)
                 return
-            opts = [(f"attack {e} ({self._ename(e)} on {self.enemies[e].tile})", e)
-                    for e in targets] + [("skip attack", None)]
+            opts = [(f"attack {e}", e) for e in targets] + [("skip attack", None)]
             self._ask("effect", self._seat(h), f"{src}: Attack {eff['value']}" + (
                 f" x{eff['times']}" if eff.get("times", 1) > 1 else "") + " - choose a target",
                 S.TARGETING, opts, turn=True)
@@ -212,7 +216,8 @@ class HeroRules:
             if not cands:
                 ht["queue"].pop(0)
                 return
-            opts = [(f"{do} {c}", c) for c in cands] + [(f"skip {do}", None)]
+            opts = [(f"{do} {self._short(c) if do == 'heal' else c}", c)
+                    for c in cands] + [(f"skip {do}", None)]
             self._ask("effect", self._seat(h), f"{src}: {do.capitalize()} {eff['value']} - choose a "
                       "target", S.TARGETING, opts, turn=True)
             return

@@ -38,6 +38,10 @@ def _effects(st: Any, text: str) -> list[dict[str, Any]]:
     return []
 
 
+def _payload(st: Any, text: str) -> Any:
+    return next(p for t, p in st.choice["options"] if t == text)
+
+
 def _score(st: Any, effects: list[dict[str, Any]]) -> float:
     """What a skill is worth now: reachable attacks, healing a wounded hero, armor near foes."""
     h = st.heroes[st.ht["hero"]]
@@ -125,7 +129,7 @@ def _prep_choice(st: Any, texts: list[str]) -> str:
     if builds:
         # the most exposed fortified tile: the farthest from the gate
         return max(builds, key=lambda t: (board.distance(t.split()[-1], GATE),
-                                          "spike" in t))
+                                          "Spike" in t))
     forts = [t for t in texts if t.startswith("fortify ")]
     if forts and st.runestones >= 2 * (1 + st._players()):
         return min(forts, key=lambda t: order.index(t.split()[-1]))
@@ -133,7 +137,8 @@ def _prep_choice(st: Any, texts: list[str]) -> str:
     if buys and st.silver >= 6:
         cat = st.content.cat
         return max(buys, key=lambda t: sum(e.value * e.times for e in
-                                           cat.items[t.split()[1]].effects if e.do == "attack"))
+                                           cat.items[_payload(st, t)[1]].effects
+                                           if e.do == "attack"))
     return "done preparing"
 
 
@@ -153,15 +158,15 @@ def choose(st: Any) -> str:
         return _hero_choice(st, texts)
     if kind == "enemy_target":
         def sturdy(t: str) -> float:
-            who = t.split(" attacks ")[-1]
-            if who == "gate":
+            kind, _, who = _payload(st, t).partition(":")
+            if kind == "gate":
                 return st.gate_hp / 4
-            if who in st.heroes:
+            if kind == "hero":
                 return st.heroes[who].hp
             return st.traps[who].hp + 2 if who in st.traps else 0
         return max(texts, key=sturdy)
     if kind == "trap_target":
-        return min(texts, key=lambda t: st.enemies[t.split()[3]].hp)
+        return min(texts, key=lambda t: st.enemies[_payload(st, t)].hp)
     return texts[0]
 
 

@@ -188,9 +188,9 @@ class ExplorationRules:
         low = min(h.hp for h in alive)
         lowest = [h.id for h in alive if h.hp == low]
         if op.get("spare_lowest") and len(lowest) > 1 and "spare" not in op:
+            opts = [(f"spare {self._short(h)}", h) for h in lowest]
             self._ask("spare", PLAYERS, "Several heroes share the lowest HP: choose the one "
-                      "spared", S.GLOBAL_EVENTS, [(f"spare {h}", h) for h in lowest],
-                      default=f"spare {lowest[0]}", ctx={"op": op})
+                      "spared", S.GLOBAL_EVENTS, opts, default=opts[0][0], ctx={"op": op})
             return
         spared = op.get("spare", lowest[0]) if op.get("spare_lowest") else None
         for h in alive:
@@ -246,7 +246,8 @@ class ExplorationRules:
             events.append(Event("build", f"The {trap.name} cannot be built here now (locked, "
                                 "out of stock or not enough silver)", S.BUILD))
             return
-        opts = [(f"build {kind} on {tile} for {trap.cost} silver", tile), ("do not build", "")]
+        opts = [(f"build {trap.name} on {tile} for {trap.cost} silver", tile),
+                ("do not build", "")]
         self._ask("event_build", PLAYERS, f"You may build a {trap.name} on this map tile",
                   S.GLOBAL_EVENTS, opts, ctx={"kind": kind}, turn=True)
 

@@ -18,6 +18,7 @@ from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE, Board, Tile
 from meadhall.games.midhalla.combat import CombatRules
 from meadhall.games.midhalla.content import Chapter, Content
+from meadhall.games.midhalla.describe import DescribeRules
 from meadhall.games.midhalla.heroes import HeroRules
 from meadhall.games.midhalla.pieces import (
     Choice,
@@ -29,6 +30,7 @@ from meadhall.games.midhalla.pieces import (
 )
 from meadhall.games.midhalla.preparation import PreparationRules
 from meadhall.games.midhalla.render import render as render_state
+from meadhall.games.midhalla.render import render_help
 from meadhall.games.midhalla.rewards import RewardRules
 from meadhall.games.midhalla.script import ExplorationRules
 
@@ -60,7 +62,7 @@ def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
 
 
 class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, RewardRules,
-                    GameState):
+                    DescribeRules, GameState):
     """A chapter (or a campaign of chapters) of Midhalla in progress."""
 
     game = ID
@@ -248,7 +250,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if len(alive) == 1:
             self._on_gift(alive[0], events)
             return
-        opts = [(f"give {item} to {h}", h) for h in alive]
+        opts = [(f"give {self._iname(item)} to {self._short(h)}", h) for h in alive]
         self._ask("gift", PLAYERS, f"Give the unique item "
                   f"{self.content.cat.items[item].name} to a hero", S.PLAYER_AREAS, opts,
                   turn=True)
@@ -283,7 +285,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _apply(self, action: str, events: list[Event]) -> None:
         ch = self.choice
         assert ch is not None
-        payload = next(p for t, p in ch["options"] if t == action)
+        payload = ch.index[action]
         self.choice = None
         self.last_ctx = ch["ctx"]  # what the handler needs besides the payload
         getattr(self, f"_on_{ch['kind']}")(payload, events)
@@ -377,9 +379,28 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         c = self.content.cat
         return c.heroes[hid].name if hid in c.heroes else c.followers[hid].name
 
+    def _short(self, hid: str) -> str:
+        """The name action texts use for a hero: "Harkon" for Harkon the Drengr."""
+        return self._hname(hid).split(" the ")[0]
+
+    def _iname(self, item: str) -> str:
+        return self.content.cat.items[item].name
+
+    def seats(self) -> list[str]:
+        """One seat per hero of the setup (followers are decided by the players together)."""
+        return [str(h) for h in self.setup["heroes"]]
+
+    def seat_of(self, decision_seat: str) -> str:
+        """A hero who joined a campaign later than the setup has no seat of their own: the
+        players answer for them together."""
+        return decision_seat if decision_seat in self.setup["heroes"] else PLAYERS
+
     # ----------------------------------------------------------- view / position
     def render(self) -> str:
         return render_state(self)
+
+    def render_help(self) -> str:
+        return render_help(self)
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
         pos = self._dump()

@@ -12,6 +12,7 @@ from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim import skills
 from meadhall.games.niflheim.figures import Hero, Undead
+from meadhall.games.niflheim.names import names
 from meadhall.games.niflheim.undead import uname
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
     if not h.on_map or h.locked_by is not None:
         return []
     out = []
+    n = names(s.content)
     for u in s.undead.values():
         if u.kind is None or (only is not None and u.id != only):
             continue
@@ -116,14 +118,14 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
                 if wd.projectile and not adjacent and not h.huskarl \
                         and h.supplies.get("projectiles", 0) <= 0:
                     continue
-            with_ = f"with {w}" if w else "unarmed"
+            with_ = f"with {n.item[w]}" if w else "unarmed"
             text = f"{prefix}attack undead {u.id} {with_}" + (" (off hand)" if off else "")
             out.append(AttackPlan(text, h.id, u.id, w, off, not adjacent, vals[0], vals[1]))
     # Used skills are offered as variants, after every plain attack.
     for p in list(out):
         tags = skills.attack_tags(s, h, p.weapon, p.ranged, attack_range(h.at, s.undead[p.undead].at))
         for name in skills.usable(s, h, tags):
-            out.append(AttackPlan(f"{p.text} using {name}", p.hero, p.undead, p.weapon,
+            out.append(AttackPlan(f"{p.text} using {n.skill[name]}", p.hero, p.undead, p.weapon,
                                   p.off_hand, p.ranged, p.stun, p.wound, name))
     return out
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, validate
+from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError
 from meadhall.core.protocol import Game, Info
+from meadhall.games.niflheim import drawing
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.content import NiflheimContent, load_content
 from meadhall.games.niflheim.state import NiflheimState
@@ -78,6 +81,10 @@ class NiflheimGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"niflheim.json": NiflheimContent}
+
+    def draw(self, view: Mapping[str, Any]) -> Scene:
+        """The map, figures, markers, round track, dashboards and campaign sheet of a view."""
+        return drawing.scene(self.content, self.title, view)
 
 
 GAME = NiflheimGame()

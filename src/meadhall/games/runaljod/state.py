@@ -20,6 +20,7 @@ from meadhall.core.rng import Rng
 from .attack import AttackMixin
 from .board import BoardMixin
 from .content import RunaljodContent
+from .describe import DescribeMixin
 from .enemies_turn import EnemiesMixin
 from .gods import ALTAR_MAX, GodsMixin
 from .heroes_turn import HeroesMixin
@@ -29,8 +30,7 @@ from .model import (
     S_ADVENTURE,
     S_ATTACK,
     S_BASIC,
-    S_CAPRICIOUS,
-    S_DESTINY,
+    S_DAMAGE,
     S_GOD,
     S_HOLD,
     S_INTERACT,
@@ -44,15 +44,18 @@ from .model import (
 )
 
 ID = "runaljod"
+FREE_ACTIONS = ("use", "card2")
+"""Actions that need no rune (items, the 2-player card): a held hero pays no toll for them."""
 LETTERS = {"volva": "V", "berserk": "B", "hunter": "H", "warrior": "W"}
 ENEMY_LETTERS = {"clan_warrior": "K", "clan_hunter": "A", "northern_wolf": "U", "jotun": "J"}
 
 
-class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, GameState):
+class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, DescribeMixin,
+                    GameState):
     """A Runaljod adventure in progress."""
 
     game = ID
-    _shared = frozenset({"content", "setup", "_tcache"})
+    _shared = frozenset({"content", "setup", "_tcache", "_names"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -185,12 +188,13 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             kind, what = self.setup_queue[0]
             if kind == "gift":
                 opts = []
+                name = self.iname(what)
                 for hid in self.setup["heroes"]:
                     if self.content.items[what].slot == "misc":
-                        opts.append(f"give {what} to {hid}")
+                        opts.append(f"give {name} to {hid}")
                     else:  # the replaced starting card may be the players' choice
-                        opts += [t.replace(f"give {what}", f"give {what} to {hid}", 1) for t in
-                                 self.equip_texts(self.heroes[hid], what, head="give")]
+                        opts += [f"give {name} to {hid}{c}"
+                                 for c in self.equip_choices(self.heroes[hid], what)]
                 self.ask = {"kind": "setup", "seat": PLAYERS, "section": S_ADVENTURE,
                             "prompt": f"Level 2 adventure: decide who equips "
                                       f"{self.content.items[what].name}",
@@ -211,20 +215,21 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     def on_setup(self, action: str, ask: dict, events: list[Event]) -> None:
         kind, what = self.setup_queue.pop(0)
-        w = action.split()
         if kind == "gift":
-            h = self.heroes[w[3]]
+            rest = action[len(f"give {self.iname(what)} to "):]
+            hid, sep, names = rest.partition(" replacing ")
+            h = self.heroes[hid]
             if self.content.items[what].slot == "misc":
                 h.misc.append(what)  # miscellaneous cards are kept, not equipped
             else:
-                replaced = self.replaced_in(action)
+                replaced = [self.item_id(n) for n in names.split(" and ")] if sep else None
                 for old in replaced if replaced is not None else self.slot_conflicts(h, what):
                     h.equipment.remove(old)  # the starting card goes back to the box
                 h.equipment.append(what)
             events.append(Event("setup", f"{self.hname(h)} equips "
                                 f"{self.content.items[what].name}", S_ADVENTURE))
         else:
-            self.heroes[what].at = self.parse_sq(w[-1])
+            self.heroes[what].at = self.parse_sq(action.rpartition(" on ")[2])
 
     # ------------------------------------------------------------ the round loop
     def _advance(self, events: list[Event]) -> None:
@@ -328,9 +333,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 events.append(Event("pass", f"{self.hname(h)} passes", S_ACTIONS))
                 self.active = ""
             elif action.startswith("hand over to "):
-                self.active = action.split()[-1]
-            elif h.held_by and not action.startswith(("use ", "2-player")):
-                self.ask = {"kind": "hold", "seat": h.id, "section": "Hold",
+                self.active = action[len("hand over to "):]
+            elif h.held_by and self.parse_action(h, action).kind not in FREE_ACTIONS:
+                self.ask = {"kind": "hold", "seat": h.id, "section": S_HOLD,
                             "prompt": f"{self.hname(h)} is held: before acting, lose 2 life "
                                       "points and 1 destiny, or perform a physical check",
                             "options": self.hold_options(h, action), "default": None,
@@ -343,45 +348,59 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         if self.ask is not None or not self.active:
             return None
         h = self.heroes[self.active]
-        w = action.split()
-        if not w:
+        if action.startswith("move ") and " using " in action:
+            mp = action[len("move "):].partition(" using ")[0]
+            if h.held_by:
+                return IllegalAction(ID, S_HOLD, "a held hero cannot move on its own")
+            free = " or ".join(str(v) for _, v in self.move_spaces(h))
+            bonus = self.move_bonus(h)
+            printed = [str(v + bonus) for v in self.content.heroes[h.id].move]
+            if mp in printed and all(str(v) != mp for _, v in self.move_spaces(h)):
+                return IllegalAction(ID, S_BASIC, f"the movement space giving {mp} already "
+                                     "holds a rune this turn")
+            if all(str(v) != mp for _, v in self.move_spaces(h)):
+                return IllegalAction(ID, S_MOVE, f"no free movement space gives {mp} movement "
+                                     "points: a basic movement gives the value of the space "
+                                     "where the rune is placed"
+                                     + (f" (the free spaces give {free})" if free else
+                                        " and both movement spaces hold a rune"))
+        if action.startswith("step ") or action == "end move":
+            return IllegalAction(ID, S_MOVE, "no movement action is in progress")
+        act = self.parse_action(h, action)
+        if act is None:
             return None
-        if w[0] in ("move1", "move2", "attack1", "attack2", "interact") and len(w) > 2:
-            if h.space_used(w[0]) and w[0] != "interact":
-                return IllegalAction(ID, S_BASIC, f"the {w[0]} space already holds a rune")
-            r = h.rune(self.icon_of(w[2].rstrip(":")))
+        if act.rune and act.kind != "use_god":
+            r = h.rune(act.rune)
             if r is None or r.place != POOL:
-                return IllegalAction(ID, S_ACTIONS, f"{w[2].rstrip(':')} is not in "
-                                     f"{self.hname(h)}'s destiny pool")
-            if "attack" in action:
-                return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
-                                     "reach of the weapon and in line of sight")
-            if w[0] in ("move1", "move2"):
-                if h.held_by:
-                    return IllegalAction(ID, S_HOLD, "a held hero cannot move on its own")
-                value = next((a.split()[-1] for a in self.hero_actions(h)
-                              if a.startswith(f"{w[0]} ")), "?")
-                return IllegalAction(ID, S_MOVE, f"the {w[0]} space gives {value} movement "
-                                     "points (the value where the rune is placed)")
-            if "invoke" in action or "re-throw" in action:
-                return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
-                                     "and a face up rune on the altar")
-        if w[0] == "buy":
+                return IllegalAction(ID, S_ACTIONS, f"{self.rname(r) if r else act.rune} is "
+                                     f"not in {self.hname(h)}'s destiny pool")
+        if act.space in ("attack1", "attack2") and h.space_used(act.space):
+            return IllegalAction(ID, S_BASIC, "that attack space already holds a rune")
+        if act.kind in ("attack", "skill") and act.square is not None:
+            return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
+                                 "reach of the weapon and in line of sight")
+        if act.kind in ("invoke", "rethrow"):
+            return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
+                                 "and a face up rune on the altar")
+        if act.kind == "buy":
             if h.god_rune() is not None:
                 return IllegalAction(ID, S_GOD, "a hero may hold only one god's rune")
-            return IllegalAction(ID, S_GOD, "buying a god's rune takes two sideways runes")
-        if w[0] == "skill":
+            return IllegalAction(ID, S_GOD, "buying a god's rune takes two sideways runes "
+                                 "(one with the god's gear) and a face up rune on the altar")
+        if act.kind == "use_god":
+            return IllegalAction(ID, S_GOD, "the god's rune must be face up in the destiny pool")
+        if act.kind == "skill":
             return IllegalAction(ID, S_SKILL, "the skill needs face up runes showing its icons, "
                                  "its destiny and trance tokens")
-        if w[0] == "step":
-            return IllegalAction(ID, S_MOVE, "no movement action is in progress")
-        if w[0] == "explore":
+        if act.kind == "explore":
             return IllegalAction(ID, S_INTERACT, "exploring needs the last tile's exit, an "
                                  "empty previous tile and no active exploration card")
-        if w[0] == "flip":
-            return IllegalAction(ID, S_DESTINY, "runes are only flipped by destiny costs")
-        if "god" in w[0]:
-            return IllegalAction(ID, S_CAPRICIOUS, "not a god's rune action")
+        if act.kind == "search":
+            return IllegalAction(ID, S_INTERACT, "the search token must be on or next to the "
+                                 "hero's space")
+        if act.kind == "assist":
+            return IllegalAction(ID, S_DAMAGE, "only an adjacent fallen hero who did not fall "
+                                 "this turn can be helped")
         return None
 
     # ------------------------------------------------------------ hidden information
