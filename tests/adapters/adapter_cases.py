@@ -7,7 +7,7 @@ from typing import Any
 
 NO_VOCABULARY_YET: set[str] = {"niflheim", "battleforge", "midhalla", "runaljod"}
 """Games still without ``Game.action_vocabulary`` (remove a game as soon as it lands)."""
-NO_DRAWING_YET: set[str] = {"niflheim", "battleforge", "midhalla", "runaljod"}
+NO_DRAWING_YET: set[str] = {"runaljod"}
 """Games still without ``Game.draw`` (their observation would hold no board, track or panel)."""
 
 

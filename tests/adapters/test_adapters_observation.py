@@ -4,22 +4,26 @@ from __future__ import annotations
 
 import doctest
 import importlib
+from typing import Any
 
 import numpy as np
 import pytest
 from adapter_cases import Case
 
-from meadhall.adapters.gym import layout_of
 from meadhall.adapters.observation import (
     LIMIT,
     Encoder,
+    Layout,
     describe_layout,
+    layout_of,
     parse_stat,
+    probe_states,
     text_view,
 )
 from meadhall.adapters.table import Table
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.bots.random import RandomBot
+from meadhall.core import draw
 from meadhall.core.rng import Rng
 
 TOY = {"scenario": "chase", "heroes": ["ada", "bo"]}
@@ -131,3 +135,22 @@ def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
 
+
+
+def test_what_the_probe_games_never_showed_is_counted_and_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table.of("toy", TOY)
+    layout = Layout.build(table, probe_states(table, games=1, steps=3))
+    encoder = Encoder(table, layout)
+    plain = table.game.draw
+
+    def with_a_surprise(view: Any) -> draw.Scene:
+        scene = plain(view)
+        scene.panels.append(draw.Panel("omen", "An omen", stats=[draw.Stat("dread", 3)]))
+        return scene
+
+    monkeypatch.setattr(table.game, "draw", with_a_surprise)
+    with pytest.warns(UserWarning, match=r"1 drawn thing\(s\) did not fit .*panel:omen"):
+        obs = encoder.encode(table.new_state(0), "ada")
+    assert encoder.unencoded == ["panel:omen"]
+    assert obs["vector"][layout.vector.index("unencoded")] == 1

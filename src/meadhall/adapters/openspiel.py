@@ -23,8 +23,7 @@ from typing import Any
 
 from meadhall import games
 from meadhall.adapters import missing
-from meadhall.adapters.gym import layout_of
-from meadhall.adapters.observation import Encoder, Layout, text_view
+from meadhall.adapters.observation import Encoder, Layout, layout_of, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import CHANCE, RESULT, Game, GameState
