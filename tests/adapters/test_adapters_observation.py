@@ -106,6 +106,7 @@ def test_every_value_stays_within_the_declared_bounds() -> None:
 
 @pytest.mark.parametrize(("value", "parsed"), [
     ("7/12", (7.0, 12.0, 0.0)), (3, (3.0, 0.0, 0.0)), ("-2 MP", (-2.0, 0.0, 0.0)),
+    ("0 (next Upgrade at 2)", (0.0, 0.0, 0.0)), ("12 / 15", (12.0, 15.0, 0.0)),
     ("", (0.0, 0.0, 0.0)), (True, (1.0, 0.0, 0.0))])
 def test_panel_stats_read_as_numbers(value: str | int, parsed: tuple[float, ...]) -> None:
     assert parse_stat(value) == parsed
@@ -115,6 +116,7 @@ def test_text_stats_get_a_stable_code() -> None:
     value, top, code = parse_stat("berserker")
     assert (value, top) == (0.0, 0.0) and 0 < code <= 1 and code == parse_stat("berserker")[2]
     assert code != parse_stat("human")[2]
+    assert parse_stat("C8")[:2] == (0.0, 0.0) and parse_stat("C8")[2] > 0  # a place, not 8
 
 
 def test_text_view_shows_the_decision_the_view_and_the_numbered_actions() -> None:

@@ -67,7 +67,7 @@ TOKEN_FEATURES: tuple[str, ...] = (*(f"side:{s}" for s in SIDES), "hp", "max_hp"
 WALL_VALUES = {"wall": 1.0, "door": 0.5, "open": 0.25}
 SQUARE_DIRECTIONS = ("N", "E", "S", "W")
 HEX_DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_LEADING_NUMBER = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)(?:\s*/\s*([-+]?\d+(?:\.\d+)?))?")
 _DIGITS = re.compile(r"[\d#]+")
 
 
@@ -86,17 +86,15 @@ def _text_code(text: str) -> float:
 
 
 def parse_stat(value: str | int | float) -> tuple[float, float, float]:
-    """A panel stat as (value, maximum, text code): ``7/12`` → (7, 12, 0); ``3`` → (3, 0, 0);
-    ``human`` → (0, 0, code)."""
-    if isinstance(value, bool):
+    """A panel stat as (value, maximum, text code): text that starts with a number is that
+    number (``7/12`` → (7, 12, 0), ``0 (next Upgrade at 2)`` → (0, 0, 0)); other text gets a
+    stable code (``Human``, ``C8`` → (0, 0, code))."""
+    if isinstance(value, bool | int | float):
         return float(value), 0.0, 0.0
-    if isinstance(value, int | float):
-        return float(value), 0.0, 0.0
-    numbers = _NUMBER.findall(value)
-    if not numbers:
-        return 0.0, 0.0, _text_code(value) if value.strip() else 0.0
-    top = float(numbers[1]) if "/" in value and len(numbers) > 1 else 0.0
-    return float(numbers[0]), top, 0.0
+    m = _LEADING_NUMBER.match(value)
+    if m is None:
+        return 0.0, 0.0, _text_code(value.strip()) if value.strip() else 0.0
+    return float(m.group(1)), float(m.group(2) or 0.0), 0.0
 
 
 @dataclass(frozen=True, slots=True)
