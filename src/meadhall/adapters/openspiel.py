@@ -1,8 +1,7 @@
 """Every game as an OpenSpiel game: ``python_meadhall_<game>``, players = seats.
 
 >>> import pyspiel
->>> from meadhall.adapters.openspiel import register
->>> names = register()
+>>> import meadhall.adapters.openspiel  # registers every game, like OpenSpiel's Python games
 >>> game = pyspiel.load_game("python_meadhall_toy", {"heroes": "ada+bo", "max_steps": 40})
 >>> game.num_players(), game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL
 (2, True)
@@ -365,3 +364,6 @@ class HeuristicEvaluator:
             return state.chance_outcomes()
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
+
+
+register()
