@@ -210,7 +210,7 @@ class AttackMixin:
                     if self.sees(h.at, q):
                         out.append(q)
                 elif "large" in kw:
-                    if self.spaces_between(h.at, q) <= 2 and self.sees(h.at, q):
+                    if self.spaces_within(h.at, q, 2) and self.sees(h.at, q):
                         out.append(q)
                 elif self.adjacent(h.at, q) and self.sees(h.at, q):
                     out.append(q)

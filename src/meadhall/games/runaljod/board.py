@@ -9,7 +9,6 @@ from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
-from meadhall.core.graph import distances
 from meadhall.core.grid import Sq
 
 from .model import Enemy, Hero, PlacedTile
@@ -17,23 +16,49 @@ from .model import Enemy, Hero, PlacedTile
 if TYPE_CHECKING:
     from .content import RunaljodContent
 
-_TERRAIN_CACHE: dict[tuple, dict[Sq, str]] = {}
+class BoardMap:
+    """The tiles in play as lookup tables built once per arrangement of tiles and shared by
+    every state and clone (they never change): square → terrain letter, the open
+    (non-obstacle) squares and each square's neighbours on the board."""
+
+    __shared__ = True  # fastcopy shares it instead of copying
+
+    __slots__ = ("terrain", "open", "nbrs")
+
+    def __init__(self, terrain: dict[Sq, str]) -> None:
+        self.terrain = terrain
+        self.open = frozenset(s for s, ch in terrain.items() if ch != "#")
+        self.nbrs: dict[Sq, tuple[Sq, ...]] = {
+            s: tuple(n for n in grid.neighbours(s, diagonal=True) if n in terrain)
+            for s in terrain}
+
+    def clone(self) -> BoardMap:
+        return self
+
+
+_BOARD_CACHE: dict[tuple, BoardMap] = {}
+
+
+def board_map(content: RunaljodContent, tiles: list[PlacedTile]) -> BoardMap:
+    """The lookup tables of the tiles in play (cached; tiles are immutable)."""
+    key = tuple((tuple(content.tiles[t.tile].rows), t.x) for t in tiles)
+    m = _BOARD_CACHE.get(key)
+    if m is None:
+        terrain: dict[Sq, str] = {}
+        for t in tiles:
+            for y, row in enumerate(content.tiles[t.tile].rows):
+                for x, ch in enumerate(row):
+                    terrain[(t.x + x, y)] = ch
+        m = BoardMap(terrain)
+        if len(_BOARD_CACHE) > 4096:
+            _BOARD_CACHE.clear()
+        _BOARD_CACHE[key] = m
+    return m
 
 
 def terrain_map(content: RunaljodContent, tiles: list[PlacedTile]) -> dict[Sq, str]:
     """Global square → terrain letter for the tiles in play (cached; tiles are immutable)."""
-    key = tuple((tuple(content.tiles[t.tile].rows), t.x) for t in tiles)
-    m = _TERRAIN_CACHE.get(key)
-    if m is None:
-        m = {}
-        for t in tiles:
-            for y, row in enumerate(content.tiles[t.tile].rows):
-                for x, ch in enumerate(row):
-                    m[(t.x + x, y)] = ch
-        if len(_TERRAIN_CACHE) > 4096:
-            _TERRAIN_CACHE.clear()
-        _TERRAIN_CACHE[key] = m
-    return m
+    return board_map(content, tiles).terrain
 
 
 class BoardMixin:
@@ -48,14 +73,21 @@ class BoardMixin:
 
     # ------------------------------------------------------------ terrain
     @property
-    def terrain(self) -> dict[Sq, str]:
+    def board(self) -> BoardMap:
+        """The tiles in play as shared lookup tables (recomputed only when the list of tiles
+        or its ends change: exploring, loading, a test placing tiles)."""
         tl = self.tiles
-        key = (len(tl), tl[0].tile, tl[0].x, tl[-1].tile, tl[-1].x) if tl else ()
-        cache = self.__dict__.get("_tcache")
-        if cache is None or cache[0] != key:
-            cache = (key, terrain_map(self.content, self.tiles))
-            self._tcache = cache
-        return cache[1]
+        c = self.__dict__.get("_tcache")
+        if c is not None and c[0] is tl and c[1] == len(tl) and (
+                not tl or (c[2] is tl[0] and c[3] is tl[-1])):
+            return c[4]
+        m = board_map(self.content, tl)
+        self._tcache = (tl, len(tl), tl[0] if tl else None, tl[-1] if tl else None, m)
+        return m
+
+    @property
+    def terrain(self) -> dict[Sq, str]:
+        return self.board.terrain
 
     def on_board(self, s: Sq) -> bool:
         return s in self.terrain
@@ -111,20 +143,33 @@ class BoardMixin:
             return not (self.blocks_sight(p) and self.blocks_sight(q))
         return bool(grid.line_of_sight(a, b, self.blocks_sight, corners="both"))
 
-    def spaces_between(self, a: Sq, b: Sq) -> float:
-        """Counting spaces: steps (diagonals allowed) around obstacles, ignoring other terrain
-        and miniatures (Attack - Counting spaces)."""
-        if a == b:
-            return 0
-        return distances(a, self._count_step, limit=12).get(b, float("inf"))
-
-    def _count_step(self, s: Sq) -> Iterator[tuple[Sq, int]]:
-        for n in grid.neighbours(s, diagonal=True):
-            if n in self.terrain and not self.is_obstacle(n):
-                yield n, 1
+    def spaces_within(self, a: Sq, b: Sq, n: int) -> bool:
+        """Counting spaces: whether ``b`` is at most ``n`` spaces from ``a``, counting steps
+        (diagonals allowed) around obstacles and ignoring other terrain and miniatures
+        (Attack - Counting spaces). The search is bounded by the ``n`` the rule needs."""
+        d = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+        if d <= 1:
+            return d <= n
+        if d > n:
+            return False
+        bm = self.board
+        nbrs, open_ = bm.nbrs, bm.open
+        frontier = {a}
+        seen = {a}
+        for _ in range(n - 1):
+            nxt = set()
+            for s in frontier:
+                for m in nbrs.get(s, ()):
+                    if m in open_ and m not in seen:
+                        seen.add(m)
+                        nxt.add(m)
+            frontier = nxt
+            if any(max(abs(s[0] - b[0]), abs(s[1] - b[1])) <= 1 for s in frontier):
+                return True
+        return False
 
     def adjacent(self, a: Sq, b: Sq) -> bool:
-        return grid.chebyshev(a, b) == 1
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
 
     # ------------------------------------------------------------ hero movement
     def hero_step_cost(self, h: Hero, a: Sq, b: Sq, keywords: tuple[str, ...] = ()) -> int | None:

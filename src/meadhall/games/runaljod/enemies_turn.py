@@ -443,7 +443,7 @@ class EnemiesMixin:
             if ed.attack == "range" or self.adjacent(q, h.at):
                 if self.sees(q, h.at):
                     return True
-            elif "large" in ed.keywords and self.spaces_between(q, h.at) <= 2 and \
+            elif "large" in ed.keywords and self.spaces_within(q, h.at, 2) and \
                     self.sees(q, h.at):
                 return True
         return False
@@ -584,5 +584,5 @@ class EnemiesMixin:
         """Howl: every hero at 3 spaces or less loses 1 life point."""
         events.append(Event("howl", f"{self.ename(e)} howls", S_KEYWORDS))
         for h in self.standing_heroes():
-            if min(self.spaces_between(q, h.at) for q in e.squares) <= 3:
+            if any(self.spaces_within(q, h.at, 3) for q in e.squares):
                 self.lose_life(h, 1, "howl", S_KEYWORDS, events, (f"enemy{e.uid}", e.kind))
