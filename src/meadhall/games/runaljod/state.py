@@ -283,7 +283,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         """The heroes act in any order: the active hero keeps acting until they pass or hand
         over; heroes with nothing left to do pass automatically."""
         for h in self.ordered():
-            if self.can_act(h) and not self.hero_actions(h):
+            if self.can_act(h) and not self.has_action(h):
                 h.passed = True
         if self.active and self.can_act(self.heroes[self.active]):
             return True
