@@ -5,7 +5,8 @@ Sections: Movement, Terrain, Attack (Line of sight, Counting spaces), Sight.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import heapq
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
@@ -175,24 +176,43 @@ class BoardMixin:
     def hero_step_cost(self, h: Hero, a: Sq, b: Sq, keywords: tuple[str, ...] = ()) -> int | None:
         """Cost of one hero step from ``a`` to ``b`` or None when forbidden (Movement, Terrain,
         Keywords: Quick, Jump, Obstruction)."""
-        if b not in self.terrain or grid.chebyshev(a, b) != 1:
+        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
             return None
+        return self.hero_cost_fn(h, keywords)(a, b)
+
+    def hero_cost_fn(self, h: Hero, keywords: tuple[str, ...] = ()
+                     ) -> Callable[[Sq, Sq], int | None]:
+        """:meth:`hero_step_cost` for steps between adjacent squares, with the board's rules
+        looked up once (movement searches call it many times)."""
+        bm = self.board
+        t, open_ = bm.terrain, bm.open
         jump = "jump" in keywords
         quick = jump or "quick" in keywords
-        if self.is_obstacle(b) and not jump:
-            return None
-        if not quick and self.enemy_at(b) is not None:
-            return None
-        if grid.is_diagonal(a, b) and not jump:
-            p, q = grid.side_squares(a, b)
-            if self._blocked_for_hero(p, quick) and self._blocked_for_hero(q, quick):
+        foes: set[Sq] = set()
+        obstruct: set[Sq] = set()
+        for e in self.enemies:
+            foes.update(e.squares)
+            if "obstruction" in self.content.enemies[e.kind].keywords:
+                for q in e.squares:
+                    obstruct.update(grid.neighbours(q, diagonal=True))
+
+        def blocked(s: Sq) -> bool:
+            return s not in open_ or (not quick and s in foes)
+
+        def cost(a: Sq, b: Sq) -> int | None:
+            if b not in t or (not jump and b not in open_):
                 return None
-        cost = 1
-        if not jump and self.terrain.get(a) == "g":
-            cost = 2  # leaving difficult terrain costs 2 (Terrain)
-        if not jump and any("obstruction" in self.content.enemies[e.kind].keywords and
-                            any(self.adjacent(a, q) for q in e.squares) for e in self.enemies):
-            cost += 1  # Obstruction: leaving a space adjacent to it costs 1 more
+            if not quick and b in foes:
+                return None
+            if a[0] != b[0] and a[1] != b[1] and not jump and \
+                    blocked((b[0], a[1])) and blocked((a[0], b[1])):
+                return None
+            if jump:
+                return 1
+            c = 2 if t.get(a) == "g" else 1  # leaving difficult terrain costs 2 (Terrain)
+            if a in obstruct:
+                c += 1  # Obstruction: leaving a space adjacent to it costs 1 more
+            return c
         return cost
 
     def _blocked_for_hero(self, s: Sq, quick: bool) -> bool:
@@ -274,6 +294,65 @@ class BoardMixin:
                 c += 1
             return c
         return cost
+
+    def enemy_field(self, e: Enemy, starts: Iterable[Sq], reverse: bool = False,
+                    limit: int | None = None) -> dict[Sq, int]:
+        """Cheapest movement cost for enemy ``e`` from the nearest of ``starts`` to every
+        square it can reach (``reverse``: from every square to the nearest of ``starts``),
+        up to ``limit``: the steps of :meth:`enemy_cost_fn` in one Dijkstra search over the
+        board's tables, with each square's rules looked up once."""
+        bm = self.board
+        t, nbrs = bm.terrain, bm.nbrs
+        bonfires = set(self.bonfires)
+        kw = self.content.enemies[e.kind].keywords
+        large = e.also is not None
+        whole = large and all(t.get(q) == "g" for q in e.squares)
+        base = set(e.squares)
+        quick = "quick" in kw
+        jump = "jump" in kw
+        heroes = {h.at for h in self.standing_heroes()}
+        obstruct: set[Sq] = set()
+        for h in self.standing_heroes():
+            if any(p.kind == "obstruction" for p in self.hero_passives(h)):
+                obstruct.update(grid.neighbours(h.at, diagonal=True))
+        enter = {b for b, ch in t.items() if ch != "#" and b not in bonfires
+                 and (quick or jump or b not in heroes)}
+        blocked = {s for s, ch in t.items() if ch == "#" or (not quick and s in heroes)}
+        out_cost: dict[Sq, int] = {}
+        for a, ch in t.items():
+            c = 1
+            if not jump and ch == "g" and (not large or (whole and a in base)):
+                c = 2
+            if not jump and a in obstruct:
+                c += 1
+            out_cost[a] = c
+        dist: dict[Sq, int] = {}
+        heap: list[tuple[int, int, Sq]] = []
+        for i, s0 in enumerate(starts):
+            dist[s0] = 0
+            heap.append((0, i, s0))
+        tie = len(heap)
+        while heap:
+            d, _, n = heapq.heappop(heap)
+            if d > dist[n]:
+                continue
+            if reverse and n not in enter:
+                continue  # no step ends on n
+            for m in nbrs.get(n, ()):
+                if not reverse and m not in enter:
+                    continue
+                if m[0] != n[0] and m[1] != n[1] and not jump:
+                    p, q = (m[0], n[1]), (n[0], m[1])
+                    if (p not in t or p in blocked) and (q not in t or q in blocked):
+                        continue
+                nd = d + (out_cost[m] if reverse else out_cost[n])
+                if limit is not None and nd > limit:
+                    continue
+                if nd < dist.get(m, nd + 1):
+                    dist[m] = nd
+                    tie += 1
+                    heapq.heappush(heap, (nd, tie, m))
+        return dist
 
     def enemy_steps(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
         cost = self.enemy_cost_fn(e)

@@ -21,7 +21,6 @@ from collections.abc import Callable
 from typing import Any
 
 from meadhall.core import grid
-from meadhall.core.graph import distances, distances_from_any
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
@@ -416,7 +415,7 @@ class EnemiesMixin:
                 and not self.heroes[t].fallen and self.heroes[t].at is not None]
 
     def closest_heroes(self, e: Enemy, pool: list[Hero]) -> list[Hero]:
-        dist = distances_from_any(e.squares, self.enemy_steps(e))
+        dist = self.enemy_field(e, e.squares)
 
         def d(h: Hero) -> float:
             best = INF
@@ -475,7 +474,7 @@ class EnemiesMixin:
     def reach(self, e: Enemy, toward: Sq | None = None) -> dict[Sq, float]:
         mp = self.enemy_data(e).move + sum(r.value for r in self.active_rules()
                                            if r.kind == "enemy_move")
-        return distances(self.lead(e, toward), self.enemy_steps(e), limit=mp)
+        return self.enemy_field(e, [self.lead(e, toward)], limit=mp)
 
     def stands_within(self, e: Enemy, toward: Sq | None) -> dict[tuple[Sq, ...], float]:
         """Every base position the enemy can end its movement on, with its cheapest cost."""
@@ -491,8 +490,16 @@ class EnemiesMixin:
 
     def heroes_adjacent(self, fp: tuple[Sq, ...] | Sq) -> int:
         squares = fp if isinstance(fp[0], tuple) else (fp,)
-        return sum(1 for h in self.standing_heroes()
-                   if any(self.adjacent(q, h.at) for q in squares))
+        n = 0
+        for h in self.heroes.values():
+            at = h.at
+            if h.fallen or at is None:
+                continue
+            for q in squares:  # type: ignore[union-attr]
+                if max(abs(q[0] - at[0]), abs(q[1] - at[1])) == 1:
+                    n += 1
+                    break
+        return n
 
     def move_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
         """The engine's best spaces for a move line (see :meth:`move_choices`)."""
@@ -519,7 +526,7 @@ class EnemiesMixin:
                     self.best(at_goal, lambda fp: -self.heroes_adjacent(fp)),
                     why + f", ending adjacent to {self.hname(h)}")
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
-        to_goal = distances_from_any(goals, self.enemy_steps_reversed(e))
+        to_goal = self.enemy_field(e, goals, reverse=True)
 
         def left(fp: tuple[Sq, ...]) -> float:
             return min(to_goal.get(q, INF) for q in fp)
@@ -538,10 +545,12 @@ class EnemiesMixin:
             self.best(moving, lambda fp: (left(fp), -self.heroes_adjacent(fp))), why)
 
     def best(self, options: list[Any], key: Callable[[Any], Any]) -> list[Any]:
+        """The options with the least ``key`` (computed once each), in reading order."""
         if not options:
             return []
-        m = min(key(o) for o in options)
-        return sorted((o for o in options if key(o) == m),
+        keyed = [(key(o), o) for o in options]
+        m = min(k for k, _ in keyed)
+        return sorted((o for k, o in keyed if k == m),
                       key=lambda o: [reading(q) for q in o] if isinstance(o[0], tuple)
                       else reading(o))
 
@@ -554,16 +563,16 @@ class EnemiesMixin:
             assert h.at is not None
             if any(self.sees(q, h.at) for q in e.squares):
                 return [], f"it already sees {self.hname(h)}"
+            stands = self.stands_within(e, h.at)
+            why = f"to sight {self.hname(h)}"
+            ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
+            if ok:  # (then some space of the board sees the target: no need to look further)
+                return self.best(ok, stands.__getitem__), why
             seeing = [s for s in self.terrain if self.enemy_can_end(e, s)
                       and self.sees(s, h.at)]
             if not seeing:
                 continue
-            stands = self.stands_within(e, h.at)
-            why = f"to sight {self.hname(h)}"
-            ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
-            if ok:
-                return self.best(ok, stands.__getitem__), why
-            to_goal = distances_from_any(seeing, self.enemy_steps_reversed(e))
+            to_goal = self.enemy_field(e, seeing, reverse=True)
             cand = [fp for fp in stands if any(q in to_goal for q in fp)]
             if cand:
                 return self.best(cand, lambda fp, t=to_goal, st=stands: (

@@ -4,6 +4,7 @@ numbered phases; Destiny; Equipment; Keywords; Terrain)."""
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Iterator
 from dataclasses import replace
 
@@ -891,31 +892,36 @@ class HeroesMixin:
         self.refresh_move()
 
     def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...]) -> list[Sq]:
+        """The squares the hero may step to with ``points`` left: a legal step after which
+        the movement can still end on a square where the hero may stop (Movement; Terrain)."""
+        cost = self.hero_cost_fn(h, kw)
+        nbrs = self.board.nbrs
+        # squares within reach, and their cheapest cost to a square where the hero may stop
+        region = {s for s in self.terrain
+                  if max(abs(s[0] - at[0]), abs(s[1] - at[1])) <= points}
+        to_end: dict[Sq, int] = {s: 0 for s in region if self.hero_can_end(h, s)}
+        heap = [(0, s) for s in sorted(to_end)]
+        while heap:
+            d, m = heapq.heappop(heap)
+            if d > to_end.get(m, d) or d >= points:
+                continue
+            for n in nbrs.get(m, ()):
+                if n not in region:
+                    continue
+                c = cost(n, m)
+                if c is not None and d + c < to_end.get(n, points + 1):
+                    to_end[n] = d + c
+                    heapq.heappush(heap, (d + c, n))
         out = []
-        for n in grid.neighbours(at, diagonal=True):
-            c = self.hero_step_cost(h, at, n, kw)
+        for n in nbrs.get(at, ()):
+            c = cost(at, n)
             if c is None or c > points:
                 continue
             if n in self.bonfires and self.life_left(h) <= 1:
                 continue  # a hero may not lose their last life point on purpose
-            if self.hero_can_end(h, n) or self.can_finish_from(h, n, points - c, kw):
+            if to_end.get(n, points + 1) <= points - c:
                 out.append(n)
         return sorted(out, key=lambda s: (s[1], s[0]))
-
-    def can_finish_from(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...]) -> bool:
-        seen = {at}
-        frontier = [(at, points)]
-        while frontier:
-            s, p = frontier.pop()
-            for n in grid.neighbours(s, diagonal=True):
-                c = self.hero_step_cost(h, s, n, kw)
-                if c is None or c > p or n in seen:
-                    continue
-                if self.hero_can_end(h, n):
-                    return True
-                seen.add(n)
-                frontier.append((n, p - c))
-        return False
 
     def refresh_move(self) -> None:
         ask = self.ask
