@@ -95,7 +95,7 @@ class BoardMixin:
 
     def is_obstacle(self, s: Sq) -> bool:
         """Obstacles (red dot) and squares off the tiles in play are blocked (Terrain)."""
-        return self.terrain.get(s, "#") == "#"
+        return s not in self.board.open
 
     def tile_of(self, s: Sq) -> int:
         """Index in ``self.tiles`` of the tile holding square ``s`` (-1 when off the board)."""

@@ -5,7 +5,7 @@ numbered phases; Destiny; Equipment; Keywords; Terrain)."""
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from meadhall.core import grid
@@ -88,10 +88,25 @@ class HeroesMixin:
         return out
 
     def all_skills(self, h: Hero) -> list[tuple[str, SkillData]]:
-        return self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
+        """The hero's board skills (the coloured one while available) and skill cards."""
+        return self._skill_set(h)[0]
 
     def hero_passives(self, h: Hero) -> list[Effect]:
-        return [sk.passive for _, sk in self.all_skills(h) if sk.passive is not None]
+        return self._skill_set(h)[1]
+
+    def _skill_set(self, h: Hero) -> tuple[list[tuple[str, SkillData]], list[Effect]]:
+        """(skills, passive effects), cached by what decides them (shared by clones: the
+        values are built from immutable content and never changed by callers)."""
+        key = (h.id, self.coloured_available(h), tuple(h.skills))
+        cache = self.__dict__.get("_skcache")
+        if cache is None or cache[0] is not self.content:
+            cache = self.__dict__["_skcache"] = (self.content, {})
+        hit = cache[1].get(key)
+        if hit is None:
+            skills = self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
+            hit = (skills, [sk.passive for _, sk in skills if sk.passive is not None])
+            cache[1][key] = hit
+        return hit
 
     # ------------------------------------------------------------ 1. preparation
     def buyable(self, h: Hero) -> list[str]:
@@ -896,7 +911,28 @@ class HeroesMixin:
         the movement can still end on a square where the hero may stop (Movement; Terrain)."""
         cost = self.hero_cost_fn(h, kw)
         nbrs = self.board.nbrs
-        # squares within reach, and their cheapest cost to a square where the hero may stop
+        out = []
+        through: list[tuple[Sq, int]] = []  # steps onto squares where the hero cannot stop
+        for n in nbrs.get(at, ()):
+            c = cost(at, n)
+            if c is None or c > points:
+                continue
+            if n in self.bonfires and self.life_left(h) <= 1:
+                continue  # a hero may not lose their last life point on purpose
+            if self.hero_can_end(h, n):
+                out.append(n)
+            else:
+                through.append((n, points - c))
+        if through:
+            to_end = self._cost_to_an_end(h, at, points, cost)
+            out += [n for n, left in through if to_end.get(n, points + 1) <= left]
+        return sorted(out, key=lambda s: (s[1], s[0]))
+
+    def _cost_to_an_end(self, h: Hero, at: Sq, points: int,
+                        cost: Callable[[Sq, Sq], int | None]) -> dict[Sq, int]:
+        """Each square within ``points`` of ``at``: the cheapest cost to a square where the
+        hero may end its movement (a search backwards from those squares)."""
+        nbrs = self.board.nbrs
         region = {s for s in self.terrain
                   if max(abs(s[0] - at[0]), abs(s[1] - at[1])) <= points}
         to_end: dict[Sq, int] = {s: 0 for s in region if self.hero_can_end(h, s)}
@@ -912,16 +948,7 @@ class HeroesMixin:
                 if c is not None and d + c < to_end.get(n, points + 1):
                     to_end[n] = d + c
                     heapq.heappush(heap, (d + c, n))
-        out = []
-        for n in nbrs.get(at, ()):
-            c = cost(at, n)
-            if c is None or c > points:
-                continue
-            if n in self.bonfires and self.life_left(h) <= 1:
-                continue  # a hero may not lose their last life point on purpose
-            if to_end.get(n, points + 1) <= points - c:
-                out.append(n)
-        return sorted(out, key=lambda s: (s[1], s[0]))
+        return to_end
 
     def refresh_move(self) -> None:
         ask = self.ask
