@@ -24,11 +24,12 @@ class BoardMap:
 
     __shared__ = True  # fastcopy shares it instead of copying
 
-    __slots__ = ("terrain", "open", "nbrs")
+    __slots__ = ("terrain", "open", "nbrs", "difficult")
 
     def __init__(self, terrain: dict[Sq, str]) -> None:
         self.terrain = terrain
         self.open = frozenset(s for s, ch in terrain.items() if ch != "#")
+        self.difficult = frozenset(s for s, ch in terrain.items() if ch == "g")
         self.nbrs: dict[Sq, tuple[Sq, ...]] = {
             s: tuple(n for n in grid.neighbours(s, diagonal=True) if n in terrain)
             for s in terrain}
@@ -37,13 +38,16 @@ class BoardMap:
         return self
 
 
-_BOARD_CACHE: dict[tuple, BoardMap] = {}
+_BOARD_CACHE: dict[tuple, tuple[object, BoardMap]] = {}
 
 
 def board_map(content: RunaljodContent, tiles: list[PlacedTile]) -> BoardMap:
     """The lookup tables of the tiles in play (cached; tiles are immutable)."""
-    key = tuple((tuple(content.tiles[t.tile].rows), t.x) for t in tiles)
-    m = _BOARD_CACHE.get(key)
+    key = (id(content.tiles), *((t.tile, t.x) for t in tiles))
+    hit = _BOARD_CACHE.get(key)
+    # the content is kept with the tables, so that a content object created later at the same
+    # address (tests build their own) can never be mistaken for this one
+    m = hit[1] if hit is not None and hit[0] is content.tiles else None
     if m is None:
         terrain: dict[Sq, str] = {}
         for t in tiles:
@@ -53,7 +57,7 @@ def board_map(content: RunaljodContent, tiles: list[PlacedTile]) -> BoardMap:
         m = BoardMap(terrain)
         if len(_BOARD_CACHE) > 4096:
             _BOARD_CACHE.clear()
-        _BOARD_CACHE[key] = m
+        _BOARD_CACHE[key] = (content.tiles, m)
     return m
 
 
@@ -124,7 +128,7 @@ class BoardMixin:
 
     def blocks_sight(self, s: Sq) -> bool:
         """Obstacles and miniatures block LoS; fallen heroes do not (Fallen Heroes)."""
-        if self.is_obstacle(s):
+        if s not in self.board.open:
             return True
         if self.enemy_at(s) is not None:
             return True
@@ -222,7 +226,7 @@ class BoardMixin:
 
     def hero_can_end(self, h: Hero, s: Sq) -> bool:
         """A hero may not end on another character or on a bonfire (Movement, Terrain)."""
-        if self.is_obstacle(s) or s in self.bonfires:
+        if s not in self.board.open or s in self.bonfires:
             return False
         if any(o.at == s and o is not h for o in self.heroes.values()):
             return False
@@ -236,7 +240,7 @@ class BoardMixin:
         return self.enemy_cost_fn(e)(a, b)
 
     def enemy_can_end(self, e: Enemy, s: Sq) -> bool:
-        if self.is_obstacle(s) or s in self.bonfires or s not in self.terrain:
+        if s not in self.board.open or s in self.bonfires:
             return False
         hero = self.hero_at(s)
         if hero is not None and hero.held_by != e.uid:
@@ -315,17 +319,13 @@ class BoardMixin:
         for h in self.standing_heroes():
             if any(p.kind == "obstruction" for p in self.hero_passives(h)):
                 obstruct.update(grid.neighbours(h.at, diagonal=True))
-        enter = {b for b, ch in t.items() if ch != "#" and b not in bonfires
-                 and (quick or jump or b not in heroes)}
-        blocked = {s for s, ch in t.items() if ch == "#" or (not quick and s in heroes)}
-        out_cost: dict[Sq, int] = {}
-        for a, ch in t.items():
-            c = 1
-            if not jump and ch == "g" and (not large or (whole and a in base)):
-                c = 2
-            if not jump and a in obstruct:
-                c += 1
-            out_cost[a] = c
+        open_ = bm.open
+        enter = open_ - bonfires if quick or jump else open_ - bonfires - heroes
+        passable = open_ if quick else open_ - heroes  # for squeezing between two squares
+        difficult = set() if jump else {a for a in bm.difficult
+                                        if not large or (whole and a in base)}
+        if jump:
+            obstruct = set()
         dist: dict[Sq, int] = {}
         heap: list[tuple[int, int, Sq]] = []
         for i, s0 in enumerate(starts):
@@ -341,11 +341,11 @@ class BoardMixin:
             for m in nbrs.get(n, ()):
                 if not reverse and m not in enter:
                     continue
-                if m[0] != n[0] and m[1] != n[1] and not jump:
-                    p, q = (m[0], n[1]), (n[0], m[1])
-                    if (p not in t or p in blocked) and (q not in t or q in blocked):
-                        continue
-                nd = d + (out_cost[m] if reverse else out_cost[n])
+                if m[0] != n[0] and m[1] != n[1] and not jump and \
+                        (m[0], n[1]) not in passable and (n[0], m[1]) not in passable:
+                    continue
+                a = m if reverse else n  # costs are paid for leaving a square
+                nd = d + (2 if a in difficult else 1) + (a in obstruct)
                 if limit is not None and nd > limit:
                     continue
                 if nd < dist.get(m, nd + 1):

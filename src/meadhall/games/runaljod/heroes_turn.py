@@ -441,6 +441,9 @@ class HeroesMixin:
 
     def has_action(self, h: Hero) -> bool:
         """Whether the hero has any action left (stops at the first one found)."""
+        if not h.held_by and any(r.place == POOL for r in h.runes) and (
+                not h.space_used("move1") or not h.space_used("move2")):
+            return True  # a basic movement with any rune of the pool
         return next(self.iter_hero_actions(h), None) is not None
 
     def iter_hero_actions(self, h: Hero) -> Iterator[str]:
