@@ -151,7 +151,7 @@ class AttackMixin:
         return self.enemy_data(e).defence + extra
 
     def ename(self, e: Enemy) -> str:
-        return f"{self.enemy_data(e).name} {e.uid} at {grid.name(e.at)}"
+        return f"{self.enemy_data(e).name} {e.uid} at {self.sqname(e.at)}"
 
     def hurt_enemy(self, e: Enemy, n: int, by: Hero | None, why: str, section: str,
                    events: list[Event]) -> None:

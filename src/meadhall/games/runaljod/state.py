@@ -44,6 +44,8 @@ from .model import (
 )
 
 ID = "runaljod"
+_SQ_NAMES: dict[Sq, str] = {}
+"""Square names by square (names never change; the board has a few hundred squares)."""
 SOLO = "player"
 """The seat of a single player, who decides for both heroes (Single-Player Game)."""
 FREE_ACTIONS = ("use", "card2")
@@ -110,7 +112,10 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     # ------------------------------------------------------------ helpers
     def sqname(self, s: Sq) -> str:
-        return grid.name(s)
+        name = _SQ_NAMES.get(s)
+        if name is None:
+            name = _SQ_NAMES[s] = grid.name(s)
+        return name
 
     def parse_sq(self, text: str) -> Sq:
         return grid.sq(text)
@@ -297,6 +302,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     def _outcome(self) -> Outcome:
         if self.lost:
             return Outcome("loss", self.lost)
+        if not self.final_defeated:
+            return ONGOING
         for cid in self.cards_played:
             for r in self.content.exploration[cid].rules:
                 if r.kind == "victory" and r.type in self.final_defeated:
