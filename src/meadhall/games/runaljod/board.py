@@ -224,6 +224,20 @@ class BoardMixin:
             return True
         return not quick and self.enemy_at(s) is not None
 
+    def hero_end_test(self, h: Hero) -> Callable[[Sq], bool]:
+        """:meth:`hero_can_end` for one hero and the current board, with the occupied squares
+        gathered once (movement searches ask it for many squares)."""
+        open_ = self.board.open
+        blocked = set(self.bonfires)
+        blocked.update(o.at for o in self.heroes.values() if o is not h and o.at is not None)
+        for e in self.enemies:
+            if not (e.uid == h.captive and e.captor == h.id):
+                blocked.update(e.squares)
+
+        def can_end(s: Sq) -> bool:
+            return s in open_ and s not in blocked
+        return can_end
+
     def hero_can_end(self, h: Hero, s: Sq) -> bool:
         """A hero may not end on another character or on a bonfire (Movement, Terrain)."""
         if s not in self.board.open or s in self.bonfires:
@@ -248,16 +262,33 @@ class BoardMixin:
         other = self.enemy_at(s)
         return other is None or other is e
 
-    def footprints(self, e: Enemy, lead: Sq) -> list[tuple[Sq, ...]]:
+    def enemy_end_test(self, e: Enemy) -> Callable[[Sq], bool]:
+        """:meth:`enemy_can_end` for one enemy and the current board, with the occupied
+        squares gathered once."""
+        open_ = self.board.open
+        blocked = set(self.bonfires)
+        blocked.update(h.at for h in self.heroes.values()
+                       if h.at is not None and h.held_by != e.uid)
+        for o in self.enemies:
+            if o is not e:
+                blocked.update(o.squares)
+
+        def can_end(s: Sq) -> bool:
+            return s in open_ and s not in blocked
+        return can_end
+
+    def footprints(self, e: Enemy, lead: Sq,
+                   can_end: Callable[[Sq], bool] | None = None) -> list[tuple[Sq, ...]]:
         """Where an enemy may stand with its counted space on ``lead``: itself, or for a large
         or giant enemy two orthogonally adjacent free spaces (Movement)."""
-        if not self.enemy_can_end(e, lead):
+        ok = can_end or (lambda s: self.enemy_can_end(e, s))
+        if not ok(lead):
             return []
         if e.also is None:
             return [(lead,)]
         out = []
         for n in grid.neighbours(lead):
-            if self.enemy_can_end(e, n):
+            if ok(n):
                 out.append(tuple(sorted((lead, n), key=lambda s: (s[1], s[0]))))
         return out
 

@@ -479,12 +479,13 @@ class EnemiesMixin:
     def stands_within(self, e: Enemy, toward: Sq | None) -> dict[tuple[Sq, ...], float]:
         """Every base position the enemy can end its movement on, with its cheapest cost."""
         out: dict[tuple[Sq, ...], float] = {}
+        can_end = self.enemy_end_test(e)
         for s, c in self.reach(e, toward).items():
-            for fp in self.footprints(e, s):
+            for fp in self.footprints(e, s, can_end):
                 if c < out.get(fp, INF):
                     out[fp] = c
         here = self.stand(e)
-        if all(self.enemy_can_end(e, q) for q in here):
+        if all(can_end(q) for q in here):
             out[here] = 0
         return out
 
@@ -568,8 +569,8 @@ class EnemiesMixin:
             ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
             if ok:  # (then some space of the board sees the target: no need to look further)
                 return self.best(ok, stands.__getitem__), why
-            seeing = [s for s in self.terrain if self.enemy_can_end(e, s)
-                      and self.sees(s, h.at)]
+            can_end = self.enemy_end_test(e)
+            seeing = [s for s in self.terrain if can_end(s) and self.sees(s, h.at)]
             if not seeing:
                 continue
             to_goal = self.enemy_field(e, seeing, reverse=True)

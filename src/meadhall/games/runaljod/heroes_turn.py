@@ -914,44 +914,39 @@ class HeroesMixin:
         the movement can still end on a square where the hero may stop (Movement; Terrain)."""
         cost = self.hero_cost_fn(h, kw)
         nbrs = self.board.nbrs
+        can_end = self.hero_end_test(h)
+        last_life = self.life_left(h) <= 1
         out = []
-        through: list[tuple[Sq, int]] = []  # steps onto squares where the hero cannot stop
         for n in nbrs.get(at, ()):
             c = cost(at, n)
             if c is None or c > points:
                 continue
-            if n in self.bonfires and self.life_left(h) <= 1:
+            if last_life and n in self.bonfires:
                 continue  # a hero may not lose their last life point on purpose
-            if self.hero_can_end(h, n):
+            if can_end(n) or self._can_end_within(n, points - c, cost, can_end):
                 out.append(n)
-            else:
-                through.append((n, points - c))
-        if through:
-            to_end = self._cost_to_an_end(h, at, points, cost)
-            out += [n for n, left in through if to_end.get(n, points + 1) <= left]
         return sorted(out, key=lambda s: (s[1], s[0]))
 
-    def _cost_to_an_end(self, h: Hero, at: Sq, points: int,
-                        cost: Callable[[Sq, Sq], int | None]) -> dict[Sq, int]:
-        """Each square within ``points`` of ``at``: the cheapest cost to a square where the
-        hero may end its movement (a search backwards from those squares)."""
+    def _can_end_within(self, start: Sq, points: int, cost: Callable[[Sq, Sq], int | None],
+                        can_end: Callable[[Sq], bool]) -> bool:
+        """Whether a movement at ``start`` (where the hero cannot stop) with ``points`` left
+        can reach a square where it may stop: the cheapest route first, up to ``points``."""
         nbrs = self.board.nbrs
-        region = {s for s in self.terrain
-                  if max(abs(s[0] - at[0]), abs(s[1] - at[1])) <= points}
-        to_end: dict[Sq, int] = {s: 0 for s in region if self.hero_can_end(h, s)}
-        heap = [(0, s) for s in sorted(to_end)]
+        best = {start: 0}
+        heap = [(0, start)]
         while heap:
-            d, m = heapq.heappop(heap)
-            if d > to_end.get(m, d) or d >= points:
+            d, s = heapq.heappop(heap)
+            if d > best[s]:
                 continue
-            for n in nbrs.get(m, ()):
-                if n not in region:
+            for n in nbrs.get(s, ()):
+                c = cost(s, n)
+                if c is None or d + c > points or d + c >= best.get(n, points + 1):
                     continue
-                c = cost(n, m)
-                if c is not None and d + c < to_end.get(n, points + 1):
-                    to_end[n] = d + c
-                    heapq.heappush(heap, (d + c, n))
-        return to_end
+                if can_end(n):
+                    return True
+                best[n] = d + c
+                heapq.heappush(heap, (d + c, n))
+        return False
 
     def refresh_move(self) -> None:
         ask = self.ask
