@@ -138,15 +138,27 @@ class BoardMixin:
     def sees(self, a: Sq, b: Sq) -> bool:
         """Line of sight (Attack - Line of sight): blocked by a blocked square on the line or
         by two blocked squares the line passes between; adjacent squares are always visible
-        except diagonals between two blocked squares."""
+        except diagonals between two blocked squares. Blocked: obstacles, squares off the
+        board and miniatures, but not fallen heroes (Fallen Heroes)."""
         if a == b:
             return True
-        if grid.chebyshev(a, b) == 1:
-            if grid.is_orthogonal(a, b):
+        open_ = self.board.open
+        occupied = {h.at for h in self.heroes.values() if not h.fallen and h.at is not None}
+        for e in self.enemies:
+            occupied.update(e.squares)
+        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1:
+            if a[0] == b[0] or a[1] == b[1]:
                 return True
-            p, q = grid.side_squares(a, b)
-            return not (self.blocks_sight(p) and self.blocks_sight(q))
-        return bool(grid.line_of_sight(a, b, self.blocks_sight, corners="both"))
+            p, q = (b[0], a[1]), (a[0], b[1])
+            return (p in open_ and p not in occupied) or (q in open_ and q not in occupied)
+        t = grid.trace(a, b)  # the exact centre-to-centre line (cached geometry)
+        for s in t.between:
+            if s not in open_ or s in occupied:
+                return False
+        for p, q in t.corners:
+            if (p not in open_ or p in occupied) and (q not in open_ or q in occupied):
+                return False
+        return True
 
     def spaces_within(self, a: Sq, b: Sq, n: int) -> bool:
         """Counting spaces: whether ``b`` is at most ``n`` spaces from ``a``, counting steps
