@@ -5,7 +5,6 @@ Sections: Movement, Terrain, Attack (Line of sight, Counting spaces), Sight.
 
 from __future__ import annotations
 
-import heapq
 from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
@@ -369,32 +368,36 @@ class BoardMixin:
                                         if not large or (whole and a in base)}
         if jump:
             obstruct = set()
+        # Dial's algorithm: step costs are 1 to 3, so a list of buckets by distance replaces
+        # the heap.
         dist: dict[Sq, int] = {}
-        heap: list[tuple[int, int, Sq]] = []
-        for i, s0 in enumerate(starts):
+        buckets: list[list[Sq]] = [[]]
+        for s0 in starts:
             dist[s0] = 0
-            heap.append((0, i, s0))
-        tie = len(heap)
-        while heap:
-            d, _, n = heapq.heappop(heap)
-            if d > dist[n]:
-                continue
-            if reverse and n not in enter:
-                continue  # no step ends on n
-            for m in nbrs.get(n, ()):
-                if not reverse and m not in enter:
-                    continue
-                if m[0] != n[0] and m[1] != n[1] and not jump and \
-                        (m[0], n[1]) not in passable and (n[0], m[1]) not in passable:
-                    continue
-                a = m if reverse else n  # costs are paid for leaving a square
-                nd = d + (2 if a in difficult else 1) + (a in obstruct)
-                if limit is not None and nd > limit:
-                    continue
-                if nd < dist.get(m, nd + 1):
-                    dist[m] = nd
-                    tie += 1
-                    heapq.heappush(heap, (nd, tie, m))
+            buckets[0].append(s0)
+        d = 0
+        while d < len(buckets):
+            for n in buckets[d]:
+                if dist[n] != d:
+                    continue  # reached more cheaply since it was queued
+                if reverse and n not in enter:
+                    continue  # no step ends on n
+                for m in nbrs.get(n, ()):
+                    if not reverse and m not in enter:
+                        continue
+                    if m[0] != n[0] and m[1] != n[1] and not jump and \
+                            (m[0], n[1]) not in passable and (n[0], m[1]) not in passable:
+                        continue
+                    a = m if reverse else n  # costs are paid for leaving a square
+                    nd = d + (2 if a in difficult else 1) + (a in obstruct)
+                    if limit is not None and nd > limit:
+                        continue
+                    if nd < dist.get(m, nd + 1):
+                        dist[m] = nd
+                        while len(buckets) <= nd:
+                            buckets.append([])
+                        buckets[nd].append(m)
+            d += 1
         return dist
 
     def enemy_steps(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:

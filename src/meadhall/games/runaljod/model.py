@@ -117,7 +117,7 @@ class Hero:
         return None
 
     def space_used(self, space: str) -> bool:
-        for r in self.runes:
+        for r in self.runes:  # noqa: SIM110 - a loop, not a generator: a hot path
             if r.place == space:
                 return True
         return False
