@@ -17,7 +17,7 @@ documented evaluation (docs/rulings/runaljod.md, "Best possible action"):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from meadhall.core import grid
@@ -415,6 +415,10 @@ class EnemiesMixin:
                 and not self.heroes[t].fallen and self.heroes[t].at is not None]
 
     def closest_heroes(self, e: Enemy, pool: list[Hero]) -> list[Hero]:
+        """The heroes of ``pool`` closest to the enemy by its walking cost to a space next to
+        them (then by counted squares when none can be reached), ties in ``pool`` order."""
+        if len(pool) <= 1:
+            return list(pool)
         dist = self.enemy_field(e, e.squares)
 
         def d(h: Hero) -> float:
@@ -423,10 +427,9 @@ class EnemiesMixin:
                 best = min(best, dist.get(n, INF))
             return best if best < INF else 100 + min(grid.chebyshev(q, h.at)
                                                      for q in e.squares)
-        if not pool:
-            return []
-        m = min(d(h) for h in pool)
-        return [h for h in pool if d(h) == m]
+        ds = [d(h) for h in pool]
+        m = min(ds)
+        return [h for h, x in zip(pool, ds, strict=True) if x == m]
 
     def can_attack(self, e: Enemy, h: Hero) -> bool:
         """Melee: an adjacent hero in sight (Large keyword: up to 2 spaces); range: any hero in
@@ -559,8 +562,13 @@ class EnemiesMixin:
         """Sight: the nearest space from which the enemy sees its target (or, failing that,
         the closest hero); skip if it already sees the target or nobody can be seen."""
         order = self.icon_heroes(targets)
-        rest = [h for h in self.closest_heroes(e, self.standing_heroes()) if h not in order]
-        for h in order + rest:
+
+        def candidates() -> Iterator[Hero]:
+            yield from order
+            # only if no hero of the icons will do: the closest ones (computed then)
+            yield from (h for h in self.closest_heroes(e, self.standing_heroes())
+                        if h not in order)
+        for h in candidates():
             assert h.at is not None
             if any(self.sees(q, h.at) for q in e.squares):
                 return [], f"it already sees {self.hname(h)}"
