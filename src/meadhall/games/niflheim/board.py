@@ -10,10 +10,13 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
 from meadhall.core.grid import Sq
+
+if TYPE_CHECKING:
+    from meadhall.games.niflheim.content import ScenarioData
 
 CLEAR = frozenset(".")
 HINDERING = frozenset("%")
@@ -28,6 +31,18 @@ sq = lru_cache(maxsize=8192)(grid.sq)
 """:func:`grid.sq`, remembered (action texts name the same squares over and over)."""
 name = lru_cache(maxsize=8192)(grid.name)
 """:func:`grid.name`, remembered."""
+
+_FIGURES: dict[int, tuple[ScenarioData, list[tuple[str, Sq]]]] = {}
+
+
+def special_figures(sc: ScenarioData) -> list[tuple[str, Sq]]:
+    """The scenario's special squares holding a figure (the Jarl, a prisoner), parsed once."""
+    got = _FIGURES.get(id(sc))
+    if got is None or got[0] is not sc:
+        got = _FIGURES[id(sc)] = (sc, [(label, sq(sp.square))
+                                       for label, sp in sc.specials.items() if sp.figure])
+    return got[1]
+
 
 _BOARDS: dict[tuple[tuple[str, ...], frozenset[grid.Edge]], Board] = {}
 CACHE_LIMIT = 50_000

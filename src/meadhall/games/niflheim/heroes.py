@@ -12,7 +12,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import combat, skills, undead
 from meadhall.games.niflheim import sections as S
-from meadhall.games.niflheim.board import BLOCKS_MOVE, Board, sq
+from meadhall.games.niflheim.board import BLOCKS_MOVE, Board, name, sq
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
 from meadhall.games.niflheim.names import SUPPLY, SUPPLY_ID, names
 from meadhall.games.niflheim.undead import reveal, zoc
@@ -108,9 +108,9 @@ def steps(s: NiflheimState, h: Hero) -> list[Step]:
 
 def step_text(all_steps: list[Step], st: Step) -> str:
     same = [x for x in all_steps if x.to == st.to]
-    base = f"move {grid.name(st.to)}"
+    base = f"move {name(st.to)}"
     if len(same) > 1 and st.past is not None:
-        return f"{base} past {grid.name(st.past)}"
+        return f"{base} past {name(st.past)}"
     return base
 
 
@@ -183,14 +183,14 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
         for d in board.n4[at]:
             ch = board.terrain[d]
             if ch == "+" and h.mp >= cost:
-                yield f"open door {grid.name(d)}"
+                yield f"open door {name(d)}"
             elif ch == "/" and h.mp >= cost and d not in s.occupancy() \
-                    and grid.name(d) not in s.forced:
-                yield f"close door {grid.name(d)}"
+                    and name(d) not in s.forced:
+                yield f"close door {name(d)}"
         if h.mp >= PICKUP_COST[rate(h)] and s.items:
             for q in (at, *board.n4[at]):
                 if any(fits(s, h, i) for i in s.items.get(q, ())):
-                    yield f"pick up {grid.name(q)}"
+                    yield f"pick up {name(q)}"
         if h.mp >= 2:
             n = names(s.content)
             for o in s.heroes.values():
@@ -205,7 +205,7 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
             yield from swaps(s, h)
     if h.free_step:
         occ = s.occupancy()
-        yield from (f"rune step {grid.name(q)}" for q in board.n4[at]
+        yield from (f"rune step {name(q)}" for q in board.n4[at]
                     if not board.blocks_move(q) and q not in occ)
     if s.scenario.attacks and h.marker is None:
         yield from (p.text for p in combat.plans(s, h))
@@ -213,7 +213,7 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
     if h.intent == "stationary" and not h.acted and h.marker is None:
         yield from specials_here(s, h)
         # The rulebook's words; forced results are logged as "!force X", so no clash.
-        yield from (f"force locked door {grid.name(d)}" for d in board.n4[at]
+        yield from (f"force locked door {name(d)}" for d in board.n4[at]
                     if board.terrain[d] == "L")
     yield "end activation"
 
@@ -310,10 +310,10 @@ def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
             return IllegalAction(ID, S.MOVE_HEROES, "a move enters an adjacent or diagonally "
                                  "adjacent square")
         if s.board.blocks_move(to):
-            return IllegalAction(ID, S.MOVE_HEROES, f"{grid.name(to)} is obstructive terrain")
+            return IllegalAction(ID, S.MOVE_HEROES, f"{name(to)} is obstructive terrain")
         if to in s.occupancy():
             return IllegalAction(ID, S.MOVE_HEROES, f"heroes may not move through a space "
-                                 f"occupied by another figure ({grid.name(to)})")
+                                 f"occupied by another figure ({name(to)})")
         if grid.is_diagonal(to, h.at):
             return IllegalAction(ID, S.MOVE_HEROES, "moving diagonally needs one side square "
                                  "unobstructed and unoccupied, not between two different ZOCs, "
@@ -381,8 +381,8 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         h.mp -= DOOR_COST[rate(h)]
         h.acted = True
         s.board = s.board.with_square(q, "/" if words[0] == "open" else "+")
-        events.append(Event("door", f"{h.name} {words[0]}s the door on {grid.name(q)}",
-                            S.MA_COST, {"hero": h.id, "door": grid.name(q)}))
+        events.append(Event("door", f"{h.name} {words[0]}s the door on {name(q)}",
+                            S.MA_COST, {"hero": h.id, "door": name(q)}))
         reveal(s, events)
         return
     if words[0] == "pick":
@@ -443,10 +443,10 @@ def move(s: NiflheimState, h: Hero, st: Step, events: list[Event]) -> None:
     h.mp -= st.cost
     h.acted = True
     h.at = st.to
-    how = f" past {grid.name(st.past)}" if st.past is not None else ""
-    events.append(Event("move", f"{h.name} moves to {grid.name(st.to)}{how} for {st.cost} MP "
+    how = f" past {name(st.past)}" if st.past is not None else ""
+    events.append(Event("move", f"{h.name} moves to {name(st.to)}{how} for {st.cost} MP "
                         f"({h.mp} left)", S.MOVE_HEROES,
-                        {"hero": h.id, "to": grid.name(st.to), "cost": st.cost}))
+                        {"hero": h.id, "to": name(st.to), "cost": st.cost}))
     if st.burn:
         events.append(Event("burn", f"{h.name} is burned by the fire: 1 wound", S.MOVE_EXAMPLES))
         s.wound_hero(h, events, S.MOVE_EXAMPLES, by="fire", by_type="fire")
@@ -473,7 +473,7 @@ def exit_map(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     ok = (all(a in s.done for a in obj.after) and (obj.carry is None or h.carries(obj.carry))
           and not any(u.kind in obj.kill for u in s.undead.values()))
     events.append(Event("exit", f"{h.name} leaves the map at the exit point on "
-                        f"{grid.name(at)}", S.MOVE_HEROES, {"hero": h.id}))
+                        f"{name(at)}", S.MOVE_HEROES, {"hero": h.id}))
     if ok:
         s.complete(h, events)
     if s.active == h.id:
@@ -515,7 +515,7 @@ def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
     else:
         s.items.pop(q, None)
     names = ", ".join(s.content.armoury[i].name for i in got) or "nothing (no free slot)"
-    events.append(Event("pickup", f"{h.name} picks up {names} from {grid.name(q)}",
+    events.append(Event("pickup", f"{h.name} picks up {names} from {name(q)}",
                         S.MA_COST, {"hero": h.id, "items": got}))
 
 
@@ -615,9 +615,9 @@ def add_supplies(h: Hero, kind: str, n: int) -> None:
 def force_door(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
     """Locked Doors: a special action forces a locked door open; it cannot be closed again."""
     s.board = s.board.with_square(q, "/")
-    s.forced.append(grid.name(q))
-    events.append(Event("door", f"{h.name} forces the locked door on {grid.name(q)} open",
-                        S.NEW_RULES_34, {"hero": h.id, "door": grid.name(q)}))
+    s.forced.append(name(q))
+    events.append(Event("door", f"{h.name} forces the locked door on {name(q)} open",
+                        S.NEW_RULES_34, {"hero": h.id, "door": name(q)}))
     h.marker = "attacked"
     end(s, h, events)
     reveal(s, events)

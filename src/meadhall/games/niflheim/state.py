@@ -23,7 +23,7 @@ from meadhall.core.protocol import (
 )
 from meadhall.games.niflheim import campaign, combat, heroes, present, skills, undead
 from meadhall.games.niflheim import sections as S
-from meadhall.games.niflheim.board import Board, sq
+from meadhall.games.niflheim.board import Board, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
@@ -33,18 +33,6 @@ NO_COVER = "no cover attack"
 KEEP = "keep the roll"
 FLIP = "flip the coin of fate"
 START_ACTION = "__start__"
-
-
-_FIGURES: dict[int, tuple[ScenarioData, list[tuple[str, Sq]]]] = {}
-
-
-def special_figures(sc: ScenarioData) -> list[tuple[str, Sq]]:
-    """The scenario's special squares holding a figure (the Jarl, a prisoner), parsed once."""
-    got = _FIGURES.get(id(sc))
-    if got is None or got[0] is not sc:
-        got = _FIGURES[id(sc)] = (sc, [(label, grid.sq(sp.square))
-                                       for label, sp in sc.specials.items() if sp.figure])
-    return got[1]
 
 
 class AskCoin(Exception):  # noqa: N818 - control flow

@@ -10,7 +10,7 @@ from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
-from meadhall.games.niflheim.board import UNDEAD_TERRAIN, Board
+from meadhall.games.niflheim.board import UNDEAD_TERRAIN, Board, name, special_figures
 from meadhall.games.niflheim.figures import Hero, Undead
 
 if TYPE_CHECKING:
@@ -42,9 +42,9 @@ def reveal(s: NiflheimState, events: list[Event]) -> None:
         if kind is None:  # cannot happen: every face-down marker's identity is in the pool
             raise RuntimeError("undead pool is empty while a face-down marker is on the map")
         u.kind = kind
-        events.append(Event("reveal", f"{seer.name} sees the marker on {grid.name(u.at)}: "
+        events.append(Event("reveal", f"{seer.name} sees the marker on {name(u.at)}: "
                             f"it is a {s.content.undead[kind].name} ({uname(s, u)})", S.REVEALING,
-                            {"undead": u.id, "kind": kind, "at": grid.name(u.at)}))
+                            {"undead": u.id, "kind": kind, "at": name(u.at)}))
 
 
 def draw(s: NiflheimState) -> str | None:
@@ -142,8 +142,6 @@ def _still(s: NiflheimState) -> tuple[Sq, ...]:
     """The squares undead distances depend on: every figure but the undead (heroes on the map,
     special figures not yet rescued)."""
     out = tuple(h.at for h in s.heroes.values() if h.status == "active" and h.at is not None)
-    from meadhall.games.niflheim.state import special_figures
-
     figs = special_figures(s.scenario)
     if figs:
         out += tuple(q for label, q in figs if label not in s.done)
@@ -287,7 +285,10 @@ def activation_candidates(s: NiflheimState) -> list[int]:
         return []
     occ = s.occupancy()
     still = _still(s)
-    dist = {u.id: closest(s, u, occ, still)[0] for u in todo}
+    dist = {}
+    for u in todo:
+        d = hero_distances(s, u, occ, still)
+        dist[u.id] = min(d.values()) if d else INF
     best = min(dist.values())
     ids = sorted(i for i, d in dist.items() if d == best)
     return ids if best < INF else ids[:1]
@@ -364,11 +365,11 @@ def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) ->
         s.discard = []
     if physical_pool(s) <= 0:
         events.append(Event("spawn", f"No undead marker is left in the pool to place on "
-                            f"{grid.name(at)}", section))
+                            f"{name(at)}", section))
         return None
     u = Undead(free_id(s), None, at)
     s.undead[u.id] = u
     events.append(Event("spawn", f"A face-down undead marker ({uname(s, u)}) is placed on "
-                        f"{grid.name(at)}", section, {"undead": u.id, "at": grid.name(at)}))
+                        f"{name(at)}", section, {"undead": u.id, "at": name(at)}))
     reveal(s, events)
     return u.id
