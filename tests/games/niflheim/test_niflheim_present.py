@@ -46,7 +46,7 @@ def test_attack_labels_give_the_numbers_needed_with_every_drm() -> None:
     assert d["end activation"][0] == "Frida ends the activation and covers (-2 DRM)"
 
 
-@pytest.mark.rule("niflheim", "Rolling Attack Dice")
+@pytest.mark.rule("niflheim", "Resolving an Attack")
 def test_impossible_and_natural_one_limits_in_labels() -> None:
     """A natural 1 always misses (so at best 2+); beyond 12 nothing can be rolled."""
     ud = [{"id": 1, "kind": "draugr", "at": "C4", "stunned": True},

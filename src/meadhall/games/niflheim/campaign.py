@@ -174,15 +174,14 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
         events.append(Event("heal", f"{h.name} uses a healing salve: health {h.health}",
                             S.INTERIM, {"hero": h.id}))
     elif words[0] == "give":
-        from meadhall.games.niflheim.heroes import receive, take_item
+        from meadhall.games.niflheim.heroes import move_rune, receive, take_item
 
         rest, receiver = action[len("give "):].rsplit(" to ", 1)
         what, giver = rest.split(" from ", 1)
         item, a, b = n.item_id[what], s.hero_named(giver), s.hero_named(receiver)
         take_item(a, item)
         receive(s, b, item)
-        if item in a.runes:
-            b.runes[item] = a.runes.pop(item)
+        move_rune(a, b, item)
         events.append(Event("give", f"{a.name} gives the {s.content.armoury[item].name} to "
                             f"{b.name}", S.INTERIM))
     elif words[0] == "ready":
@@ -321,12 +320,17 @@ def apply_choice(s: NiflheimState, kind: str, action: str, c: dict[str, Any],
 
 # ----------------------------------------------------------------------------- glory, motes
 def spend_glory(h: Hero, n: int) -> None:
-    """Pay a skill's Glory cost; below zero Glory the Fate track climbs into Corruption, at most
-    10 (Glory Cost of Skills Example)."""
+    """Pay a Glory cost outside an activation (no MP to adjust): checked, then moved."""
+    check_glory(h, n)
+    h.glory -= n
+
+
+def check_glory(h: Hero, n: int) -> None:
+    """A skill's Glory cost can be paid only without passing 10 Corruption (Glory Cost of
+    Skills Example)."""
     if -(h.glory - n) > MAX_CORRUPTION:
         raise IllegalAction(S.ID, "Glory Cost of Skills Example", f"{h.name} would exceed "
                             f"{MAX_CORRUPTION} Corruption")
-    h.glory -= n
 
 
 def draw_mote(s: NiflheimState, h: Hero, events: list[Event]) -> int:

@@ -101,7 +101,7 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
             continue
         if not s.board.sees(h.at, u.at):
             continue
-        adjacent = grid.is_orthogonal(h.at, u.at)
+        adjacent = s.board.adjacent(h.at, u.at)
         for w, off in readied(h):
             if w is None:
                 if not adjacent:
@@ -115,8 +115,9 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
                 if v is None:
                     continue
                 vals = v
-                if wd.projectile and not adjacent and not h.huskarl \
-                        and h.supplies.get("projectiles", 0) <= 0:
+                # "For weapons using PRJs, you cannot make an attack without at least 1 PRJ
+                # available": any attack, hand to hand too (see rulings).
+                if wd.projectile and not h.huskarl and h.supplies.get("projectiles", 0) <= 0:
                     continue
             with_ = f"with {n.item[w]}" if w else "unarmed"
             text = f"{prefix}attack undead {u.id} {with_}" + (" (off hand)" if off else "")
@@ -154,12 +155,10 @@ def modifiers(s: NiflheimState, h: Hero, u: Undead, p: AttackPlan, cover: str | 
         rmod = range_modifier(rng, wd.pbr, wd.rm)
         if rmod:
             mods.append((rmod, f"range {rng} beyond PBR {wd.pbr} (RM {wd.rm})"))
-    if s.setup_rules_34() and p.weapon is not None:
-        pref = s.preferred(h)
-        if p.weapon in pref:
-            mods.append((1, "preferred weapon"))
-        if h.ready == h.off_hand == p.weapon:
-            mods.append((1, "dual wielding the same weapon"))
+    # A preferred weapon's +1 comes from the Preferred Weapon skill ("the skill 'Preferred
+    # Weapon' usually grants a +1 DRM"), a passive skill below; see rulings.
+    if s.setup_rules_34() and p.weapon is not None and h.ready == h.off_hand == p.weapon:
+        mods.append((1, "dual wielding the same weapon"))
     assert h.at is not None
     mods += skills.passive(s, h, skills.attack_tags(s, h, p.weapon, p.ranged,
                                                     attack_range(h.at, u.at)))
@@ -238,15 +237,17 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
 
 def use_skill(s: NiflheimState, h: Hero, name: str, events: list[Event]) -> None:
     """Use a skill with a Glory cost: the Fate track moves down by the cost, into Corruption
-    below zero Glory (Glory Cost of Skills Example)."""
-    from meadhall.games.niflheim.campaign import spend_glory
+    below zero Glory (Glory Cost of Skills Example), with its effects at once."""
+    from meadhall.games.niflheim.campaign import check_glory
 
     sk = s.content.skills[name]
-    spend_glory(h, sk.glory)
-    fate = f"{h.glory} Glory" if h.glory >= 0 else f"{-h.glory} Corruption"
+    check_glory(h, sk.glory)
+    after = h.glory - sk.glory
+    fate = f"{after} Glory" if after >= 0 else f"{-after} Corruption"
     events.append(Event("skill", f"{h.name} uses {name} ({sk.text}; authored effect) for "
                         f"{sk.glory} Glory: now {fate}", S.GLORY_SKILLS,
                         {"hero": h.id, "skill": name}))
+    skills.change_fate(s, h, -sk.glory, events)
 
 
 def stun_undead(s: NiflheimState, u: Undead, events: list[Event]) -> None:
@@ -282,7 +283,7 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
             xp = " (no XP after the first lap of the round track)"
         # Glory for the killing blow is not limited to the first lap (only XP from kills is).
         if by is not None and ud.glory and not by.huskarl and s.fate_track_in_use():
-            by.glory += ud.glory
+            skills.change_fate(s, by, ud.glory, events)
             xp += f"; {by.name} gains {ud.glory} Glory"
         s.tally["kills"] += 1
         # kind "kill" with by/enemy/enemy_type when a hero dealt the blow (the lab counts these).
@@ -309,7 +310,8 @@ def shield_push(s: NiflheimState, h: Hero, u: Undead, events: list[Event]) -> No
     occ = s.occupancy()
     for d in dirs:
         q = (u.at[0] + d[0], u.at[1] + d[1])
-        if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ:
+        if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ \
+                and not s.board.walled(u.at, q):
             u.at = q
             events.append(Event("push", f"The shield pushes {uname(s, u)} to {grid.name(q)}",
                                 S.NEW_RULES_34, {"undead": u.id, "to": grid.name(q)}))
@@ -334,7 +336,7 @@ def runestone(s: NiflheimState, h: Hero, u: Undead, rune: str, own_turn: bool,
                             S.NEW_RULES_5, {"hero": h.id}))
     elif rune == "blue":
         near = [x for x in s.undead.values() if x.id != u.id and not x.stunned
-                and grid.is_orthogonal(x.at, u.at)]
+                and s.board.adjacent(x.at, u.at)]
         if len(near) > 1:
             s.ask_blue([x.id for x in near])
         elif near:

@@ -162,6 +162,8 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
         extra = " (then roll to break the lock)" if h.locked_by is not None else ""
         return (f"{h.name} declares {intent}: {mp} MP, attacks at {am:+d}{extra}",
                 (intent_space(h.id, intent, f"{mp} MP"),))
+    if text == "end activation" and h.rearranging is not None:
+        return f"{h.name} is done rearranging after the search and ends the activation", ()
     if text == "end activation":
         if h.marker is None and s.scenario.attacks and h.locked_by is None:
             am = combat.COVER_AM[h.intent or "stationary"]
@@ -194,7 +196,7 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
                 (square(words[2], f"{cost} MP"),))
     if words[0] == "pick":
         q = grid.sq(words[2])
-        cost = heroes.PICKUP_COST[rate]
+        cost = heroes.PICKUP_COST[rate] if h.rearranging is None else 0
         got = [s.content.armoury[i].name for i in s.items.get(q, ()) if heroes.fits(s, h, i)]
         return (f"{h.name} picks up {', '.join(got)} from {words[2]} ({cost} MP)",
                 (square(q, f"{cost} MP"),))
@@ -209,11 +211,18 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
         return (f"{h.name} passes the {s.content.armoury[item].name} to {to.name} (2 MP)",
                 (card(h.id, item, "2 MP"), hero_fig(to.id)))
     if words[0] == "ready":
+        cost = "no MP" if h.rearranging is not None else "1 MP"
         off = text.endswith(" off hand")
-        item = n.item_id[text[6:-9] if off else text[6:]]
+        what = text[6:-9] if off else text[6:]
+        if off and what not in n.item_id:
+            x, y = (n.item_id[w] for w in what.split(" and ", 1))
+            arm = s.content.armoury
+            return (f"{h.name} readies the {arm[x].name} and the {arm[y].name} in the off hand "
+                    f"({cost})", (card(h.id, x, cost), card(h.id, y)))
+        item = n.item_id[what]
         slot = "Off-Hand slot" if off else "Ready Weapon slot"
-        return (f"{h.name} puts the {s.content.armoury[item].name} in the {slot} (1 MP)",
-                (card(h.id, item, "1 MP"),))
+        return (f"{h.name} puts the {s.content.armoury[item].name} in the {slot} ({cost})",
+                (card(h.id, item, cost),))
     if words[0] == "rune":
         return (f"{h.name} moves 1 square to {words[2]} (white runestone, no MP)",
                 (square(words[2], "0 MP"),))

@@ -23,7 +23,8 @@ from meadhall.games.niflheim.names import SUPPLY, names
 TEMPLATES = (
     "declare <intent>", "end activation", "move <sq>", "move <sq> past <sq>", "exit <dir>",
     "open door <sq>", "close door <sq>", "pick up <sq>", "pass <item> to <hero>",
-    "pass <supply> to <hero>", "ready <weapon>", "ready <weapon> off hand", "rune step <sq>",
+    "pass <supply> to <hero>", "ready <weapon>", "ready <weapon> off hand",
+    "ready <weapon> and <weapon> off hand", "rune step <sq>",
     "attack undead <n> ...", "cover: <hero> attack undead <n> ...", "throw <phial> at <sq>",
     "<rescue|search> <label>", "force locked door <sq>", "heroes go first", "undead go first",
     "activate <hero>", "activate undead <n>", "undead <n> attacks <hero>", "undead <n> to <sq>",
@@ -107,6 +108,7 @@ def vocabulary(content: NiflheimContent, setup: Mapping[str, Any]) -> list[str]:
     v += [f"pass {sup} to {h}" for sup in SUPPLY.values() for h in heroes]
     v += [f"ready {n.item[w]}" for w in weapons]
     v += [f"ready {n.item[w]} off hand" for w in one_handed]
+    v += [f"ready {n.item[x]} and {n.item[y]} off hand" for x in one_handed for y in one_handed]
     v += [f"rune step {q}" for q in walk]
     v += attacks("")
     for h in heroes:
