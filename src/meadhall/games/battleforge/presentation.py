@@ -75,6 +75,12 @@ class Presentation:
             return SOLO_SEAT
         return decision_seat
 
+    def measures(self) -> dict[str, Any]:
+        """For the simulation lab (see :func:`.evaluation.measures`)."""
+        from .evaluation import measures
+
+        return measures(self)
+
     # ------------------------------------------------------------------ targets
     def rondel_target(self, cid: str, space: int, note: str = "") -> Target:
         """Rondel space ``space`` (0-based) of champion ``cid``."""
