@@ -31,7 +31,11 @@ class PositionEnvelope(BaseModel):
     log: list[str] = Field(default_factory=list, description="actions since setup")
     pending: dict[str, Any] | None = None
     position: dict[str, Any] | None = Field(None, description="the game's own position")
-    journal: list[dict[str, Any]] | None = None
+    conceded: str | None = Field(None, description="why the players conceded, if they did")
+    journal: list[dict[str, Any]] | None = Field(None, description="recent actions and events "
+                                                 "(saves)")
+    history: dict[str, Any] | None = Field(None, description="what undo may take back (saves)")
+    revision: int = Field(0, ge=0, description="raised by every write of a save")
 
 
 def _owner(path: Path) -> games.Game | None:
@@ -42,25 +46,70 @@ def _owner(path: Path) -> games.Game | None:
     return None
 
 
+def expected_names(candidates: list[games.Game] | None = None) -> str:
+    """The content file names each game reads, for an error about a file that fits none."""
+    out = []
+    for g in candidates or games.all_games():
+        patterns = list(g.content_models())
+        if patterns:
+            out.append(f"{g.id}: {', '.join(patterns)}")
+    return "; ".join(out)
+
+
+def _is_position(data: dict[str, Any]) -> bool:
+    return data.get("format") == POSITION_FORMAT or (
+        "game" in data and ("position" in data or "setup" in data or "log" in data))
+
+
 def validate_path(path: Path) -> str:
-    """Validate one file; returns what it was checked as, raises :class:`ContentError`."""
+    """Validate one file as a position/save or as a game's content file: its schema, then
+    everything the game checks when it loads it (:meth:`Game.check_content`, loading the
+    position), with the same messages. Returns what it was checked as; raises
+    :class:`ContentError`."""
     if path.suffix == ".json":
         data = saves.read(path)
-        if isinstance(data, dict) and (data.get("format") == POSITION_FORMAT or (
-                "game" in data and ("position" in data or "setup" in data))):
+        if _is_position(data):
             validate(PositionEnvelope, data, str(path))
-            saves.load(path)
+            saves.open_save(path)
             return f"{data['game']} position"
-    else:
+    elif path.suffix == ".toml":
         data = read_data(path)
-    candidates = [g for g in [_owner(path)] if g] or games.all_games()
+    else:
+        raise ContentError(str(path), "", "not a .json or .toml file")
+    owner = _owner(path)
+    candidates = [owner] if owner else games.all_games()
     for g in candidates:
         for pattern, model in g.content_models().items():
             if fnmatch.fnmatch(path.name, pattern):
-                validate(model, data, str(path))
+                checked = validate(model, data, str(path))
+                g.check_content(str(path), checked)
                 return f"{g.id} {model.__name__}"
-    raise ContentError(str(path), "", "no schema matches this file (not a position, and no "
-                       "game's content_models() pattern fits its name)")
+    raise ContentError(str(path), "", "not a position, and its name fits no content file; "
+                       f"expected names: {expected_names(candidates)}")
+
+
+def collect(paths: list[Path]) -> list[Path]:
+    """The files to check: each file given, and every .json/.toml file inside each folder
+    given (hidden files and folders skipped). Raises :class:`ContentError` for a path that
+    does not exist or a folder with nothing to check."""
+    files: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found = sorted(x for x in p.rglob("*")
+                           if x.is_file() and x.suffix in (".json", ".toml")
+                           and not any(part.startswith(".")
+                                       for part in x.relative_to(p).parts))
+            if not found:
+                raise ContentError(str(p), "", "nothing to check: the folder holds no .json "
+                                   "or .toml file")
+            files += found
+        elif p.exists():
+            files.append(p)
+        else:
+            raise ContentError(str(p), "", "no such file or folder")
+    if not files:
+        raise ContentError("validate", "", "nothing to check: name files or folders")
+    return files
 
 
 def all_schemas(game: str | None = None) -> dict[str, dict[str, Any]]:

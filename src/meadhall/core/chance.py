@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from meadhall.core.errors import IllegalAction
+from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.rng import Rng
 
 ChanceMode = Literal["seeded", "table"]
@@ -46,8 +46,25 @@ class ChanceRequest:
 
     @classmethod
     def from_json(cls, d: dict) -> ChanceRequest:
-        return cls(d["what"], tuple(d["options"]), d.get("section"),
-                   tuple(float(x) for x in d.get("probabilities", ())))
+        """A saved question to the table; a malformed one names the field."""
+        if not isinstance(d, dict):
+            raise ContentError("", "pending.request", "must be an object")
+        what, options, section = d.get("what"), d.get("options"), d.get("section")
+        probs = d.get("probabilities", [])
+        if not isinstance(what, str):
+            raise ContentError("", "pending.request.what", "must be a string")
+        if not isinstance(options, list) or not options or \
+                not all(isinstance(o, str) for o in options):
+            raise ContentError("", "pending.request.options", "must be a non-empty list of "
+                               "strings")
+        if section is not None and not isinstance(section, str):
+            raise ContentError("", "pending.request.section", "must be a string or null")
+        if not isinstance(probs, list) or (probs and len(probs) != len(options)) or not all(
+                isinstance(x, int | float) and not isinstance(x, bool) and x >= 0
+                for x in probs):
+            raise ContentError("", "pending.request.probabilities", "must be one number "
+                               "≥ 0 per option")
+        return cls(what, tuple(options), section, tuple(float(x) for x in probs))
 
 
 class NeedChance(Exception):  # noqa: N818 - control flow, not an error a user sees
@@ -56,6 +73,11 @@ class NeedChance(Exception):  # noqa: N818 - control flow, not an error a user s
     def __init__(self, request: ChanceRequest) -> None:
         super().__init__(request.what)
         self.request = request
+
+
+class BadForcedResult(IllegalAction):
+    """A result queued with :meth:`Chance.force` that the roll or draw it reached cannot give;
+    the protocol drops it so that the game can go on."""
 
 
 class Chance:
@@ -104,9 +126,10 @@ class Chance:
             result = self.queue.pop(0)
             if result not in names:
                 self.queue.insert(0, result)
-                raise IllegalAction(
-                    self.game, section, f"{result!r} is not a possible result of {what}; "
-                    f"possible: {', '.join(dict.fromkeys(names))}"
+                raise BadForcedResult(
+                    self.game, section, f"the forced result {result!r} is not a possible "
+                    f"result of {what} (possible: {', '.join(dict.fromkeys(names))}); it was "
+                    "dropped"
                 )
             return names.index(result)
         if self.mode == "table":
@@ -120,8 +143,22 @@ class Chance:
 
     @classmethod
     def from_json(cls, game: str, d: dict) -> Chance:
-        c = cls(game, Rng.from_state(int(d["rng"])), d.get("mode", "seeded"))
-        c.queue = [str(x) for x in d.get("queue", [])]
+        """The random source of a save; a malformed one names the field (``chance.rng``...)."""
+        if not isinstance(d, dict):
+            raise ContentError("", "chance", "must be an object with mode, rng and queue")
+        mode = d.get("mode", "seeded")
+        if mode not in ("seeded", "table"):
+            raise ContentError("", "chance.mode", f"must be 'seeded' or 'table', not {mode!r}")
+        try:
+            rng = Rng.from_state(d.get("rng"))  # type: ignore[arg-type]
+        except ValueError as e:
+            raise ContentError("", "chance.rng", str(e)) from None
+        queue = d.get("queue", [])
+        if not isinstance(queue, list) or not all(isinstance(x, str | int) and
+                                                  not isinstance(x, bool) for x in queue):
+            raise ContentError("", "chance.queue", "must be a list of results (strings)")
+        c = cls(game, rng, mode)
+        c.queue = [str(x) for x in queue]
         return c
 
 

@@ -23,6 +23,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from meadhall.core.chance import Chance
+from meadhall.core.errors import ContentError
 
 
 @dataclass(slots=True)
@@ -124,8 +125,24 @@ class Deck:
 
     @classmethod
     def from_json(cls, d: dict) -> Deck:
-        return cls(d["name"], list(d.get("pile", [])), list(d.get("top", [])),
-                   list(d.get("bottom", [])), list(d.get("discard", [])), d.get("reshuffle", True))
+        """A deck from its saved form; a malformed one names the part that is wrong."""
+        if not isinstance(d, dict):
+            raise ContentError("", "deck", "must be an object with name, pile, top, bottom, "
+                               "discard")
+        name = d.get("name")
+        if not isinstance(name, str):
+            raise ContentError("", "deck.name", "must be a string")
+        parts: dict[str, list[str]] = {}
+        for key in ("pile", "top", "bottom", "discard"):
+            value = d.get(key, [])
+            if not isinstance(value, list) or not all(isinstance(x, str) for x in value):
+                raise ContentError("", f"{name}.{key}", "must be a list of card names (strings)")
+            parts[key] = list(value)
+        reshuffle = d.get("reshuffle", True)
+        if not isinstance(reshuffle, bool):
+            raise ContentError("", f"{name}.reshuffle", "must be true or false")
+        return cls(name, parts["pile"], parts["top"], parts["bottom"], parts["discard"],
+                   reshuffle)
 
 
 def Pool(name: str, markers: Iterable[str]) -> Deck:  # noqa: N802 - reads as a type

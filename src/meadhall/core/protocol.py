@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
-from meadhall.core.chance import Chance, ChanceMode, ChanceRequest, NeedChance
+from meadhall.core.chance import BadForcedResult, Chance, ChanceMode, ChanceRequest, NeedChance
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import fastcopy
 from meadhall.core.rng import Rng
@@ -168,8 +168,17 @@ class Pending:
 
     @classmethod
     def from_json(cls, d: dict[str, Any]) -> Pending:
-        return cls(d["action"], ChanceRequest.from_json(d["request"]), list(d["results"]),
-                   int(d.get("shown", 0)))
+        """A saved pending action; a malformed one names the field."""
+        if not isinstance(d, dict):
+            raise ContentError("", "pending", "must be an object or null")
+        action, results, shown = d.get("action"), d.get("results", []), d.get("shown", 0)
+        if not isinstance(action, str):
+            raise ContentError("", "pending.action", "must be the action's text")
+        if not isinstance(results, list) or not all(isinstance(r, str) for r in results):
+            raise ContentError("", "pending.results", "must be a list of strings")
+        if type(shown) is not int or shown < 0:
+            raise ContentError("", "pending.shown", "must be a whole number ≥ 0")
+        return cls(action, ChanceRequest.from_json(d.get("request")), list(results), shown)
 
 
 START = "__start__"
@@ -201,6 +210,9 @@ class GameState(ABC):
     pending: Pending | None
     auto_choices: bool
     conceded: str | None
+
+    _checkpoint: tuple[GameState | Game, int] | None = None
+    _legal_memo: tuple[list[Action], set[int]] | None = None
 
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
                    chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -327,12 +339,18 @@ class GameState(ABC):
         return self._decision()
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action for the current decision (empty when the game is over)."""
+        """Every legal action for the current decision (empty when the game is over).
+
+        The returned Action objects are remembered until the state next changes, so that
+        applying one of them does not compute the rules twice (see :meth:`apply`).
+        """
         if self.pending is not None:
             return [Action(RESULT + o) for o in self.pending.request.options]
         if self.outcome().over:
             return []
-        return [Action(t) for t in self._legal()]
+        acts = [Action(t) for t in self._legal()]
+        self._legal_memo = (acts, {id(a) for a in acts})
+        return acts
 
     def describe(self, action: Action | str) -> Action:
         """The legal action ``action`` with its readable label and board targets.
@@ -359,16 +377,29 @@ class GameState(ABC):
 
         Raises :class:`IllegalAction` (naming the rule where the game knows it) and leaves the
         state exactly as it was.
+
+        Fast path for bots: pass an :class:`Action` object from the list
+        :meth:`legal_actions` just returned for this state, unchanged since; it is then not
+        checked against the rules a second time. A state edited by hand (tests) should be
+        given texts, which are always checked.
         """
         text = action.text if isinstance(action, Action) else " ".join(str(action).split())
         if text.startswith(FORCE):
             raise IllegalAction(self.game, None, "forced results are queued with force(), "
                                 "not applied as actions")
+        if not text:
+            raise IllegalAction(self.game, None, f"an empty action: choose one of the legal "
+                                f"actions ({self._prompt_hint()})")
         if self.pending is not None:
             return self._enter_result(text)
         if self.outcome().over:
             raise IllegalAction(self.game, None, f"the game is over ({self.outcome().reason})")
-        if text not in self._legal():
+        # The fast path: an Action object from the list legal_actions() just returned is known
+        # to be legal (bots pass those objects). Anything else, such as a text typed by a
+        # person or a test that edited the state by hand, is checked against the rules again.
+        memo = self.__dict__.pop("_legal_memo", None)
+        if not (memo is not None and isinstance(action, Action) and id(action) in memo[1]) \
+                and text not in self._legal():
             raise self._why_illegal(text) or IllegalAction(
                 self.game, None, f"{text!r} is not a legal action now "
                 f"({self._prompt_hint()})")
@@ -379,16 +410,27 @@ class GameState(ABC):
 
         The results are recorded in the log so a replay forces them again.
         """
+        self._legal_memo = None
         for r in results:
             self.log.append(FORCE + str(r))
         self.chance.force(*results)
 
     def clone(self) -> Self:
-        """An independent copy; content is shared, never copied."""
+        """An independent copy; content is shared, never copied.
+
+        The undo checkpoint (an immutable earlier copy, see :meth:`_run_atomic`) is shared too;
+        the remembered legal list is not carried over.
+        """
         new = object.__new__(type(self))
         d = new.__dict__
+        shared = self._shared
         for k, v in self.__dict__.items():
-            d[k] = v if k in self._shared else fastcopy(v)
+            if k in shared or k == "_checkpoint":
+                d[k] = v
+            elif k == "log":
+                d[k] = list(v)
+            elif k != "_legal_memo":
+                d[k] = fastcopy(v)
         return new
 
     def determinize(self, rng: Rng) -> Self:
@@ -396,6 +438,7 @@ class GameState(ABC):
         c = self.clone()
         c.chance.rng = rng.split()
         c._determinize(rng)
+        c._checkpoint = None  # replaying the log would not give the resampled state
         return c
 
     def to_json(self) -> dict[str, Any]:
@@ -405,7 +448,7 @@ class GameState(ABC):
             "version": POSITION_VERSION,
             "game": self.game,
             "state_version": self.STATE_VERSION,
-            "setup": self.setup,
+            "setup": fastcopy(self.setup),  # a copy: the live setup is shared by clones
             "seed": self.seed,
             "chance": self.chance.to_json(),
             "auto_choices": self.auto_choices,
@@ -432,6 +475,12 @@ class GameState(ABC):
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[union-attr]
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled states (sent to worker processes) leave their undo checkpoint and the
+        # remembered legal list behind; a checkpoint is made again when needed.
+        return {k: v for k, v in self.__dict__.items()
+                if k not in ("_checkpoint", "_legal_memo")}
+
     __hash__ = None  # type: ignore[assignment]
 
     # ----------------------------------------------------------------- machinery
@@ -454,7 +503,58 @@ class GameState(ABC):
             self._apply(d.default, events)
         raise RuntimeError("auto_choices did not reach a decision after 10000 defaults")
 
+    CHECKPOINT_EVERY: ClassVar[int] = 32
+    """Steps between the undo checkpoints of seeded play (see :meth:`_run_atomic`)."""
+
+    def _restore(self) -> None:
+        """Put the state back as it was before the failed step: the last checkpoint, replayed
+        up to the current log (every entry after it applied cleanly once, and play is
+        deterministic, so replaying gives the identical state). A game that began with
+        ``new_game`` needs no checkpoint copy: it is replayed from its setup and seed."""
+        base, mark = self._checkpoint  # type: ignore[misc]
+        log = self.log
+        if isinstance(base, Game):
+            self.__dict__ = base.replay(self.setup, self.seed, log, self.chance.mode,
+                                        self.auto_choices).__dict__
+            return
+        state = base.clone()
+        for entry in log[mark:]:
+            if entry.startswith(FORCE):
+                state.force(entry[len(FORCE):])
+            elif entry.startswith(CONCEDE.strip()):
+                state.concede(entry[len(CONCEDE):])
+            else:
+                state._legal_memo = None
+                state._run_atomic(entry, [])
+        self.__dict__ = state.__dict__
+
     def _run_atomic(self, text: str, results: list[str], shown: int = 0) -> list[Event]:
+        """Run one action and its automated steps; on any error the state is put back.
+
+        Seeded play takes no snapshot per step: a game begun with ``new_game`` is rebuilt on
+        an error by replaying its setup, seed and log; a loaded or determinized state keeps a
+        checkpoint copy every :attr:`CHECKPOINT_EVERY` steps and replays the log from it. Table mode (and a pending result) snapshots every step, because an
+        unknown die result interrupts the action and it must be replayed from its start.
+        """
+        self._legal_memo = None
+        if results or self.chance.mode == "table" or self.chance.queue:
+            return self._run_snapshot(text, results, shown)
+        ck = self.__dict__.get("_checkpoint")
+        if ck is None or (not isinstance(ck[0], Game) and (
+                len(self.log) - ck[1] >= self.CHECKPOINT_EVERY or ck[1] > len(self.log))):
+            self._checkpoint = None
+            self._checkpoint = (self.clone(), len(self.log))
+        events: list[Event] = []
+        try:
+            self._run(text, events)
+        except BaseException:
+            self._restore()
+            raise
+        if text != START:
+            self.log.append(text)
+        return events
+
+    def _run_snapshot(self, text: str, results: list[str], shown: int = 0) -> list[Event]:
         snapshot = self.clone()
         events: list[Event] = []
         self.chance.queue[:0] = results
@@ -464,12 +564,32 @@ class GameState(ABC):
             self.__dict__ = snapshot.__dict__
             self.pending = Pending(text, need.request, list(results), len(events))
             return events[shown:]
+        except BadForcedResult:
+            self.__dict__ = snapshot.__dict__
+            self._drop_forced()
+            raise
         except BaseException:
             self.__dict__ = snapshot.__dict__
             raise
         if text != START:
             self.log.append(text)
         return events[shown:]
+
+    def _drop_forced(self) -> None:
+        """Drop the first queued forced result, which the step just refused, and its log
+        entry (queued results are the last ``len(queue)`` force entries of the log), so that
+        neither play nor a replay trips over it again."""
+        queue = self.chance.queue
+        if not queue:
+            return
+        queue.pop(0)
+        seen = 0
+        for i in range(len(self.log) - 1, -1, -1):
+            if self.log[i].startswith(FORCE):
+                seen += 1
+                if seen == len(queue) + 1:
+                    del self.log[i]
+                    return
 
     def _enter_result(self, text: str) -> list[Event]:
         assert self.pending is not None
@@ -482,7 +602,7 @@ class GameState(ABC):
         self.pending = None
         log_len = len(self.log)
         try:
-            events = self._run_atomic(p.action, [*p.results, result], p.shown)
+            events = self._run_snapshot(p.action, [*p.results, result], p.shown)
         except BaseException:
             self.pending = p
             raise
@@ -599,6 +719,8 @@ class Game(ABC):
         """Set up a new game and run its automated setup steps."""
         state = self.blank_state(self.normalise_setup(setup), seed, chance, auto_choices)
         state._run_atomic(START, [])
+        # Its setup and seed rebuild it: a failed step is undone by replaying the log.
+        state._checkpoint = (self, 0)  # type: ignore[assignment]
         return state
 
     def replay(self, setup: Mapping[str, Any] | None, seed: int, log: Iterable[str],
@@ -627,35 +749,60 @@ class Game(ABC):
             raise ContentError(source, "state_version", f"{self.id} state version {sv} is not "
                                f"supported (this meadhall reads {self.state_cls.STATE_VERSION})")
         seed = data.get("seed", 0)
-        if not isinstance(seed, int):
-            raise ContentError(source, "seed", "must be an integer")
-        chance = data.get("chance") or {}
-        setup = self.normalise_setup(data.get("setup"))
-        if "position" not in data:
-            # Setup, seed and log only: the game is rebuilt by replaying it.
-            log = data.get("log") or []
-            return self.replay(setup, seed, log, chance.get("mode", "seeded"),
-                               bool(data.get("auto_choices", False)))
-        state = self.blank_state(setup, seed, chance.get("mode", "seeded"),
-                                 bool(data.get("auto_choices", False)))
-        if "rng" in chance:
-            state.chance = Chance.from_json(self.id, chance)
+        if type(seed) is not int or not 0 <= seed < 2**63:
+            raise ContentError(source, "seed", "must be an integer from 0 to 2**63 - 1")
+        chance = data.get("chance")
+        if chance is None:
+            chance = {}
+        if not isinstance(chance, dict):
+            raise ContentError(source, "chance", "must be an object with mode, rng and queue")
+        mode = chance.get("mode", "seeded")
+        if mode not in ("seeded", "table"):
+            raise ContentError(source, "chance.mode", f"must be 'seeded' or 'table', not "
+                               f"{mode!r}")
+        auto = data.get("auto_choices", False)
+        if not isinstance(auto, bool):
+            raise ContentError(source, "auto_choices", "must be true or false")
+        raw_setup = data.get("setup")
+        if raw_setup is not None and not isinstance(raw_setup, dict):
+            raise ContentError(source, "setup", "must be an object (scenario, heroes...)")
+        setup = self.normalise_setup(raw_setup)
         log = data.get("log", [])
+        if log is None:
+            log = []
         if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
             raise ContentError(source, "log", "must be a list of action strings")
-        state.log = list(log)
-        if data.get("pending"):
-            state.pending = Pending.from_json(data["pending"])
         conceded = data.get("conceded")
         if conceded is not None and not isinstance(conceded, str):
             raise ContentError(source, "conceded", "must be null or the reason, a string")
-        state.conceded = conceded
-        if "position" in data:
+        if "position" not in data:
+            # Setup, seed and log only: the game is rebuilt by replaying it.
             try:
-                state._load(data["position"])
-            except ContentError as e:
-                raise ContentError(source, f"position.{e.field}" if e.field else "position",
-                                   e.reason) from None
-            except (KeyError, TypeError, ValueError) as e:
-                raise ContentError(source, "position", f"{type(e).__name__}: {e}") from None
+                return self.replay(setup, seed, log, mode, auto)
+            except IllegalAction as e:
+                raise ContentError(source, "log", f"the log does not replay: {e}") from None
+        position = data["position"]
+        if not isinstance(position, dict):
+            raise ContentError(source, "position", "must be an object (the game's position, "
+                               f"see docs/formats/{self.id}.md)")
+        state = self.blank_state(setup, seed, mode, auto)
+        try:
+            if "rng" in chance:
+                state.chance = Chance.from_json(self.id, chance)
+            state.log = list(log)
+            if data.get("pending"):
+                state.pending = Pending.from_json(data["pending"])
+                if mode != "table":
+                    raise ContentError("", "pending", "only a table-mode game waits for a "
+                                       "result")
+        except ContentError as e:
+            raise ContentError(source, e.field, e.reason) from None
+        state.conceded = conceded
+        try:
+            state._load(position)
+        except ContentError as e:
+            raise ContentError(source, f"position.{e.field}" if e.field else "position",
+                               e.reason) from None
+        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
+            raise ContentError(source, "position", f"{type(e).__name__}: {e}") from None
         return state

@@ -36,6 +36,14 @@ class Rng:
 
     @classmethod
     def from_state(cls, state: int) -> Rng:
+        """The generator whose state is ``state`` (an integer from 0 to 2**64 - 1).
+
+        >>> Rng.from_state(-1)
+        Traceback (most recent call last):
+        ValueError: a generator state is an integer from 0 to 2**64 - 1, not -1
+        """
+        if type(state) is not int or not 0 <= state <= _MASK64:
+            raise ValueError(f"a generator state is an integer from 0 to 2**64 - 1, not {state!r}")
         r = cls.__new__(cls)
         r.state = state
         return r

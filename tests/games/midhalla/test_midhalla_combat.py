@@ -45,8 +45,8 @@ def test_players_choose_which_hero_is_attacked() -> None:
                enemies={"e1": {"card": "kobold_warrior", "tile": "t1"}})
     combat(st)
     assert st.decision().seat == "players"
-    assert legal(st) == ["Kobold Warrior attacks harkon", "Kobold Warrior attacks enyk"]
-    st.apply("Kobold Warrior attacks enyk")
+    assert legal(st) == ["e1 attacks Harkon", "e1 attacks Enyk"]
+    st.apply("e1 attacks Enyk")
     assert st.heroes["enyk"].hp == 3 and st.heroes["harkon"].hp == 6
 
 
@@ -68,7 +68,7 @@ def test_any_target_lets_players_pick_among_every_type_in_range() -> None:
                enemies={"e1": {"card": "troll_brute", "tile": "t1"}},
                traps={"t5": {"kind": "spike", "tile": "t1"}})
     combat(st)
-    assert legal(st) == ["Troll Brute attacks harkon", "Troll Brute attacks t5"]
+    assert legal(st) == ["e1 attacks Harkon", "e1 attacks trap t5"]
 
 
 @pytest.mark.rule("midhalla", "Gate Check")
@@ -102,9 +102,9 @@ def test_move_ties_are_a_players_choice() -> None:
     st = state(tiles=tiles, heroes={"harkon": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "b"}})
     combat(st)
-    assert legal(st) == ["move e1 to a", "move e1 to c"]
-    assert st.decision().default == "move e1 to a"
-    st.apply("move e1 to c")
+    assert legal(st) == ["e1 steps to a", "e1 steps to c"]
+    assert st.decision().default == "e1 steps to a"
+    st.apply("e1 steps to c")
     assert st.enemies["e1"].tile == "c"
 
 
@@ -117,8 +117,8 @@ def test_enemies_activate_in_tao_once_each_and_players_order_a_shared_tile() -> 
     ev = combat(st)
     # e3 (t1) moves onto G first; then the players order e1 and e2 on t2.
     assert st.enemies["e3"].tile == "G"
-    assert legal(st) == ["activate e1 (Kobold Warrior)", "activate e2 (Draugr)"]
-    ev = st.apply("activate e2 (Draugr)")
+    assert legal(st) == ["activate e1", "activate e2"]
+    ev = st.apply("activate e2")
     moves = [e.data["enemy"] for e in ev if e.kind == "move"]
     assert moves == ["e2", "e1"]  # e1 moved onto t1 - already activated - but acts once
 
@@ -155,11 +155,11 @@ def test_evasion_absorbs_the_first_attack_of_a_multi_attack() -> None:
     st = state(heroes={"harkon": {"tile": "t1"}, "enyk": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t1", "evasion": True}})
     combat(st, "heroes")
-    st.apply("next hero harkon")
+    st.apply("next hero Harkon")
     st.apply("skill top 1 Cleave")
-    st.apply("attack e1 (Kobold Warrior on t1)")
+    st.apply("attack e1")
     assert st.enemies["e1"].hp == 3 and not st.enemies["e1"].evasion
-    st.apply("attack e1 (Kobold Warrior on t1)")
+    st.apply("attack e1")
     assert st.enemies["e1"].hp == 2
 
 
@@ -177,13 +177,13 @@ def test_enemy_armor_reduces_every_attack_and_pierce_ignores_it() -> None:
                enemies={"e1": {"card": "draugr", "tile": "t1"}})
     combat(st, "heroes")
     st.apply("skill top 1 Shield Bash")  # Attack 1 vs armor 1: 0 damage
-    st.apply("attack e1 (Draugr on t1)")
+    st.apply("attack e1")
     assert st.enemies["e1"].hp == 3
     st2 = state(players=("tora",), heroes={"tora": {"tile": "t1"}},
                 enemies={"e1": {"card": "draugr", "tile": "t1"}})
     combat(st2, "heroes")
     st2.apply("skill top 2 Spear Thrust")  # Pierce, Attack 2: armor ignored this turn
-    st2.apply("attack e1 (Draugr on t1)")
+    st2.apply("attack e1")
     assert st2.enemies["e1"].hp == 1
 
 
@@ -221,7 +221,7 @@ def test_exhaust_blocks_a_skill_of_the_players_choice_max_two() -> None:
                enemies={"e1": {"card": "shaman", "tile": "t1"}})
     combat(st)
     assert st.decision().section == "Exhaust"
-    st.apply("exhaust harkon top:0 (Cleave)")
+    st.apply("exhaust top 1 Cleave")
     assert st.heroes["harkon"].exhausted == ["top:0"]
     assert "skill top 1 Cleave" not in legal(st)
     st.heroes["harkon"].exhausted = ["top:0", "top:1"]
@@ -260,9 +260,9 @@ def test_trap_must_attack_and_players_choose_the_target() -> None:
                         "e2": {"card": "kobold_slinger", "tile": "t1"}},
                traps={"t5": {"kind": "spike", "tile": "t1"}})
     combat(st, "traps")
-    assert legal(st) == ["trap t5 attacks e1 (Kobold Slinger)",
-                         "trap t5 attacks e2 (Kobold Slinger)"]
-    st.apply("trap t5 attacks e2 (Kobold Slinger)")
+    assert legal(st) == ["t5 attacks e1",
+                         "t5 attacks e2"]
+    st.apply("t5 attacks e2")
     assert st.enemies["e2"].hp == 1
 
 
@@ -295,8 +295,8 @@ def test_heroes_act_in_any_order_chosen_by_the_players() -> None:
     st = state(heroes={"harkon": {"tile": "G"}, "enyk": {"tile": "G"}},
                enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
     combat(st, "heroes")
-    assert legal(st) == ["next hero harkon", "next hero enyk"]
-    st.apply("next hero enyk")
+    assert legal(st) == ["next hero Harkon", "next hero Enyk"]
+    st.apply("next hero Enyk")
     assert st.decision().seat == "enyk"
 
 
@@ -324,7 +324,7 @@ def test_items_and_ultimates_are_free_actions_exhausted_after_use() -> None:
     combat(st, "heroes")
     st.apply("use item Throwing Axe")
     assert "use item Throwing Axe" not in legal(st)  # no free action within an effect
-    st.apply("attack e1 (Kobold Warrior on t2)")
+    st.apply("attack e1")
     assert st.enemies["e1"].hp == 1
     assert "use item Throwing Axe" not in legal(st)  # exhausted for this phase
     assert "use ultimate Berserk Fury" in legal(st)
@@ -346,13 +346,13 @@ def test_range_counts_tiles_anywhere_reaches_all_and_zero_is_the_same_tile() -> 
                         "e2": {"card": "kobold_warrior", "tile": "t4"}})
     combat(st, "heroes")
     st.apply("skill top 1 Arrow")  # range 2 reaches t3, not t4
-    assert legal(st) == ["attack e1 (Kobold Warrior on t3)", "skip attack"]
+    assert legal(st) == ["attack e1", "skip attack"]
     st.apply("skip attack")
     st.apply("skill bottom 1 Scout")
     st.apply("stay")
     st.apply("use ultimate Snipe")  # range anywhere
-    assert legal(st)[:2] == ["attack e1 (Kobold Warrior on t3)",
-                             "attack e2 (Kobold Warrior on t4)"]
+    assert legal(st)[:2] == ["attack e1",
+                             "attack e2"]
 
 
 @pytest.mark.rule("midhalla", "Targeting")
@@ -361,7 +361,7 @@ def test_linked_effects_apply_to_the_attacks_target() -> None:
                enemies={"e1": {"card": "kobold_warrior", "tile": "t2", "evasion": False}})
     combat(st, "heroes")
     st.apply("skill top 3 Venom Dart")
-    st.apply("attack e1 (Kobold Warrior on t2)")
+    st.apply("attack e1")
     assert st.enemies["e1"].bleed == 1 and st.enemies["e1"].hp == 1
 
 
@@ -380,7 +380,7 @@ def test_defeated_enemy_goes_to_its_discard_pile() -> None:
                         "e2": {"card": "kobold_warrior", "tile": "t3"}})
     combat(st, "heroes")
     st.apply("skill top 2 Strike")
-    st.apply("attack e1 (Kobold Slinger on t1)")
+    st.apply("attack e1")
     assert "e1" not in st.enemies and st.decks["enemy"].discard == ["kobold_slinger"]
 
 
@@ -390,7 +390,7 @@ def test_combat_ends_at_the_end_of_3_3_when_every_enemy_is_defeated() -> None:
                enemies={"e1": {"card": "kobold_slinger", "tile": "t1"}})
     combat(st, "heroes")
     st.apply("skill top 2 Strike")
-    st.apply("attack e1 (Kobold Slinger on t1)")
+    st.apply("attack e1")
     assert st.phase == "combat"  # heroes still finish step 3.3
     st.apply("skill bottom 1 Advance")
     st.apply("stay")
@@ -422,7 +422,7 @@ def test_horde_reduces_attacks_for_each_other_horde_enemy_on_the_tile() -> None:
                         "e2": {"card": "demon_hound", "tile": "t1"}})
     combat(st, "heroes")
     st.apply("skill top 2 Strike")
-    st.apply("attack e1 (Demon Hound on t1)")
+    st.apply("attack e1")
     assert st.enemies["e1"].hp == 2 - 1
 
 
@@ -445,10 +445,10 @@ def test_players_may_replay_step_3_3_until_step_3_1_starts() -> None:
                         "e2": {"card": "kobold_warrior", "tile": "t3"}})
     combat(st, "heroes")
     start = st.to_json()["position"]
-    st.apply("next hero harkon")
+    st.apply("next hero Harkon")
     st.apply("skill top 2 Strike")
     assert REPLAY not in legal(st)  # not within a skill
-    st.apply("attack e1 (Kobold Slinger on t1)")
+    st.apply("attack e1")
     st.apply("skill bottom 1 Advance")
     st.apply("move to t2")
     assert legal(st)[0] == "end turn" and REPLAY not in legal(st)  # Enyk has not acted yet
@@ -460,12 +460,13 @@ def test_players_may_replay_step_3_3_until_step_3_1_starts() -> None:
     assert legal(st)[-1] == REPLAY  # the last turn of the step is ending
     ev = st.apply(REPLAY)  # Harkon's turn is taken back too: the whole step
     assert any(e.kind == "replay" and e.section == "3.3 Hero Turns" for e in ev)
-    assert {k: v for k, v in st.to_json()["position"].items() if k != "choice"} == {
-        k: v for k, v in start.items() if k != "choice"}
-    assert legal(st) == ["next hero harkon", "next hero enyk"]  # a different order now
-    st.apply("next hero enyk")
+    assert {k: v for k, v in st.to_json()["position"].items() if k not in ("choice", "tally")
+            } == {k: v for k, v in start.items() if k not in ("choice", "tally")}
+    assert st.replays == 1  # counted, so a bot that weighs positions sees the replay's cost
+    assert legal(st) == ["next hero Harkon", "next hero Enyk"]  # a different order now
+    st.apply("next hero Enyk")
     st.apply("skill top 1 Thorn Dart")
-    st.apply("attack e1 (Kobold Slinger on t1)")
+    st.apply("attack e1")
     st.apply("skill bottom 1 Wander")
     st.apply("stay")
     st.apply("end turn")

@@ -57,8 +57,8 @@ def test_level_one_pool_is_players_plus_two_and_each_hero_takes_one() -> None:
 @pytest.mark.rule("midhalla", "Setup")
 def test_unique_items_are_distributed_by_the_players() -> None:
     st = new()
-    assert legal(st) == ["give runic_talisman to harkon", "give runic_talisman to enyk"]
-    st.apply("give runic_talisman to enyk")
+    assert legal(st) == ["give Runic Talisman to Harkon", "give Runic Talisman to Enyk"]
+    st.apply("give Runic Talisman to Enyk")
     assert st.heroes["enyk"].items == ["runic_talisman"]
 
 
@@ -198,14 +198,14 @@ def test_global_07_without_runestones_reads_19() -> None:
                           silver=5)
     # 19: all but the lowest-HP hero suffer one damage; a spike trap may be built here
     assert st.heroes["harkon"].hp == 3 and st.heroes["enyk"].hp == 3
-    assert legal(st)[0].startswith("build spike on G")
+    assert legal(st)[0].startswith("build Spike Trap on G")
 
 
 @pytest.mark.rule("midhalla", "Global Events")
 def test_global_19_ties_for_lowest_hp_are_a_players_choice() -> None:
     st, _ = global_event("19", heroes={"harkon": {"hp": 3}, "enyk": {"hp": 3}}, silver=0)
-    assert legal(st) == ["spare harkon", "spare enyk"]
-    st.apply("spare enyk")
+    assert legal(st) == ["spare Harkon", "spare Enyk"]
+    st.apply("spare Enyk")
     assert st.heroes["harkon"].hp == 2 and st.heroes["enyk"].hp == 3
 
 

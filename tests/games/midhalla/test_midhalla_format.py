@@ -19,18 +19,18 @@ EXAMPLE = Path(__file__).parents[3] / "docs" / "formats" / "midhalla-example.jso
 def test_worked_example_loads_and_asks_who_acts_first() -> None:
     st = G.from_json(json.loads(EXAMPLE.read_text()))
     assert st.phase == "combat" and st.gate_hp == 18
-    assert legal(st) == ["next hero harkon", "next hero enyk"]
+    assert legal(st) == ["next hero Harkon", "next hero Enyk"]
     assert st.enemies["e1"].hp == 3 and st.enemies["e2"].bleed == 1
     assert st.tiles["2A"].fortified and not st.tiles["1A"].fortified
     board = st.render()
     assert "[2A#]" in board and "e:e2/1" in board and "?C<" in board and "?D^ E>" in board
     back = G.from_json(json.loads(json.dumps(st.to_json())))
     assert back == st
-    st.apply("next hero harkon")
+    st.apply("next hero Harkon")
     ev = st.apply("skill top 4 Sling")  # the level 1 skill: Attack 1, range 1 reaches 2A
-    assert legal(st) == ["attack e2 (Kobold Slinger on 2A)", "skip attack"]
-    ev = st.apply("attack e2 (Kobold Slinger on 2A)")
-    assert "e2" not in st.enemies and any(e.kind == "defeat" for e in ev)
+    assert legal(st) == ["attack e2", "skip attack"]
+    ev = st.apply("attack e2")
+    assert "e2" not in st.enemies and any(e.kind == "kill" and e.data["by"] == "harkon" for e in ev)
 
 
 def test_bad_positions_name_the_field() -> None:

@@ -51,8 +51,8 @@ def test_followers_take_a_turn_count_as_heroes_for_enemies_and_ignore_exhaust() 
     # the shaman (targets heroes, range 2) reaches only the cub, which ignores its exhaust
     assert st.heroes["cub"].hp == 2 and st.heroes["harkon"].hp == 6
     assert st.heroes["cub"].exhausted == [] and any("immune" in e.text for e in ev)
-    assert legal(st) == ["next hero harkon", "next hero cub"]
-    st.apply("next hero cub")
+    assert legal(st) == ["next hero Harkon", "next hero Demon Cub"]
+    st.apply("next hero Demon Cub")
     assert st.decision().seat == "players" and st.decision().section == "Followers"
     assert legal(st) == ["skill top 1 Bite", "skill top 2 Pounce"]  # no items, no ultimates
 
@@ -79,11 +79,11 @@ def test_ally_means_another_hero_not_self() -> None:
     st, _ = fight(players=("tora", "enyk"), heroes={"tora": {"tile": "G", "hp": 3},
                                                    "enyk": {"tile": "t1", "hp": 2}},
                   enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
-    st.apply("next hero tora")
+    st.apply("next hero Tora")
     st.apply("skill top 3 Sprint")
     st.apply("stay")
     st.apply("skill bottom 3 Rally")  # Heal 1, range 1, ally
-    assert legal(st) == ["heal enyk", "skip heal"]
+    assert legal(st) == ["heal Enyk", "skip heal"]
 
 
 @pytest.mark.rule("midhalla", "Anywhere")
@@ -91,7 +91,7 @@ def test_anywhere_reaches_every_map_tile() -> None:
     st, _ = fight(players=("enyk",), heroes={"enyk": {"tile": "G", "hp": 1}},
                   enemies={"e1": {"card": "kobold_warrior", "tile": "t3"}})
     st.apply("use ultimate Grove Blessing")  # Heal 3 anywhere, twice
-    st.apply("heal enyk")
+    st.apply("heal Enyk")
     assert st.heroes["enyk"].hp == 4
 
 
@@ -102,10 +102,10 @@ def test_each_attack_of_a_multi_attack_has_its_own_target() -> None:
                   enemies={"e1": {"card": "kobold_slinger", "tile": "t1"},
                            "e2": {"card": "kobold_warrior", "tile": "t1", "evasion": False}})
     st.apply("skill top 1 Cleave")
-    st.apply("attack e1 (Kobold Slinger on t1)")
+    st.apply("attack e1")
     assert "e1" not in st.enemies  # 1 HP for one player
-    assert legal(st) == ["attack e2 (Kobold Warrior on t1)", "skip attack"]
-    st.apply("attack e2 (Kobold Warrior on t1)")
+    assert legal(st) == ["attack e2", "skip attack"]
+    st.apply("attack e2")
     assert st.enemies["e2"].hp == 1
 
 
@@ -116,15 +116,15 @@ def test_pierce_lasts_until_the_end_of_that_units_turn() -> None:
     st, _ = fight(players=("tora", "harkon"),
                   heroes={"tora": {"tile": "t1"}, "harkon": {"tile": "t1"}},
                   enemies={"e1": {"card": "draugr", "tile": "t1", "hp": 9, "max_hp": 9}})
-    st.apply("next hero tora")
+    st.apply("next hero Tora")
     st.apply("skill top 2 Spear Thrust")
-    st.apply("attack e1 (Draugr on t1)")
+    st.apply("attack e1")
     assert st.enemies["e1"].hp == 7  # armor pierced
     st.apply("skill bottom 1 Stride")
     st.apply("stay")
     st.apply("end turn")
     st.apply("skill top 2 Strike")  # Harkon's turn: the pierce effect is gone
-    st.apply("attack e1 (Draugr on t1)")
+    st.apply("attack e1")
     assert st.enemies["e1"].hp == 6
 
 
@@ -155,7 +155,7 @@ def test_basic_elite_and_boss_cards_have_their_own_discard() -> None:
                   enemies={"e1": {"card": "kobold_chieftain", "tile": "t1", "hp": 1},
                            "e2": {"card": "kobold_warrior", "tile": "t3"}})
     st.apply("skill top 2 Strike")
-    st.apply("attack e1 (Kobold Chieftain on t1)")
+    st.apply("attack e1")
     assert st.decks["elite"].discard == ["kobold_chieftain"] and not st.decks["enemy"].discard
     kinds = {e.kind for e in G.content.cat.enemies.values()}
     assert kinds == {"basic", "elite", "boss"}
@@ -217,7 +217,7 @@ def test_gate_and_its_neighbours_start_fortified_and_no_spawn_there() -> None:
     st = G.from_json(position(phase="preparation"))
     st.apply("done preparing")
     assert not st.enemies  # only the dungeon board: all three tiles fortified
-    assert legal(st) == ["position harkon on G", "position harkon on L", "position harkon on R"]
+    assert legal(st) == ["position Harkon on G", "position Harkon on L", "position Harkon on R"]
 
 
 @pytest.mark.rule("midhalla", "Curse")

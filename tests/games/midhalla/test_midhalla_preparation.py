@@ -21,12 +21,12 @@ def prep(n_tiles: int = 3, fortified: int = 2, players=("harkon", "enyk"), **pos
 @pytest.mark.rule("midhalla", "Buying, selling and exchanging Items")
 def test_buy_sell_half_cost_rounded_down_and_exchange() -> None:
     st = prep(silver=6, cart=["iron_shield", "throwing_axe"])
-    st.apply("buy iron_shield for harkon")
+    st.apply("buy Iron Shield for Harkon")
     assert st.silver == 3 and st.heroes["harkon"].items == ["iron_shield"]
-    st.apply("sell iron_shield from harkon")
+    st.apply("sell Iron Shield from Harkon")
     assert st.silver == 4 and "iron_shield" in st.cart  # 3 // 2 = 1
-    st.apply("buy throwing_axe for enyk")
-    st.apply("give throwing_axe from enyk to harkon")
+    st.apply("buy Throwing Axe for Enyk")
+    st.apply("give Throwing Axe from Enyk to Harkon")
     assert st.heroes["harkon"].items == ["throwing_axe"]
 
 
@@ -34,10 +34,10 @@ def test_buy_sell_half_cost_rounded_down_and_exchange() -> None:
 def test_unique_items_cannot_be_sold_but_can_be_exchanged() -> None:
     st = prep(heroes={"harkon": {"items": ["runic_talisman"]}, "enyk": {}})
     acts = legal(st)
-    assert "sell runic_talisman from harkon" not in acts
-    assert "give runic_talisman from harkon to enyk" in acts
+    assert "sell Runic Talisman from Harkon" not in acts
+    assert "give Runic Talisman from Harkon to Enyk" in acts
     with pytest.raises(IllegalAction) as err:
-        st.apply("sell runic_talisman from harkon")
+        st.apply("sell Runic Talisman from Harkon")
     assert err.value.section == "Types of Items" and "unique" in err.value.reason
 
 
@@ -65,18 +65,18 @@ def test_fortifying_a_cursed_tile_costs_one_more_and_lifts_the_curse() -> None:
 def test_traps_only_on_fortified_non_gate_tiles_two_per_tile_within_stock() -> None:
     st = prep(n_tiles=3, fortified=2, silver=20)
     acts = legal(st)
-    assert "build spike on t1" in acts
-    assert "build spike on G" not in acts and "build spike on t2" not in acts
+    assert "build Spike Trap on t1" in acts
+    assert "build Spike Trap on G" not in acts and "build Spike Trap on t2" not in acts
     with pytest.raises(IllegalAction, match="gate"):
-        st.apply("build spike on G")
+        st.apply("build Spike Trap on G")
     with pytest.raises(IllegalAction, match="not fortified"):
-        st.apply("build spike on t2")
-    st.apply("build spike on t1")
-    st.apply("build spike on t1")
+        st.apply("build Spike Trap on t2")
+    st.apply("build Spike Trap on t1")
+    st.apply("build Spike Trap on t1")
     assert st.silver == 14 and st.traps["t1"].hp == 3
-    assert "build spike on t1" not in legal(st)  # never more than two on one tile
+    assert "build Spike Trap on t1" not in legal(st)  # never more than two on one tile
     with pytest.raises(IllegalAction, match="two traps"):
-        st.apply("build spike on t1")
+        st.apply("build Spike Trap on t1")
 
 
 @pytest.mark.rule("midhalla", "Building Traps")
@@ -84,7 +84,7 @@ def test_trap_stock_limits_building() -> None:
     tiles = line(3, 4)
     st = prep(tiles=tiles, silver=40)
     for where in ("t1", "t1", "t2"):
-        st.apply(f"build spike on {where}")
+        st.apply(f"build Spike Trap on {where}")
     assert not any(a.startswith("build spike") for a in legal(st))  # stock 3
 
 
@@ -93,9 +93,9 @@ def test_upgrades_are_consecutive_and_spend_components() -> None:
     st = prep(runestones=5, components=["gear", "rope", "crystal"],
               traps={"t1": {"kind": "spike", "tile": "t1"}})
     acts = legal(st)
-    assert "upgrade t1 to level 2 using gear" in acts
+    assert "upgrade t1 paying Gear" in acts
     assert not any("level 3" in a for a in acts)
-    st.apply("upgrade t1 to level 2 using gear")
+    st.apply("upgrade t1 paying Gear")
     assert st.traps["t1"].level == 2 and st.runestones == 4
     assert st.components == ["rope", "crystal"]
     assert st.decks["components"].discard == ["gear"]
@@ -107,14 +107,14 @@ def test_question_mark_component_is_any_component_even_special() -> None:
     st = prep(runestones=5, components=["crystal", "rope", "runic_core"],
               traps={"t1": {"kind": "arrow_tower", "tile": "t1", "level": 2}})
     ups = sorted(a for a in legal(st) if a.startswith("upgrade"))
-    assert ups == ["upgrade t1 to level 3 using crystal+rope",
-                   "upgrade t1 to level 3 using crystal+runic_core"]
+    assert ups == ["upgrade t1 paying Crystal, Rope",
+                   "upgrade t1 paying Crystal, Runic Core"]
 
 
 @pytest.mark.rule("midhalla", "Using Trap Components")
 def test_special_components_have_their_effect_in_preparation() -> None:
     st = prep(runestones=0, components=["runic_core"])
-    st.apply("use component runic_core")
+    st.apply("use Runic Core")
     assert st.runestones == 2 and st.components == []
 
 
@@ -122,7 +122,7 @@ def test_special_components_have_their_effect_in_preparation() -> None:
 def test_special_upgrade_is_done_instead_of_upgrading() -> None:
     st = prep(runestones=5, components=["gear", "gear"],
               traps={"t1": {"kind": "spike", "tile": "t1"}})
-    st.apply("special serrated on t1 using gear")
+    st.apply("special Serrated Blades on t1 paying Gear")
     assert st.traps["t1"].special == "serrated"
     assert not any(a.startswith("upgrade t1") for a in legal(st))
 
@@ -144,8 +144,8 @@ def test_remove_any_trap_for_free_losing_upgrades() -> None:
 @pytest.mark.rule("midhalla", "Reviving/healing Heroes")
 def test_one_silver_restores_a_hero_to_full_even_ko() -> None:
     st = prep(silver=2, heroes={"harkon": {"hp": 0}, "enyk": {"hp": 3}})
-    st.apply("heal harkon")
-    st.apply("heal enyk")
+    st.apply("heal Harkon")
+    st.apply("heal Enyk")
     assert st.heroes["harkon"].hp == 6 and st.heroes["enyk"].hp == 4 and st.silver == 0
 
 
@@ -154,7 +154,7 @@ def test_resources_only_in_preparation() -> None:
     st = prep(silver=6)
     st.apply("done preparing")
     with pytest.raises(IllegalAction, match="preparation phase"):
-        st.apply("heal harkon")
+        st.apply("heal Harkon")
 
 
 @pytest.mark.rule("midhalla", "2.3 Position Heroes")
@@ -163,10 +163,10 @@ def test_heroes_are_positioned_on_fortified_tiles_only() -> None:
               decks={"enemy": {"name": "enemy", "pile": []}})
     st.apply("done preparing")
     assert st.decision().seat == "harkon"  # the KO hero does not join combat
-    assert legal(st) == ["position harkon on G", "position harkon on t1"]
+    assert legal(st) == ["position Harkon on G", "position Harkon on t1"]
     with pytest.raises(IllegalAction, match="fortified"):
-        st.apply("position harkon on t2")
-    st.apply("position harkon on t1")
+        st.apply("position Harkon on t2")
+    st.apply("position Harkon on t1")
     assert st.phase == "combat"
 
 
@@ -174,7 +174,7 @@ def test_heroes_are_positioned_on_fortified_tiles_only() -> None:
 def test_upgrade_raises_current_hp_by_the_max_hp_increase() -> None:
     st = prep(runestones=5, components=["gear"],
               traps={"t1": {"kind": "spike", "tile": "t1", "hp": 2}})
-    st.apply("upgrade t1 to level 2 using gear")
+    st.apply("upgrade t1 paying Gear")
     assert st.traps["t1"].hp == 3  # max 3 -> 4: +1 (ruling 13)
 
 
@@ -186,4 +186,4 @@ def test_destroyed_traps_still_count_against_the_stock() -> None:
         "t2": {"kind": "arrow_tower", "tile": "t2"}})
     assert not any(a.startswith("build arrow_tower") for a in legal(st))
     st.apply("remove t1")
-    assert "build arrow_tower on t1" in legal(st)
+    assert "build Arrow Tower on t1" in legal(st)

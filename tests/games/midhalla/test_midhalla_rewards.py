@@ -38,8 +38,8 @@ def test_each_hero_refreshes_one_ultimate() -> None:
     st = rewards(heroes={"harkon": {"ults_used": ["berserk_fury", "shield_wall"]},
                          "enyk": {"ults_used": ["entangle"]}})
     assert st.decision().seat == "harkon"
-    assert legal(st) == ["refresh berserk_fury", "refresh shield_wall"]
-    st.apply("refresh shield_wall")
+    assert legal(st) == ["refresh Berserk Fury", "refresh Shield Wall"]
+    st.apply("refresh Shield Wall")
     assert st.heroes["harkon"].ults_used == ["berserk_fury"]
     assert st.heroes["enyk"].ults_used == []
 
@@ -77,9 +77,9 @@ def test_level_three_covers_a_skill_in_the_row_of_its_arrow() -> None:
                                                               "l3_execution"]}})
     assert st.lv["level"] == 3 and st.lv["pool"] == ["l3_blink", "l3_whirlwind",
                                                       "l3_execution"]
-    st.apply("take l3_blink (Blink)")  # arrow down: bottom row only
+    st.apply("take Blink")  # arrow down: bottom row only
     assert all(a.startswith("cover bottom") for a in legal(st))
-    st.apply("cover bottom:1 (Guard)")
+    st.apply("cover bottom 2 Guard")
     assert st.heroes["harkon"].bottom[1] == "l3_blink"
 
 
@@ -151,7 +151,7 @@ def test_winning_moves_fate_one_toward_wrath_and_keeps_unlocks() -> None:
     assert st.party["fate"] == -1
     assert "09" in st.party["unlocks"]["lore"] and st.party["new"] == []
     assert st.phase == "interlude"
-    assert legal(st) == ["play chapter2", "play side_loot_den"]
+    assert legal(st) == ["play Chapter 2: Roots of the Tribute", "play Side Chapter: The Loot Kobold's Den"]
 
 
 @pytest.mark.rule("midhalla", "Marking new Unlocks")
@@ -159,7 +159,7 @@ def test_losing_moves_fate_two_toward_blessing_and_loses_chapter_unlocks() -> No
     st, _ = campaign_end_of_chapter(False)
     assert st.party["fate"] == 2
     assert "09" not in st.party["unlocks"]["lore"]
-    assert legal(st) == ["play chapter1"]  # replay the lost chapter
+    assert legal(st) == ["play Chapter 1: The Sealed Gate"]  # replay the lost chapter
 
 
 @pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
@@ -174,9 +174,9 @@ def test_campaign_saves_between_chapters_and_continues() -> None:
     st, _ = campaign_end_of_chapter(True)
     back = G.from_json(st.to_json())
     assert back == st
-    back.apply("play chapter2")
-    assert legal(back)[0] == "start chapter2 with harkon"
-    back.apply("start chapter2 with harkon")
+    back.apply("play Chapter 2: Roots of the Tribute")
+    assert legal(back)[0] == "start the chapter"
+    back.apply("start the chapter")
     # Wrath of Isyl 1: no unfortified tile for the curse marker, so the gate loses 1 HP
     assert back.chapter == "chapter2" and back.gate_hp == 19 and back.silver == 6
     assert back.party["completed"] == ["chapter1"]
@@ -205,13 +205,13 @@ def test_party_sheet_evolving_events_build_next_chapters_decks() -> None:
 @pytest.mark.rule("midhalla", "Campaign Play")
 def test_drop_in_drop_out_between_chapters_with_unlocked_classes() -> None:
     st, _ = campaign_end_of_chapter(True)
-    st.apply("play side_loot_den")
+    st.apply("play Side Chapter: The Loot Kobold's Den")
     acts = legal(st)
-    assert "add brand" in acts  # unlocked by the chapter 1 epilogue
-    st.apply("add brand")
-    st.apply("add enyk")
-    assert "remove harkon" in legal(st)
-    st.apply("remove harkon")
-    st.apply("start side_loot_den with brand, enyk")
+    assert "add Brand" in acts  # unlocked by the chapter 1 epilogue
+    st.apply("add Brand")
+    st.apply("add Enyk")
+    assert "remove Harkon" in legal(st)
+    st.apply("remove Harkon")
+    st.apply("start the chapter")
     assert list(st.heroes) == ["brand", "enyk"] and st.chapter == "side_loot_den"
     assert st.party["completed"] == ["chapter1"]

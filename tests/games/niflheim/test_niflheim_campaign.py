@@ -153,12 +153,12 @@ def test_rearrange_gear_and_inscribe_runestones() -> None:
 @pytest.mark.rule("niflheim", "Unlocking Huskarl Skills")
 def test_skills_need_xp_and_the_preceding_level_huskarls_two() -> None:
     s = win_scenario_1(xp=11)
-    assert "unlock Preferred Weapon for frida" in legal(s)
-    assert "unlock Keen Edge for frida" not in legal(s)
-    s.apply("unlock Preferred Weapon for frida")
-    s.apply("unlock Keen Edge for frida")
-    assert s.heroes["frida"].xp == 6 and "unlock Blade Flurry for frida" in legal(s)
-    s.apply("unlock Blade Flurry for frida")
+    assert "unlock preferred weapon for frida" in legal(s)
+    assert "unlock keen edge for frida" not in legal(s)
+    s.apply("unlock preferred weapon for frida")
+    s.apply("unlock keen edge for frida")
+    assert s.heroes["frida"].xp == 6 and "unlock blade flurry for frida" in legal(s)
+    s.apply("unlock blade flurry for frida")
     assert s.heroes["frida"].xp == 0
     s = camp("4", {"frida": {"at": "N9", "intent": "walking", "mp": 3},
                    "gunnar": {"at": "A1", "xp": 10}}, done=["J", "O2"])

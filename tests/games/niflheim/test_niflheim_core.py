@@ -37,7 +37,7 @@ def test_coin_offered_after_a_roll_keep() -> None:
     s.apply("declare walking")  # 8 + 0 < 10
     d = s.decision()
     assert d.section == "Coin of Fate" and d.default == "keep the roll"
-    assert legal(s) == ["keep the roll", "flip the Coin of Fate"]
+    assert legal(s) == ["keep the roll", "flip the coin of fate"]
     assert "rolled 8" in d.prompt
     s.apply("keep the roll")
     assert s.heroes["frida"].locked_by == 1 and not s.coin_used
@@ -49,7 +49,7 @@ def test_coin_heads_rerolls_tails_keeps_once_per_scenario() -> None:
     s.force(8)
     s.apply("declare walking")
     s.force("heads", 11)
-    events = s.apply("flip the Coin of Fate")
+    events = s.apply("flip the coin of fate")
     assert s.coin_used and s.heroes["frida"].locked_by is None
     assert any("heads" in e.text for e in events)
     # Once used, no further roll offers the coin.
@@ -62,7 +62,7 @@ def test_coin_heads_rerolls_tails_keeps_once_per_scenario() -> None:
     s3.force(8)
     s3.apply("declare walking")
     s3.force("tails")
-    s3.apply("flip the Coin of Fate")
+    s3.apply("flip the coin of fate")
     assert s3.coin_used and s3.heroes["frida"].locked_by == 1
 
 

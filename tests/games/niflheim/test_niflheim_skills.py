@@ -45,7 +45,7 @@ def test_blade_flurry_example_in_play() -> None:
     s = pos({"frida": {"at": "D5", "ready": "seax", "glory": 1,
                        "skills": ["Preferred Weapon", "Keen Edge", "Blade Flurry"]}}, DRAUGR)
     f = s.heroes["frida"]
-    flurry = "attack undead 1 with seax using Blade Flurry"
+    flurry = "attack undead 1 with seax using blade flurry"
     attacks = {a for a in legal(s) if a.startswith("attack")}
     assert attacks == {"attack undead 1 with seax", flurry}
     seen = []

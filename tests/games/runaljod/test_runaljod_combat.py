@@ -29,7 +29,7 @@ def duel(enemy: str = "clan_warrior"):
 def test_attack_damage_minus_defence_icons() -> None:
     st, h, e = duel()
     st.force("double_axe", "dagger", "blank")  # bearded axe 2 black + Fury black
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     assert e.damage == 3  # 4 damage - 1 defence (clan warrior)
 
 
@@ -39,11 +39,11 @@ def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
     e.damage = 0
     # one upgrade, two upgrade skills on the axe (+1 damage, wound): a real choice
     st.force("upgrade", "axe", "axe")
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     opts = texts(st)
-    assert opts == ["spend upgrades on Bearded Axe 1: damage +1",
-                    "spend upgrades on Bearded Axe 2: wound"]
-    st.apply("spend upgrades on Bearded Axe 1: damage +1")
+    assert opts == ["spend upgrades on +1 damage (bearded axe)",
+                    "spend upgrades on wound (bearded axe)"]
+    st.apply("spend upgrades on +1 damage (bearded axe)")
     assert e.damage == 3  # 2+2+1 - 2 defence
     assert "wound" not in e.conditions
 
@@ -52,7 +52,7 @@ def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
 def test_two_upgrades_buy_both_skills_only_once_each() -> None:
     st, h, e = duel("jotun")
     st.force("upgrade", "upgrade", "upgrade")
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     # three upgrades, two skills: both used, the third is ignored; no damage: no wound
     assert e.damage == 0 and "wound" not in e.conditions
 
@@ -62,7 +62,7 @@ def test_two_upgrades_buy_both_skills_only_once_each() -> None:
 def test_wound_only_when_the_attack_dealt_damage() -> None:
     st, h, e = duel("jotun")
     st.force("upgrade", "upgrade", "double_axe")
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     assert e.damage == 2 and "wound" in e.conditions  # 3 + 1 - 2
 
 
@@ -70,7 +70,7 @@ def test_wound_only_when_the_attack_dealt_damage() -> None:
 def test_enemy_cancel_icons_ignore_specific_results() -> None:
     st, h, e = duel("jotun")  # the jotun cancels daggers
     st.force("dagger", "axe", "double_axe")
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     assert e.damage == 3  # the dagger is ignored: 2 + 3 - 2 defence
 
 
@@ -78,7 +78,7 @@ def test_enemy_cancel_icons_ignore_specific_results() -> None:
 def test_defeated_enemy_is_removed_and_gives_glory() -> None:
     st, h, e = duel()
     st.force("double_axe", "double_axe", "blank")
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     assert e not in st.enemies and h.glory == 1
 
 
@@ -131,7 +131,7 @@ def test_mark_returns_to_reroll_every_die_and_the_second_roll_stands() -> None:
     st, h, e = duel()
     h.mark = "ready"
     st.force("blank", "blank", "blank")
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     assert texts(st) == ["keep the roll", "re-roll with the mark token"]
     st.force("double_axe", "blank", "blank")
     st.apply("re-roll with the mark token")
@@ -214,9 +214,9 @@ def test_helping_a_hero_adds_one_life_per_upgrade_and_keeps_orientations() -> No
     st.lose_life(v, 20, "test", "test", [])
     assert not any(a.startswith("assist") for a in texts(st))  # not the turn it fell
     v.fell_this_turn = False
-    assert "assist volva with uruz" in texts(st)
+    assert "assist volva using uruz" in texts(st)
     st.force("upgrade", "upgrade", "up", "down", "side", "down")
-    st.apply("assist volva with uruz")
+    st.apply("assist volva using uruz")
     assert not v.fallen and st.life_left(v) == 2 + 3 + 2
     assert [r.side for r in v.runes] == ["up", "down", "side", "down"]
     assert all(r.place == "pool" for r in v.runes)
@@ -269,14 +269,14 @@ def test_held_hero_pays_before_each_action_or_takes_a_physical_check() -> None:
     h.damage = 0
     for r in h.pool():
         r.side = "up"
-    st.apply("attack1 with uruz: attack C2 with bearded_axe")
+    st.apply("attack C2 with bearded axe using uruz")
     assert st.ask["kind"] == "hold"
     opts = texts(st)
-    assert opts[0] == "suffer the hold: lose 2 life points and 1 destiny"
-    assert "physical check with uruz" not in opts  # that rune pays for the attack
+    assert opts[0] == "suffer the hold"
+    assert "physical check using uruz" not in opts  # that rune pays for the attack
     # the check fails (2 life and 1 destiny), then the attack rolls
     st.force("blank", "blank", "blank", "blank", "blank")
-    st.apply("physical check with tiwaz")
+    st.apply("physical check using tiwaz")
     assert h.damage == 2 and h.rune("tiwaz").place == "physical"
     assert st.ask is None and h.rune("uruz").place == "attack1"  # then the attack
 
@@ -315,14 +315,14 @@ def test_a_hero_with_hold_keeps_the_enemy_in_its_space_and_drags_it_along() -> N
     w = foe(st, "clan_warrior", "B1")
     # Troll Chain: black, black (+ Fury black); two upgrades: hold, then +1 damage
     st.force("upgrade", "upgrade", "blank")
-    st.apply("attack1 with uruz: attack B1 with troll_chain")
-    assert texts(st) == ["spend upgrades on Troll Chain 1: hold",
-                         "spend upgrades on Troll Chain 2: damage +1"]
-    st.apply("spend upgrades on Troll Chain 1: hold")
+    st.apply("attack B1 with troll chain using uruz")
+    assert texts(st) == ["spend upgrades on hold (troll chain)",
+                         "spend upgrades on +1 damage (troll chain)"]
+    st.apply("spend upgrades on hold (troll chain)")
     assert w.captor == "berserk" and h.captive == w.uid and w.at == sq("A1")
     assert st.attack_targets(h, "troll_chain", []) == [sq("A1")]  # it can still hit it
     assert st.can_attack(w, h)
-    st.apply("move1 with tiwaz: move 3")
+    st.apply("move 3 using tiwaz")
     st.apply("step B2")
     assert w.at == sq("B2")  # dragged along
     st.apply("end move")
@@ -349,6 +349,6 @@ def test_a_hero_with_two_weapons_uses_both_weapons_upgrade_skills() -> None:
     st, h, e = duel("jotun")
     h.equipment = ["bearded_axe", "hand_axe"]
     st.force("upgrade", "upgrade", "upgrade")  # axe +1, axe wound, hand axe stun
-    st.apply("attack1 with uruz: attack B1 with bearded_axe")
+    st.apply("attack B1 with bearded axe using uruz")
     assert "stun" in e.conditions  # the hand axe's skill, though the axe attacks
     assert st.attack_pool(h, "bearded_axe", False, [], []) == ["black"] * 3  # axe's dice only

@@ -88,8 +88,8 @@ def test_event_with_circles_stays_until_resolved_once_per_circle() -> None:
 @pytest.mark.rule("runaljod", "Enemies Turn")
 def test_activation_follows_the_ai_card_groups_and_players_choose_within_a_group() -> None:
     st = two()
-    w1 = foe(st, "clan_warrior", "H1")
-    w2 = foe(st, "clan_warrior", "H4")
+    foe(st, "clan_warrior", "H1")
+    foe(st, "clan_warrior", "H4")
     foe(st, "northern_wolf", "G2")
     st.ai_deck = Deck("enemy AI", ["ai1"])
     st.phase, st.estage = "enemies", "activation"
@@ -103,8 +103,7 @@ def test_activation_follows_the_ai_card_groups_and_players_choose_within_a_group
     assert any(e.kind == "move" and "Northern Wolf" in e.text for e in ev)
     d = st.decision()
     assert d.seat == PLAYERS and d.kind == "choice"
-    assert texts(st) == [f"activate Clan Warrior {w1.uid} at H1",
-                         f"activate Clan Warrior {w2.uid} at H4"]
+    assert texts(st) == ["activate clan warrior at H1", "activate clan warrior at H4"]
     assert d.default in texts(st)
 
 
@@ -174,7 +173,7 @@ def test_enemies_end_next_to_the_most_heroes_and_players_break_ties() -> None:
     opts, _ = st2.move_options(e2, ["berserk"])
     assert opts == [(sq("B2"),), (sq("C2"),), (sq("D2"),)]
     st2.enemy_action(e2, st2.content.ai_decks["common"]["ai1"].groups[1].actions[0], [])
-    assert st2.decision().seat == PLAYERS and st2.decision().default == "move enemy 1 to B2"
+    assert st2.decision().seat == PLAYERS and st2.decision().default == "move clan warrior to B2"
 
 
 @pytest.mark.rule("runaljod", "Movement")

@@ -45,5 +45,5 @@ def test_the_heroes_can_win_against_the_jotun() -> None:
     jotun.damage = st.enemy_data(jotun).life - 1
     put(st, "warrior", "E3")
     st.force("double_axe", "double_axe", "blank")
-    st.apply(f"attack1 with fehu: attack {st.sqname(jotun.at)} with sword")
+    st.apply(f"attack {st.sqname(jotun.at)} with sword using fehu")
     assert st.outcome().result == "win"

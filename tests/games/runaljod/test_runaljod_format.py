@@ -21,7 +21,7 @@ def test_worked_example_loads_and_plays_on() -> None:
     assert b.at == grid.sq("J3") and b.god_rune().god == "freyja"
     assert [t.tile for t in st.tiles] == ["shore", "ford"]
     assert st.decision().seat == "berserk"
-    assert "attack1 with uruz: attack K3 with bearded_axe" in [a.text for a in
+    assert "attack K3 with bearded axe using uruz" in [a.text for a in
                                                                st.legal_actions()]
     board = st.render()
     assert "Berserk [B] at J3" in board

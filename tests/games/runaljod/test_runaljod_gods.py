@@ -20,13 +20,14 @@ def test_a_sideways_rune_invokes_a_face_up_altar_rune_then_the_altar_is_rethrown
     runes(st, "berserk", uruz="side")
     st.altar = [["tyr", "up"], ["thor", "down"], ["freyja", "side"], ["odin", "up"]]
     acts = texts(st)
-    assert "interact with uruz: invoke tyr" in acts
+    assert "invoke tyr using uruz" in acts
     assert not any("invoke thor" in a for a in acts)  # face down on the altar
-    assert not any(a.startswith("interact with tiwaz: invoke") for a in acts)  # face up only
+    assert not any(a.startswith("invoke") and a.endswith("using tiwaz")
+                   for a in acts)  # face up only
     h.damage = 3
     st.heroes["volva"].damage = 2
     st.force("side", "side", "down", "up")  # the re-throw: two sideways runes
-    st.apply("interact with uruz: invoke tyr")
+    st.apply("invoke tyr using uruz")
     assert "tyr" in h.bonus and h.rune("uruz").place == "interact"
     assert h.damage == 1 and st.heroes["volva"].damage == 0  # every hero heals 2
 
@@ -36,10 +37,10 @@ def test_rethrow_only_and_buying_a_rune_with_two_sideways_runes() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side", tiwaz="side")
     st.force("up", "up", "up", "up")
-    st.apply("interact with uruz: re-throw the altar")
-    assert "buy tyr-rune with uruz and tiwaz" not in texts(st)  # uruz was used
+    st.apply("re-throw the altar using uruz")
+    assert "buy tyr's rune with uruz and tiwaz" not in texts(st)  # uruz was used
     runes(st, "berserk", uruz="side")
-    st.apply("buy thor-rune with uruz and tiwaz")
+    st.apply("buy thor's rune with uruz and tiwaz")
     assert h.rune("uruz").side == "down" and h.rune("uruz").place == "pool"
     assert h.god_rune().god == "thor" and h.god_rune().place == "interact"
     assert ["thor", "up"] not in st.altar and len(st.altar) == 3
@@ -57,12 +58,12 @@ def test_gods_rune_is_blank_for_skills_and_invokes_its_god_from_the_pool() -> No
     runes(st, "berserk", uruz="down")
     assert not any(a.startswith("skill frenzy") for a in texts(st))
     e = foe(st, "clan_warrior", "B1")
-    assert "use thor-rune: invoke thor: B1 loses 2" in texts(st)
+    assert "invoke thor on B1 with thor's rune" in texts(st)
     st.force("down", "down", "down", "down")
-    st.apply("use thor-rune: invoke thor: B1 loses 2")
+    st.apply("invoke thor on B1 with thor's rune")
     assert e.damage == 2 and h.god_rune() is None
     assert len(st.altar) == 4  # returned but... the altar already held 4: back to the box
-    assert not any(a.startswith("interact with thor-rune") and "invoke" in a
+    assert not any(a.startswith("invoke") and a.endswith("using thor's rune")
                    for a in texts(st))
 
 
@@ -91,10 +92,10 @@ def test_thor_on_one_enemy_or_every_enemy_of_the_tile() -> None:
     runes(st, "berserk", uruz="side")
     a = foe(st, "northern_wolf", "C1")
     b = foe(st, "northern_wolf", "E3")
-    opts = [t for t in texts(st) if t.startswith("interact with uruz: invoke thor")]
-    assert opts == ["interact with uruz: invoke thor: C1 loses 2",
-                    "interact with uruz: invoke thor: E3 loses 2",
-                    "interact with uruz: invoke thor: every enemy on your tile loses 1"]
+    opts = [t for t in texts(st) if t.startswith("invoke thor") and t.endswith("using uruz")]
+    assert opts == ["invoke thor on C1 using uruz",
+                    "invoke thor on E3 using uruz",
+                    "invoke thor on every enemy of the tile using uruz"]
     st.force("up", "up", "up", "up")
     st.apply(opts[2])
     assert a.damage == 1 and b.damage == 1
@@ -105,12 +106,12 @@ def test_freyja_looks_at_a_deck_and_may_bottom_it_except_exploration() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
     st.force("up", "up", "up", "up")
-    st.apply("interact with uruz: invoke freyja")
+    st.apply("invoke freyja using uruz")
     assert "look at the exploration deck" in texts(st)
     st.force("s_ford")
     st.apply("look at the exploration deck")
-    assert texts(st) == ["leave the exploration card on top"]
-    st.apply("leave the exploration card on top")
+    assert texts(st) == ["leave it on top"]
+    st.apply("leave it on top")
     assert st.exploration.top == ["s_ford"]
     assert st.view()["decks"]["exploration"]["known_top"] == ["s_ford"]
 
@@ -120,7 +121,7 @@ def test_odin_plays_the_next_exploration_card_away_from_the_exit() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
     st.force("s_barrow", "up", "up", "up", "up")  # the crows look first, then the re-throw
-    st.apply("interact with uruz: invoke odin")
+    st.apply("invoke odin using uruz")
     assert texts(st) == ["put it in play", "leave it"]
     st.apply("put it in play")
     assert st.active_card == "s_barrow" and len(st.tiles) == 2
@@ -144,18 +145,18 @@ def test_gear_buys_its_gods_rune_with_one_sideways_rune_and_uses_its_power() -> 
     st, h = ready()
     h.equipment = ["cheru", "round_shield"]
     runes(st, "berserk", uruz="side")
-    assert "buy tyr-rune with uruz for cheru" in texts(st)
-    st.apply("buy tyr-rune with uruz for cheru")
+    assert "buy tyr's rune with uruz for cheru" in texts(st)
+    st.apply("buy tyr's rune with uruz for cheru")
     r = h.god_rune()
     r.place, r.side = "pool", "up"
-    assert "use tyr-rune on cheru: invoke cheru" in texts(st)
+    assert "invoke cheru with tyr's rune" in texts(st)
     st.force("up", "up", "up", "up")
-    st.apply("use tyr-rune on cheru: invoke cheru")
+    st.apply("invoke cheru with tyr's rune")
     assert "cheru" in h.bonus and h.god_rune() is None
     e = foe(st, "jotun", "B1")
     # Cheru black, black, Fury black, then the red die; blanks become double axes
     st.force("blank", "blank", "dagger", "axe")
-    st.apply("attack1 with tiwaz: attack B1 with cheru")
+    st.apply("attack B1 with cheru using tiwaz")
     assert e.damage == 3 + 3 + 2 - 2  # the jotun cancels the dagger and has 2 defence
     assert "cheru" not in h.bonus
 
@@ -170,11 +171,11 @@ def test_brisingamen_jarngreipr_and_draupnir() -> None:
     assert not v.fallen and st.life_left(v) == 1 + 1 + 2 + 3 + 1  # 2 down +1 each
     e = foe(st, "jotun", "F1")
     st.force("up", "up", "up", "up")
-    st.invoke(h, "jarngreipr", f"{'F1'} loses 3", [])
+    st.invoke(h, "jarngreipr", "F1", [])
     assert e.damage == 3
     runes(st, "volva", ansuz="down")
     st.force("up", "up", "up", "up")
-    st.invoke(h, "draupnir", "volva flips ansuz sideways", [])
+    st.invoke(h, "draupnir", "volva's ansuz", [])
     assert v.rune("ansuz").side == "side"
 
 

@@ -27,10 +27,10 @@ def test_preparation_recovers_cards_and_buys_skills_with_points() -> None:
     assert h.turned == []
     to_phase(st, "prep")
     acts = texts(st)
-    assert "buy frenzy (1)" in acts and "buy leap (2)" in acts and "done buying" in acts
-    st.apply("buy leap (2)")
+    assert "buy frenzy" in acts and "buy leap" in acts and "done buying" in acts
+    st.apply("buy leap")
     assert h.skills == ["leap"] and h.skill_points == 1
-    st.apply("buy frenzy (1)")
+    st.apply("buy frenzy")
     # 3 points spent this phase: nothing more, even with points left
     h.skill_points = 2
     assert st.buyable(h) == []
@@ -66,8 +66,8 @@ def test_wound_costs_two_life_and_a_face_up_rune_on_move_or_attack_removes_it() 
     to_phase(st, "condition")
     assert h.damage == 2
     acts = texts(st)
-    assert "remove the wound with uruz on move1" in acts and "keep the wound" in acts
-    st.apply("remove the wound with uruz on attack2")
+    assert "remove the wound using uruz on move 3" in acts and "keep the wound" in acts
+    st.apply("remove the wound using uruz on reduced attack")
     assert "wound" not in h.conditions and h.rune("uruz").place == "attack2"
 
 
@@ -98,7 +98,7 @@ def test_frozen_costs_one_life_and_a_physical_check_removes_it() -> None:
     to_phase(st, "condition")
     assert h.damage == 1
     st.force("upgrade", "blank")
-    st.apply("physical check with uruz")
+    st.apply("physical check using uruz")
     assert "frozen" not in h.conditions and h.rune("uruz").place == "physical"
 
 
@@ -143,8 +143,8 @@ def test_interact_is_unlimited_and_the_reduced_attack_has_one_die_less() -> None
     put(st, "berserk", "A1")
     put(st, "volva", "C3")
     st.search_tokens = [sq("B1"), sq("A2")]
-    st.apply("interact with uruz: search A2")
-    assert any(a.startswith("interact with tiwaz: search B1") for a in texts(st)) or \
+    st.apply("search A2 using uruz")
+    assert any(a.startswith("search B1 using tiwaz") for a in texts(st)) or \
         st.ask is not None
     h = st.heroes["berserk"]
     assert st.attack_pool(h, "bearded_axe", True, [], []) == ["black", "black"]  # Fury +1
@@ -155,8 +155,8 @@ def test_interact_is_unlimited_and_the_reduced_attack_has_one_die_less() -> None
     st.heroes["berserk"].equipment = ["hand_axe"]
     foe(st, "clan_warrior", "B2")
     acts = texts(st)
-    assert any(a.startswith("attack1") for a in acts)
-    assert not any(a.startswith("attack2") for a in acts)  # one die: no reduced attack
+    assert "attack B2 with hand axe using uruz" in acts
+    assert not any(a.startswith("reduced attack") for a in acts)  # one die: no reduced attack
 
 
 @pytest.mark.rule("runaljod", "Activate a Skill")
@@ -170,11 +170,11 @@ def test_skill_needs_face_up_runes_with_its_icons_and_destiny() -> None:
     runes(st, "berserk", uruz="down", tiwaz="up", thurisaz="down", hagalaz="down")
     acts = texts(st)
     assert not any(a.startswith("skill frenzy") for a in acts)  # uruz face down
-    assert not any(a.startswith("skill war_cry") for a in acts)  # no rune for destiny
+    assert not any(a.startswith("skill war cry") for a in acts)  # no rune for destiny
     runes(st, "berserk", hagalaz="up")
-    assert "skill war_cry: attack B1 with bearded_axe" in texts(st)
+    assert "skill war cry: attack B1 with bearded axe" in texts(st)
     st.force("blank", "blank", "axe", "blank")  # axe, axe, +red (skill), +black (Fury)
-    st.apply("skill war_cry: attack B1 with bearded_axe")
+    st.apply("skill war cry: attack B1 with bearded axe")
     assert h.rune("tiwaz").place == "skill:war_cry" and h.rune("hagalaz").side == "down"
 
 

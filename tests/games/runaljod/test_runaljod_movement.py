@@ -19,12 +19,12 @@ def test_movement_spaces_give_their_printed_value_and_take_any_rune() -> None:
     runes(st, "berserk", uruz="down")
     acts = texts(st)
     # Berserk board: movement spaces 3 and 2; any rune, any orientation
-    assert "move1 with uruz: move 3" in acts and "move2 with uruz: move 2" in acts
-    st.apply("move1 with uruz: move 3")
+    assert "move 3 using uruz" in acts and "move 2 using uruz" in acts
+    st.apply("move 3 using uruz")
     assert st.heroes["berserk"].rune("uruz").place == "move1"
     st.apply("end move")
-    assert not any(a.startswith("move1") for a in texts(st))
-    assert any(a.startswith("move2") for a in texts(st))
+    assert not any(a.startswith("move 3") for a in texts(st))
+    assert any(a.startswith("move 2") for a in texts(st))
 
 
 @pytest.mark.rule("runaljod", "Movement")
@@ -97,7 +97,7 @@ def test_diagonal_closed_only_when_both_side_squares_are_blocked() -> None:
 def test_interrupted_movement_loses_the_remaining_points() -> None:
     st = make(["......", "......", "......"])
     put(st, "berserk", "A1")
-    st.apply("move1 with uruz: move 3")
+    st.apply("move 3 using uruz")
     st.apply("step B1")
     st.apply("end move")
     assert not any(a.startswith("step") for a in texts(st))
@@ -164,7 +164,7 @@ def test_second_ice_space_needs_a_physical_check_and_failure_sends_back() -> Non
     st.apply("step C1")  # second: physical check
     assert st.ask["kind"] == "ice"
     st.force("blank", "dagger")  # Berserk physical: two black dice, no upgrade
-    st.apply("physical check with uruz")
+    st.apply("physical check using uruz")
     assert h.at == sq("B1") and "frozen" in h.conditions and st.ask is None
 
 
@@ -176,7 +176,7 @@ def test_passing_the_ice_check_continues_the_movement() -> None:
     st.apply("step B1")
     st.apply("step C1")
     st.force("upgrade", "blank")
-    st.apply("physical check with uruz")
+    st.apply("physical check using uruz")
     assert st.ask["kind"] == "move" and st.ask["points"] == 1
 
 
@@ -264,9 +264,9 @@ def test_example_berserk_attacks_two_of_three_adjacent_enemies() -> None:
     foe(st, "clan_hunter", "C3")    # right: between C2 (terrain) and B3 (enemy)
     targets = st.attack_targets(st.heroes["berserk"], "bearded_axe", [])
     assert set(targets) == {sq("A3"), sq("B3")}
-    acts = [a for a in texts(st) if a.startswith("attack1 with uruz")]
-    assert acts == ["attack1 with uruz: attack A3 with bearded_axe",
-                    "attack1 with uruz: attack B3 with bearded_axe"]
+    acts = [a for a in texts(st) if a.startswith("attack ") and a.endswith("using uruz")]
+    assert acts == ["attack A3 with bearded axe using uruz",
+                    "attack B3 with bearded axe using uruz"]
 
 
 @pytest.mark.rule("runaljod", "Attack")

@@ -63,7 +63,7 @@ def test_the_hero_chooses_which_runes_pay_destiny() -> None:
     h = st.heroes["berserk"]
     h.skills = ["war_cry", "frenzy"]
     runes(st, "berserk", uruz="up", tiwaz="up", thurisaz="down", hagalaz="side")
-    st.apply("skill war_cry: attack B1 with bearded_axe")
+    st.apply("skill war cry: attack B1 with bearded axe")
     d = st.decision()
     assert d.seat == "berserk" and d.section == "Destiny"
     assert texts(st) == ["flip uruz face down", "flip hagalaz face down"]
@@ -80,7 +80,7 @@ def test_the_hero_chooses_which_runes_pay_destiny() -> None:
     st2.heroes["berserk"].skills = ["war_cry"]
     runes(st2, "berserk", uruz="down", tiwaz="up", thurisaz="down", hagalaz="up")
     st2.force("blank", "blank", "axe", "blank")
-    st2.apply("skill war_cry: attack B1 with bearded_axe")
+    st2.apply("skill war cry: attack B1 with bearded axe")
     assert st2.heroes["berserk"].rune("hagalaz").side == "down"
     assert st2.decision().kind == "turn" and st2.decision().section == "4. Actions Phase"
 
@@ -95,8 +95,8 @@ def test_destiny_choice_offers_each_set_of_runes_once() -> None:
     v.skills = ["spirit_bolt"]
     st.active = "volva"
     runes(st, "volva", berkano="up", ansuz="up", laguz="up", kenaz="down")
-    acts = [a for a in texts(st) if a.startswith("skill spirit_bolt")]
-    assert acts == ["skill spirit_bolt: attack C1 with staff"]
+    acts = [a for a in texts(st) if a.startswith("skill spirit bolt")]
+    assert acts == ["skill spirit bolt: attack C1 with rune staff"]
     st.apply(acts[0])
     assert texts(st) == ["flip ansuz face down", "flip laguz face down"]
 
@@ -110,12 +110,12 @@ def test_which_one_handed_card_a_new_one_replaces_is_the_heros_choice() -> None:
     put(st, "volva", "F6")
     h = st.heroes["warrior"]
     h.misc = ["hand_axe", "dane_axe", "iron_helm"]
-    acts = [a for a in texts(st) if a.startswith("interact with tiwaz: equip")]
-    assert acts == ["interact with tiwaz: equip hand_axe replacing sword",
-                    "interact with tiwaz: equip hand_axe replacing kite_shield",
-                    "interact with tiwaz: equip dane_axe",
-                    "interact with tiwaz: equip iron_helm"]
-    st.apply("interact with tiwaz: equip hand_axe replacing kite_shield")
+    acts = [a for a in texts(st) if a.startswith("equip") and a.endswith("using tiwaz")]
+    assert acts == ["equip hand axe replacing sword using tiwaz",
+                    "equip hand axe replacing kite shield using tiwaz",
+                    "equip dane axe using tiwaz",
+                    "equip iron helm using tiwaz"]
+    st.apply("equip hand axe replacing kite shield using tiwaz")
     assert sorted(h.equipment) == ["hand_axe", "leather_armour", "sword"]
     assert "kite_shield" in h.misc
 
@@ -127,10 +127,10 @@ def test_level_two_gift_replaces_the_starting_card_the_players_choose() -> None:
     st.setup_queue[0] = ["gift", "troll_chain"]
     st.ask = None
     st.setup_ask([])
-    assert texts(st) == ["give troll_chain to warrior replacing sword",
-                         "give troll_chain to warrior replacing kite_shield",
-                         "give troll_chain to hunter"]
-    st.apply("give troll_chain to warrior replacing sword")
+    assert texts(st) == ["give troll chain to warrior replacing sword",
+                         "give troll chain to warrior replacing kite shield",
+                         "give troll chain to hunter"]
+    st.apply("give troll chain to warrior replacing sword")
     assert sorted(st.heroes["warrior"].equipment) == ["kite_shield", "leather_armour",
                                                       "troll_chain"]
 
@@ -168,8 +168,8 @@ def test_players_choose_where_a_held_enemy_goes_when_its_captor_falls() -> None:
     st.heroes["berserk"].captive = w.uid
     st.fall(st.heroes["berserk"], [])
     st._advance([])
-    assert texts(st) == [f"place enemy {w.uid} on {s}" for s in ("B1", "A2", "B2")]
-    st.apply(f"place enemy {w.uid} on B2")
+    assert texts(st) == [f"place clan warrior on {s}" for s in ("B1", "A2", "B2")]
+    st.apply("place clan warrior on B2")
     assert w.at == sq("B2")
 
 
@@ -187,10 +187,10 @@ def test_a_hero_without_a_face_up_rune_can_still_help_with_a_failed_check() -> N
     v.fell_this_turn = False
     runes(st, "berserk", uruz="down", tiwaz="down", thurisaz="down", hagalaz="down")
     acts = [a for a in texts(st) if a.startswith("assist")]
-    assert acts == [f"assist volva with {r} (no check)"
+    assert acts == [f"assist volva using {r}"
                     for r in ("thurisaz", "uruz", "tiwaz", "hagalaz")]
     st.force("up", "side", "down", "down")  # Volva's recovery throw
-    st.apply("assist volva with uruz (no check)")
+    st.apply("assist volva using uruz")
     assert not v.fallen and st.life_left(v) == 2 + 3
     assert st.heroes["berserk"].rune("uruz").place == "physical"
 
@@ -215,8 +215,8 @@ def test_a_wrong_movement_value_names_the_movement_rule() -> None:
     put(st, "berserk", "A1")
     put(st, "volva", "C3")
     with pytest.raises(IllegalAction) as e:
-        st.apply("move1 with uruz: move 5")
-    assert e.value.section == "Movement" and "gives 3 movement points" in str(e.value)
+        st.apply("move 5 using uruz")
+    assert e.value.section == "Movement" and "the free spaces give 3 or 2" in str(e.value)
 
 
 @pytest.mark.rule("runaljod", "Goal of the Game")
@@ -245,9 +245,9 @@ def test_players_may_override_the_engines_evaluation_within_the_rulebooks_criter
     assert allowed == [(sq("B1"),), (sq("D1"),), (sq("B2"),), (sq("C2"),), (sq("D2"),)]
     st.enemy_action(e, st.content.ai_decks["common"]["ai1"].groups[1].actions[0], [])
     d = st.decision()
-    assert d.seat == "players" and d.default == f"move enemy {e.uid} to B2"
-    assert texts(st) == [f"move enemy {e.uid} to {s}" for s in ("B1", "D1", "B2", "C2", "D2")]
-    st.apply(f"move enemy {e.uid} to D1")
+    assert d.seat == "players" and d.default == "move clan warrior to B2"
+    assert texts(st) == [f"move clan warrior to {s}" for s in ("B1", "D1", "B2", "C2", "D2")]
+    st.apply("move clan warrior to D1")
     assert e.at == sq("D1")
 
 

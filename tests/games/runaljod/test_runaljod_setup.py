@@ -42,8 +42,8 @@ def test_single_player_plays_two_heroes_with_the_two_player_card() -> None:
     put(st, "berserk", "A1")
     put(st, "volva", "A2")
     st.heroes["volva"].damage = 3
-    assert "2-player card effect 2 on volva" in texts(st)
-    st.apply("2-player card effect 2 on volva")
+    assert "2-player card: heal 2 for volva" in texts(st)
+    st.apply("2-player card: heal 2 for volva")
     assert st.heroes["volva"].damage == 1
     assert not any(a.startswith("2-player") for a in texts(st))  # once per turn
 
@@ -93,7 +93,7 @@ def test_search_on_or_next_to_a_token_draws_a_search_card() -> None:
     assert acts and all("B2" in a for a in acts)
     st.heroes["berserk"].glory = 0
     st.force("tale")
-    st.apply("interact with uruz: search B2")
+    st.apply("search B2 using uruz")
     assert st.search_tokens == [sq("D4")] and st.heroes["berserk"].glory == 2
 
 
@@ -108,7 +108,7 @@ def test_explore_conditions_and_steps() -> None:
     st.active_card = ""
     st.time = 6
     st.force("s_ford")
-    st.apply("interact with uruz: explore")
+    st.apply("explore using uruz")
     assert st.active_card == "s_ford" and st.time == 4  # back to the snake
     assert [t.tile for t in st.tiles] == ["shore", "ford"] and st.tiles[1].x == 8
     # ford elements for 2 heroes: hunter at G2, warrior at F5, bonfire, search token
@@ -123,8 +123,8 @@ def test_explore_conditions_and_steps() -> None:
     st.force("c_hall")
     st.exploration.pile = []
     st.exploration.bottom = ["c_hall"]
-    st.apply("interact with uruz: explore") if "interact with uruz: explore" in texts(st) \
-        else st.apply("interact with tiwaz: explore")
+    st.apply("explore using uruz") if "explore using uruz" in texts(st) \
+        else st.apply("explore using tiwaz")
     assert [t.tile for t in st.tiles] == ["ford", "hall"]  # the oldest tile is discarded
     assert st.search_tokens == [t for t in st.search_tokens if t[0] >= 8]
 
@@ -138,8 +138,8 @@ def test_equipment_slots_hands_torso_head_feet_and_three_miscellaneous() -> None
     assert st.slot_conflicts(h, "iron_helm") == []
     h.misc = ["healing_herbs", "mead_horn", "iron_helm"]
     st.found(h, "fur_boots", [])
-    assert "keep fur_boots in miscellaneous" not in texts(st)  # 3 spaces at most
-    st.apply("equip fur_boots")
+    assert "keep fur boots in miscellaneous" not in texts(st)  # 3 spaces at most
+    st.apply("equip fur boots")
     assert "fur_boots" in h.equipment and st.hero_life(h) == 11
 
 
@@ -204,7 +204,7 @@ def test_trade_items_with_an_adjacent_hero() -> None:
     put(st, "berserk", "A1")
     put(st, "volva", "B1")
     st.heroes["berserk"].misc = ["healing_herbs"]
-    st.apply("interact with uruz: give healing_herbs to volva")
+    st.apply("give healing herbs to volva using uruz")
     assert st.heroes["volva"].misc == ["healing_herbs"] and st.heroes["berserk"].misc == []
 
 
@@ -240,16 +240,16 @@ def test_illegal_actions_name_the_rule() -> None:
     put(st, "volva", "C3")
     st.heroes["berserk"].rune("uruz").place = "move1"
     with pytest.raises(IllegalAction) as e:
-        st.apply("move1 with tiwaz: move 3")
+        st.apply("move 3 using tiwaz")
     assert e.value.section == "Basic Actions"
     with pytest.raises(IllegalAction) as e:
-        st.apply("attack1 with tiwaz: attack H6 with bearded_axe")
+        st.apply("attack H6 with bearded axe using tiwaz")
     assert e.value.section == "Attack"
     with pytest.raises(IllegalAction) as e:
-        st.apply("buy tyr-rune with tiwaz and hagalaz")
+        st.apply("buy tyr's rune with tiwaz and hagalaz")
     assert e.value.section == "Activate the God's Rune"
     with pytest.raises(IllegalAction) as e:
-        st.apply("interact with uruz: explore")
+        st.apply("explore using uruz")
     assert e.value.section == "4. Actions Phase"
 
 

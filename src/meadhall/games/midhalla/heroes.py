@@ -12,7 +12,7 @@ from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import Board
 
 ID = "midhalla"
-REPLAY = "replay step 3.3 (take back every hero action of this step)"
+REPLAY = "replay step 3.3"
 
 
 class HeroRules:
@@ -25,6 +25,11 @@ class HeroRules:
     def _skill_id(self, h: Any, slot: str) -> str:
         row, i = slot.split(":")
         return (h.top if row == "top" else h.bottom)[int(i)]
+
+    def _slot_text(self, slot: str) -> str:
+        """"top 2" for the slot "top:1" (rows numbered from 1, as players count)."""
+        row, i = slot.split(":")
+        return f"{row} {int(i) + 1}"
 
     def _skill_name(self, h: Any, slot: str) -> str:
         return self.content.cat.skills[self._skill_id(h, slot)].name
@@ -42,7 +47,7 @@ class HeroRules:
             self._end_of_round(events)
             return
         if len(ready) > 1:
-            opts = [(f"next hero {h}", h) for h in ready]
+            opts = [(f"next hero {self._short(h)}", h) for h in ready]
             self._ask("next_hero", PLAYERS, "Heroes take their turns in any order: choose who "
                       "acts next", S.HERO_TURNS, opts, default=opts[0][0])
             return
@@ -52,8 +57,10 @@ class HeroRules:
         """3.3 Hero Turns: players may replay the step's actions "in a different way instead
         ... as long as the next step 3.1 has not started yet": back to the step's start."""
         snapshot = self.cb["snapshot"]
+        replays = self.replays + 1
         self._load(json.loads(snapshot))
         self.cb["snapshot"] = snapshot
+        self.replays = replays
         events.append(Event("replay", "Step 3.3 is replayed: every hero action since the step "
                             "began is taken back", S.HERO_TURNS))
 
@@ -171,7 +178,7 @@ class HeroRules:
         if h.bleed:
             events.append(Event("bleed", f"{self._hname(h.id)} bleeds {h.bleed} at the end of "
                                 "the turn", "Bleed X"))
-            self._damage_hero(h.id, h.bleed, "bleed", events)
+            self._damage_hero(h.id, h.bleed, ("bleed", "bleed"), events)
         events.append(Event("turn", f"{self._hname(h.id)}'s turn ends (activation token "
                             "inactive)", S.ACTIVATION_TOKEN))
 
@@ -201,8 +208,7 @@ class HeroRules:
                                     f"{eff['value']}", S.RANGE))
                 ht["queue"].pop(0)
                 return
-            opts = [(f"attack {e} ({self._ename(e)} on {self.enemies[e].tile})", e)
-                    for e in targets] + [("skip attack", None)]
+            opts = [(f"attack {e}", e) for e in targets] + [("skip attack", None)]
             self._ask("effect", self._seat(h), f"{src}: Attack {eff['value']}" + (
                 f" x{eff['times']}" if eff.get("times", 1) > 1 else "") + " - choose a target",
                 S.TARGETING, opts, turn=True)
@@ -212,7 +218,8 @@ class HeroRules:
             if not cands:
                 ht["queue"].pop(0)
                 return
-            opts = [(f"{do} {c}", c) for c in cands] + [(f"skip {do}", None)]
+            opts = [(f"{do} {self._short(c) if do == 'heal' else c}", c)
+                    for c in cands] + [(f"skip {do}", None)]
             self._ask("effect", self._seat(h), f"{src}: {do.capitalize()} {eff['value']} - choose a "
                       "target", S.TARGETING, opts, turn=True)
             return
@@ -230,7 +237,7 @@ class HeroRules:
             events.append(Event("pierce", f"{self._hname(h.id)} ignores armor until the end of "
                                 "this turn", S.TURNS))
         elif do == "damage_self":
-            self._damage_hero(h.id, eff["value"], src, events)
+            self._damage_hero(h.id, eff["value"], (src, "skill"), events)
         else:
             raise RuleNotImplemented(ID, S.TARGETING, f"a stand-alone {do} effect")
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields
+from functools import cached_property
 from typing import Any, TypeVar
 
 T = TypeVar("T")
@@ -118,6 +119,11 @@ class Choice:
 
     def __getitem__(self, key: str) -> Any:
         return getattr(self, key)
+
+    @cached_property
+    def index(self) -> dict[str, Any]:
+        """Payload by action text (built once per decision; clones share the choice)."""
+        return dict(self.options)
 
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "seat": self.seat, "prompt": self.prompt,

@@ -65,6 +65,13 @@ class PreparationRules:
         rec(0, wild, [], Counter(have))
         return out
 
+    def _paying(self, pay: list[str]) -> str:
+        """" paying Crystal, Rope": the components of an upgrade by name, in a fixed order."""
+        if not pay:
+            return ""
+        names = sorted(self.content.cat.components[k].name for k in pay)
+        return " paying " + ", ".join(names)
+
     def _prep_options(self) -> list[tuple[str, Any]]:
         cat = self.content.cat
         opts: list[tuple[str, Any]] = []
@@ -73,15 +80,18 @@ class PreparationRules:
             cost = cat.items[item].cost
             if cost <= self.silver:
                 for h in heroes:
-                    opts.append((f"buy {item} for {h.id}", ["buy", item, h.id]))
+                    opts.append((f"buy {cat.items[item].name} for {self._short(h.id)}",
+                                 ["buy", item, h.id]))
         for h in heroes:
             for item in h.items:
                 kind = cat.items[item].kind
                 if kind in ("common", "rare"):
-                    opts.append((f"sell {item} from {h.id}", ["sell", item, h.id]))
+                    opts.append((f"sell {cat.items[item].name} from {self._short(h.id)}",
+                                 ["sell", item, h.id]))
                 for other in heroes:
                     if other.id != h.id:
-                        opts.append((f"give {item} from {h.id} to {other.id}",
+                        opts.append((f"give {cat.items[item].name} from {self._short(h.id)} "
+                                     f"to {self._short(other.id)}",
                                      ["give", item, h.id, other.id]))
         board = Board(self.tiles)
         for tid in sorted(self.tiles):
@@ -99,33 +109,31 @@ class PreparationRules:
                 if (tid != GATE and t.fortified and sum(
                         1 for x in self.traps.values() if x.tile == tid)
                         < self.content.printed.max_traps_per_tile):
-                    opts.append((f"build {kind} on {tid}", ["build", kind, tid]))
+                    opts.append((f"build {trap.name} on {tid}", ["build", kind, tid]))
         for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:])):
             trap = cat.traps[t.kind]
             if t.special is None and t.level < len(trap.levels):
                 nxt = trap.levels[t.level]
                 if nxt.runestones <= self.runestones:
                     for pay in self._pay_options(nxt.components):
-                        label = f" using {'+'.join(pay)}" if pay else ""
-                        opts.append((f"upgrade {t.id} to level {t.level + 1}{label}",
+                        opts.append((f"upgrade {t.id}{self._paying(pay)}",
                                      ["upgrade", t.id, pay]))
             if t.special is None:
                 for sid in sorted(self.party["unlocks"]["special_upgrades"]):
                     sp = cat.special_upgrades[sid]
                     if sp.runestones <= self.runestones and sp.silver <= self.silver:
                         for pay in self._pay_options(sp.components):
-                            label = f" using {'+'.join(pay)}" if pay else ""
-                            opts.append((f"special {sid} on {t.id}{label}",
+                            opts.append((f"special {sp.name} on {t.id}{self._paying(pay)}",
                                          ["special", sid, t.id, pay]))
             if t.hp < self._trap_max_hp(t) and self.silver >= self.content.printed.restore_cost:
                 opts.append((f"restore {t.id}", ["restore", t.id]))
             opts.append((f"remove {t.id}", ["remove", t.id]))
         for k in sorted(set(self.components)):
             if cat.components[k].special:
-                opts.append((f"use component {k}", ["use", k]))
+                opts.append((f"use {cat.components[k].name}", ["use", k]))
         for h in heroes:
             if h.hp < h.max_hp and self.silver >= self.content.printed.heal_cost:
-                opts.append((f"heal {h.id}", ["heal", h.id]))
+                opts.append((f"heal {self._short(h.id)}", ["heal", h.id]))
         opts.append(("done preparing", ["done"]))
         return opts
 
@@ -304,7 +312,7 @@ class PreparationRules:
             self._begin_combat(events)
             return
         h = waiting[0]
-        opts = [(f"position {h.id} on {tid}", tid) for tid in sorted(self.tiles)
+        opts = [(f"position {self._short(h.id)} on {tid}", tid) for tid in sorted(self.tiles)
                 if self.tiles[tid].fortified]
         seat = PLAYERS if h.follower else h.id
         self._ask("position", seat, f"Place {self._hname(h.id)} on a fortified map tile",

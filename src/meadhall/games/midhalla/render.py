@@ -5,32 +5,39 @@ from __future__ import annotations
 from typing import Any
 
 CELL = 12
+MAX_COLS = 12
+MAX_ROWS = 12
 
 
 def render(st: Any) -> str:
+    """The board, the tracks, each hero's state and the pieces on the board (the legend, the
+    skills' effects, the cart and the trap cards are in :func:`render_help`)."""
     tiles = st.tiles
-    xs = [t.x for t in tiles.values()]
-    ys = [t.y for t in tiles.values()]
+    by_xy = {(t.x, t.y): t for t in tiles.values()}
+    # Only the columns and rows that hold a tile: a connected dungeon has no gap, and a
+    # hand-written position with far-away tiles still draws in a few lines.
+    xs = sorted({x for x, _ in by_xy})
+    ys = sorted({y for _, y in by_xy})
     lines: list[str] = []
     ch = st.chapter_data
-    lines.append(f"{ch.name} - cycle {st.cycle}/{ch.cycles} - phase {st.phase}"
+    lines.append(f"{ch.name} - cycle {min(st.cycle, ch.cycles)}/{ch.cycles} - phase {st.phase}"
                  + (f" - timer {st.timer}" if ch.timed else ""))
     lines.append(f"Gate HP {st.gate_hp}  Silver {st.silver}  Runestones {st.runestones}  "
                  f"Components {', '.join(sorted(st.components)) or '-'}")
-    for y in range(min(ys), max(ys) + 1):
+    for y in ys[:MAX_ROWS]:
         rows = ["", "", "", "", ""]
-        for x in range(min(xs), max(xs) + 1):
-            t = next((t for t in tiles.values() if (t.x, t.y) == (x, y)), None)
+        for x in xs[:MAX_COLS]:
+            t = by_xy.get((x, y))
             if t is None:
                 for i in range(5):
                     rows[i] += " " * CELL
                 continue
-            mark = ("#" if t.fortified else " ") + ("!" * t.curses)
+            mark = ("#" if t.fortified else " ") + ("!" * min(t.curses, 3))
             head = f"[{t.id}{mark}]"
             if t.token:
-                head += {"plus1": "+1", "elite": "E", "none": "0"}[t.token]
+                head += {"plus1": "+1", "elite": "E", "none": "0"}.get(t.token, "?")
             arrows = {"N": "^", "E": ">", "S": "v", "W": "<"}
-            paths = " ".join(f"{letter}{arrows[s]}" for s, letter in sorted(
+            paths = " ".join(f"{letter}{arrows.get(s, '?')}" for s, letter in sorted(
                 t.paths.items(), key=lambda kv: kv[1]) if s not in t.links)
             heroes = "".join(h[0].upper() for h, hs in st.heroes.items() if hs.tile == t.id)
             foes = [e for e in st.enemies.values() if e.tile == t.id]
@@ -42,8 +49,9 @@ def render(st: Any) -> str:
             for i in range(5):
                 rows[i] += cells[i][:CELL - 1].ljust(CELL)
         lines.extend(r.rstrip() for r in rows if r.strip())
-    lines.append("Legend: [id# fortified, ! curse, +1/E/0 spawn token]  h: heroes  "
-                 "e: enemy/HP  t: trap/HP  ?D^: unexplored path D on the top side (^ > v <)")
+    if len(xs) > MAX_COLS or len(ys) > MAX_ROWS:
+        lines.append(f"(the dungeon is wider than {MAX_COLS} x {MAX_ROWS} tiles: "
+                     "the rest is not drawn)")
     cat = st.content.cat
     for h in st.heroes.values():
         status = "KO" if h.ko else f"{h.hp}/{h.max_hp} HP"
@@ -54,19 +62,17 @@ def render(st: Any) -> str:
         for row, skills, at in (("top", h.top, h.top_at), ("bottom", h.bottom, h.bottom_at)):
             cells = []
             for i, sid in enumerate(skills):
-                sk = cat.skills[sid]
                 mark = ("*" if i == at else "") + ("x" if f"{row}:{i}" in h.exhausted else "")
-                cells.append(f"{i + 1} {sk.name}{mark} ({describe(sk.effects)})")
+                cells.append(f"{i + 1} {cat.skills[sid].name}{mark}")
             lines.append(f"  {row}: " + "; ".join(cells))
+        more = []
         if not h.follower:
-            ults = [f"{cat.ultimates[u].name}{' (used)' if u in h.ults_used else ''} "
-                    f"({describe(cat.ultimates[u].effects)})" for u in cat.heroes[h.id].ultimates]
-            lines.append("  ultimates: " + "; ".join(ults))
-        if h.items:
-            lines.append("  items: " + "; ".join(
-                f"{cat.items[i].name}{' (used)' if i in h.used_items else ''} "
-                f"({describe(cat.items[i].effects)})" for i in h.items))
-    lines.append("Skill marks: * the skill token is here (occupied), x exhausted")
+            more += [f"{cat.ultimates[u].name}{' (used)' if u in h.ults_used else ''}"
+                     for u in cat.heroes[h.id].ultimates]
+        more += [f"{cat.items[i].name}{' (used)' if i in h.used_items else ''}"
+                 for i in h.items]
+        if more:
+            lines.append("  ultimates and items: " + "; ".join(more))
     for e in st.enemies.values():
         d = st.content.cat.enemies[e.card]
         extra = [k for k, v in (("evasion", e.evasion), ("slowed", e.slow == "slowed"),
@@ -80,29 +86,69 @@ def render(st: Any) -> str:
                      + f", {_trap_attack(lv)}"
                      + (f" + special {cat.special_upgrades[t.special].name}" if t.special
                         else ""))
-    if st.phase == "preparation":
-        for kind in st.party["unlocks"]["traps"]:
-            tr = cat.traps[kind]
-            ups = "; ".join(
-                f"L{i + 1}: {x.hp} HP, {_trap_attack(x)}"
-                + (f", upgrade {x.runestones} runestones + {'+'.join(x.components) or '-'}"
-                   if i else "") for i, x in enumerate(tr.levels))
-            lines.append(f"Trap card {tr.name}: cost {tr.cost} silver, stock "
-                         f"{st._stock_left(kind)}/{tr.stock} left; {ups}")
-    lines.append("Dara's cart: " + ("; ".join(
-        f"{i} {cat.items[i].name} {cat.items[i].cost} silver ({describe(cat.items[i].effects)})"
-        for i in st.cart) or "-"))
+    if st.cart:
+        lines.append("Dara's cart: " + ", ".join(
+            f"{cat.items[i].name} ({cat.items[i].cost})" for i in st.cart))
     lv = st.lv
     if lv and lv.get("pool"):
-        lines.append(f"Level {lv['level']} skill pool: " + "; ".join(
-            f"{cat.skills[s].name} ({describe(cat.skills[s].effects)}, arrow "
-            f"{cat.skills[s].arrow})" for s in lv["pool"]))
+        lines.append(f"Level {lv['level']} skill pool: " + ", ".join(
+            cat.skills[s].name for s in lv["pool"]))
     p = st.party
     lines.append(f"Fate scale: {p['fate']}  Quests: {len(st.quests)}  Story markers: "
                  f"{len(st.story)}")
     if st.choice:
         lines.append(f"Now: {st.choice['seat']} - {st.choice['prompt']}")
     return "\n".join(lines)
+
+
+def render_help(st: Any) -> str:
+    """The legend, every hero's skills, ultimates and items with their effects, the trap
+    cards, Dara's cart and the skill pool: reference panels printed once and on ``?``."""
+    cat = st.content.cat
+    lines = ["Legend: [id# fortified, ! curse marker, +1/E/0 spawn token]  h: heroes (initials)"
+             "  e: enemy/HP  t: trap/HP  ?D^: unexplored path D on the top side (^ > v <)",
+             "Skill marks: * the skill token is here (occupied), x exhausted"]
+    for h in st.heroes.values():
+        lines.append(f"{st._hname(h.id)}:")
+        for row, skills in (("top", h.top), ("bottom", h.bottom)):
+            lines.append(f"  {row}: " + "; ".join(
+                f"{i + 1} {cat.skills[sid].name} ({describe(cat.skills[sid].effects)})"
+                for i, sid in enumerate(skills)))
+        if not h.follower:
+            lines.append("  ultimates: " + "; ".join(
+                f"{cat.ultimates[u].name} ({describe(cat.ultimates[u].effects)})"
+                for u in cat.heroes[h.id].ultimates))
+        if h.items:
+            lines.append("  items: " + "; ".join(
+                f"{cat.items[i].name} ({describe(cat.items[i].effects)})" for i in h.items))
+    for kind in st.party["unlocks"]["traps"]:
+        tr = cat.traps[kind]
+        ups = "; ".join(
+            f"L{i + 1}: {x.hp} HP, {_trap_attack(x)}"
+            + (f", upgrade {x.runestones} runestones + {_components(cat, x.components)}"
+               if i else "") for i, x in enumerate(tr.levels))
+        lines.append(f"Trap card {tr.name}: cost {tr.cost} silver, stock "
+                     f"{st._stock_left(kind)}/{tr.stock} left; {ups}")
+    for sid in st.party["unlocks"]["special_upgrades"]:
+        sp = cat.special_upgrades[sid]
+        lines.append(f"Special upgrade {sp.name}: {sp.runestones} runestones, {sp.silver} "
+                     f"silver + {_components(cat, sp.components)}; adds "
+                     f"{describe([sp.adds])} to the trap's attacks")
+    lines.append("Dara's cart: " + ("; ".join(
+        f"{cat.items[i].name} {cat.items[i].cost} silver ({describe(cat.items[i].effects)})"
+        for i in st.cart) or "-"))
+    lv = st.lv
+    if lv and lv.get("pool"):
+        lines.append(f"Level {lv['level']} skill pool: " + "; ".join(
+            f"{cat.skills[s].name} ({describe(cat.skills[s].effects)}, arrow "
+            f"{cat.skills[s].arrow})" for s in lv["pool"]))
+    return "\n".join(lines)
+
+
+def _components(cat: Any, need: list[str]) -> str:
+    """Components by name; "?" reads "any component"."""
+    return ", ".join("any component" if k == "?" else cat.components[k].name
+                     for k in need) or "no component"
 
 
 def _tokens(hp: int, kind: str) -> str:

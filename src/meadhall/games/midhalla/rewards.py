@@ -32,7 +32,8 @@ class RewardRules:
                 if h.id in rw.setdefault("refreshed", []):
                     continue
                 if len(h.ults_used) > 1:
-                    opts = [(f"refresh {u}", u) for u in h.ults_used]
+                    opts = [(f"refresh {self.content.cat.ultimates[u].name}", u)
+                            for u in h.ults_used]
                     self._ask("refresh", h.id, f"{self._hname(h.id)}: refresh one ultimate "
                               "ability", S.R_ULTIMATE, opts, ctx={"hero": h.id}, turn=True)
                     return
@@ -140,7 +141,7 @@ class RewardRules:
         hid = lv["todo"][0]
         h = self.heroes[hid]
         if lv["card"] is None:
-            opts = [(f"take {s} ({self.content.cat.skills[s].name})", s)
+            opts = [(f"take {self.content.cat.skills[s].name}", s)
                     for s in dict.fromkeys(lv["pool"])]
             if lv["level"] == 1:
                 # Setup: "Collectively assign one to each hero" - the players together
@@ -154,7 +155,7 @@ class RewardRules:
         card = lv["card"]
         arrow = self.content.cat.skills[card].arrow
         rows = {"up": ["top"], "down": ["bottom"], "both": ["top", "bottom"]}[arrow]
-        opts = [(f"cover {slot} ({self._skill_name(h, slot)})", slot)
+        opts = [(f"cover {self._slot_text(slot)} {self._skill_name(h, slot)}", slot)
                 for slot in self._slots(h) if slot.split(":")[0] in rows]
         self._ask("cover", hid, f"{self._hname(hid)}: place the level 3 skill "
                   f"{self.content.cat.skills[card].name} on an existing skill (arrow: {arrow})",
@@ -239,11 +240,17 @@ class RewardRules:
                             S.FATE))
         self._after_chapter("win", "the chapter's objectives are fulfilled", events)
 
-    def _chapter_lost(self, reason: str, events: list[Event]) -> None:
-        """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing."""
+    def _chapter_lost(self, reason: str, events: list[Event], trigger: str = "",
+                      by: tuple[str, str] | None = None) -> None:
+        """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing.
+        ``trigger`` (``gate_destroyed``, ``heroes_ko``) and ``by`` (who dealt the final blow,
+        id and type) are kept for the statistics (``measures``)."""
         if self.phase in ("over", "interlude"):
             return
-        events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL))
+        self.ending = {"trigger": trigger, "by": by[0] if by else None,
+                       "final_blow": by[1] if by else None}
+        events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL,
+                            {"trigger": trigger}))
         fate = self.party["fate"]
         self.party = json.loads(self.party_start)
         self.party["fate"] = fate
@@ -267,6 +274,7 @@ class RewardRules:
             self.script.append({"op": "global", "n": n})
 
     def _after_chapter(self, result: str, reason: str, events: list[Event]) -> None:
+        self.record.append([self.chapter, result])
         self.cb = self.ht = self.lv = self.rw = self.choice = None
         if not self.setup.get("campaign"):
             self.script = []
@@ -290,7 +298,7 @@ class RewardRules:
             events.append(Event("campaign", "The campaign ends: every printed chapter is "
                                 "completed", S.CAMPAIGN))
             return
-        opts = [(f"play {c}", c) for c in options]
+        opts = [(f"play {self.content.chapters[c].name}", c) for c in options]
         self._ask("play", PLAYERS, "Choose the next chapter to play (the campaign can be "
                   "saved here)", S.CAMPAIGN, opts, turn=True)
 
@@ -304,12 +312,15 @@ class RewardRules:
         ch = self.next_chapter
         opts = []
         if 1 <= len(self.roster) <= 4:
-            opts.append((f"start {ch} with {', '.join(self.roster)}", ["start"]))
-        opts += [(f"add {c}", ["add", c]) for c in classes
+            opts.append(("start the chapter", ["start"]))
+        opts += [(f"add {self._short(c)}", ["add", c]) for c in classes
                  if c not in self.roster and len(self.roster) < 4]
-        opts += [(f"remove {h}", ["remove", h]) for h in self.roster if len(self.roster) > 1]
-        self._ask("roster", PLAYERS, f"Heroes for {ch}: keep the party or change it (unlocked "
-                  "classes only)", S.CAMPAIGN, opts, turn=True)
+        opts += [(f"remove {self._short(h)}", ["remove", h]) for h in self.roster
+                 if len(self.roster) > 1]
+        party = ", ".join(self._short(h) for h in self.roster)
+        self._ask("roster", PLAYERS, f"Heroes for {self.content.chapters[ch].name} ({party}): "
+                  "keep the party or change it (unlocked classes only)", S.CAMPAIGN, opts,
+                  turn=True)
 
     def _on_roster(self, p: list[str], events: list[Event]) -> None:
         if p[0] == "add":

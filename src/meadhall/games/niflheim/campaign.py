@@ -95,25 +95,26 @@ def interim_options(s: NiflheimState) -> list[str]:
 
     assert s.camp is not None
     party = list(s.heroes.values())
+    n = s.names
     out = [END_INTERIM]
     for h in party:
         if h.health < h.max_health and h.id not in s.camp["healed"] \
                 and h.supplies.get("healing_salves", 0) > 0:
-            out.append(f"heal {h.id}")
+            out.append(f"heal {n.hero[h.id]}")
     for a in party:
         for it in dict.fromkeys(a.items()):
             for b in party:
                 if b.id != a.id and fits(s, b, it):
-                    out.append(f"give {it} from {a.id} to {b.id}")
+                    out.append(f"give {n.item[it]} from {n.hero[a.id]} to {n.hero[b.id]}")
         for it in dict.fromkeys(a.gear):
             if s.content.armoury[it].kind == "weapon":
-                out.append(f"ready {it} for {a.id}")
+                out.append(f"ready {n.item[it]} for {n.hero[a.id]}")
     for colour in sorted(set(s.camp["runestones"])):
         for h in party:
             if h.ready and h.ready not in h.runes:
-                out.append(f"inscribe {colour} runestone on {h.id}'s {h.ready}")
+                out.append(f"inscribe {colour} runestone on {n.hero[h.id]}'s {n.item[h.ready]}")
     for h in party:
-        out += [f"unlock {sk} for {h.id}" for sk in unlockable(s, h)]
+        out += [f"unlock {n.skill[sk]} for {n.hero[h.id]}" for sk in unlockable(s, h)]
     return out
 
 
@@ -127,6 +128,15 @@ def skill_level(s: NiflheimState, h: Hero, skill: str) -> tuple[str, int] | None
         if skill in names:
             return cat, names.index(skill) + 1
     return None
+
+
+def skill_cost(s: NiflheimState, h: Hero, skill: str) -> int:
+    """The XP a skill costs: by its level for a character, the huskarl cost for a huskarl."""
+    if h.huskarl:
+        return s.content.skill_costs["huskarl"]
+    lv = skill_level(s, h, skill)
+    assert lv is not None
+    return s.content.skill_costs[str(lv[1])]
 
 
 def unlockable(s: NiflheimState, h: Hero) -> list[str]:
@@ -155,8 +165,9 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
         next_scenario(s, events)
         return
     words = action.split()
+    n = s.names
     if words[0] == "heal":
-        h = s.heroes[words[1]]
+        h = s.hero_named(action[len("heal "):])
         h.supplies["healing_salves"] -= 1
         h.health += 1
         s.camp["healed"].append(h.id)
@@ -165,7 +176,9 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
     elif words[0] == "give":
         from meadhall.games.niflheim.heroes import receive, take_item
 
-        item, a, b = words[1], s.heroes[words[3]], s.heroes[words[5]]
+        rest, receiver = action[len("give "):].rsplit(" to ", 1)
+        what, giver = rest.split(" from ", 1)
+        item, a, b = n.item_id[what], s.hero_named(giver), s.hero_named(receiver)
         take_item(a, item)
         receive(s, b, item)
         if item in a.runes:
@@ -175,27 +188,25 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
     elif words[0] == "ready":
         from meadhall.games.niflheim.heroes import ready
 
-        h = s.heroes[words[-1]]
+        what, who = action[len("ready "):].rsplit(" for ", 1)
+        h = s.hero_named(who)
         h.mp = 1
-        ready(s, h, words[1], False, events)
+        ready(s, h, n.item_id[what], False, events)
         h.mp = 0
     elif words[0] == "inscribe":
         colour = words[1]
-        hid, weapon = words[4].split("'s")[0], words[5]
-        h = s.heroes[hid]
+        who, what = action.split(" runestone on ", 1)[1].rsplit("'s ", 1)
+        h, weapon = s.hero_named(who), n.item_id[what]
         h.runes[weapon] = colour
         s.camp["runestones"].remove(colour)
         events.append(Event("rune", f"The {colour} runestone is inscribed on {h.name}'s "
                             f"{s.content.armoury[weapon].name}", S.NEW_RULES_5))
     elif words[0] == "unlock":
-        skill, hid = action[len("unlock "):].rsplit(" for ", 1)
-        h = s.heroes[hid]
-        if h.huskarl:
-            cost = s.content.skill_costs["huskarl"]
-        else:
-            lv = skill_level(s, h, skill)
-            assert lv is not None
-            cost = s.content.skill_costs[str(lv[1])]
+        word, who = action[len("unlock "):].rsplit(" for ", 1)
+        skill = n.skill_id[word]
+        h = s.hero_named(who)
+        hid = h.id
+        cost = skill_cost(s, h, skill)
         h.xp -= cost
         h.skills.append(skill)
         events.append(Event("skill", f"{h.name} unlocks {skill} for {cost} XP", S.INTERIM,
@@ -238,7 +249,7 @@ def start(s: NiflheimState, sid: str, events: list[Event]) -> None:
         if free:
             s.segment = "new character"
             s._ask("new character", "Scenario 5: a new character joins the party. Who?",
-                   S.NEW_RULES_5, [f"recruit {c}" for c in free])
+                   S.NEW_RULES_5, [f"recruit {s.names.hero[c]}" for c in free])
             return
     _begin(s, events)
 
@@ -304,7 +315,7 @@ def apply_choice(s: NiflheimState, kind: str, action: str, c: dict[str, Any],
             s.camp["resume"] = None
         start(s, sid, events)
     elif kind == "new character":
-        recruit(s, action.split()[-1], events)
+        recruit(s, s.names.hero_id[action[len("recruit "):]], events)
         _begin(s, events)
 
 

@@ -12,6 +12,7 @@ from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim import skills
 from meadhall.games.niflheim.figures import Hero, Undead
+from meadhall.games.niflheim.names import names
 from meadhall.games.niflheim.undead import uname
 
 if TYPE_CHECKING:
@@ -94,6 +95,7 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
     if not h.on_map or h.locked_by is not None:
         return []
     out = []
+    n = names(s.content)
     for u in s.undead.values():
         if u.kind is None or (only is not None and u.id != only):
             continue
@@ -116,14 +118,14 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
                 if wd.projectile and not adjacent and not h.huskarl \
                         and h.supplies.get("projectiles", 0) <= 0:
                     continue
-            with_ = f"with {w}" if w else "unarmed"
+            with_ = f"with {n.item[w]}" if w else "unarmed"
             text = f"{prefix}attack undead {u.id} {with_}" + (" (off hand)" if off else "")
             out.append(AttackPlan(text, h.id, u.id, w, off, not adjacent, vals[0], vals[1]))
     # Used skills are offered as variants, after every plain attack.
     for p in list(out):
         tags = skills.attack_tags(s, h, p.weapon, p.ranged, attack_range(h.at, s.undead[p.undead].at))
         for name in skills.usable(s, h, tags):
-            out.append(AttackPlan(f"{p.text} using {name}", p.hero, p.undead, p.weapon,
+            out.append(AttackPlan(f"{p.text} using {n.skill[name]}", p.hero, p.undead, p.weapon,
                                   p.off_hand, p.ranged, p.stun, p.wound, name))
     return out
 
@@ -282,8 +284,14 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
         if by is not None and ud.glory and not by.huskarl and s.fate_track_in_use():
             by.glory += ud.glory
             xp += f"; {by.name} gains {ud.glory} Glory"
-        events.append(Event("kill", f"{ud.name} {u.id} is eliminated and its marker goes to the "
-                            f"discard area{xp}", S.ELIMINATED, {"undead": u.id}))
+        s.tally["kills"] += 1
+        # kind "kill" with by/enemy/enemy_type when a hero dealt the blow (the lab counts these).
+        data = {"undead": u.id, "enemy": f"undead{u.id}", "enemy_type": kind}
+        if by is not None:
+            data["by"] = by.id
+        events.append(Event("kill" if by is not None else "eliminated", f"{ud.name} {u.id} is "
+                            f"eliminated and its marker goes to the discard area{xp}",
+                            S.ELIMINATED, data))
         return
     events.append(Event("wound", f"{uname(s, u)} takes a wound ({ud.hv - u.wounds} health "
                         "left)", S.EFFECTS, {"undead": u.id}))
@@ -478,7 +486,7 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total} ≥ "
                                 f"{values[1]}): 1 wound", S.PHIAL, {"hero": o.id}))
-            s.wound_hero(o, events, S.PHIAL)
+            s.wound_hero(o, events, S.PHIAL, by=h.id, by_type="greek fire")
         else:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total}): "
                                 "no effect", S.PHIAL, {"hero": o.id}))
@@ -523,7 +531,7 @@ def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
     if roll != 1 and roll + drm >= 10:
         events.append(Event("bow", text + (" (-1 for the shield)" if drm else "")
                             + ": 1 wound", S.SCENARIO_34, {"hero": h.id}))
-        s.wound_hero(h, events, S.SCENARIO_34)
+        s.wound_hero(h, events, S.SCENARIO_34, by=f"undead{u.id}", by_type=u.kind or "draugr")
         return
     events.append(Event("bow", text + (" (-1 for the shield)" if drm else "") + ": a miss",
                         S.SCENARIO_34, {"hero": h.id}))

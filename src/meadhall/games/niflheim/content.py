@@ -8,9 +8,9 @@ everything it does not print is authored and marked ``"authored": true`` with a 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, PrivateAttr, model_validator
 
 from meadhall.core import grid
 from meadhall.core.content import ContentModel, load
@@ -216,7 +216,8 @@ class NiflheimContent(ContentModel):
     motes: dict[str, str]
     """Lost Memory Mote entries (authored; the Tome of Knowledge is not printed)."""
     mote_pool_size: int = 60
-    """Fate track position (glory positive, corruption negative) -> effect text."""
+    _names: Any = PrivateAttr(default=None)
+    """The name tables of action texts (:func:`meadhall.games.niflheim.names.names`)."""
 
     @model_validator(mode="after")
     def _refs(self) -> NiflheimContent:
@@ -229,6 +230,15 @@ class NiflheimContent(ContentModel):
             for it in items:
                 if it not in self.armoury:
                     raise ValueError(f"scenario {sid}: unknown item {it!r}")
+        for what, table in (("armoury", self.armoury),
+                            ("characters and huskarls", {**self.characters, **self.huskarls})):
+            seen: dict[str, str] = {}
+            for k, v in table.items():
+                low = v.name.lower()
+                if low in seen:
+                    raise ValueError(f"{what}: {seen[low]!r} and {k!r} share the name "
+                                     f"{v.name!r}; action texts name them, so names must differ")
+                seen[low] = k
         names = [n for c in self.characters.values() for v in c.skills.values() for n in v]
         for name in [*names, *self.huskarl_skills]:
             if name not in self.skills:

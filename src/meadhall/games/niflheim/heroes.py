@@ -13,6 +13,7 @@ from meadhall.core.protocol import Event
 from meadhall.games.niflheim import combat, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
+from meadhall.games.niflheim.names import SUPPLY, SUPPLY_ID, names
 from meadhall.games.niflheim.undead import reveal, zoc
 
 if TYPE_CHECKING:
@@ -147,14 +148,15 @@ def legal(s: NiflheimState, h: Hero) -> list[str]:
                 if any(fits(s, h, i) for i in s.items.get(q, ())):
                     out.append(f"pick up {grid.name(q)}")
         if h.mp >= 2:
+            n = names(s.content)
             for o in s.heroes.values():
                 if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, h.at):
                     for it in dict.fromkeys(h.items()):
                         if fits(s, o, it):
-                            out.append(f"pass {it} to {o.id}")
-                    for kind, n in sorted(h.supplies.items()):
-                        if n > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)):
-                            out.append(f"pass 1 {kind} to {o.id}")
+                            out.append(f"pass {n.item[it]} to {n.hero[o.id]}")
+                    for kind, k in sorted(h.supplies.items()):
+                        if k > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)):
+                            out.append(f"pass {SUPPLY[kind]} to {n.hero[o.id]}")
         if h.mp >= 1 and s.scenario.attacks:
             out += swaps(s, h)
     if h.free_step:
@@ -178,12 +180,13 @@ def swaps(s: NiflheimState, h: Hero) -> list[str]:
     weapon to the Off-Hand slot when the ready weapon is one-handed too."""
     out = []
     arm = s.content.armoury
+    n = names(s.content)
     for w in dict.fromkeys(h.gear):
         if arm[w].kind != "weapon":
             continue
-        out.append(f"ready {w}")
+        out.append(f"ready {n.item[w]}")
         if arm[w].one_handed and h.ready and arm[h.ready].one_handed:
-            out.append(f"ready {w} off hand")
+            out.append(f"ready {n.item[w]} off hand")
     return out
 
 
@@ -274,6 +277,9 @@ def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
                                  "and 2 MP (+1 hindering)")
         return IllegalAction(ID, S.MA_COST, f"{h.name} has only {h.mp} MP")
     words = action.split()
+    if not words:
+        return IllegalAction(ID, S.ACTION_PHASE, f"an empty action: {h.name} must choose one of "
+                             "the legal actions")
     if action == "declare running" and h.huskarl and h.health < h.max_health:
         return IllegalAction(ID, "Huskarl", "a wounded huskarl may not declare running")
     if words[0] in ("move", "exit", "open", "close", "pick", "pass", "ready") and h.zoc_stop:
@@ -339,8 +345,9 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
     if words[0] == "pick":
         pick_up(s, h, grid.sq(words[2]), events)
         return
-    if words[0] == "pass" and words[1] == "1":
-        kind, to = words[2], s.heroes[words[4]]
+    if words[0] == "pass" and action[5:].split(" to ")[0] in SUPPLY_ID:
+        what, who = action[5:].rsplit(" to ", 1)
+        kind, to = SUPPLY_ID[what], s.heroes[names(s.content).hero_id[who]]
         h.mp -= 2
         h.acted = True
         h.supplies[kind] -= 1
@@ -349,7 +356,9 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
                             "(2 MP)", S.MA_COST, {"hero": h.id, "supply": kind}))
         return
     if words[0] == "pass":
-        item, to = words[1], s.heroes[words[3]]
+        n = names(s.content)
+        what, who = action[5:].rsplit(" to ", 1)
+        item, to = n.item_id[what], s.heroes[n.hero_id[who]]
         h.mp -= 2
         h.acted = True
         take_item(h, item)
@@ -361,7 +370,9 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
             s.ask_ready_passed(to, item, opts)
         return
     if words[0] == "ready":
-        ready(s, h, words[1], words[-1] == "hand", events)
+        off = action.endswith(" off hand")
+        what = action[6:-9] if off else action[6:]
+        ready(s, h, names(s.content).item_id[what], off, events)
         return
     if words[0] in ("rescue", "search"):
         special(s, h, words[1], events)
@@ -395,7 +406,7 @@ def move(s: NiflheimState, h: Hero, st: Step, events: list[Event]) -> None:
                         {"hero": h.id, "to": grid.name(st.to), "cost": st.cost}))
     if st.burn:
         events.append(Event("burn", f"{h.name} is burned by the fire: 1 wound", S.MOVE_EXAMPLES))
-        s.wound_hero(h, events, S.MOVE_EXAMPLES)
+        s.wound_hero(h, events, S.MOVE_EXAMPLES, by="fire", by_type="fire")
         if not h.on_map:
             return
     z = zoc(s).get(st.to)
@@ -495,10 +506,12 @@ def ready_passed_options(s: NiflheimState, h: Hero, w: str) -> list[str]:
     out an already readied weapon)": keep it in a gear slot, ready it, or ready it off hand."""
     if s.content.armoury[w].kind != "weapon" or w not in h.gear or h.ready in (None, w):
         return []
-    out = [f"{h.id} keeps {w} in a gear slot", f"{h.id} readies {w}"]
+    n = names(s.content)
+    who, what = n.hero[h.id], n.item[w]
+    out = [f"{who} keeps {what} in a gear slot", f"{who} readies {what}"]
     arm = s.content.armoury
     if arm[w].one_handed and h.ready and arm[h.ready].one_handed and h.off_hand != w:
-        out.append(f"{h.id} readies {w} off hand")
+        out.append(f"{who} readies {what} off hand")
     return out
 
 

@@ -12,23 +12,26 @@ from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import (
+    CHANCE,
     ONGOING,
     PLAYERS,
     Decision,
     Event,
     GameState,
     Outcome,
+    Target,
 )
-from meadhall.games.niflheim import campaign, combat, heroes, skills, undead
+from meadhall.games.niflheim import campaign, combat, heroes, present, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
+from meadhall.games.niflheim.names import Names, names
 from meadhall.games.niflheim.undead import uname
 
 NO_COVER = "no cover attack"
 KEEP = "keep the roll"
-FLIP = "flip the Coin of Fate"
+FLIP = "flip the coin of fate"
 START_ACTION = "__start__"
 
 
@@ -55,6 +58,8 @@ class NiflheimState(GameState):
         self.control: dict[str, str] = {h: p for p, ids in (setup.get("players") or {}).items()
                                         for h in ids}
         """Co-op Play: hero id -> the player who controls it."""
+        self.tally: dict[str, Any] = {"kills": 0, "knockouts": []}
+        """What the lab measures: undead eliminated and heroes knocked out (by whom)."""
         self.camp: dict[str, Any] | None = campaign.new_record() if setup.get("campaign") \
             else None
         self.reset_scenario(setup["scenario"])
@@ -68,7 +73,6 @@ class NiflheimState(GameState):
         self.scenario_id: str = sid
         self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
         self.undead: dict[int, Undead] = {}
-        self.next_uid = 0
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
         self.discard: list[str] = []
         self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
@@ -89,11 +93,11 @@ class NiflheimState(GameState):
         self.forced: list[str] = []
         self.next_active: str | None = None
         for q in sc.face_down:
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, None, grid.sq(q))
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, None, grid.sq(q))
         for q, kind in sc.orange.items():
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, kind, grid.sq(q), orange=True)
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, kind, grid.sq(q), orange=True)
 
     # ------------------------------------------------------------------ setup
     def _place_heroes(self, sc: ScenarioData, setup: dict[str, Any]) -> None:
@@ -174,8 +178,11 @@ class NiflheimState(GameState):
         return occ
 
     # ------------------------------------------------------------------ shared effects
-    def wound_hero(self, h: Hero, events: list[Event], section: str) -> None:
-        """One wound; at 0 health the hero is killed and drops what they carried."""
+    def wound_hero(self, h: Hero, events: list[Event], section: str, by: str = "",
+                   by_type: str = "") -> None:
+        """One wound; at 0 health the hero is killed and drops what they carried. ``by`` and
+        ``by_type`` name what dealt it (an undead's figure id and kind, ``fire``, a hero whose
+        natural 2 or Greek fire hit), for the statistics of the lab."""
         h.health -= 1
         if h.health > 0:
             events.append(Event("health", f"{h.name} has {h.health} health left", section,
@@ -188,9 +195,12 @@ class NiflheimState(GameState):
             self.items.setdefault(at, []).extend(dropped)
         h.ready, h.off_hand, h.gear = None, None, []
         h.status, h.at, h.locked_by = "dead", None, None
-        events.append(Event("death", f"{h.name} is killed"
+        # kind "knockout" with hero/by/by_type: the simulation lab counts these.
+        events.append(Event("knockout", f"{h.name} is killed"
                             + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
-                            S.LOSING, {"hero": h.id}))
+                            S.LOSING, {"hero": h.id, "by": by, "by_type": by_type}))
+        self.tally["knockouts"].append({"hero": h.id, "by": by, "by_type": by_type,
+                                        "round": self.round})
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
@@ -204,7 +214,8 @@ class NiflheimState(GameState):
     def wound_figure_at(self, q: Sq, by: Hero, events: list[Event]) -> None:
         who = self.occupancy().get(q, "")
         if who.startswith("h:"):
-            self.wound_hero(self.heroes[who[2:]], events, S.ROLLING)
+            self.wound_hero(self.heroes[who[2:]], events, S.ROLLING, by=by.id,
+                            by_type="natural 2")
         elif who.startswith("u:"):
             combat.wound_undead(self, self.undead[int(who[2:])], by, events)
 
@@ -285,19 +296,58 @@ class NiflheimState(GameState):
                     what += " (then roll to break the lock)"
             else:
                 what = f"{h.mp} MP left: move, act or end the activation"
-            return Decision(self.seat_of(h.id), f"{h.name}'s activation: {what}", S.ACTION_PHASE)
+            # Co-op Play: the controlling player decides; solo, the hero's own id (seat_of maps
+            # it to a person's seat).
+            seat = self.control.get(h.id, h.id) if self.players else h.id
+            return Decision(seat, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
 
+    def measures(self) -> dict[str, Any]:
+        """Rounds, objectives done, undead left and killed, heroes standing, corruption; on a
+        loss its trigger, final blow and margins (see :func:`.evaluation.measures`)."""
+        from meadhall.games.niflheim.evaluation import measures
+
+        return measures(self)
+
+    def _describe(self, text: str) -> tuple[str, tuple[Target, ...]]:
+        return present.describe(self, text)
+
+    def seats(self) -> list[str]:
+        """Co-op Play: one seat per player (setup ``players``); otherwise one per hero of the
+        setup, characters then huskarls."""
+        if self.players:
+            return list(self.players)
+        return [*self.setup["heroes"], *self.setup.get("huskarls", [])]
+
     def seat_of(self, hid: str) -> str:
-        """The seat deciding for a hero: its controlling player in co-op play, else the hero."""
-        return self.control.get(hid, hid) if self.players else hid
+        """The seat deciding for a hero: its controlling player in co-op play; without players,
+        the hero's own seat, or for a hero found later (a freed prisoner, a recruit) the first
+        character's seat."""
+        if self.players:
+            return self.control.get(hid, hid)
+        if hid in (PLAYERS, CHANCE):
+            return hid
+        seats = self.seats()
+        return hid if hid in seats else seats[0]
+
+    def cover_prefix(self, h: Hero) -> str:
+        """How a covering hero's attack begins: ``cover: <hero> ``."""
+        return f"cover: {self.names.hero[h.id]} "
+
+    def hero_named(self, word: str) -> Hero:
+        """The hero an action text names."""
+        return self.heroes[self.names.hero_id[word]]
+
+    @property
+    def names(self) -> Names:
+        return names(self.content)
 
     def _cover_actions(self, exclude: str | None) -> list[str]:
         out = []
         for h in self.heroes.values():
             if h.id != exclude and h.marker and h.marker.startswith("cover"):
-                out += [p.text for p in combat.plans(self, h, prefix=f"cover: {h.id} ")]
+                out += [p.text for p in combat.plans(self, h, prefix=self.cover_prefix(h))]
         return out
 
     def _legal(self) -> list[str]:
@@ -420,19 +470,20 @@ class NiflheimState(GameState):
                                 S.INITIATIVE))
             self._begin_turns()
         elif kind == "activate hero":
-            self._activate_hero(action.split()[1], events)
+            self._activate_hero(self.hero_named(action[len("activate "):]).id, events)
         elif kind == "activate undead":
             self._begin_undead(int(action.split()[-1]), events)
         elif kind == "undead target":
             u = self.undead[c["uid"]]
-            undead.attack(self, u, self.heroes[action.split()[-1]], events)
+            undead.attack(self, u, self.hero_named(action.split(" attacks ", 1)[1]), events)
         elif kind == "undead move":
             u = self.undead[c["uid"]]
             self._undead_step(u, grid.sq(action.split()[-1]), c["why"], events)
         elif kind == "blue rune":
             combat.stun_undead(self, self.undead[int(action.split()[-1])], events)
         elif kind == "bow target":
-            combat.shoot(self, self.undead[c["uid"]], self.heroes[action.split()[-1]], events)
+            combat.shoot(self, self.undead[c["uid"]], self.hero_named(action.split(" shoots ", 1)[1]),
+                         events)
         elif kind == "spawn":
             self._spawn(grid.sq(action.split()[-1]), events)
         elif kind == "cover":
@@ -461,10 +512,10 @@ class NiflheimState(GameState):
 
     def _cover_attack(self, action: str, events: list[Event]) -> None:
         """Covering: an unused attack made at any point of the round (an interrupt)."""
-        hid = action.split()[1]
-        h = self.heroes[hid]
-        text = action
-        plan = next(p for p in combat.plans(self, h, prefix=f"cover: {hid} ") if p.text == text)
+        h = self.hero_named(action[len("cover: "):].split(" attack undead ")[0])
+        hid = h.id
+        plan = next(p for p in combat.plans(self, h, prefix=self.cover_prefix(h))
+                    if p.text == action)
         assert h.marker is not None
         cover = h.marker.split()[1]
         events.append(Event("cover", f"{h.name} interrupts with a covering attack", S.COVERING,
@@ -571,7 +622,7 @@ class NiflheimState(GameState):
                     if others:
                         self._ask("activate hero", f"{self.heroes[hid].name} is freed and may "
                                   "activate at once: which hero activates next?", S.RESCUE,
-                                  [f"activate {x}" for x in [hid, *others]])
+                                  [f"activate {self.names.hero[x]}" for x in [hid, *others]])
                         return False
                     self._activate_hero(hid, events)
                     return True
@@ -581,7 +632,7 @@ class NiflheimState(GameState):
                 return True
             if len(todo) > 1:
                 self._ask("activate hero", "Which hero activates next?", S.ACTION_PHASE,
-                          [f"activate {h}" for h in todo])
+                          [f"activate {self.names.hero[h]}" for h in todo])
                 return False
             self._activate_hero(todo[0], events)
             return True
@@ -611,9 +662,10 @@ class NiflheimState(GameState):
             else:
                 count = {p: sum(1 for v in self.control.values() if v == p) for p in self.players}
                 least = min(self.players, key=lambda p: count[p])
+                who = self.names.hero[hid]
                 self._ask("control", f"Who controls {h.name}?", S.CO_OP,
-                          [f"{p} controls {hid}" for p in self.players],
-                          f"{least} controls {hid}", hero=hid)
+                          [f"{p} controls {who}" for p in self.players],
+                          f"{least} controls {who}", hero=hid)
                 return
         self.active = hid
         h.intent, h.mp, h.acted, h.zoc_stop = None, 0, False, False
@@ -670,8 +722,9 @@ class NiflheimState(GameState):
 
     def _spawn(self, at: Sq, events: list[Event]) -> None:
         """Place a spawned marker; a covering hero may attack it at once if it is revealed."""
-        if undead.place_marker(self, at, events, S.SPAWNING):
-            u = self.undead[self.next_uid]
+        uid = undead.place_marker(self, at, events, S.SPAWNING)
+        if uid is not None:
+            u = self.undead[uid]
             if u.kind is not None:
                 self._offer_cover(u)
 
@@ -688,7 +741,7 @@ class NiflheimState(GameState):
         for h in self.heroes.values():
             if h.on_map and h.marker and h.marker.startswith("cover"):
                 options += [p.text for p in combat.plans(self, h, only=u.id,
-                                                         prefix=f"cover: {h.id} ")]
+                                                         prefix=self.cover_prefix(h))]
         if options:
             self._ask("cover", f"{uname(self, u)} is in a covering hero's LOS and range: "
                       "interrupt with a covering attack?", S.COVERING, [NO_COVER, *options],
@@ -712,7 +765,8 @@ class NiflheimState(GameState):
             if len(targets) > 1:
                 self._ask("undead target", f"{uname(self, u)} is adjacent to several heroes: "
                           "which does it attack?", S.UNDEAD_ATTACKS,
-                          [f"undead {u.id} attacks {t}" for t in targets], uid=u.id)
+                          [f"undead {u.id} attacks {self.names.hero[t]}" for t in targets],
+                          uid=u.id)
                 return
             undead.attack(self, u, self.heroes[targets[0]], events)
             return
@@ -724,7 +778,8 @@ class NiflheimState(GameState):
                 if len(shots) > 1:
                     self._ask("bow target", f"{uname(self, u)} has several closest heroes in "
                               "LOS: which does it shoot?", S.SCENARIO_34,
-                              [f"undead {u.id} shoots {h.id}" for h in shots], uid=u.id)
+                              [f"undead {u.id} shoots {self.names.hero[h.id]}" for h in shots],
+                              uid=u.id)
                     return
                 combat.shoot(self, u, shots[0], events)
                 return
@@ -819,7 +874,9 @@ class NiflheimState(GameState):
             "round": self.round, "round_track_space": self.track + 1, "lap": self.lap,
             "segment": self.segment, "phase": self.phase, "order": list(self.order),
             "active": self.active, "map": list(self.board.rows),
+            "walls": self._walls_json(), "forced": list(self.forced),
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
+            "seats": {h: self.seat_of(h) for h in self.heroes},
             "undead": [self._undead_json(u, public=True) for u in self.undead.values()],
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
@@ -849,7 +906,13 @@ class NiflheimState(GameState):
                              "activated": u.activated}
         if u.orange:
             d["orange"] = True
+        if public and u.kind is not None:
+            d["mv"] = undead.move_value(self, u)
         return d
+
+    def _walls_json(self) -> list[list[str]]:
+        return [sorted(grid.name(q) for q in e) for e in sorted(
+            self.board.walls, key=lambda e: sorted(e))]
 
     def _render_more(self, h: Hero) -> str:
         """Supplies, the Fate track (once in use) and unlocked skills with their effects."""
@@ -894,19 +957,21 @@ class NiflheimState(GameState):
             extra = f" locked by {h.locked_by}" if h.locked_by else ""
             lines.append(f"  {h.name[0].upper()} {h.name}: {where}, health {h.health}/"
                          f"{h.max_health}, {h.intent or '-'} {h.mp} MP, marker "
-                         f"{h.marker or '-'}{extra}, ready {h.ready or '-'}, off hand "
-                         f"{h.off_hand or '-'}, gear {', '.join(h.gear) or '-'}, XP {h.xp}"
+                         f"{h.marker or '-'}{extra}, ready {self._item_name(h.ready)}, off hand "
+                         f"{self._item_name(h.off_hand)}, gear "
+                         f"{', '.join(self._item_name(i) for i in h.gear) or '-'}, XP {h.xp}"
                          + self._render_more(h))
         for u in self.undead.values():
             st = " stunned" if u.stunned else ""
             lines.append(f"  {'?' if u.kind is None else u.kind[0]} {uname(self, u)} on "
                          f"{grid.name(u.at)}, wounds {u.wounds}{st}")
         lines.append(f"Undead pool: {undead.physical_pool(self)} markers · discard: "
-                     f"{', '.join(sorted(self.discard)) or 'empty'}")
-        lines.append("Legend: " + ", ".join(f"{k} {v}" for k, v in TERRAIN.items())
-                     + "; o gear/objective marker; ? face-down undead; d draugr, t troll, "
-                     "b bogmaðr, m Mardröm; capital letters: heroes; J, O: special squares")
+                     f"{', '.join(sorted(self.discard)) or 'empty'} · Coin of Fate "
+                     f"{'used' if self.coin_used else 'unused'}")
         lines.append("Exits: " + ", ".join(f"{e.square} → {e.direction}" for e in sc.exits))
+        if self.board.walls:
+            lines.append("Red lines between: " + ", ".join(
+                "|".join(pair) for pair in self._walls_json()))
         if self.camp is not None:
             c = self.camp
             lines.append(f"Party Control Sheet: scenarios played {', '.join(c['played']) or '-'}"
@@ -916,20 +981,28 @@ class NiflheimState(GameState):
                 lines.append(f"  Party notes: {note}")
         return "\n".join(lines)
 
+    def _item_name(self, item: str | None) -> str:
+        return self.content.armoury[item].name if item in self.content.armoury else item or "-"
+
+    def render_help(self) -> str:
+        """The map legend: terrain characters, figures and markers."""
+        return ("Legend: " + ", ".join(f"{k} {v}" for k, v in TERRAIN.items())
+                + "; o gear/objective marker; ? face-down undead; d draugr, t troll, "
+                "b bogmaðr, m Mardröm; capital letters: heroes; J, O: special squares; red "
+                "lines (walls on square edges) are listed under the map")
+
     # ------------------------------------------------------------------ position format
     def _dump(self) -> dict[str, Any]:
         return {
             "scenario": self.scenario_id,
             "map": list(self.board.rows),
             "legend": dict(TERRAIN),
-            "walls": [sorted(grid.name(q) for q in e) for e in sorted(
-                self.board.walls, key=lambda e: sorted(e))],
+            "walls": self._walls_json(),
             "round": self.round, "track": self.track, "lap": self.lap,
             "segment": self.segment, "phase": self.phase, "order": list(self.order),
             "turn": self.turn_no, "active": self.active,
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
             "undead": [self._undead_json(u) for u in self.undead.values()],
-            "next_uid": self.next_uid,
             "pool": self.pool.to_json(), "discard": list(self.discard),
             "items": {grid.name(q): list(v) for q, v in self.items.items()},
             "done": list(self.done),
@@ -940,6 +1013,8 @@ class NiflheimState(GameState):
             "forced": list(self.forced), "next_active": self.next_active,
             "campaign": self.camp,
             "control": dict(self.control),
+            "tally": {"kills": self.tally["kills"],
+                      "knockouts": [dict(k) for k in self.tally["knockouts"]]},
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -981,8 +1056,6 @@ class NiflheimState(GameState):
                 if u.kind is not None and u.kind not in self.content.undead:
                     raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
                 self.undead[u.id] = u
-            self.next_uid = max([0, *self.undead])
-        self.next_uid = int(p.get("next_uid", self.next_uid))
         if "pool" in p:
             pool = p["pool"]
             if isinstance(pool, dict) and "name" in pool:
@@ -1013,6 +1086,10 @@ class NiflheimState(GameState):
         if "campaign" in p:
             self.camp = p["campaign"]
         self.next_active = p.get("next_active", self.next_active)
+        if "tally" in p:
+            t = p["tally"]
+            self.tally = {"kills": int(t.get("kills", 0)),
+                          "knockouts": [dict(k) for k in t.get("knockouts", [])]}
         self.control = {str(k): str(v) for k, v in p.get("control", self.control).items()}
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:

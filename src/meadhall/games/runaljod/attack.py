@@ -268,10 +268,9 @@ class AttackMixin:
         out = []
         for i in h.equipment:
             it = self.content.items[i]
-            for k, u in enumerate(it.upgrades):
-                out.append((f"{it.name} {k + 1}: {u.effect}"
-                            + (f" +{u.value}" if u.value else ""), u.cost,
-                            f"{u.effect}:{u.value}"))
+            for u in it.upgrades:
+                what = f"+{u.value} damage" if u.effect == "damage" else u.effect
+                out.append((f"{what} ({self.iname(i)})", u.cost, f"{u.effect}:{u.value}"))
         return out
 
     def upgrade_step(self, ctx: dict, events: list[Event]) -> None:
@@ -451,7 +450,7 @@ class AttackMixin:
                 e = next((x for x in self.enemies if x.uid == int(who)), None)
                 if e is None or e.captor or e.also is not None:
                     continue
-                at, name, label = e.at, f"{self.enemy_data(e).name} {e.uid}", f"enemy {who}"
+                at, name, label = e.at, f"{self.enemy_data(e).name} {e.uid}", self.kname(e.kind)
             if at is None or not self.adjacent(at, near):
                 continue
             free = [n for n in sorted(grid.neighbours(near, diagonal=True),
@@ -465,39 +464,42 @@ class AttackMixin:
             self.ask = {"kind": "place", "seat": PLAYERS, "section": S_HOLD,
                         "prompt": f"Hold: {name} is placed on any space adjacent to "
                                   f"{near_name}: choose it", "options": opts,
-                        "default": f"place {label} on {self.sqname(at)}"}
+                        "default": f"place {label} on {self.sqname(at)}", "who": [kind, who]}
             return True
         return False
 
     def on_place(self, action: str, ask: dict, events: list[Event]) -> None:
-        w = action.split()
-        to = self.parse_sq(w[-1])
-        if w[1] == "enemy":
-            e = next(x for x in self.enemies if x.uid == int(w[2]))
+        kind, who = ask["who"]
+        to = self.parse_sq(action.rpartition(" on ")[2])
+        if kind == "enemy":
+            e = next(x for x in self.enemies if x.uid == int(who))
             e.at = to
             name = f"{self.enemy_data(e).name} {e.uid}"
         else:
-            h = self.heroes[w[1]]
+            h = self.heroes[who]
             h.at = to
             name = self.hname(h)
-        events.append(Event("hold", f"The players place {name} on {w[-1]}", S_HOLD))
+        events.append(Event("hold", f"The players place {name} on {self.sqname(to)}", S_HOLD))
 
     def hold_options(self, h: Hero, pending: str) -> list[str]:
         """Before any action, a held hero loses 2 life and 1 destiny, or takes a physical
         check (an action of its own) and suffers that loss only on a failure."""
-        words = set(pending.replace(":", " ").split())
+        act = self.parse_action(h, pending)
+        busy = {act.rune} if act else set()
+        if act and act.kind == "skill":
+            busy.update(dict(self.all_skills(h))[act.skill].runes)
         opts = []
         if self.life_left(h) > 2:
-            opts.append("suffer the hold: lose 2 life points and 1 destiny")
-        opts += [f"physical check with {self.rname(r)}" for r in self.distinct(h, face_up=True)
-                 if self.rname(r) not in words]
+            opts.append("suffer the hold")
+        opts += [f"physical check using {self.rname(r)}" for r in self.distinct(h, face_up=True)
+                 if r.icon not in busy]
         return opts or ["fail the physical check"]
 
     def on_hold(self, action: str, ask: dict, events: list[Event]) -> None:
         h = self.heroes[ask["seat"]]
         ok = False
-        if action.startswith("physical check"):
-            ok, _ = self.check(h, "physical", action.split()[-1], events)
+        if action.startswith("physical check using "):
+            ok, _ = self.check(h, "physical", action[len("physical check using "):], events)
         if not ok:
             for r in h.pool():
                 if r.face_up:

@@ -29,8 +29,7 @@ SKILL_PREFERENCE = ("war_cry", "frenzy", "spirit_bolt", "volley", "quick_shot", 
 
 
 def _rune_of(text: str) -> str:
-    head = text.partition(": ")[0].split()
-    return head[2] if len(head) > 2 else ""
+    return text.rpartition(" using ")[2] if " using " in text else ""
 
 
 class GreedyBot:
@@ -53,7 +52,7 @@ class GreedyBot:
         if kind == "prep":
             for sid in SKILL_PREFERENCE:
                 for o in opts:
-                    if o.startswith(f"buy {sid} "):
+                    if o == f"buy {st.names.skill[sid]}":
                         return o
             return opts[-1]
         if kind == "recover":
@@ -87,50 +86,52 @@ class GreedyBot:
             return min(cands, key=lambda t: (_rune_of(t) not in down, t))
 
         def target_key(t: str) -> tuple:
-            where = t.split(": attack ")[1].split()[0]
+            where = t.split("attack ")[1].split()[0]
             e = st.enemy_at(grid.sq(where))
             if e is None:
                 return (9, 99)
             d = st.enemy_data(e)
             return (0 if d.final else 1, d.life - e.damage)
 
-        attacks = [o for o in opts if ": attack " in o]
+        attacks = [o for o in opts if ": attack " in o or o.startswith(("attack ", "reduced "))]
         skill_attacks = [o for o in attacks if o.startswith("skill ")]
-        for group in (skill_attacks, [o for o in attacks if o.startswith("attack1")],
-                      [o for o in attacks if o.startswith("attack2")]):
+        for group in (skill_attacks, [o for o in attacks if o.startswith("attack ")],
+                      [o for o in attacks if o.startswith("reduced attack ")]):
             if group:
                 best = min(target_key(o) for o in group)
                 a = pick([o for o in group if target_key(o) == best])
                 if a:
                     return a
+        up = {st.rname(r) for r in h.pool() if r.face_up}
         for o in opts:
-            if o.startswith("assist ") and not o.endswith("(no check)"):
+            if o.startswith("assist ") and _rune_of(o) in up:
                 return o
         a = pick([o for o in opts if o.startswith("assist ")])
         if a:
             return a
         if h.damage >= 3:
             for o in opts:
-                if o.startswith(("skill bloodlust", "skill second_wind", "skill seidr")) \
-                        or o.startswith("use healing_herbs"):
+                if o.startswith(("skill bloodlust", "skill second wind", "skill seidr")) \
+                        or o.startswith("use healing herbs"):
                     return o
-        if st.enemies and any(o.endswith("invoke thor: every enemy on your tile loses 1")
-                              for o in opts) and len(st.enemies) >= 2:
-            return next(o for o in opts if o.endswith("every enemy on your tile loses 1"))
-        a = pick([o for o in opts if o.endswith(": explore")])
+        if st.enemies and any(o.startswith("invoke thor on every enemy") for o in opts) \
+                and len(st.enemies) >= 2:
+            return next(o for o in opts if o.startswith("invoke thor on every enemy"))
+        a = pick([o for o in opts if o.startswith("explore using")])
         if a:
             return a
-        a = pick([o for o in opts if ": search " in o])
+        a = pick([o for o in opts if o.startswith("search ")])
         if a:
             return a
         goal = self.goal(st, h)
         if goal and h.at not in goal:
-            moves = [o for o in opts if o.startswith(("move1", "move2"))]
-            a = pick([o for o in moves if o.startswith("move1")]) or pick(moves)
+            moves = [o for o in opts if o.startswith("move ")]
+            first = f"move {st.move_spaces(h)[0][1]} " if moves else ""
+            a = pick([o for o in moves if o.startswith(first)]) or pick(moves)
             if a:
                 return a
         for o in opts:
-            if o.startswith("2-player card effect 2") and h.damage >= 2:
+            if o.startswith("2-player card: heal") and h.damage >= 2:
                 return o
         return "pass"
 

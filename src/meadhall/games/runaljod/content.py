@@ -266,6 +266,11 @@ class RunaljodContent(ContentModel):
             for el in card.elements:
                 if el.kind == "enemy" and el.type not in self.enemies:
                     raise ValueError(f"exploration.{c}: unknown enemy {el.type}")
+        from .names import check_names
+
+        why = check_names(self)
+        if why:
+            raise ValueError(f"names used in action texts: {why}")
         return self
 
 

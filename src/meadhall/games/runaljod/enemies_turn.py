@@ -169,14 +169,16 @@ class EnemiesMixin:
             self.ask = {"kind": "spawn", "seat": PLAYERS, "section": section,
                         "prompt": f"A {self.content.enemies[kind].name} appears at the exit: "
                                   "choose its space",
-                        "options": [f"place the {kind} on {self.sqname(s)}" for s in free],
-                        "default": f"place the {kind} on {self.sqname(free[0])}"}
+                        "options": [f"place {self.kname(kind)} on {self.sqname(s)}"
+                                    for s in free],
+                        "default": f"place {self.kname(kind)} on {self.sqname(free[0])}",
+                        "enemy": kind}
             return
         self.place_enemy(kind, free[0], events, section)
 
     def on_spawn(self, action: str, ask: dict, events: list[Event]) -> None:
-        words = action.split()
-        self.place_enemy(words[2], self.parse_sq(words[-1]), events, ask["section"])
+        self.place_enemy(ask["enemy"], self.parse_sq(action.rpartition(" on ")[2]), events,
+                         ask["section"])
 
     def place_enemy(self, kind: str, at: Sq, events: list[Event], section: str,
                     also: Sq | None = None) -> None:
@@ -250,8 +252,10 @@ class EnemiesMixin:
                 self.ask = {"kind": "order", "seat": PLAYERS, "section": S_ENEMIES,
                             "prompt": f"Choose which {self.enemy_data(waiting[0]).name} "
                                       "activates next",
-                            "options": [f"activate {self.ename(e)}" for e in waiting],
-                            "default": f"activate {self.ename(best)}"}
+                            "options": [f"activate {self.kname(e.kind)} at {self.sqname(e.at)}"
+                                        for e in waiting],
+                            "default": f"activate {self.kname(best.kind)} at "
+                                       f"{self.sqname(best.at)}"}
                 return False
             self.begin_activation(waiting[0], events)
         self.ai_cards = []
@@ -280,8 +284,8 @@ class EnemiesMixin:
         return min(waiting, key=key)
 
     def on_order(self, action: str, ask: dict, events: list[Event]) -> None:
-        uid = int(action.split()[-3])
-        e = next(e for e in self.enemies if e.uid == uid)
+        at = self.parse_sq(action.rpartition(" at ")[2])
+        e = next(e for e in self.enemies if e.at == at)
         self.begin_activation(e, events)
 
     def begin_activation(self, e: Enemy, events: list[Event]) -> None:
@@ -362,7 +366,7 @@ class EnemiesMixin:
         if default not in choices:
             choices.insert(0, default)
         if len(choices) > 1:
-            texts = [f"move enemy {e.uid} to {self.fpname(fp)}" for fp in choices]
+            texts = [f"move {self.kname(e.kind)} to {self.fpname(fp)}" for fp in choices]
             self.ask = {"kind": "emove", "seat": PLAYERS,
                         "section": S_SIGHT if act.do == "sight" else S_CLARIFY,
                         "prompt": f"{self.ename(e)} {why}; choose its space (default: the "
@@ -370,8 +374,8 @@ class EnemiesMixin:
                                   + (f", equally good: {', '.join(self.fpname(f) for f in opts)}"
                                      if len(opts) > 1 else "") + ")",
                         "options": texts,
-                        "default": f"move enemy {e.uid} to {self.fpname(default)}",
-                        "why": why}
+                        "default": f"move {self.kname(e.kind)} to {self.fpname(default)}",
+                        "why": why, "enemy": e.uid}
             return False
         self.move_enemy(e, default, why, events)
         return True
@@ -384,9 +388,8 @@ class EnemiesMixin:
         return tuple(sorted(e.squares, key=reading))
 
     def on_emove(self, action: str, ask: dict, events: list[Event]) -> None:
-        words = action.split()
-        e = next(x for x in self.enemies if x.uid == int(words[2]))
-        fp = tuple(self.parse_sq(q) for q in words[-1].split("+"))
+        e = next(x for x in self.enemies if x.uid == ask["enemy"])
+        fp = tuple(self.parse_sq(q) for q in action.rpartition(" to ")[2].split("+"))
         self.move_enemy(e, fp, ask["why"], events)
         self.ai_step += 1
 

@@ -11,6 +11,8 @@ from .model import S_CAPRICIOUS, S_GEAR, S_GOD, S_KEYWORDS, S_POWERS, Hero, Rune
 
 ALTAR_MAX = 4
 """There can never be more than 4 runes on the altar."""
+ALL_ON_TILE = "every enemy of the tile"
+"""Thor's second choice, as action texts write it."""
 
 
 class GodsMixin:
@@ -109,27 +111,21 @@ class GodsMixin:
                           events)
 
     # ------------------------------------------------------------ powers
-    def power_options(self, h: Hero, god: str, prefix: str) -> list[str]:
-        """Action texts for invoking ``god``'s power (those needing a choice list it)."""
-        if god == "thor":
+    def power_options(self, h: Hero, power: str) -> list[str]:
+        """The ways to invoke ``power`` (a god or a god's gear) as text suffixes: ``" on F3"``
+        for a target the power needs, ``""`` when it needs none or has nothing to target."""
+        if power == "thor":
             tile = self.tile_of(h.at) if h.at else -1
             foes = [e for e in self.enemies if self.tile_of(e.at) == tile]
             if not foes:
-                return [f"{prefix} (no enemy on your tile)"]
-            return [f"{prefix}: {self.sqname(e.at)} loses 2" for e in foes] + [
-                f"{prefix}: every enemy on your tile loses 1"]
-        if god == "jarngreipr":
-            if not self.enemies:
-                return [f"{prefix} (no enemy in play)"]
-            return [f"{prefix}: {self.sqname(e.at)} loses 3" for e in self.enemies]
-        if god == "draupnir":
-            others = [o for o in self.heroes.values() if o is not h and not o.fallen
-                      and o.pool()]
-            if not others:
-                return [f"{prefix} (no other hero has a rune in the destiny pool)"]
-            return [f"{prefix}: {o.id} flips {self.rname(r)} sideways" for o in others
-                    for r in o.pool() if r.side != "side"] or [f"{prefix} (nothing to flip)"]
-        return [prefix]
+                return [""]
+            return [f" on {self.sqname(e.at)}" for e in foes] + [f" on {ALL_ON_TILE}"]
+        if power == "jarngreipr":
+            return [f" on {self.sqname(e.at)}" for e in self.enemies] or [""]
+        if power == "draupnir":
+            return [f" on {o.id}'s {self.rname(r)}" for o in self.ordered()
+                    if o is not h and not o.fallen for r in o.pool() if r.side != "side"] or [""]
+        return [""]
 
     def invoke(self, h: Hero, power: str, detail: str, events: list[Event]) -> None:
         """Apply a god's power (or a god's gear power), then re-throw the altar."""
@@ -147,18 +143,19 @@ class GodsMixin:
             h.bonus.append("vali")
         elif power in ("thor", "jarngreipr"):
             tile = self.tile_of(h.at) if h.at else -1
-            if detail.startswith("every"):
+            if detail == ALL_ON_TILE:
                 for e in [e for e in self.enemies if self.tile_of(e.at) == tile]:
                     self.hurt_enemy(e, 1, h, "Thor's power", section, events)
             elif detail:
-                e = self.enemy_at(self.parse_sq(detail.split()[0]))
+                e = self.enemy_at(self.parse_sq(detail))
                 if e is not None:
                     self.hurt_enemy(e, 2 if power == "thor" else 3, h,
                                     f"{name}'s power", section, events)
         elif power == "freyja" and self.freyja_decks():
             self.ask = {"kind": "freyja", "seat": h.id, "section": section,
                         "prompt": "Freyja: choose a deck and look at its top card",
-                        "options": [f"look at the {d} deck" for d in self.freyja_decks()],
+                        "options": [f"look at the {self.names.deck[d]} deck"
+                                    for d in self.freyja_decks()],
                         "default": None}
         elif power == "odin":
             card = self.peek(self.exploration, section)
@@ -174,9 +171,9 @@ class GodsMixin:
                 if o.fallen:
                     self.raise_hero(o, 1, events, section, down_heals=1)
         elif power == "draupnir" and detail:
-            who, _, rest = detail.partition(" flips ")
+            who, _, rune = detail.partition("'s ")
             o = self.heroes[who]
-            r = o.rune(self.icon_of(rest.split()[0]))
+            r = o.rune(self.icon_of(rune))
             if r is not None:
                 r.side = "side"
                 events.append(Event("draupnir", f"{self.hname(o)} flips {self.rname(r)} "
@@ -189,23 +186,24 @@ class GodsMixin:
 
     def on_freyja(self, action: str, ask: dict, events: list[Event]) -> None:
         if action.startswith("look at the "):
-            deck = action[len("look at the "):-len(" deck")]
+            deck = self.names.deck_key[action[len("look at the "):-len(" deck")]]
             top = self.peek(self.decks()[deck], S_POWERS)
-            opts = [f"leave the {deck} card on top"]
+            opts = ["leave it on top"]
             if deck != "exploration":
-                opts.append(f"put the {deck} card at the bottom")
-            events.append(Event("freyja", f"Freyja shows the top card of the {deck} deck: "
+                opts.append("put it at the bottom")
+            name = f"{self.names.deck[deck]} deck"
+            events.append(Event("freyja", f"Freyja shows the top card of the {name}: "
                                 f"{self.card_name(deck, top[0])}", S_POWERS))
             self.ask = {"kind": "freyja", "seat": ask["seat"], "section": S_POWERS,
-                        "prompt": f"Freyja: the top {deck} card is "
+                        "prompt": f"Freyja: the top card of the {name} is "
                                   f"{self.card_name(deck, top[0])}", "options": opts,
                         "default": None, "deck": deck}
-        elif action.startswith("put the"):
+        elif action == "put it at the bottom":
             d = self.decks()[ask["deck"]]
             card = d.top.pop(0)
             d.put_bottom(card)
-            events.append(Event("freyja", f"The card goes to the bottom of the {ask['deck']} "
-                                "deck", S_POWERS))
+            events.append(Event("freyja", f"The card goes to the bottom of the "
+                                f"{self.names.deck[ask['deck']]} deck", S_POWERS))
 
     def on_odin(self, action: str, ask: dict, events: list[Event]) -> None:
         if action == "put it in play":

@@ -4,6 +4,8 @@ numbered phases; Destiny; Equipment; Keywords; Terrain)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
@@ -11,6 +13,7 @@ from meadhall.core.protocol import Event
 from .content import Effect, SkillData
 from .dice_rules import roll_pool, throw_rune, upgrades_of
 from .model import (
+    GOD_RUNE,
     POOL,
     S_BASIC,
     S_CHECKS,
@@ -27,27 +30,52 @@ from .model import (
     S_TERRAIN,
     S_TWO,
     Hero,
+    HeroAct,
     Rune,
 )
-
-
-def slug(name: str) -> str:
-    """Action id of a hero board skill: its name in lowercase with hyphens."""
-    return "-".join(name.lower().split())
+from .names import Names, slug
 
 
 class HeroesMixin:
     """Methods of the state for the heroes' turn."""
 
     # ------------------------------------------------------------ names
+    @property
+    def names(self) -> Names:
+        """Name lookups for action texts (built once per content, shared by clones)."""
+        n = self.__dict__.get("_names")
+        if n is None:
+            n = self.__dict__["_names"] = Names.of(self.content)
+        return n
+
     def hname(self, h: Hero) -> str:
         return self.content.heroes[h.id].name
 
     def rname(self, r: Rune) -> str:
-        return f"{r.god}-rune" if r.god else r.icon
+        """A rune as texts name it: its Futhark name, or ``thor's rune`` for a god's rune."""
+        return f"{r.god}'s rune" if r.god else r.icon
 
     def icon_of(self, text: str) -> str:
-        return f"god:{text[:-5]}" if text.endswith("-rune") else text
+        return f"god:{text[:-len(GOD_RUNE)]}" if text.endswith(GOD_RUNE) else text
+
+    def iname(self, item: str) -> str:
+        """An item as texts name it (``bearded axe``)."""
+        return self.names.item[item]
+
+    def item_id(self, text: str) -> str:
+        """The item named ``text`` in an action (KeyError if none)."""
+        return self.names.item_id[text]
+
+    def skill_of(self, h: Hero, text: str) -> str:
+        """The id of the hero's skill named ``text`` (KeyError if the hero has none)."""
+        for sid, _ in self.all_skills(h):
+            if self.names.skill[sid] == text:
+                return sid
+        raise KeyError(text)
+
+    def kname(self, kind: str) -> str:
+        """An enemy type as texts name it (``clan warrior``)."""
+        return self.names.enemy[kind]
 
     # ------------------------------------------------------------ skills and passives
     def board_skills(self, h: Hero) -> list[tuple[str, SkillData]]:
@@ -81,11 +109,9 @@ class HeroesMixin:
                 continue
             self.ask = {"kind": "prep", "seat": h.id, "section": S_PREP,
                         "prompt": f"{self.hname(h)} has {h.skill_points} skill point(s): buy "
-                                  "skill cards (" + "; ".join(
-                                      f"{s} = {self.content.skills[s].name}: "
-                                      f"{self.content.skills[s].text}" for s in opts) + ")",
+                                  "skill cards or stop",
                         "default": None,
-                        "options": [f"buy {s} ({self.content.skills[s].cost})" for s in opts]
+                        "options": [f"buy {self.names.skill[s]}" for s in opts]
                         + ["done buying"]}
             return True
         return False
@@ -95,7 +121,7 @@ class HeroesMixin:
         if action == "done buying":
             self.prep_done.append(h.id)
             return
-        sid = action.split()[1]
+        sid = self.skill_id(action[len("buy "):])
         cost = self.content.skills[sid].cost
         h.skill_points -= cost
         h.bought_this_phase += cost
@@ -239,9 +265,8 @@ class HeroesMixin:
                 self.lose_life(h, 1, "frozen token", S_CONDITION, events)
                 continue
             if token == "wound":
-                spaces = [s for s in ("move1", "move2", "attack1", "attack2")
-                          if not h.space_used(s)]
-                opts = [f"remove the wound with {self.rname(r)} on {s}" for r in
+                spaces = self.wound_spaces(h)
+                opts = [f"remove the wound using {self.rname(r)} on {s}" for r in
                         self.distinct(h, face_up=True) for s in spaces]
                 if opts:
                     self.ask = {"kind": "cond", "seat": hid, "section": S_CONDITION,
@@ -263,7 +288,7 @@ class HeroesMixin:
                 events.append(Event("condition", f"{self.hname(h)} discards the stun token",
                                     S_CONDITION))
             elif token == "frozen":
-                opts = [f"physical check with {self.rname(r)}" for r in
+                opts = [f"physical check using {self.rname(r)}" for r in
                         self.distinct(h, face_up=True)]
                 if opts:
                     self.ask = {"kind": "cond", "seat": hid, "section": S_CONDITION,
@@ -277,22 +302,22 @@ class HeroesMixin:
     def on_cond(self, action: str, ask: dict, events: list[Event]) -> None:
         hid, token = self.cond_queue[0][:2]
         h = self.heroes[hid]
-        if action.startswith("remove the wound"):
-            words = action.split()
-            r = h.rune(self.icon_of(words[4]))
-            r.place = words[-1]
+        if action.startswith("remove the wound using "):
+            rune, _, where = action[len("remove the wound using "):].partition(" on ")
+            r = h.rune(self.icon_of(rune))
+            r.place = self.wound_spaces(h)[where]
             h.conditions.remove("wound")
             events.append(Event("condition", f"{self.hname(h)} places {self.rname(r)} on "
-                                f"{words[-1]} and removes the wound token", S_CONDITION))
+                                f"the {where} space and removes the wound token", S_CONDITION))
             self.cond_queue.pop(0)
         elif action.startswith("place "):
-            r = h.rune(self.icon_of(action.split()[1]))
+            r = h.rune(self.icon_of(action[len("place "):-len(" on interact")]))
             r.place = "interact"
             self.cond_queue[0].append(r.icon)
             events.append(Event("condition", f"{self.hname(h)} is stunned: {self.rname(r)} goes "
                                 "to the interact space", S_CONDITION))
-        elif action.startswith("physical check"):
-            ok, _ = self.check(h, "physical", action.split()[-1], events)
+        elif action.startswith("physical check using "):
+            ok, _ = self.check(h, "physical", action[len("physical check using "):], events)
             if ok:
                 h.conditions.remove("frozen")
                 events.append(Event("condition", f"{self.hname(h)} removes the frozen token",
@@ -300,6 +325,22 @@ class HeroesMixin:
             self.cond_queue.pop(0)
         else:
             self.cond_queue.pop(0)
+
+    def wound_spaces(self, h: Hero) -> dict[str, str]:
+        """The free basic movement and attack spaces a face up rune may go to to remove a wound
+        token, by the name texts use (``move 3``, ``attack``, ``reduced attack``)."""
+        out = {f"move {mp}": space for space, mp in self.move_spaces(h)}
+        for space, name in (("attack1", "attack"), ("attack2", "reduced attack")):
+            if not h.space_used(space):
+                out[name] = space
+        return out
+
+    def skill_id(self, text: str) -> str:
+        """The skill card named ``text`` (KeyError if none)."""
+        for sid in self.content.skills:
+            if self.names.skill[sid] == text:
+                return sid
+        raise KeyError(text)
 
     # ------------------------------------------------------------ checks and destiny
     def distinct(self, h: Hero, face_up: bool = False, sideways: bool = False,
@@ -315,17 +356,22 @@ class HeroesMixin:
             out.append(r)
         return out
 
+    def check_dice(self, h: Hero, kind: str) -> list[str]:
+        """The dice of a physical or spiritual check: the board's, plus passive skills'."""
+        hd = self.content.heroes[h.id]
+        dice = list(hd.physical if kind == "physical" else hd.spiritual)
+        for p in self.hero_passives(h):
+            if p.kind == "check_die" and p.type == kind:
+                dice += list(p.dice)
+        return dice
+
     def check(self, h: Hero, kind: str, rune: str, events: list[Event]) -> tuple[bool, int]:
         """Perform Checks: place a face up rune on the check space, roll its dice, pass with at
         least one upgrade."""
         r = h.rune(self.icon_of(rune))
         assert r is not None and r.place == POOL and r.face_up
         r.place = kind
-        hd = self.content.heroes[h.id]
-        dice = list(hd.physical if kind == "physical" else hd.spiritual)
-        for p in self.hero_passives(h):
-            if p.kind == "check_die" and p.type == kind:
-                dice += list(p.dice)
+        dice = self.check_dice(h, kind)
         faces = roll_pool(self.content, self.chance, dice, f"{self.hname(h)}'s {kind} check",
                           S_CHECKS)
         n = upgrades_of(faces)
@@ -353,84 +399,95 @@ class HeroesMixin:
     def can_act(self, h: Hero) -> bool:
         return not h.fallen and not h.passed and h.at is not None
 
-    def hero_actions(self, h: Hero) -> list[str]:
-        """Every legal action of a hero in the actions phase (see docs/formats/runaljod.md)."""
-        out: list[str] = []
-        runes = self.distinct(h)
-        assert h.at is not None
+    def move_spaces(self, h: Hero) -> list[tuple[str, int]]:
+        """The free basic movement spaces with the movement points each gives (the printed
+        value plus movement bonuses such as Fleet Foot); of two spaces with the same value
+        only the first, since using either is the same action (Basic Actions)."""
         hd = self.content.heroes[h.id]
-        bonus = sum(p.value for p in self.hero_passives(h) if p.kind == "move_bonus")
+        bonus = self.move_bonus(h)
+        out: list[tuple[str, int]] = []
+        for i, space in enumerate(("move1", "move2")):
+            if not h.space_used(space) and all(v != hd.move[i] + bonus for _, v in out):
+                out.append((space, hd.move[i] + bonus))
+        return out
+
+    def move_bonus(self, h: Hero) -> int:
+        """Extra movement points on every movement action (passive skills: Fleet Foot)."""
+        return sum(p.value for p in self.hero_passives(h) if p.kind == "move_bonus")
+
+    def hero_actions(self, h: Hero) -> list[str]:
+        """Every legal action of a hero in the actions phase (grammar: docs/formats/runaljod.md,
+        "Action texts")."""
+        out: list[str] = []
+        runes = [self.rname(r) for r in self.distinct(h)]
+        assert h.at is not None
         # Basic actions: two movement spaces, two attack spaces, unlimited interact.
         if not h.held_by:
-            for i, space in enumerate(("move1", "move2")):
-                if not h.space_used(space):
-                    for r in runes:
-                        out.append(f"{space} with {self.rname(r)}: move {hd.move[i] + bonus}")
-        for space in ("attack1", "attack2"):
+            for _, mp in self.move_spaces(h):
+                out += [f"move {mp} using {r}" for r in runes]
+        for space, head in (("attack1", "attack"), ("attack2", "reduced attack")):
             if h.space_used(space):
                 continue
             for w in self.weapons(h):
-                it = self.content.items[w]
-                if space == "attack2" and len(it.dice) < 2:
-                    continue  # ruling: a one-die weapon has no reduced attack
+                if space == "attack2" and len(self.content.items[w].dice) < 2:
+                    continue  # ruling 8: a one-die weapon has no reduced attack
                 for t in self.attack_targets(h, w, []):
-                    for r in runes:
-                        out.append(f"{space} with {self.rname(r)}: attack {self.sqname(t)} "
-                                   f"with {w}")
+                    what = f"{head} {self.sqname(t)} with {self.iname(w)} using "
+                    out += [what + r for r in runes]
         for act in ([] if h.held_by else self.interactions(h)):
-            for r in runes:
-                out.append(f"interact with {self.rname(r)}: {act}")
+            out += [f"{act} using {r}" for r in runes]
         # God's runes: a sideways (non-god) rune on the interact space.
-        for r in self.distinct(h, sideways=True, no_god=True):
+        side = [self.rname(r) for r in self.distinct(h, sideways=True, no_god=True)]
+        for r in side:
             for g in self.altar_face_up():
-                for opt in self.power_options(h, g, f"invoke {g}"):
-                    out.append(f"interact with {self.rname(r)}: {opt}")
-            out.append(f"interact with {self.rname(r)}: re-throw the altar")
-        side = self.distinct(h, sideways=True, no_god=True)
+                out += [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
+            out.append(f"re-throw the altar using {r}")
         if h.god_rune() is None:
             for i in range(len(side)):
                 for j in range(i + 1, len(side)):
                     for g in self.altar_face_up():
-                        out.append(f"buy {g}-rune with {self.rname(side[i])} and "
-                                   f"{self.rname(side[j])}")
+                        out.append(f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}")
             for gear in h.equipment:
                 god = self.content.items[gear].god
                 if god and god in self.altar_face_up():
-                    for r in side:
-                        out.append(f"buy {god}-rune with {self.rname(r)} for {gear}")
+                    out += [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}" for r in side]
         gr = h.god_rune()
         if gr is not None and gr.place == POOL and gr.face_up:
-            for opt in self.power_options(h, gr.god, f"invoke {gr.god}"):
-                out.append(f"use {gr.god}-rune: {opt}")
+            with_rune = f" with {self.rname(gr)}"
+            out += [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
             for gear in h.equipment:
                 if self.content.items[gear].god == gr.god:
-                    for opt in self.power_options(h, gear, f"invoke {gear}"):
-                        out.append(f"use {gr.god}-rune on {gear}: {opt}")
+                    out += [f"invoke {self.iname(gear)}{d}{with_rune}"
+                            for d in self.power_options(h, gear)]
         # Skills
         for sid, sk in self.all_skills(h):
             out += self.skill_actions(h, sid, sk)
-        # Assist an adjacent fallen hero (a physical check with a face up rune).
+        # Assist an adjacent fallen hero: a physical check with a face up rune; with a face
+        # down rune the check cannot be made and counts as failed (ruling 26).
         for o in self.heroes.values():
             if h.held_by:
                 break  # Hold: only adjacent to the captor
             if o.fallen and not o.fell_this_turn and o.at and self.adjacent(h.at, o.at):
-                for r in self.distinct(h, face_up=True):
-                    out.append(f"assist {o.id} with {self.rname(r)}")
-                # a hero who cannot perform the check fails it (Perform Checks) but still
-                # helps: the fallen hero throws its runes, only the upgrade bonus is lost
-                for r in self.distinct(h):
-                    if not r.face_up:
-                        out.append(f"assist {o.id} with {self.rname(r)} (no check)")
-        # Free actions: miscellaneous items, the 2-player card, handing over.
+                out += [f"assist {o.id} using {r}" for r in runes]
+        # Free actions: miscellaneous items, the 2-player card.
         for i in dict.fromkeys(h.misc):
             if self.content.items[i].use is not None and not self.content.items[i].god:
-                out.append(f"use {i}")
+                out.append(f"use {self.iname(i)}")
         if self.two_player_card() and not self.two_player_used:
             for k, eff in enumerate(self.content.two_player.effects):
                 for o in self.heroes.values():
                     if not o.fallen and self.effect_useful(o, eff):
-                        out.append(f"2-player card effect {k + 1} on {o.id}")
+                        out.append(f"2-player card: {self.two_player_phrase(k)} for {o.id}")
         return out
+
+    def two_player_phrase(self, k: int) -> str:
+        """Effect ``k`` of the 2-player card as action texts write it (``heal 2``)."""
+        eff = self.content.two_player.effects[k]
+        if eff.kind == "heal":
+            return f"heal {eff.value}"
+        if eff.kind == "recover_destiny":
+            return f"recover {eff.value} destiny"
+        return f"effect {k + 1}"
 
     def effect_useful(self, h: Hero, eff: Effect) -> bool:
         if eff.kind == "heal":
@@ -455,12 +512,12 @@ class HeroesMixin:
         if h.trance < sk.trance:
             return []
         eff = sk.effect
-        base = f"skill {sid}"
+        base = f"skill {self.names.skill[sid]}"
         if eff.kind == "attack":
             out = []
             for w in self.weapons(h):
                 for t in self.attack_targets(h, w, list(eff.keywords)):
-                    out.append(f"{base}: attack {self.sqname(t)} with {w}")
+                    out.append(f"{base}: attack {self.sqname(t)} with {self.iname(w)}")
             return out
         if eff.kind == "move" and h.held_by:
             return []
@@ -469,6 +526,8 @@ class HeroesMixin:
         return [base]
 
     def interactions(self, h: Hero) -> list[str]:
+        """What the interact action can do now (without the rune): search, explore, equip a
+        carried card, give a card to an adjacent hero (Interaction)."""
         out = []
         for s in sorted(self.search_tokens, key=lambda s: (s[1], s[0])):
             if h.at == s or self.adjacent(h.at, s):
@@ -484,98 +543,178 @@ class HeroesMixin:
                     or len(o.misc) >= 3:
                 continue
             for i in dict.fromkeys(h.misc):
-                out.append(f"give {i} to {o.id}")
+                out.append(f"give {self.iname(i)} to {o.id}")
         return out
 
+    # ------------------------------------------------------------ reading action texts
+    def parse_action(self, h: Hero, text: str) -> HeroAct | None:
+        """The hero action a text names (grammar: docs/formats/runaljod.md), or None when the
+        text follows no template or names something unknown. Legality is not checked."""
+        try:
+            return self._parse_action(h, text)
+        except (KeyError, ValueError, IndexError):
+            return None
+
+    def _parse_action(self, h: Hero, text: str) -> HeroAct | None:
+        if text == "pass":
+            return HeroAct("pass")
+        if text.startswith("hand over to "):
+            return HeroAct("hand_over", hero=self.heroes[text[13:]].id)
+        if text.startswith("skill "):
+            head, _, what = text.partition(": ")
+            sid = self.skill_of(h, head[6:])
+            if not what:
+                return HeroAct("skill", skill=sid)
+            sq, item = self._attack_what(what, "attack ")
+            return HeroAct("skill", skill=sid, square=sq, item=item)
+        if text.startswith("buy "):
+            god, sep, rest = text[4:].partition(f"{GOD_RUNE} with ")
+            if not sep or god not in self.content.gods:
+                return None
+            if " for " in rest:
+                rune, _, gear = rest.partition(" for ")
+                return HeroAct("buy", power=god, paid=(self.icon_of(rune),),
+                               item=self.item_id(gear))
+            a, _, b = rest.partition(" and ")
+            return HeroAct("buy", power=god, paid=(self.icon_of(a), self.icon_of(b)))
+        if text.startswith("assist "):
+            hero, _, rune = text[7:].partition(" using ")
+            return HeroAct("assist", hero=self.heroes[hero].id, rune=self.icon_of(rune))
+        if text.startswith("use "):
+            return HeroAct("use", item=self.item_id(text[4:]))
+        if text.startswith("2-player card: "):
+            phrase, _, hero = text[15:].rpartition(" for ")
+            ks = [k for k in range(len(self.content.two_player.effects))
+                  if self.two_player_phrase(k) == phrase]
+            return HeroAct("card2", value=ks[0], hero=self.heroes[hero].id)
+        if text.startswith("invoke ") and text.endswith(GOD_RUNE):
+            head, _, rune = text.rpartition(" with ")
+            power, detail = self._power_what(head[7:])
+            return HeroAct("use_god", rune=self.icon_of(rune), power=power, detail=detail)
+        head, sep, rune = text.rpartition(" using ")
+        if not sep:
+            return None
+        icon = self.icon_of(rune)
+        if head.startswith("move "):
+            mp = int(head[5:])
+            space = next((s for s, v in self.move_spaces(h) if v == mp), "")
+            if not space:
+                raise KeyError(mp)
+            return HeroAct("move", rune=icon, space=space, value=mp)
+        for prefix, space in (("attack ", "attack1"), ("reduced attack ", "attack2")):
+            if head.startswith(prefix):
+                sq, item = self._attack_what(head, prefix)
+                return HeroAct("attack", rune=icon, space=space, square=sq, item=item)
+        act = HeroAct("", rune=icon, space="interact")
+        if head.startswith("search "):
+            return replace(act, kind="search", square=grid.sq(head[7:]))
+        if head == "explore":
+            return replace(act, kind="explore")
+        if head.startswith("equip "):
+            item, replaced = self.equip_what(head[6:])
+            return replace(act, kind="equip", item=item, replace=replaced)
+        if head.startswith("give "):
+            item, _, hero = head[5:].rpartition(" to ")
+            return replace(act, kind="give", item=self.item_id(item), hero=self.heroes[hero].id)
+        if head.startswith("invoke "):
+            power, detail = self._power_what(head[7:])
+            return replace(act, kind="invoke", power=power, detail=detail)
+        if head == "re-throw the altar":
+            return replace(act, kind="rethrow")
+        return None
+
+    def _attack_what(self, text: str, prefix: str) -> tuple[Sq, str]:
+        """``attack K3 with bearded axe`` → (K3, its item id)."""
+        sq, _, item = text[len(prefix):].partition(" with ")
+        return grid.sq(sq), self.item_id(item)
+
+    def _power_what(self, text: str) -> tuple[str, str]:
+        """``thor on F3`` → (``thor``, ``F3``); a god's gear by its name."""
+        name, _, detail = text.partition(" on ")
+        return self.names.power_id[name], detail
+
+    def equip_what(self, text: str) -> tuple[str, tuple[str, ...] | None]:
+        """``dane axe replacing sword and round shield`` → the item and the cards it replaces
+        (None: those the slot rules determine)."""
+        item, sep, rest = text.partition(" replacing ")
+        replaced = tuple(self.item_id(t) for t in rest.split(" and ")) if sep else None
+        return self.item_id(item), replaced
+
     def do_action(self, h: Hero, action: str, events: list[Event]) -> None:
-        """Carry out one hero action (the rune is placed and used)."""
-        if action.startswith(("move1 ", "move2 ", "attack1 ", "attack2 ", "interact ")):
-            head, _, what = action.partition(": ")
-            space, _, rune = head.split()
-            r = h.rune(self.icon_of(rune))
+        """Carry out one hero action (its rune is placed and used)."""
+        act = self.parse_action(h, action)
+        if act is None:
+            raise ValueError(f"not a hero action: {action!r}")
+        k = act.kind
+        if act.space:
+            r = h.rune(act.rune)
             assert r is not None
-            r.place = space
-            if what.startswith("move "):
-                self.begin_move(h, int(what.split()[1]), [], events, S_BASIC)
-            elif what.startswith("attack "):
-                w = what.split()
-                self.start_hero_attack(h, self.parse_sq(w[1]), w[3], space == "attack2", [],
-                                       [], events)
-            elif what.startswith("search "):
-                self.search(h, self.parse_sq(what.split()[1]), events)
-            elif what == "explore":
-                self.explore(h, events)
-            elif what.startswith("equip "):
-                self.equip(h, what.split()[1], events, self.replaced_in(what))
-            elif what.startswith("give "):
-                w = what.split()
-                h.misc.remove(w[1])
-                self.heroes[w[3]].misc.append(w[1])
-                events.append(Event("trade", f"{self.hname(h)} gives "
-                                    f"{self.content.items[w[1]].name} to "
-                                    f"{self.hname(self.heroes[w[3]])}", S_INTERACT))
-            elif what.startswith("invoke "):
-                god = what.split()[1].rstrip(":")
-                self.invoke(h, god, what.partition(": ")[2], events)
-            elif what == "re-throw the altar":
-                self.throw_altar(events, f"{self.hname(h)} used a sideways rune")
-            return
-        if action.startswith("buy "):
-            w = action.split()
-            god = w[1][:-5]
-            if " for " in action:
-                paid = [h.rune(self.icon_of(w[3]))]
-            else:
-                paid = [h.rune(self.icon_of(w[3])), h.rune(self.icon_of(w[5]))]
-            self.buy_god_rune(h, god, paid, events, w[-1] if " for " in action else "")
+            r.place = act.space
+        if k == "move":
+            self.begin_move(h, act.value, [], events, S_BASIC)
+        elif k == "attack":
+            assert act.square is not None
+            self.start_hero_attack(h, act.square, act.item, act.space == "attack2", [], [],
+                                   events)
+        elif k == "search":
+            assert act.square is not None
+            self.search(h, act.square, events)
+        elif k == "explore":
+            self.explore(h, events)
+        elif k == "equip":
+            self.equip(h, act.item, events, list(act.replace) if act.replace else None)
+        elif k == "give":
+            h.misc.remove(act.item)
+            self.heroes[act.hero].misc.append(act.item)
+            events.append(Event("trade", f"{self.hname(h)} gives "
+                                f"{self.content.items[act.item].name} to "
+                                f"{self.hname(self.heroes[act.hero])}", S_INTERACT))
+        elif k == "invoke":
+            self.invoke(h, act.power, act.detail, events)
+        elif k == "rethrow":
+            self.throw_altar(events, f"{self.hname(h)} used a sideways rune")
+        elif k == "buy":
+            paid = [h.rune(i) for i in act.paid]
+            self.buy_god_rune(h, act.power, paid, events, act.item)
             self.capricious(h, events)
-            return
-        if action.startswith("use ") and "-rune" in action.split()[1]:
-            head, _, detail = action.partition(": ")
+        elif k == "use_god":
             r = h.god_rune()
             assert r is not None
-            god = r.god
-            power = head.split()[-1] if " on " in head else god
             h.runes.remove(r)
-            self.return_to_altar(god, events, S_GOD)
-            self.invoke(h, power, detail.partition(": ")[2] if detail.startswith("invoke")
-                        and ": " in detail else "", events)
-            return
-        if action.startswith("use "):
-            self.use_item(h, action.split()[1], events)
-            return
-        if action.startswith("skill "):
+            self.return_to_altar(r.god, events, S_GOD)
+            self.invoke(h, act.power, act.detail, events)
+        elif k == "use":
+            self.use_item(h, act.item, events)
+        elif k == "skill":
             self.activate_skill(h, action, events)
-            return
-        if action.startswith("assist "):
-            w = action.split()
-            o = self.heroes[w[1]]
-            if action.endswith("(no check)"):
-                r = h.rune(self.icon_of(w[3]))
+        elif k == "assist":
+            o = self.heroes[act.hero]
+            r = h.rune(act.rune)
+            assert r is not None
+            if r.face_up:
+                _, n = self.check(h, "physical", self.rname(r), events)
+            else:
                 r.place = "physical"
                 n = 0
                 events.append(Event("check", f"{self.hname(h)} places {self.rname(r)} face "
                                     "down and cannot perform the physical check: it counts as "
                                     "failed", S_CHECKS, {"hero": h.id, "passed": False}))
-            else:
-                _, n = self.check(h, "physical", w[-1], events)
             self.raise_hero(o, n, events, S_DAMAGE)
-            return
-        if action.startswith("2-player card"):
-            w = action.split()
-            eff = self.content.two_player.effects[int(w[3]) - 1]
+        elif k == "card2":
+            eff = self.content.two_player.effects[act.value]
             self.two_player_used = True
             events.append(Event("2p", f"The 2-player card is flipped: {eff.text}", S_TWO))
-            self.apply_effect(self.heroes[w[-1]], eff, events, S_TWO)
-            return
-        raise ValueError(action)
+            self.apply_effect(self.heroes[act.hero], eff, events, S_TWO)
+        else:
+            raise ValueError(f"not a hero action: {action!r}")
 
     def activate_skill(self, h: Hero, action: str, events: list[Event],
                        pay: list[Rune] | None = None) -> None:
         """Activate a Skill: place its runes, spend destiny (the hero chooses which runes to
         flip when several sets would do), then resolve the effect."""
-        head, _, what = action.partition(": ")
-        sid = head.split()[1]
+        act = self.parse_action(h, action)
+        assert act is not None and act.kind == "skill"
+        sid = act.skill
         sk = dict(self.all_skills(h))[sid]
         needed = [h.rune(i) for i in sk.runes]
         if pay is None and sk.destiny:
@@ -604,8 +743,8 @@ class HeroesMixin:
                             S_SKILL, {"hero": h.id, "skill": sid}))
         eff = sk.effect
         if eff.kind == "attack":
-            w = what.split()
-            self.start_hero_attack(h, self.parse_sq(w[1]), w[3], False, list(eff.dice),
+            assert act.square is not None
+            self.start_hero_attack(h, act.square, act.item, False, list(eff.dice),
                                    list(eff.keywords), events)
         elif eff.kind == "move":
             self.begin_move(h, eff.value, list(eff.keywords), events, S_SKILL)
@@ -686,18 +825,23 @@ class HeroesMixin:
         set of :meth:`replace_options`)."""
         return self.replace_options(h, item)[0]
 
-    def equip_texts(self, h: Hero, item: str, head: str = "equip") -> list[str]:
-        """``equip X``, or ``equip X replacing Y`` for each choice of replaced card; only the
-        choices that do not make the hero fall (last life point, Damage)."""
+    def equip_choices(self, h: Hero, item: str) -> list[str]:
+        """How equipping ``item`` can go, as text suffixes: ``""``, or ``" replacing sword"``
+        for each choice of replaced cards when there is a choice; only the choices that do not
+        make the hero fall (last life point, Damage)."""
         opts = self.replace_options(h, item)
         out = []
         for old in opts:
             lost = sum(self.content.items[o].life for o in old)
             if self.life_left(h) + self.content.items[item].life - lost <= 0:
                 continue
-            out.append(f"{head} {item}" + (f" replacing {' and '.join(old)}"
-                                           if len(opts) > 1 else ""))
+            out.append(f" replacing {' and '.join(self.iname(o) for o in old)}"
+                       if len(opts) > 1 else "")
         return out
+
+    def equip_texts(self, h: Hero, item: str) -> list[str]:
+        """``equip X`` or ``equip X replacing Y`` for each way to equip ``item``."""
+        return [f"equip {self.iname(item)}{c}" for c in self.equip_choices(h, item)]
 
     def can_equip(self, h: Hero, item: str) -> bool:
         """A hero may not unequip an item granting life points if that makes the hero fall."""
@@ -710,30 +854,24 @@ class HeroesMixin:
         if it.slot != "misc":
             opts += self.equip_texts(h, item)
         if len(h.misc) < 3:
-            opts.append(f"keep {item} in miscellaneous")
-        opts.append(f"return {item} to the box")
+            opts.append(f"keep {self.iname(item)} in miscellaneous")
+        opts.append(f"return {self.iname(item)} to the box")
         self.ask = {"kind": "found", "seat": h.id, "section": S_EQUIP, "default": None,
                     "prompt": f"{self.hname(h)} found {it.name}: equip it or keep it?",
                     "options": opts}
 
     def on_found(self, action: str, ask: dict, events: list[Event]) -> None:
         h = self.heroes[ask["seat"]]
-        item = action.split()[1]
-        if action.startswith("equip"):
+        if action.startswith("equip "):
+            item, replaced = self.equip_what(action[len("equip "):])
             h.misc.append(item)
-            self.equip(h, item, events, self.replaced_in(action))
-        elif action.startswith("keep"):
-            h.misc.append(item)
+            self.equip(h, item, events, list(replaced) if replaced else None)
+        elif action.startswith("keep "):
+            h.misc.append(self.item_id(action[len("keep "):-len(" in miscellaneous")]))
         else:
+            item = self.item_id(action[len("return "):-len(" to the box")])
             events.append(Event("equipment", f"{self.content.items[item].name} goes back to "
                                 "the box", S_EQUIP))
-
-    @staticmethod
-    def replaced_in(action: str) -> list[str] | None:
-        """The cards named after ``replacing`` in an equip action, if any."""
-        if " replacing " not in action:
-            return None
-        return action.split(" replacing ", 1)[1].split(" and ")
 
     def equip(self, h: Hero, item: str, events: list[Event],
               replace: list[str] | None = None) -> None:
@@ -808,7 +946,7 @@ class HeroesMixin:
         h = self.heroes[ask["seat"]]
         if action == "end move":
             return
-        to = self.parse_sq(action.split()[1])
+        to = self.parse_sq(action[len("step "):])
         frm = h.at
         assert frm is not None
         cost = self.hero_step_cost(h, frm, to, tuple(ask["keywords"]))
@@ -840,7 +978,7 @@ class HeroesMixin:
         if self.terrain.get(to) == "i" and "jump" not in ask["keywords"]:
             ask["ice"] += 1
             if ask["ice"] >= 2:
-                opts = [f"physical check with {self.rname(r)}" for r in
+                opts = [f"physical check using {self.rname(r)}" for r in
                         self.distinct(h, face_up=True)]
                 self.ask = {"kind": "ice", "seat": h.id, "section": S_TERRAIN,
                             "prompt": f"{self.hname(h)} enters a second ice space: physical "
@@ -855,8 +993,8 @@ class HeroesMixin:
         h = self.heroes[ask["seat"]]
         mv = ask["move"]
         ok = False
-        if action.startswith("physical check"):
-            ok, _ = self.check(h, "physical", action.split()[-1], events)
+        if action.startswith("physical check using "):
+            ok, _ = self.check(h, "physical", action[len("physical check using "):], events)
         if ok:
             self.ask = mv
             self.refresh_move()

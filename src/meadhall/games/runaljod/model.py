@@ -46,6 +46,8 @@ SIDES = ("down", "up", "side")
 FACE_DAMAGE = {"blank": 0, "dagger": 1, "axe": 2, "double_axe": 3, "upgrade": 0}
 """The Dice: dagger 1, axe 2, double axe 3; upgrades deal no damage."""
 
+GOD_RUNE = "'s rune"
+"""How texts name a god's rune on a hero board: ``thor's rune``."""
 CONDITIONS = ("wound", "stun", "frozen")
 POOL = "pool"
 BOARD_SPACES = ("move1", "move2", "attack1", "attack2", "interact", "physical", "spiritual")
@@ -141,3 +143,33 @@ class PlacedTile:
     tile: str
     card: str
     x: int
+
+
+@dataclass(frozen=True, slots=True)
+class HeroAct:
+    """A hero's action as its text names it (``HeroesMixin.parse_action``).
+
+    ``kind``: move, attack, search, explore, equip, give, invoke, rethrow (the altar), buy (a
+    god's rune), use_god (the power of the hero's god's rune), skill, assist, use (an item),
+    card2 (the 2-player card), hand_over, pass.
+    """
+
+    kind: str
+    rune: str = ""
+    """Icon of the rune the action places (``god:thor`` for a god's rune)."""
+    space: str = ""
+    """Board space the rune goes to (move1, attack2, interact...); empty for other actions."""
+    square: Sq | None = None
+    item: str = ""
+    """Weapon, item to equip, give or use, or the god's gear a rune is bought for."""
+    hero: str = ""
+    """The other hero involved (given to, assisted, handed over to, 2-player card for)."""
+    power: str = ""
+    """A god's id or a god's gear item id (invoke, use_god, buy)."""
+    detail: str = ""
+    """The power's target: a square (``F3``), ``every enemy of the tile``, ``berserk's uruz``."""
+    paid: tuple[str, ...] = ()
+    replace: tuple[str, ...] | None = None
+    skill: str = ""
+    value: int = 0
+    """Movement points (move); the 2-player card effect's index (card2)."""

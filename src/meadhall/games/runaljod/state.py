@@ -20,6 +20,7 @@ from meadhall.core.rng import Rng
 from .attack import AttackMixin
 from .board import BoardMixin
 from .content import RunaljodContent
+from .describe import DescribeMixin
 from .enemies_turn import EnemiesMixin
 from .gods import ALTAR_MAX, GodsMixin
 from .heroes_turn import HeroesMixin
@@ -29,8 +30,7 @@ from .model import (
     S_ADVENTURE,
     S_ATTACK,
     S_BASIC,
-    S_CAPRICIOUS,
-    S_DESTINY,
+    S_DAMAGE,
     S_GOD,
     S_HOLD,
     S_INTERACT,
@@ -44,15 +44,20 @@ from .model import (
 )
 
 ID = "runaljod"
+SOLO = "player"
+"""The seat of a single player, who decides for both heroes (Single-Player Game)."""
+FREE_ACTIONS = ("use", "card2")
+"""Actions that need no rune (items, the 2-player card): a held hero pays no toll for them."""
 LETTERS = {"volva": "V", "berserk": "B", "hunter": "H", "warrior": "W"}
 ENEMY_LETTERS = {"clan_warrior": "K", "clan_hunter": "A", "northern_wolf": "U", "jotun": "J"}
 
 
-class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, GameState):
+class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, DescribeMixin,
+                    GameState):
     """A Runaljod adventure in progress."""
 
     game = ID
-    _shared = frozenset({"content", "setup", "_tcache"})
+    _shared = frozenset({"content", "setup", "_tcache", "_names"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -185,12 +190,13 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             kind, what = self.setup_queue[0]
             if kind == "gift":
                 opts = []
+                name = self.iname(what)
                 for hid in self.setup["heroes"]:
                     if self.content.items[what].slot == "misc":
-                        opts.append(f"give {what} to {hid}")
+                        opts.append(f"give {name} to {hid}")
                     else:  # the replaced starting card may be the players' choice
-                        opts += [t.replace(f"give {what}", f"give {what} to {hid}", 1) for t in
-                                 self.equip_texts(self.heroes[hid], what, head="give")]
+                        opts += [f"give {name} to {hid}{c}"
+                                 for c in self.equip_choices(self.heroes[hid], what)]
                 self.ask = {"kind": "setup", "seat": PLAYERS, "section": S_ADVENTURE,
                             "prompt": f"Level 2 adventure: decide who equips "
                                       f"{self.content.items[what].name}",
@@ -211,20 +217,21 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     def on_setup(self, action: str, ask: dict, events: list[Event]) -> None:
         kind, what = self.setup_queue.pop(0)
-        w = action.split()
         if kind == "gift":
-            h = self.heroes[w[3]]
+            rest = action[len(f"give {self.iname(what)} to "):]
+            hid, sep, names = rest.partition(" replacing ")
+            h = self.heroes[hid]
             if self.content.items[what].slot == "misc":
                 h.misc.append(what)  # miscellaneous cards are kept, not equipped
             else:
-                replaced = self.replaced_in(action)
+                replaced = [self.item_id(n) for n in names.split(" and ")] if sep else None
                 for old in replaced if replaced is not None else self.slot_conflicts(h, what):
                     h.equipment.remove(old)  # the starting card goes back to the box
                 h.equipment.append(what)
             events.append(Event("setup", f"{self.hname(h)} equips "
                                 f"{self.content.items[what].name}", S_ADVENTURE))
         else:
-            self.heroes[what].at = self.parse_sq(w[-1])
+            self.heroes[what].at = self.parse_sq(action.rpartition(" on ")[2])
 
     # ------------------------------------------------------------ the round loop
     def _advance(self, events: list[Event]) -> None:
@@ -328,9 +335,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 events.append(Event("pass", f"{self.hname(h)} passes", S_ACTIONS))
                 self.active = ""
             elif action.startswith("hand over to "):
-                self.active = action.split()[-1]
-            elif h.held_by and not action.startswith(("use ", "2-player")):
-                self.ask = {"kind": "hold", "seat": h.id, "section": "Hold",
+                self.active = action[len("hand over to "):]
+            elif h.held_by and self.parse_action(h, action).kind not in FREE_ACTIONS:
+                self.ask = {"kind": "hold", "seat": h.id, "section": S_HOLD,
                             "prompt": f"{self.hname(h)} is held: before acting, lose 2 life "
                                       "points and 1 destiny, or perform a physical check",
                             "options": self.hold_options(h, action), "default": None,
@@ -343,45 +350,59 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         if self.ask is not None or not self.active:
             return None
         h = self.heroes[self.active]
-        w = action.split()
-        if not w:
+        if action.startswith("move ") and " using " in action:
+            mp = action[len("move "):].partition(" using ")[0]
+            if h.held_by:
+                return IllegalAction(ID, S_HOLD, "a held hero cannot move on its own")
+            free = " or ".join(str(v) for _, v in self.move_spaces(h))
+            bonus = self.move_bonus(h)
+            printed = [str(v + bonus) for v in self.content.heroes[h.id].move]
+            if mp in printed and all(str(v) != mp for _, v in self.move_spaces(h)):
+                return IllegalAction(ID, S_BASIC, f"the movement space giving {mp} already "
+                                     "holds a rune this turn")
+            if all(str(v) != mp for _, v in self.move_spaces(h)):
+                return IllegalAction(ID, S_MOVE, f"no free movement space gives {mp} movement "
+                                     "points: a basic movement gives the value of the space "
+                                     "where the rune is placed"
+                                     + (f" (the free spaces give {free})" if free else
+                                        " and both movement spaces hold a rune"))
+        if action.startswith("step ") or action == "end move":
+            return IllegalAction(ID, S_MOVE, "no movement action is in progress")
+        act = self.parse_action(h, action)
+        if act is None:
             return None
-        if w[0] in ("move1", "move2", "attack1", "attack2", "interact") and len(w) > 2:
-            if h.space_used(w[0]) and w[0] != "interact":
-                return IllegalAction(ID, S_BASIC, f"the {w[0]} space already holds a rune")
-            r = h.rune(self.icon_of(w[2].rstrip(":")))
+        if act.rune and act.kind != "use_god":
+            r = h.rune(act.rune)
             if r is None or r.place != POOL:
-                return IllegalAction(ID, S_ACTIONS, f"{w[2].rstrip(':')} is not in "
-                                     f"{self.hname(h)}'s destiny pool")
-            if "attack" in action:
-                return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
-                                     "reach of the weapon and in line of sight")
-            if w[0] in ("move1", "move2"):
-                if h.held_by:
-                    return IllegalAction(ID, S_HOLD, "a held hero cannot move on its own")
-                value = next((a.split()[-1] for a in self.hero_actions(h)
-                              if a.startswith(f"{w[0]} ")), "?")
-                return IllegalAction(ID, S_MOVE, f"the {w[0]} space gives {value} movement "
-                                     "points (the value where the rune is placed)")
-            if "invoke" in action or "re-throw" in action:
-                return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
-                                     "and a face up rune on the altar")
-        if w[0] == "buy":
+                return IllegalAction(ID, S_ACTIONS, f"{self.rname(r) if r else act.rune} is "
+                                     f"not in {self.hname(h)}'s destiny pool")
+        if act.space in ("attack1", "attack2") and h.space_used(act.space):
+            return IllegalAction(ID, S_BASIC, "that attack space already holds a rune")
+        if act.kind in ("attack", "skill") and act.square is not None:
+            return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
+                                 "reach of the weapon and in line of sight")
+        if act.kind in ("invoke", "rethrow"):
+            return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
+                                 "and a face up rune on the altar")
+        if act.kind == "buy":
             if h.god_rune() is not None:
                 return IllegalAction(ID, S_GOD, "a hero may hold only one god's rune")
-            return IllegalAction(ID, S_GOD, "buying a god's rune takes two sideways runes")
-        if w[0] == "skill":
+            return IllegalAction(ID, S_GOD, "buying a god's rune takes two sideways runes "
+                                 "(one with the god's gear) and a face up rune on the altar")
+        if act.kind == "use_god":
+            return IllegalAction(ID, S_GOD, "the god's rune must be face up in the destiny pool")
+        if act.kind == "skill":
             return IllegalAction(ID, S_SKILL, "the skill needs face up runes showing its icons, "
                                  "its destiny and trance tokens")
-        if w[0] == "step":
-            return IllegalAction(ID, S_MOVE, "no movement action is in progress")
-        if w[0] == "explore":
+        if act.kind == "explore":
             return IllegalAction(ID, S_INTERACT, "exploring needs the last tile's exit, an "
                                  "empty previous tile and no active exploration card")
-        if w[0] == "flip":
-            return IllegalAction(ID, S_DESTINY, "runes are only flipped by destiny costs")
-        if "god" in w[0]:
-            return IllegalAction(ID, S_CAPRICIOUS, "not a god's rune action")
+        if act.kind == "search":
+            return IllegalAction(ID, S_INTERACT, "the search token must be on or next to the "
+                                 "hero's space")
+        if act.kind == "assist":
+            return IllegalAction(ID, S_DAMAGE, "only an adjacent fallen hero who did not fall "
+                                 "this turn can be helped")
         return None
 
     # ------------------------------------------------------------ hidden information
@@ -436,22 +457,61 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 "misc": list(h.misc), "trance": h.trance, "captive": h.captive, "mark": h.mark,
                 "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by}
 
+    def _hero_view(self, h: Hero) -> dict[str, Any]:
+        """A hero as the table shows it: the board's tokens and cards, and the values the
+        rules derive from them (life with items, defence icons, movement spaces)."""
+        out = self._hero_json(h)
+        hd = self.content.heroes[h.id]
+        bonus = self.move_bonus(h)
+        out["life"] = self.hero_life(h)
+        out["defence"] = self.hero_defence(h)
+        out["move"] = {s: hd.move[i] + bonus for i, s in enumerate(("move1", "move2"))}
+        out["checks"] = {k: self.check_dice(h, k) for k in ("physical", "spiritual")}
+        out["coloured_available"] = self.coloured_available(h)
+        return out
+
     def view(self, seat: str | None = None) -> dict[str, Any]:
         return {
             "game": ID, "round": self.round, "phase": self.phase,
             "time": self.time, "end": self.end, "snakes": list(self.content.altar.snakes),
+            "track": self.content.altar.track,
             "altar": [list(p) for p in self.altar],
             "board": self.board_rows(),
             "tiles": [[t.tile, t.card, t.x] for t in self.tiles],
-            "heroes": {k: self._hero_json(h) for k, h in self.heroes.items()},
+            "terrain": {t.tile: list(self.content.tiles[t.tile].rows) for t in self.tiles},
+            "heroes": {k: self._hero_view(h) for k, h in self.heroes.items()},
+            "active": self.active,
+            "seats": {h: self.seat_of(h) for h in self.heroes},
             "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
-                         "damage": e.damage, "conditions": list(e.conditions)}
+                         "also": grid.name(e.also) if e.also else None,
+                         "damage": e.damage, "conditions": list(e.conditions),
+                         "life": self.enemy_data(e).life, "defence": self.enemy_defence(e),
+                         "holding": e.holding, "captor": e.captor}
                         for e in self.enemies],
+            "search_tokens": [grid.name(s) for s in self.search_tokens],
+            "bonfires": [grid.name(s) for s in self.bonfires],
+            "starts": [grid.name(s) for s in getattr(self, "starts", [])]
+            if self.phase == "setup" else [],
             "active_card": self.active_card, "active_event": list(self.active_event),
+            "ai_cards": [list(x) for x in self.ai_cards],
+            "two_player_card": self.two_player_card(),
+            "two_player_used": self.two_player_used,
             "decks": {k: {**d.public(), "known_top": list(d.top)}
                       for k, d in self.decks().items()},
             "outcome": self.outcome().to_json(),
         }
+
+    def seats(self) -> list[str]:
+        """One seat per hero; a single player (``players`` 1) has one seat for both heroes
+        (Single-Player Game)."""
+        if self.setup.get("players") == 1:
+            return [SOLO]
+        return list(self.setup["heroes"])
+
+    def seat_of(self, decision_seat: str) -> str:
+        if self.setup.get("players") == 1 and decision_seat in self.heroes:
+            return SOLO
+        return decision_seat
 
     def render(self) -> str:
         rows = self.board_rows()
@@ -470,7 +530,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 ch = "T"
             track.append(ch)
         lines.append(f"Round {self.round} ({self.phase}) · time track {''.join(track)} "
-                     f"(T time {self.time}, E end {self.end}, S snakes)")
+                     f"(time {self.time}, end {self.end})")
         lines.append("Altar: " + (", ".join(f"{self.content.gods[g].name} {s}"
                                             for g, s in self.altar) or "empty"))
         card = self.content.exploration[self.active_card].name if self.active_card else "none"
@@ -482,10 +542,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             extra.append(f"event in play: {ev.name} ({self.active_event[1]}/{ev.circles} "
                          "circles)")
         if self.two_player_card():
-            fx = "; ".join(f"effect {k + 1}: {e.text.rstrip('.')}"
-                           for k, e in enumerate(self.content.two_player.effects))
             extra.append("2-player card " + ("used this turn" if self.two_player_used
-                                             else f"ready ({fx})"))
+                                             else "ready"))
         extra.append(f"event deck {len(self.event_deck)}, search deck {len(self.search_deck)}, "
                      f"equipment deck {len(self.equipment_deck)}")
         lines.append(" · ".join(extra))
@@ -506,9 +564,22 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             lines.append(f"  {ENEMY_LETTERS.get(e.kind, 'E')} {d.name} {e.uid} at "
                          f"{self.fpname(self.stand(e))} life {d.life - e.damage}/{d.life}"
                          + (f" [{','.join(e.conditions)}]" if e.conditions else ""))
-        lines.append("Legend: . normal  # obstacle  g difficult  i ice  x exit  n entrance  "
-                     "^ bonfire  ? search token  V B H W heroes (lowercase: fallen)  "
-                     "K clan warrior  A clan hunter  U northern wolf  J jotun")
+        return "\n".join(lines)
+
+    def render_help(self) -> str:
+        """The legend of the board and the time track, and the 2-player card's effects."""
+        lines = ["Board: . normal  # obstacle (blocks movement and sight)  g difficult terrain "
+                 "(leaving costs 2 MP)  i ice  x exit  n entrance  ^ bonfire  ? search token",
+                 "Figures: V Volva  B Berserk  H Hunter  W Warrior (lowercase: fallen)  "
+                 "K Clan Warrior  A Clan Hunter  U Northern Wolf  J Frost Jotun (two spaces)",
+                 "Time track: T the time token, E the end marker (the heroes lose when the time "
+                 "token reaches it), S snakes (the active exploration card may be discarded)",
+                 "Runes: up = face up, side = sideways (also face up), down = face down; "
+                 "rune@space = placed (used) this turn"]
+        if self.two_player_card():
+            lines.append("2-player card (once per turn, any hero): " + "; ".join(
+                f"{self.two_player_phrase(k)}: {e.text.rstrip('.')}"
+                for k, e in enumerate(self.content.two_player.effects)))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ position format

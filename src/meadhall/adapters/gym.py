@@ -1,0 +1,205 @@
+"""Every game as a single-agent Gymnasium environment: one seat learns, bots play the others.
+
+>>> from meadhall.adapters.gym import make_env
+>>> env = make_env("toy", seat="ada", others="random")
+>>> obs, info = env.reset(seed=7)
+>>> int(info["action_mask"].sum()) > 0
+True
+
+Each game is registered as ``meadhall/<game>-v0`` (``gymnasium.make("meadhall/niflheim-v0",
+setup={"scenario": "1"})`` once this module is imported, or
+``gymnasium.make("meadhall.adapters.gym:meadhall/niflheim-v0")``). docs/adapters.md describes
+rewards, the action mask, illegal actions and truncation.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from typing import Any, SupportsInt
+
+from meadhall import games
+from meadhall.adapters import missing
+from meadhall.adapters.bots import Bot, Others, make_bot
+from meadhall.adapters.observation import Encoder, describe_layout, layout_of, text_view
+from meadhall.adapters.table import Table, TableError
+from meadhall.adapters.vocabulary import Vocabulary
+from meadhall.core.protocol import Event, GameState
+
+try:
+    import gymnasium
+    import numpy as np
+    from gymnasium import spaces
+except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
+    raise missing("gymnasium", e) from None
+
+ILLEGAL_REWARD = -0.1
+"""Reward for an action the mask forbids (the state is left exactly as it was)."""
+RUNAWAY = 100_000
+"""Bot decisions in a row after which the environment gives up (a game that never ends)."""
+
+
+class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
+    """One seat of a meadhall game; the other seats (and players' choices the seat does not
+    answer) are played by ``others``. Rewards: +1 when the party wins, -1 when it loses."""
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(self, game_id: str, setup: Mapping[str, Any] | None = None,
+                 seat: str | None = None, others: Others = "heuristic", *,
+                 choices_by: str | None = None, max_steps: int | None = None,
+                 illegal_reward: float = ILLEGAL_REWARD, vocabulary_file: str | None = None,
+                 render_mode: str | None = None) -> None:
+        table = Table.of(game_id, setup, choices_by)
+        self.seat = table.seats[0] if seat is None else seat
+        if self.seat not in table.seats:
+            raise TableError(f"{game_id}: seat must be one of {', '.join(table.seats)}, "
+                             f"not {seat!r}")
+        if choices_by is None:
+            # The learning seat answers the party's choices unless told otherwise.
+            table = dataclasses.replace(table, choices_seat=self.seat)
+        if max_steps is not None and max_steps < 1:
+            raise TableError(f"max_steps must be a positive number of steps, not {max_steps}")
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+        self.table = table
+        self.vocabulary = Vocabulary.of(table.game, table.setup)
+        self.layout = layout_of(table)
+        if vocabulary_file is not None:
+            self.vocabulary.check_file(vocabulary_file, describe_layout(self.layout))
+        self.encoder = Encoder(table, self.layout)
+        self.others = others
+        self.max_steps = max_steps
+        self.illegal_reward = float(illegal_reward)
+        self.render_mode = render_mode
+        self.action_space = spaces.Discrete(len(self.vocabulary))
+        self.observation_space = self.layout.space()
+        self.state: GameState | None = None
+        self._bot: Bot | None = None
+        self._steps = 0
+        self._seed = 0
+
+    # ------------------------------------------------------------ the Gymnasium API
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[dict[str, np.ndarray],
+                                                              dict[str, Any]]:
+        """A new game: the seed is the game's seed (``meadhall new ... --seed``) when given,
+        else drawn from the environment's generator. ``options={"state": s}`` starts from a
+        copy of the meadhall state ``s`` instead (same game and setup)."""
+        super().reset(seed=seed)
+        game_seed = seed if seed is not None else int(self.np_random.integers(2**31 - 1))
+        bot_seed = int(self.np_random.integers(2**31 - 1))
+        start = (options or {}).get("state")
+        if start is not None:
+            if not isinstance(start, GameState) or start.game != self.table.game.id:
+                raise ValueError(f"options['state'] must be a {self.table.game.id} game state")
+            self.state = start.clone()
+            game_seed = start.seed
+        else:
+            self.state = self.table.new_state(game_seed)
+        self._seed = game_seed
+        self._bot = make_bot(self.others, bot_seed)
+        self._steps = 0
+        events = self._advance()
+        return self._observe(), self._info(events)
+
+    def step(self, action: SupportsInt) -> tuple[dict[str, np.ndarray], float, bool, bool,
+                                                 dict[str, Any]]:
+        """Play the vocabulary action ``action`` for the seat, then let the bots play until the
+        seat decides again or the game ends."""
+        state = self._live()
+        index = int(action)
+        self._steps += 1
+        truncated = self.max_steps is not None and self._steps >= self.max_steps
+        mask = self.vocabulary.mask(state)
+        if not 0 <= index < len(mask) or not mask[index]:
+            info = self._info([])
+            info["illegal_action"] = (self.vocabulary.text(index) if 0 <= index < len(mask)
+                                      else str(index))
+            return self._observe(), self.illegal_reward, False, truncated, info
+        events = state.apply(self.vocabulary.text(index))
+        events += self._advance()
+        over = state.outcome().over
+        reward = self.table.returns(state) if over else 0.0
+        return self._observe(), reward, over, truncated and not over, self._info(events)
+
+    def render(self) -> str | None:
+        """The seat's text view (``render_mode="ansi"``)."""
+        if self.render_mode != "ansi":
+            return None
+        return text_view(self._live(allow_over=True), self.seat, self.vocabulary, self.table)
+
+    def close(self) -> None:
+        self.state = None
+
+    # ------------------------------------------------------------ helpers
+    def action_masks(self) -> np.ndarray:
+        """The current action mask as booleans (the name sb3-contrib's MaskablePPO calls)."""
+        return self.vocabulary.mask(self._live(allow_over=True)).astype(bool)
+
+    def _live(self, allow_over: bool = False) -> GameState:
+        if self.state is None:
+            raise RuntimeError("call reset() before step() or render()")
+        if not allow_over and self.state.outcome().over:
+            raise RuntimeError(f"the game is over ({self.state.outcome().reason}): call reset()")
+        return self.state
+
+    def _advance(self) -> list[Event]:
+        """Let the bots decide until the seat must decide or the game is over."""
+        state = self._live(allow_over=True)
+        assert self._bot is not None
+        events: list[Event] = []
+        for _ in range(RUNAWAY):
+            decider = self.table.decider(state)
+            if decider is None or decider == self.seat:
+                return events
+            events += state.apply(self._bot.choose(state))
+        raise RuntimeError(f"{self.table.game.id}: the other seats took {RUNAWAY} decisions "
+                           "in a row without the game ending")
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        return self.encoder.encode(self._live(allow_over=True), self.seat)
+
+    def _info(self, events: list[Event]) -> dict[str, Any]:
+        state = self._live(allow_over=True)
+        info: dict[str, Any] = {"action_mask": self.vocabulary.mask(state), "seed": self._seed,
+                                "events": [str(e) for e in events]}
+        if state.outcome().over:
+            info["outcome"] = state.outcome().reason
+        return info
+
+
+def make_env(game_id: str, setup: Mapping[str, Any] | None = None, seat: str | None = None,
+             others: Others = "heuristic", **kwargs: Any) -> MeadhallEnv:
+    """A Gymnasium environment for ``seat`` (default: the first) of ``game_id`` with ``setup``
+    (default: the game's), the other seats played by ``others`` (a bot spec, a bot or a
+    function). Keyword options: ``choices_by``, ``max_steps``, ``illegal_reward``,
+    ``vocabulary_file``, ``render_mode`` (docs/adapters.md)."""
+    env = MeadhallEnv(game_id, setup, seat, others, **kwargs)
+    # The spec lets gymnasium (and check_env) rebuild the same environment, as gymnasium.make
+    # would have recorded it.
+    made = {k: v for k, v in kwargs.items() if k != "render_mode"}
+    env.spec = dataclasses.replace(
+        gymnasium.spec(env_id(game_id)),
+        kwargs={"game_id": game_id, "setup": setup, "seat": seat, "others": others, **made})
+    return env
+
+
+def env_id(game_id: str) -> str:
+    """The Gymnasium id of a game: ``meadhall/<game>-v0``."""
+    return f"meadhall/{game_id}-v0"
+
+
+def register() -> list[str]:
+    """Register every game with Gymnasium (idempotent); returns the ids."""
+    ids = []
+    for game_id in games.ids():
+        name = env_id(game_id)
+        if name not in gymnasium.registry:
+            gymnasium.register(id=name, entry_point="meadhall.adapters.gym:MeadhallEnv",
+                               kwargs={"game_id": game_id}, nondeterministic=False)
+        ids.append(name)
+    return ids
+
+
+register()

@@ -1,0 +1,405 @@
+"""The Midhalla table as a :class:`meadhall.core.draw.Scene`, built from a seat's view only.
+
+What the physical game shows: the dungeon (map tiles joined by paths, the gate, fortification
+tokens, curse markers, spawn tokens, unexplored paths), trap miniatures with their HP dice,
+enemy standees with their HP, heroes; the gate die, the resource track (silver, runestones),
+the timer and the fate scale; each hero's tableau (skill rows with the two skill tokens,
+ultimates, items, status tokens); Dara's cart, the trap cards and components, the quest board,
+the skill pool, the party sheet and, during Phase 4, the rewards steps. Target strings are the
+ones :mod:`meadhall.games.midhalla.describe` gives the legal actions.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping
+from typing import Any
+
+from meadhall.core import draw
+from meadhall.games.midhalla.board import GATE
+from meadhall.games.midhalla.content import Content
+from meadhall.games.midhalla.describe import option_target
+from meadhall.games.midhalla.render import describe as effects_text
+
+LEGEND = [
+    draw.Terrain("gate", "Gate map tile (fortified)", "gold", "grid", "G"),
+    draw.Terrain("fortified", "Fortified map tile", "stone", "dots"),
+    draw.Terrain("cursed", "Unfortified map tile with a curse marker", "blood", "cross"),
+    draw.Terrain("open", "Unfortified map tile (enemies spawn here)", "void", ""),
+]
+SPAWN_GLYPH = {"plus1": "+1", "elite": "E", "none": "0"}
+SPAWN_NAME = {"plus1": "+1 Spawn token", "elite": "Elite Spawn token", "none": "No Spawn token"}
+SIDE_NAME = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
+REWARD_STEPS = [("4.1", "Check quest objectives"), ("4.2", "Refresh 1 ultimate"),
+                ("4.3", "Refresh used items"), ("4.4", "Remove skill and status tokens"),
+                ("4.5", "Level up"), ("4.6", "Add 2 items to Dara's cart"),
+                ("4.7", "Gain 6 silver and 2 runestones"), ("4.8", "Gain 3 trap components")]
+REWARD_INDEX = {"quests": 0, "ultimates": 1, "tokens": 3, "level": 4, "gains": 5}
+PHASES = [("exploration", "1 Exploration"), ("preparation", "2 Preparation"),
+          ("combat", "3 Combat"), ("rewards", "4 Rewards")]
+
+
+def short(c: Content, hid: str) -> str:
+    """Harkon for Harkon the Drengr; a follower's full name."""
+    return hero_name(c, hid).split(" the ")[0]
+
+
+def hero_name(c: Content, hid: str) -> str:
+    if hid in c.cat.heroes:
+        return c.cat.heroes[hid].name
+    return c.cat.followers[hid].name if hid in c.cat.followers else hid
+
+
+def scene(c: Content, title: str, view: Mapping[str, Any]) -> draw.Scene:
+    """The whole table for ``view`` (a seat's :meth:`MidhallaState.view`)."""
+    chapter = c.chapters[view["chapter"]]
+    cycle = min(view["cycle"], chapter.cycles)
+    subtitle = f"{chapter.name} - cycle {cycle} of {chapter.cycles} - phase {view['phase']}"
+    notes = []
+    choice = view.get("choice")
+    if choice:
+        notes.append(f"Now ({choice['seat']}): {choice['prompt']}")
+    outcome = view.get("outcome") or {}
+    if outcome.get("result") not in (None, "ongoing"):
+        notes.append(f"The game is over: {outcome['result']} - {outcome['reason']}")
+    return draw.Scene(
+        title, boards=[_dungeon(c, view)], tracks=_tracks(c, view, chapter),
+        panels=_panels(c, view), cards=[],
+        dice=[draw.Die("d20", str(view["gate_hp"]), label="Gate HP die")],
+        notes=notes, subtitle=subtitle)
+
+
+# ----------------------------------------------------------------- the dungeon
+def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
+    tiles_v: Mapping[str, Any] = view["tiles"]
+    tiles: list[draw.Tile] = []
+    links: list[draw.Link] = []
+    tokens: list[draw.Token] = []
+    for tid, t in tiles_v.items():
+        x, y = t["at"]
+        curses = t.get("curses", 0)
+        fortified = t.get("fortified", False)
+        terrain = ("gate" if tid == GATE else "fortified" if fortified
+                   else "cursed" if curses else "open")
+        note = ["the gate map tile" if tid == GATE else
+                "fortified" if fortified else "unfortified"]
+        if curses:
+            note.append(f"{curses} curse marker{'s' if curses > 1 else ''}")
+        if t.get("token"):
+            note.append(SPAWN_NAME[t["token"]])
+        tiles.append(draw.Tile(tid, x, y, tid, terrain, note=", ".join(note)))
+        for _side, other in sorted(t.get("links", {}).items()):
+            if tid < other:
+                links.append(draw.Link(tid, other))
+        for side, letter in sorted(t.get("paths", {}).items()):
+            if side not in t.get("links", {}):
+                tokens.append(draw.Token(
+                    f"path-{letter}", f"Unexplored path {letter} ({SIDE_NAME[side]} side of "
+                    f"{tid})", letter, "marker", tid, target=f"space:path-{letter}",
+                    stats={"side": SIDE_NAME[side]}))
+        if curses:
+            tokens.append(draw.Token(f"curse-{tid}", f"{curses} curse marker(s)", "!" * curses,
+                                     "marker", tid, stats={
+                                         "effect": "enemies spawning here gain +1 HP per "
+                                                   "player after the first, per marker",
+                                         "fortify": "+1 runestone, lifts the curse"}))
+        if t.get("token"):
+            tokens.append(draw.Token(f"spawn-{tid}", SPAWN_NAME[t["token"]],
+                                     SPAWN_GLYPH[t["token"]], "marker", tid))
+    for hid, h in view["heroes"].items():
+        if h.get("tile") and h.get("hp", 1) > 0:
+            tokens.append(draw.Token(
+                hid, hero_name(c, hid), short(c, hid)[:2], "ally" if h.get("follower")
+                else "hero", h["tile"], target=f"figure:{hid}", hp=h["hp"],
+                max_hp=h["max_hp"], badges=_hero_badges(h),
+                stats={"HP": f"{h['hp']}/{h['max_hp']}", "armor": h.get("armor", 0),
+                       "retaliate": h.get("retaliate", 0), "bleed": h.get("bleed", 0)}))
+    for eid, e in view["enemies"].items():
+        d = c.cat.enemies[e["card"]]
+        badges = []
+        if e.get("evasion"):
+            badges.append("evasion")
+        if e.get("slow"):
+            badges.append(e["slow"])
+        if e.get("bleed"):
+            badges.append(f"bleed {e['bleed']}")
+        stats: dict[str, str | int] = {
+            "HP": f"{e['hp']}/{e['max_hp']}", "kind": d.kind, "type": d.type,
+            "preferred target": d.target, "attack": d.attack, "range": str(d.range),
+            "move": d.move if d.move is not None else (0 if d.kind == "boss" else 1)}
+        for key, on in (("armor", d.armor), ("fast", d.fast), ("horde", d.horde),
+                        ("retaliate", d.retaliate)):
+            if on:
+                stats[key] = int(on)
+        if d.kind == "boss" and d.actions:
+            r = e.get("rotation", -1)
+            stats["next action"] = d.actions[(r + 1) % len(d.actions)].name
+        tokens.append(draw.Token(eid, f"{d.name} {eid}", _glyph(d.name), "boss"
+                                 if d.kind == "boss" else "enemy", e["tile"],
+                                 target=f"figure:{eid}", hp=e["hp"], max_hp=e["max_hp"],
+                                 badges=badges, stats=stats))
+    for trid, t in view["traps"].items():
+        trap = c.cat.traps[t["kind"]]
+        lv = trap.levels[t["level"] - 1]
+        badges = [f"L{t['level']}"]
+        if t["hp"] <= 0:
+            badges.append("destroyed")
+        if t.get("special"):
+            badges.append(c.cat.special_upgrades[t["special"]].name)
+        tokens.append(draw.Token(trid, f"{trap.name} {trid}", _glyph(trap.name), "ally",
+                                 t["tile"], target=f"figure:{trid}", hp=max(0, t["hp"]),
+                                 max_hp=lv.hp, badges=badges,
+                                 stats={"HP": f"{max(0, t['hp'])}/{lv.hp}",
+                                        "level": t["level"], "attack": _trap_line(lv)}))
+    return draw.TileNetwork("dungeon", tiles, links, tokens, LEGEND, "The dungeon")
+
+
+def _glyph(name: str) -> str:
+    words = [w for w in name.replace("'", "").split() if w[0].isalpha()]
+    return "".join(w[0] for w in words[:3]).upper()
+
+
+def _hero_badges(h: Mapping[str, Any]) -> list[str]:
+    return [f"{k} {h[k]}" for k in ("armor", "retaliate", "bleed") if h.get(k)] + (
+        ["acted"] if h.get("acted") else [])
+
+
+def _trap_line(lv: Any) -> str:
+    text = f"{lv.times}*Attack {lv.attack}" if lv.times > 1 else f"Attack {lv.attack}"
+    if lv.range:
+        text += f", Range {lv.range}"
+    for ln in lv.linked:
+        text += f" + {ln.do.capitalize()}" + (f" {ln.value}" if ln.value else "")
+    return text
+
+
+# ----------------------------------------------------------------- tracks
+def _track(tid: str, label: str, lo: int, hi: int, value: int | None,
+           marks: dict[int, str] | None = None) -> draw.Track:
+    spaces = [draw.Space(str(i), str(i)) for i in range(lo, hi + 1)]
+    index = None if value is None else min(max(value, lo), hi) - lo
+    return draw.Track(tid, label, spaces, index, marks=marks or {})
+
+
+def _tracks(c: Content, view: Mapping[str, Any], chapter: Any) -> list[draw.Track]:
+    p = c.printed
+    out = [_track("gate", "Gate HP (D20)", 0, p.gate_hp, view["gate_hp"]),
+           _track("silver", "Silver (resource track)", 0, max(20, view["silver"]),
+                  view["silver"]),
+           _track("runestones", "Runestones (resource track)", 0, max(20, view["runestones"]),
+                  view["runestones"])]
+    phase = view["phase"]
+    at = next((i for i, (k, _) in enumerate(PHASES) if phase.startswith(k)),
+              1 if phase in ("spawn", "position") else None)
+    out.append(draw.Track("cycle", f"Cycle {min(view['cycle'], chapter.cycles)} of "
+                          f"{chapter.cycles}: phases", [draw.Space(k, label)
+                                                        for k, label in PHASES], at))
+    if chapter.timed:
+        top = max([s.at for s in chapter.timed] + [view["timer"]])
+        out.append(_track("timer", "Time track", 0, top, view["timer"],
+                          {s.at: s.text[:40] for s in chapter.timed}))
+    return out
+
+
+def _fate_track(c: Content, fate: int) -> draw.Track:
+    track = c.cat.fate_track
+    marks = {0: f"global event {c.cat.fate_leftmost_event}", track.index(0): "neutral"}
+    spaces = [draw.Space(str(v), f"{v:+d}" if v else "0",
+                         note="Wrath of Isyl" if v < 0 else "Athyr's Blessing" if v > 0
+                         else "neutral") for v in track]
+    return draw.Track("fate", "Fate scale (Wrath of Isyl left, Athyr's Blessing right)", spaces,
+                      track.index(fate) if fate in track else None, marks=marks)
+
+
+# ----------------------------------------------------------------- panels
+def _panels(c: Content, view: Mapping[str, Any]) -> list[draw.Panel]:
+    panels = [_hero_panel(c, hid, h) for hid, h in view["heroes"].items()]
+    panels.append(_resources(c, view))
+    panels.append(_cart(c, view))
+    panels.append(_trap_cards(c, view))
+    if view["enemies"]:
+        panels.append(draw.Panel("enemy-cards", "Enemy cards", cards=[
+            draw.Card(f"enemy.{eid}", f"{c.cat.enemies[e['card']].name} ({eid}, on {e['tile']})",
+                      _enemy_text(c, e), "enemy") for eid, e in view["enemies"].items()]))
+    panels.append(_quest_board(c, view))
+    lv = view.get("levelup")
+    if lv and lv.get("pool"):
+        panels.append(draw.Panel("skill-pool", f"Level {lv['level']} skill pool", cards=[
+            draw.Card(f"pool.{s}", c.cat.skills[s].name, _skill_text(c, s), "skill",
+                      target=f"card:pool.{s}", badges=[f"arrow {c.cat.skills[s].arrow}"])
+            for s in dict.fromkeys(lv["pool"])],
+            notes=[f"Still to choose: {', '.join(short(c, h) for h in lv.get('todo', []))}"]))
+    if view["phase"] == "rewards" and view.get("rewards"):
+        at = REWARD_INDEX.get(view["rewards"].get("step", ""), 0)
+        steps = draw.Track("rewards", "Phase 4: Rewards", [
+            draw.Space(n, n, note=text) for n, text in REWARD_STEPS], at)
+        panels.append(draw.Panel("rewards", "Phase 4: Rewards", tracks=[steps],
+                                 notes=[f"{n} {text}" for n, text in REWARD_STEPS]))
+    panels.append(_party_sheet(c, view))
+    choice = view.get("choice")
+    if choice:
+        cards = []
+        for text, payload in choice["options"]:
+            opt = option_target(choice["kind"], payload)
+            if opt is not None:
+                cards.append(draw.Card(opt, text, kind="option", target=f"option:{opt}"))
+        if cards:
+            panels.append(draw.Panel("choice", choice["prompt"], cards=cards))
+    return panels
+
+
+def _skill_text(c: Content, sid: str) -> str:
+    return effects_text(c.cat.skills[sid].effects)
+
+
+def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
+    cat = c.cat
+    cards: list[draw.Card] = []
+    exhausted = set(h.get("exhausted", []))
+    for row, at in (("top", h.get("top_at")), ("bottom", h.get("bottom_at"))):
+        for i, sid in enumerate(h[row]):
+            badges = [f"{row} row"]
+            if i == at:
+                badges.append("skill token (occupied)")
+            if f"{row}:{i}" in exhausted:
+                badges.append("exhausted")
+            cards.append(draw.Card(f"{hid}.{row}.{i + 1}", cat.skills[sid].name,
+                                   _skill_text(c, sid), "skill",
+                                   target=f"card:{hid}.{row}.{i + 1}", badges=badges))
+    if hid in cat.heroes:
+        used = set(h.get("ults_used", []))
+        for u in cat.heroes[hid].ultimates:
+            cards.append(draw.Card(f"{hid}.ult.{u}", cat.ultimates[u].name,
+                                   effects_text(cat.ultimates[u].effects), "ultimate",
+                                   target=f"card:{hid}.ult.{u}",
+                                   badges=["used"] if u in used else []))
+    used_items = set(h.get("used_items", []))
+    for item in h.get("items", []):
+        it = cat.items[item]
+        cards.append(draw.Card(f"{hid}.item.{item}", it.name, effects_text(it.effects),
+                               f"{it.kind} item", target=f"card:{hid}.item.{item}",
+                               badges=["used (turned sideways)"] if item in used_items else []))
+    ko = h["hp"] <= 0
+    stats = [draw.Stat("HP", "KO" if ko else f"{h['hp']}/{h['max_hp']}"),
+             draw.Stat("On map tile", h.get("tile") or "-")]
+    for k in ("armor", "retaliate", "bleed"):
+        if h.get(k):
+            stats.append(draw.Stat(k.capitalize(), h[k]))
+    if h.get("follower"):
+        stats.append(draw.Stat("Follower", "acts in 3.3; counts as a hero for enemies"))
+    else:
+        stats.append(draw.Stat("Level", h.get("level", 0)))
+    if h.get("acted"):
+        stats.append(draw.Stat("Activation token", "inactive (acted)"))
+    return draw.Panel(f"hero-{hid}", hero_name(c, hid), None if h.get("follower") else hid,
+                      stats=stats, cards=cards, target=f"hero:{hid}")
+
+
+def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
+    counts = Counter(view["components"])
+    cards = [draw.Card(f"component.{k}", c.cat.components[k].name,
+                       c.cat.components[k].effect or "basic component", "component",
+                       target=f"card:component.{k}", badges=[f"x{n}"])
+             for k, n in sorted(counts.items())]
+    decks = view.get("decks", {})
+    notes = [f"{name} deck: {d.get('size', '?')} cards, discard {len(d.get('discard', []))}"
+             for name, d in decks.items() if isinstance(d, Mapping)]
+    return draw.Panel("party", "The party's resources", stats=[
+        draw.Stat("Gate HP", view["gate_hp"]), draw.Stat("Silver", view["silver"]),
+        draw.Stat("Runestones", view["runestones"]),
+        draw.Stat("Trap components", len(view["components"]))], cards=cards, notes=notes)
+
+
+def _cart(c: Content, view: Mapping[str, Any]) -> draw.Panel:
+    cards = [draw.Card(f"cart.{i}", c.cat.items[i].name, effects_text(c.cat.items[i].effects),
+                       f"{c.cat.items[i].kind} item", target=f"card:cart.{i}",
+                       badges=[f"{c.cat.items[i].cost} silver"]) for i in view["cart"]]
+    gifts = [c.cat.items[i].name for i in view.get("gifts", [])]
+    return draw.Panel("cart", "Dara's cart", cards=cards,
+                      notes=[f"Unique items to give: {', '.join(gifts)}"] if gifts else [])
+
+
+def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
+    cat = c.cat
+    unlocks = view["party"]["unlocks"]
+    built = Counter(t["kind"] for t in view["traps"].values())
+    cards = []
+    for kind in sorted(unlocks.get("traps", [])):
+        trap = cat.traps[kind]
+        levels = []
+        for i, lv in enumerate(trap.levels):
+            up = ""
+            if i:
+                comps = [("any component" if k == "?" else cat.components[k].name)
+                         for k in lv.components]
+                up = f"; upgrade {lv.runestones} runestones + {', '.join(comps) or '-'}"
+            levels.append(f"L{i + 1}: {lv.hp} HP, {_trap_line(lv)}{up}")
+        cards.append(draw.Card(f"trap.{kind}", trap.name, " | ".join(levels), "trap",
+                               target=f"card:trap.{kind}",
+                               badges=[f"cost {trap.cost} silver",
+                                       f"stock {trap.stock - built[kind]}/{trap.stock}"]))
+    for sid in sorted(unlocks.get("special_upgrades", [])):
+        sp = cat.special_upgrades[sid]
+        comps = [("any component" if k == "?" else cat.components[k].name)
+                 for k in sp.components]
+        cost = ", ".join(x for x in (f"{sp.runestones} runestones" if sp.runestones else "",
+                                     f"{sp.silver} silver" if sp.silver else "", *comps) if x)
+        cards.append(draw.Card(f"special.{sid}", sp.name,
+                               f"adds {effects_text([sp.adds])} to the trap's attacks; instead "
+                               "of a level upgrade", "special upgrade",
+                               target=f"card:special.{sid}", badges=[cost or "free"]))
+    return draw.Panel("traps", "Trap cards", cards=cards)
+
+
+def _enemy_text(c: Content, e: Mapping[str, Any]) -> str:
+    d = c.cat.enemies[e["card"]]
+    traits = [k for k, on in (("evasion", d.evasion), ("fast", d.fast), ("horde", d.horde))
+              if on]
+    if d.armor:
+        traits.append(f"armor {d.armor}")
+    if d.retaliate:
+        traits.append(f"retaliate {d.retaliate}")
+    text = (f"{d.kind} {d.type}; HP {e['hp']}/{e['max_hp']}; targets {d.target}; "
+            f"Attack {d.attack}" + (f", Range {d.range}" if d.range else ""))
+    if traits:
+        text += "; " + ", ".join(traits)
+    if d.actions:
+        text += "; actions: " + ", ".join(a.name for a in d.actions)
+    return text
+
+
+def _quest_board(c: Content, view: Mapping[str, Any]) -> draw.Panel:
+    cards = []
+    for deck, card in view.get("quests", []):
+        ev = (c.chapters[view["chapter"]].chapter_events.get(card) if deck == "chapter"
+              else getattr(c.cat, deck).get(card))
+        if ev is not None and ev.quest is not None:
+            cards.append(draw.Card(f"quest.{deck}.{card}", ev.quest.name, ev.text, "quest"))
+    for verse in view.get("story", []):
+        cards.append(draw.Card(f"story.{verse}", f"Story marker ({verse})", "read in 4.1",
+                               "story"))
+    return draw.Panel("quests", "Quest board", cards=cards)
+
+
+def _party_sheet(c: Content, view: Mapping[str, Any]) -> draw.Panel:
+    party = view["party"]
+    unlocks = party["unlocks"]
+    new = {(k, w) for k, w in party.get("new", [])}
+    stats = [draw.Stat("Fate", party["fate"])]
+    for key in ("chapters", "classes", "traps", "items", "components", "special_upgrades",
+                "lore", "decisions"):
+        have = unlocks.get(key, [])
+        if have:
+            stats.append(draw.Stat(key.replace("_", " ").capitalize(), ", ".join(
+                f"{w}{' (new: single stroke)' if (key, w) in new else ''}" for w in have)))
+    notes = []
+    if party.get("completed"):
+        notes.append("Completed chapters: " + ", ".join(party["completed"]))
+    for deck, changes in party.get("events", {}).items():
+        if changes:
+            notes.append(f"{deck} events: " + ", ".join(f"{a} -> {b}"
+                                                         for a, b in changes.items()))
+    if party.get("ended"):
+        notes.append(f"Campaign ended: {party['ended']}")
+    return draw.Panel("party-sheet", "Party sheet", stats=stats,
+                      tracks=[_fate_track(c, party["fate"])], notes=notes)

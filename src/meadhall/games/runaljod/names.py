@@ -1,0 +1,72 @@
+"""How action texts name Runaljod's things: cards, items, skills, enemies and gods by their
+printed (or authored) names in lowercase, never by internal ids (docs/formats/runaljod.md,
+"Action texts")."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from .content import RunaljodContent
+
+
+def slug(name: str) -> str:
+    """Internal id of a hero board skill: its name in lowercase with hyphens."""
+    return "-".join(name.lower().split())
+
+
+def text_of(name: str) -> str:
+    """A name as action texts write it: lowercase, single spaces."""
+    return " ".join(name.lower().split())
+
+
+@dataclass(frozen=True, slots=True)
+class Names:
+    """Lookups between content ids and the names action texts use, built once per content."""
+
+    item: dict[str, str]
+    item_id: dict[str, str]
+    skill: dict[str, str]
+    enemy: dict[str, str]
+    enemy_kind: dict[str, str]
+    power_id: dict[str, str]
+    """Text of a power (a god's id, or a god's gear item name) → god id or item id."""
+    deck: dict[str, str]
+    """Deck key (``exploration``, ``jotun AI``...) → the name in texts (``frost jotun AI``)."""
+    deck_key: dict[str, str]
+
+    @classmethod
+    def of(cls, content: RunaljodContent) -> Names:
+        item = {k: text_of(v.name) for k, v in content.items.items()}
+        skill = {k: text_of(v.name) for k, v in content.skills.items()}
+        for hd in content.heroes.values():
+            for sk in (hd.skill_coloured, hd.skill_always):
+                skill[slug(sk.name)] = text_of(sk.name)
+        enemy = {k: text_of(v.name) for k, v in content.enemies.items()}
+        power = {g: g for g in content.gods}
+        power.update({text_of(v.name): k for k, v in content.items.items() if v.god})
+        deck = {d: d for d in ("exploration", "event", "search", "equipment", "enemy AI")}
+        for v in content.enemies.values():
+            if v.ai_deck:
+                deck[f"{v.ai_deck} AI"] = f"{text_of(v.name)} AI"
+        return cls(item, {v: k for k, v in item.items()}, skill, enemy,
+                   {v: k for k, v in enemy.items()}, power, deck,
+                   {v: k for k, v in deck.items()})
+
+
+def check_names(content: RunaljodContent) -> str | None:
+    """Why the content's names cannot be used in action texts (two items, skills or enemies
+    with the same name, a god's gear named like a god), or None."""
+    for what, table in (("item", content.items), ("skill", content.skills),
+                        ("enemy", content.enemies)):
+        seen: dict[str, str] = {}
+        for k, v in table.items():
+            t = text_of(v.name)
+            if t in seen:
+                return f"{what}s {seen[t]} and {k} have the same name {v.name!r}"
+            seen[t] = k
+    for k, v in content.items.items():
+        if v.god and text_of(v.name) in content.gods:
+            return f"item {k} (god's gear) is named like the god {text_of(v.name)!r}"
+    return None

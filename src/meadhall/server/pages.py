@@ -1,0 +1,354 @@
+"""The pages: lobby, table and replay, as server-rendered HTML with inline SVG.
+
+The table page's changing part (board, decision, actions, seats, journal) is one fragment that
+``static/table.js`` fetches again whenever the live socket reports a new version.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from html import escape
+from typing import Any
+
+from meadhall import games
+from meadhall.core.protocol import CHANCE, PLAYERS, GameState
+from meadhall.server import svg
+from meadhall.server.store import Store
+from meadhall.server.tables import BOTS, Table, TableError, Tables, holder_name
+
+
+def _e(x: object) -> str:
+    return escape(str(x), quote=True)
+
+
+def _json_script(element_id: str, data: Any) -> str:
+    """Data for the page's script, safe inside ``<script>``."""
+    text = json.dumps(data).replace("<", "\\u003c").replace(">", "\\u003e")
+    return f'<script type="application/json" id="{element_id}">{text}</script>'
+
+
+def page(title: str, body: str, script: str = "", cls: str = "") -> str:
+    """A whole page: head, styles, the shared SVG patterns, body and script."""
+    js = f'<script src="/static/{script}" defer></script>' if script else ""
+    return ("<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{_e(title)}</title>"
+            '<link rel="stylesheet" href="/static/style.css">'
+            f"{js}</head><body class=\"{_e(cls)}\">{svg.defs()}"
+            '<a class="skip" href="#main">Skip to the table</a>'
+            f"{body}</body></html>")
+
+
+# ----------------------------------------------------------------------------- lobby
+def lobby(tables: Tables, store: Store) -> str:
+    """Choose a game, its scenario, heroes and options, and start; or continue a table."""
+    info = []
+    for g in games.all_games():
+        info.append({"id": g.id, "title": g.title,
+                     "scenarios": [{"id": s.id, "name": s.name, "note": s.note}
+                                   for s in g.scenarios()],
+                     "heroes": [{"id": h.id, "name": h.name, "note": h.note}
+                                for h in g.heroes()],
+                     "setup": g.default_setup()})
+    order = sorted(info, key=lambda g: g["id"] == "toy")
+    options = "".join(f'<option value="{_e(g["id"])}">{_e(g["title"])}</option>' for g in order)
+    recent = []
+    for r in store.tables(30):
+        try:
+            title = games.get(r.game).title
+        except games.UnknownGame:
+            title = r.game
+        campaign = " · campaign" if r.setup.get("campaign") else ""
+        recent.append(f'<li data-table="{_e(r.id)}"><a class="spectate" href="/t/{_e(r.id)}">'
+                      f"{_e(title)}</a> — {_e(r.setup.get('scenario', ''))}{_e(campaign)} · "
+                      f"{_e(r.result)} · step {r.version}"
+                      f'<span class="mine"></span></li>')
+    body = f"""
+<header class="top"><h1>meadhall</h1><p>Cooperative Norse board games, every rule enforced,
+every enemy automated. Start a game, then send your friends their seat links.</p></header>
+<main id="main" class="lobby">
+<section class="new" aria-labelledby="new-h"><h2 id="new-h">New game</h2>
+<form id="new-game">
+<label>Game <select name="game" id="game">{options}</select></label>
+<label>Scenario <select name="scenario" id="scenario"></select></label>
+<fieldset id="heroes"><legend>Heroes</legend></fieldset>
+<div id="extra"></div>
+<label>Seed <input name="seed" id="seed" type="number" min="0" placeholder="random"></label>
+<label><input type="checkbox" name="practice" id="practice"> Practice table (undo rewinds
+everything, dice included)</label>
+<label><input type="checkbox" name="table_mode" id="table_mode"> Roll your own dice (the table
+asks you for every result)</label>
+<label><input type="checkbox" name="auto_choices" id="auto_choices"> Let meadhall take the
+players' choices (their defaults)</label>
+<button type="submit" id="start">Start the game</button>
+<p id="new-msg" role="alert" class="msg"></p>
+</form>
+<div id="invite" hidden><h3>Seat links</h3><p>Open your seat; send the others theirs.
+The spectator link only watches.</p><ul id="invite-links"></ul></div>
+</section>
+<section aria-labelledby="cont-h"><h2 id="cont-h">Continue</h2>
+<p>Your tables on this device open at your seat; the others open as a spectator.</p>
+<ul id="recent">{"".join(recent) or "<li>No tables yet.</li>"}</ul>
+<form id="join"><label>Join by link <input id="join-link" type="url"
+placeholder="paste a seat link"></label> <button type="submit">Join</button></form>
+<form id="import"><label>Import a save <input id="import-file" type="file"
+accept=".json,application/json"></label> <button type="submit">Import</button>
+<p id="import-msg" role="alert" class="msg"></p></form>
+</section>
+</main>{_json_script("games-json", order)}"""
+    return page("meadhall — lobby", body, "lobby.js", "lobby-page")
+
+
+# ----------------------------------------------------------------------------- table
+def table(t: Table, seat: str | None, token: str | None,
+          present: Callable[[str], bool]) -> str:
+    """The table page for a seat (or a spectator): the fragment plus the live log."""
+    r = t.row
+    who = f"seat {seat}" if seat else "spectator"
+    head = (f'<header class="top"><h1>{_e(t.game.title)}</h1>'
+            f'<p>{_e(_setup_text(r.setup))} · <span id="who">{_e(who)}</span> · '
+            f'<a href="/">lobby</a> · <a id="replay-link" href="/t/{_e(r.id)}/replay'
+            f'{"?token=" + _e(token) if token else ""}">replay</a> · '
+            f'<a href="/api/tables/{_e(r.id)}/save" download>save</a>'
+            + (f' · <a href="/t/{_e(r.id)}/sheet{"?token=" + _e(token) if token else ""}">'
+               "campaign sheet</a>" if r.setup.get("campaign") else "")
+            + '</p><p id="net" class="net" role="status" aria-live="polite"></p></header>')
+    body = (f'{head}<main id="main" class="table" data-table="{_e(r.id)}" '
+            f'data-token="{_e(token or "")}" data-seat="{_e(seat or "")}">'
+            f'<div id="table-body">{table_body(t, seat, token, present)}</div>'
+            '<aside class="log-box"><h2 id="log-h">What happened</h2>'
+            '<ol id="log" aria-live="polite" aria-labelledby="log-h"></ol></aside>'
+            '<div id="chooser" role="dialog" aria-modal="false" aria-label="Choose an action" '
+            'hidden></div><div id="info" role="status" hidden></div></main>')
+    return page(f"{t.game.title} — meadhall", body, "table.js", "table-page")
+
+
+def _setup_text(setup: dict[str, Any]) -> str:
+    parts = []
+    if setup.get("scenario"):
+        parts.append(str(setup["scenario"]))
+    if setup.get("heroes"):
+        parts.append(", ".join(map(str, setup["heroes"])))
+    for k, v in setup.items():
+        if k not in ("scenario", "heroes") and v not in (None, False, "", [], {}):
+            parts.append(f"{k} {v}")
+    return " · ".join(parts)
+
+
+def _decision_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
+    o = snap["outcome"]
+    if o["result"] != "ongoing":
+        word = "Victory" if o["result"] == "win" else "Defeat"
+        return (f'<div class="decision over {o["result"]}" role="status"><strong>{word}</strong>'
+                f' — {_e(o["reason"])}</div>')
+    d = snap["decision"]
+    if d is None:
+        return ""
+    owner = d["owner"]
+    sec = f' <span class="section">({_e(d["section"])})</span>' if d.get("section") else ""
+    if snap["can_act"]:
+        who = ("Your decision" if owner == seat else
+               "The players decide together" if owner == PLAYERS else
+               "Enter the result" if owner == CHANCE else f"You decide for seat {owner}")
+        return (f'<div class="decision mine" role="status"><strong>{_e(who)}:</strong> '
+                f'{_e(d["prompt"])}{sec}</div>')
+    holder = t.holders.get(owner, "")
+    waiting = (holder_name(holder, owner) if holder else f"seat {owner}")
+    if seat is None:
+        waiting += " (you are watching)"
+    return (f'<div class="decision wait" role="status">Waiting for {_e(waiting)}: '
+            f'{_e(d["prompt"])}{sec}</div>')
+
+
+def _actions_html(snap: dict[str, Any]) -> str:
+    acts = snap["actions"]
+    if not acts:
+        return ""
+    default = (snap["decision"] or {}).get("default")
+    items = []
+    for i, a in enumerate(acts):
+        mark = ' <span class="default">(default)</span>' if a["text"] == default else ""
+        where = ", ".join(f"{x['id']}{' ' + x['note'] if x['note'] else ''}"
+                          for x in a["targets"])
+        items.append(f'<li><button type="button" class="act" data-action="{_e(a["text"])}" '
+                     f'data-i="{i}" title="{_e(a["text"])}">{_e(a["label"])}{mark}'
+                     f'{" <small>" + _e(where) + "</small>" if where else ""}</button></li>')
+    return ('<section class="actions" aria-labelledby="acts-h"><h2 id="acts-h">Your choices '
+            f'<small>(or click the board)</small></h2><ol>{"".join(items)}</ol></section>')
+
+
+def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> str:
+    rows = []
+    for s in t.seats:
+        holder = t.holders[s]
+        here = present(s)
+        status = "you" if s == seat else ("at the table" if here else "absent")
+        name = holder_name(holder, s) if holder else ""
+        ctl = ""
+        if seat is not None:
+            if holder and (s == seat or holder == f"seat:{seat}" or holder.startswith("bot:")):
+                ctl = (f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
+                       f'data-holder="">{"Take back my seat" if s == seat else "Give back"}'
+                       "</button>")
+            elif not holder and (s == seat or not here):
+                bots = "".join(f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
+                               f'data-holder="bot:{_e(b)}">Hand to the {_e(b)} bot</button>'
+                               for b in BOTS)
+                mine = ("" if s == seat else
+                        f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
+                        f'data-holder="seat:{_e(seat)}">Play it myself</button>')
+                ctl = bots + mine
+        rows.append(f'<li><strong>{_e(s)}</strong> — {_e(status)}'
+                    f'{" · played by " + _e(name) if holder else ""} {ctl}</li>')
+    return ('<section class="seats" aria-labelledby="seats-h"><h2 id="seats-h">Seats</h2>'
+            f'<ul>{"".join(rows)}</ul><ul id="invite-here"></ul></section>')
+
+
+def _undo_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
+    if seat is None:
+        return ""
+    u = snap["undo"]
+    out = ['<section class="undo" aria-labelledby="undo-h"><h2 id="undo-h">Table</h2>']
+    p = u["proposal"]
+    if p:
+        out.append(f'<p class="proposal" role="alert">Seat {_e(p["by"])} asks to undo '
+                   f'{p["steps"]} step(s). Waiting for: {_e(", ".join(p["waiting"]))}.</p>')
+        if seat in p["waiting"]:
+            out.append('<button type="button" id="agree">Agree to undo</button> '
+                       '<button type="button" id="decline">Decline</button>')
+    n = u["available"]
+    why = ("practice table: everything can be taken back" if u["practice"] else
+           "dice, cards and reveals stay as they fell")
+    dis = "" if n and not p else " disabled"
+    out.append(f'<button type="button" id="undo"{dis}>Undo</button> '
+               f'<small>{n} step(s) can be taken back ({_e(why)})</small>')
+    if snap["outcome"]["result"] == "ongoing":
+        out.append(' <button type="button" id="concede" class="danger">Concede the game'
+                   "</button>")
+    out.append("</section>")
+    return "".join(out)
+
+
+def _event_html(ev: dict[str, Any]) -> str:
+    sec = f' <span class="section">— {_e(ev["section"])}</span>' if ev.get("section") else ""
+    data = ev.get("data") or {}
+    dice = ""
+    for key in ("roll", "rolls", "dice", "result"):
+        v = data.get(key)
+        vals = v if isinstance(v, list) else [v]
+        # a face is a number, a word, or [colour, face] as some games record it
+        faces = [x[-1] if isinstance(x, list) and x else x for x in vals]
+        if faces and all(isinstance(x, int | str) and not isinstance(x, bool) for x in faces):
+            dice = "".join(f'<span class="die-mini" aria-hidden="true">{_e(x)}</span>'
+                           for x in faces)
+            break
+    mod = data.get("modifier")
+    if dice and isinstance(mod, int) and mod:
+        dice += f'<span class="die-mod" aria-hidden="true">{mod:+d}</span>'
+    return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{dice}{_e(ev["text"])}{sec}</li>'
+
+
+def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
+    """The step log: each step's label and its events with their rulebook sections;
+    ``replay_at`` (a replay address ending in ``seq=``) links each step to its replay."""
+    out = []
+    for e in journal:
+        cls = "entry undone" if e.get("undone") else "entry"
+        if e["kind"] in ("act", "concede"):
+            evs = "".join(_event_html(ev) for ev in e.get("events", []))
+            by = f" (by {e['by']})" if e.get("by") else ""
+            head = f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}'
+            if e.get("undone"):
+                head += ' <span class="tag">(undone)</span>'
+            elif replay_at:
+                head += (f' <a class="replay-at" href="{_e(replay_at)}{e["seq"]}" '
+                         f'aria-label="replay step {e["seq"]} on the board">replay</a>')
+            out.append(f'<li class="{cls}" data-seq="{e["seq"]}">{head}'
+                       f'{"<ol>" + evs + "</ol>" if evs else ""}</li>')
+        else:
+            out.append(f'<li class="{cls} table-note" data-seq="{e["seq"]}">{_e(e["text"])}</li>')
+    return "".join(out)
+
+
+def table_body(t: Table, seat: str | None, token: str | None,
+               present: Callable[[str], bool]) -> str:
+    """The part of the table page that changes with each version."""
+    snap = t.snapshot_for(seat)
+    hl = svg.Highlights.from_actions(snap["actions"])
+    try:
+        scene = t.game.draw(snap["view"])
+        drawn = svg.scene_html(scene, hl, seat)
+    except Exception as e:  # noqa: BLE001 - a drawing bug must not hide the table
+        drawn = (f'<p class="msg" role="alert">This game\'s drawing failed ({_e(type(e).__name__)}: '
+                 f"{_e(e)}); the choices below still work.</p>")
+    return (f'<div id="state" data-version="{snap["version"]}" '
+            f'data-can-act="{int(snap["can_act"])}" data-result="{_e(snap["outcome"]["result"])}">'
+            f'{_decision_html(t, seat, snap)}<p id="msg" class="msg" role="alert"></p>'
+            f'<div class="play"><div class="board-area">{drawn}</div>'
+            f'<div class="side">{_actions_html(snap)}{_undo_html(t, seat, snap)}'
+            f"{_seats_html(t, seat, present)}</div></div>"
+            f'<ol id="log-src" hidden>{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
+            f'{_json_script("actions-json", snap["actions"])}</div>')
+
+
+def _replay_at(t: Table, token: str | None) -> str:
+    return f"/t/{t.row.id}/replay?{'token=' + token + '&' if token else ''}seq="
+
+
+def sheet(t: Table, seat: str | None, token: str | None) -> str:
+    """The campaign sheet: the game's panels and tracks without the board (a party sheet,
+    the fate scale, rewards), large and printable."""
+    view = t.state.view(seat)
+    scene = t.game.draw(view)
+    scene.boards = []
+    q = f"?token={_e(token)}" if token else ""
+    body = (f'<header class="top"><h1>{_e(t.game.title)} — campaign sheet</h1>'
+            f'<p>{_e(_setup_text(t.row.setup))} · <a href="/t/{_e(t.row.id)}{q}">back to the '
+            f'table</a></p></header><main id="main" class="sheet">'
+            f"{svg.scene_html(scene, None, seat)}</main>")
+    return page(f"Campaign sheet — {t.game.title}", body, "", "sheet-page")
+
+
+# ----------------------------------------------------------------------------- replay
+def replay_state(t: Table, step: int) -> tuple[dict[str, Any] | None, GameState, int]:
+    """The table's game after ``step`` of its steps in effect, replayed from the start."""
+    line = t.replay_line()
+    n = len(line)
+    k = max(0, min(step, n))
+    r = t.row
+    if r.base is not None:
+        # An imported table replays from the position it was imported at.
+        state = GameState.from_json(r.base, "replay")
+    else:
+        state = t.game.new_game(r.setup, r.seed, r.chance, r.auto_choices)  # type: ignore[arg-type]
+    for e in line[:k]:
+        if e["kind"] == "concede":
+            state.concede("")
+        else:
+            try:
+                state.apply(e["action"])
+            except Exception as ex:  # noqa: BLE001
+                raise TableError(f"replay failed at step {e['seq']}: {ex}") from None
+    return (line[k - 1] if k else None), state, n
+
+
+def replay(t: Table, seat: str | None, token: str | None, step: int) -> str:
+    """Step through a table from its start, each step with its events, on the board."""
+    entry, state, n = replay_state(t, step)
+    k = min(step, n)
+    q = f"&token={_e(token)}" if token else ""
+    nav = (f'<nav class="replay-nav" aria-label="replay steps">'
+           f'<a href="?step=0{q}" aria-label="to the start">⏮</a> '
+           f'<a href="?step={max(0, k - 1)}{q}" rel="prev" aria-label="previous step">◀ back</a> '
+           f"<span>step {k} of {n}</span> "
+           f'<a href="?step={min(n, k + 1)}{q}" rel="next" aria-label="next step">next ▶</a> '
+           f'<a href="?step={n}{q}" aria-label="to the end">⏭</a></nav>')
+    log = journal_html([entry]) if entry else "<li>The table is set.</li>"
+    scene = svg.scene_html(t.game.draw(state.view(seat)), None, seat)
+    back = f'<a href="/t/{_e(t.row.id)}{"?token=" + _e(token) if token else ""}">back to the table</a>'
+    body = (f'<header class="top"><h1>Replay — {_e(t.game.title)}</h1><p>{back}</p>{nav}'
+            f'</header><main id="main" class="replay"><div class="play"><div class="board-area">'
+            f'{scene}</div><aside class="log-box"><h2>Step {k}</h2>'
+            f'<ol id="log" aria-live="polite">{log}</ol></aside></div></main>')
+    return page(f"Replay — {t.game.title}", body, "replay.js", "replay-page")

@@ -1,0 +1,138 @@
+// The lobby: pick a game and its setup, start a table, keep its seat links on this device.
+"use strict";
+(function () {
+  const GAMES = JSON.parse(document.getElementById("games-json").textContent);
+  const form = document.getElementById("new-game");
+  const gameSel = document.getElementById("game");
+  const scenSel = document.getElementById("scenario");
+  const heroesBox = document.getElementById("heroes");
+  const extra = document.getElementById("extra");
+  const msg = document.getElementById("new-msg");
+
+  function known() {
+    try { return JSON.parse(localStorage.getItem("meadhall.tables") || "{}"); } catch (e) { return {}; }
+  }
+
+  function current() { return GAMES.find((g) => g.id === gameSel.value); }
+
+  function fill() {
+    const g = current();
+    scenSel.innerHTML = "";
+    for (const s of g.scenarios) {
+      const o = document.createElement("option");
+      o.value = s.id;
+      o.textContent = s.name + (s.note ? ` (${s.note})` : "");
+      if (s.id === g.setup.scenario) o.selected = true;
+      scenSel.appendChild(o);
+    }
+    heroesBox.innerHTML = "<legend>Heroes (in turn order)</legend>";
+    const chosen = new Set(g.setup.heroes || []);
+    for (const h of g.heroes) {
+      const l = document.createElement("label");
+      const c = document.createElement("input");
+      c.type = "checkbox"; c.name = "hero"; c.value = h.id; c.checked = chosen.has(h.id);
+      l.appendChild(c);
+      l.appendChild(document.createTextNode(" " + h.name));
+      heroesBox.appendChild(l);
+    }
+    heroesBox.hidden = !g.heroes.length;
+    extra.innerHTML = "";
+    for (const [k, v] of Object.entries(g.setup)) {
+      if (k === "scenario" || k === "heroes") continue;
+      const l = document.createElement("label");
+      const i = document.createElement("input");
+      i.name = k; i.dataset.key = k;
+      if (typeof v === "boolean") { i.type = "checkbox"; i.checked = v; }
+      else if (typeof v === "number") { i.type = "number"; i.value = v; i.dataset.kind = "number"; }
+      else if (Array.isArray(v) || (v && typeof v === "object")) { i.type = "text"; i.value = JSON.stringify(v); i.dataset.kind = "json"; }
+      else { i.type = "text"; i.value = v == null ? "" : v; }
+      if (i.type === "checkbox") { l.appendChild(i); l.appendChild(document.createTextNode(" " + k)); }
+      else { l.appendChild(document.createTextNode(k + " ")); l.appendChild(i); }
+      extra.appendChild(l);
+    }
+  }
+
+  gameSel.addEventListener("change", fill);
+  fill();
+
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    msg.textContent = "";
+    const g = current();
+    const setup = { scenario: scenSel.value };
+    const heroes = Array.from(heroesBox.querySelectorAll("input:checked")).map((c) => c.value);
+    if (g.heroes.length) setup.heroes = heroes;
+    for (const i of extra.querySelectorAll("input")) {
+      if (i.type === "checkbox") setup[i.dataset.key] = i.checked;
+      else if (i.dataset.kind === "number") setup[i.dataset.key] = Number(i.value);
+      else if (i.dataset.kind === "json") { try { setup[i.dataset.key] = JSON.parse(i.value); } catch (e) { msg.textContent = `${i.dataset.key}: not valid JSON`; return; } }
+      else setup[i.dataset.key] = i.value;
+    }
+    const seed = document.getElementById("seed").value;
+    const payload = {
+      game: g.id, setup: setup,
+      practice: document.getElementById("practice").checked,
+      table_mode: document.getElementById("table_mode").checked,
+      auto_choices: document.getElementById("auto_choices").checked,
+    };
+    if (seed !== "") payload.seed = Number(seed);
+    const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
+                                           body: JSON.stringify(payload) });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { msg.textContent = data.detail || `Refused (${r.status})`; return; }
+    const all = known();
+    const first = Object.keys(data.seats)[0];
+    all[data.id] = { game: g.id, title: g.title, seats: data.seats, mine: data.seats[first], seat: first };
+    localStorage.setItem("meadhall.tables", JSON.stringify(all));
+    const box = document.getElementById("invite-links");
+    box.innerHTML = "";
+    for (const [s, url] of Object.entries(data.links)) {
+      const li = document.createElement("li");
+      const a = document.createElement("a");
+      a.href = url; a.textContent = `Seat ${s}`; a.className = "seat-link";
+      li.appendChild(a);
+      li.appendChild(document.createTextNode(` — ${url}`));
+      box.appendChild(li);
+    }
+    const li = document.createElement("li");
+    li.textContent = `Spectators: ${data.spectator}`;
+    box.appendChild(li);
+    document.getElementById("invite").hidden = false;
+    location.href = data.links[first];
+  });
+
+  // Tables this device holds seats at open at the seat.
+  const mine = known();
+  for (const li of document.querySelectorAll("#recent li[data-table]")) {
+    const t = mine[li.dataset.table];
+    if (t && t.mine) {
+      const a = li.querySelector("a");
+      a.href = `/t/${li.dataset.table}?token=${encodeURIComponent(t.mine)}`;
+      a.classList.remove("spectate");
+      li.querySelector(".mine").textContent = ` · your seat ${t.seat}`;
+    }
+  }
+
+  document.getElementById("join").addEventListener("submit", (ev) => {
+    ev.preventDefault();
+    const v = document.getElementById("join-link").value.trim();
+    if (!v) return;
+    try { const u = new URL(v, location.href); location.href = u.pathname + u.search; } catch (e) { /* invalid */ }
+  });
+
+  document.getElementById("import").addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    const out = document.getElementById("import-msg");
+    const f = document.getElementById("import-file").files[0];
+    if (!f) { out.textContent = "Choose a save file first."; return; }
+    let text = await f.text();
+    const r = await fetch("/api/tables/import", { method: "POST", headers: { "Content-Type": "application/json" }, body: text });
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) { out.textContent = data.detail || `Refused (${r.status})`; return; }
+    const all = known();
+    const first = Object.keys(data.seats)[0];
+    all[data.id] = { seats: data.seats, mine: data.seats[first], seat: first };
+    localStorage.setItem("meadhall.tables", JSON.stringify(all));
+    location.href = data.links[first];
+  });
+})();

@@ -1,0 +1,621 @@
+"""Tables in play: seats and tokens, actions, undo with agreement, bots in seats, restarts.
+
+A :class:`Table` is rebuilt from its stored log (and latest snapshot) and changed only through
+:meth:`Table.record`, which applies a log row in memory, commits it, and undoes the change in
+memory if the commit fails. One lock per table serialises the seats acting at it, so two
+requests at once neither lose nor duplicate a step; the version (the log's length) tells a
+device whether it is acting on what it last saw.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import secrets
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from meadhall import games
+from meadhall.bots.random import RandomBot
+from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
+from meadhall.core.history import History
+from meadhall.core.protocol import CHANCE, PLAYERS, GameState
+from meadhall.server.store import LogRow, Store, TableRow, now
+
+SNAPSHOT_EVERY = 25
+"""Rows between snapshots: a restart replays at most this many actions per table."""
+JOURNAL_SHOWN = 80
+BOTS: dict[str, str] = {"random": "Random bot: picks any legal action"}
+"""Bots that can take a seat at the table."""
+
+
+class TableError(MeadhallError):
+    """A request the table refuses; ``status`` is the HTTP status that says why."""
+
+    status = 422
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        if status is not None:
+            self.status = status
+
+
+class NotFound(TableError):
+    status = 404
+
+
+class Forbidden(TableError):
+    status = 403
+
+
+class Stale(TableError):
+    """The request was made on an older version of the table than the current one."""
+
+    status = 409
+
+
+@dataclass(slots=True)
+class Proposal:
+    """An undo that takes back other seats' steps, waiting for each of them to agree."""
+
+    by: str
+    steps: int
+    need: list[str]
+    agreed: list[str] = field(default_factory=list)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"by": self.by, "steps": self.steps, "need": list(self.need),
+                "agreed": list(self.agreed),
+                "waiting": [s for s in self.need if s not in self.agreed]}
+
+
+def _new_token() -> str:
+    return secrets.token_urlsafe(18)
+
+
+def new_table_id() -> str:
+    return secrets.token_urlsafe(6).replace("-", "x").replace("_", "y")
+
+
+class Table:
+    """One table in memory: the game state, its undo history, seats, journal and version."""
+
+    def __init__(self, row: TableRow, store: Store) -> None:
+        self.row = row
+        self.store = store
+        self.lock = threading.RLock()
+        self.game = games.get(row.game)
+        self.state, self.history = self._initial()
+        self.seats: list[str] = self.state.seats()
+        self.holders: dict[str, str] = {s: "" for s in self.seats}
+        self.proposal: Proposal | None = None
+        self.journal: list[dict[str, Any]] = []
+        self.effective: list[int] = []  # journal indices of the steps undo may take back
+        self.version = 0
+        self.bots: dict[str, RandomBot] = {}
+
+    def _initial(self) -> tuple[GameState, History]:
+        r = self.row
+        if r.base is not None:
+            state = GameState.from_json(r.base, "import")
+            hist = r.base.get("history")
+            if isinstance(hist, dict):
+                history = History.from_json(hist, "import")
+                history.practice = r.practice
+            else:
+                history = History(state, r.practice)
+            return state, _detach(history)
+        state = self.game.new_game(r.setup, r.seed, r.chance, r.auto_choices)  # type: ignore[arg-type]
+        return state, _detach(History(state, r.practice))
+
+    # ------------------------------------------------------------------ loading
+    @classmethod
+    def load(cls, row: TableRow, store: Store) -> Table:
+        """Rebuild a table from its log: the journal from every row, the game from the latest
+        snapshot (or the start) and the rows after it."""
+        t = cls(row, store)
+        snap = store.snapshot(row.id)
+        rows = store.log(row.id)
+        start = 0
+        if snap is not None:
+            start = snap[0]
+            t.state = GameState.from_json(snap[1]["state"], "snapshot")
+            t.history = History.from_json(snap[1]["history"], "snapshot")
+        for r in rows:
+            t._fold(r, play=r.seq > start, fresh=False)
+            t.version = r.seq
+        return t
+
+    # ------------------------------------------------------------------ who may act
+    def seat_of_token(self, token: str | None) -> str | None:
+        """The seat a token opens, ``None`` for no token (a spectator); 403 for a wrong one."""
+        if not token:
+            return None
+        for seat, tok in self.row.tokens.items():
+            if secrets.compare_digest(tok, token):
+                return seat
+        raise Forbidden("this seat link is not valid for this table")
+
+    def owner(self) -> str | None:
+        """The people's seat that must answer the current decision; ``players``/``chance``
+        for a decision any seat may answer; ``None`` when the game is over."""
+        d = self.state.decision()
+        if d is None:
+            return None
+        if d.seat in (PLAYERS, CHANCE):
+            return d.seat
+        return self.state.seat_of(d.seat)
+
+    def may_act(self, seat: str | None) -> bool:
+        owner = self.owner()
+        if seat is None or owner is None:
+            return False
+        if owner in (PLAYERS, CHANCE):
+            return True
+        holder = self.holders.get(owner, "")
+        if holder == f"seat:{seat}":
+            return True
+        return owner == seat and not holder.startswith("bot:")
+
+    def _check_act(self, seat: str | None) -> None:
+        owner = self.owner()
+        if seat is None:
+            raise Forbidden("spectators watch; a seat link is needed to act")
+        if owner is None:
+            raise TableError(f"the game is over ({self.state.outcome().reason})")
+        if not self.may_act(seat):
+            holder = self.holders.get(owner, "")
+            if owner == seat and holder.startswith("bot:"):
+                raise Forbidden(f"your seat {seat} is played by the {holder[4:]} bot: take it "
+                                "back first")
+            raise Forbidden(f"it is seat {owner}'s decision, not seat {seat}'s")
+
+    def _check_version(self, version: int | None) -> None:
+        if version is not None and version != self.version:
+            raise Stale(f"the table has moved on: you sent version {version}, it is at "
+                        f"version {self.version}")
+
+    # ------------------------------------------------------------------ changing the table
+    def record(self, kind: str, seat: str, data: dict[str, Any]) -> LogRow:
+        """Apply one log row in memory, commit it, and roll the memory back if it fails."""
+        backup = (self.state.clone(), self.history.base, list(self.history.steps),
+                  dict(self.holders), copy.deepcopy(self.proposal), len(self.journal),
+                  list(self.effective), self.version)
+        row = LogRow(self.version + 1, kind, seat, data, now())
+        try:
+            self._fold(row, play=True, fresh=True)
+            snap = None
+            if row.seq % SNAPSHOT_EVERY == 0:
+                snap = {"state": self.state.to_json(), "history": self.history.to_json()}
+            self.store.append(self.row.id, row, self.state.outcome().result, snap)
+        except BaseException:
+            (self.state, self.history.base, self.history.steps, self.holders, self.proposal,
+             n, self.effective, self.version) = backup
+            del self.journal[n:]
+            raise
+        self.version = row.seq
+        self.row.result = self.state.outcome().result
+        self.row.updated = row.at
+        return row
+
+    def _fold(self, row: LogRow, play: bool, fresh: bool) -> None:
+        """Carry out one log row: ``play`` changes the game (else only the journal and seats
+        are rebuilt, the game coming from a later snapshot); ``fresh`` fills in the row's
+        events and labels as it is first recorded."""
+        d = row.data
+        entry: dict[str, Any] = {"seq": row.seq, "kind": row.kind, "seat": row.seat,
+                                 "at": row.at, "undone": False}
+        if row.kind in ("act", "concede"):
+            self.proposal = None
+            if row.kind == "act":
+                if fresh:
+                    d["label"] = self.state.describe(d["action"]).label
+                    before = self.state.decision()
+                    d["decision"] = before.prompt if before else ""
+                if play:
+                    base = self.history.base
+                    events = self.history.apply(self.state, d["action"], seat=row.seat)
+                    if self.history.base is not base:
+                        _detach(self.history)
+                    random = bool(self.history.steps == [] or self.history.steps[-1].random)
+                    if fresh:
+                        d["events"] = [e.to_json() for e in events]
+                        d["random"] = random
+                entry.update(action=d["action"], label=d.get("label", d["action"]),
+                             by=d.get("by"),
+                             events=d.get("events", []), random=d.get("random", False))
+            else:
+                if play:
+                    self.history.concede(self.state, d.get("reason", ""), seat=row.seat)
+                entry.update(action="concede", label=f"Seat {row.seat} concedes the game",
+                             events=[{"kind": "concede", "text": "The players concede: "
+                                      + (d.get("reason") or "the game is lost"),
+                                      "section": None, "data": {}}], random=False)
+            self.journal.append(entry)
+            if entry["random"] and not self.row.practice:
+                self.effective = []
+            else:
+                self.effective.append(len(self.journal) - 1)
+        elif row.kind in ("undo", "answer"):
+            steps = int(d.get("steps", 0))
+            if row.kind == "answer":
+                p = self.proposal
+                if p is None:
+                    raise TableError("there is no undo proposal to answer")
+                if not d.get("agree"):
+                    self.proposal = None
+                    entry.update(text=f"Seat {row.seat} declines to undo")
+                    self.journal.append(entry)
+                    return
+                if row.seat not in p.agreed:
+                    p.agreed.append(row.seat)
+                if any(s not in p.agreed for s in p.need):
+                    entry.update(text=f"Seat {row.seat} agrees to undo; waiting for "
+                                 + ", ".join(s for s in p.need if s not in p.agreed))
+                    self.journal.append(entry)
+                    return
+                steps = p.steps
+            self.proposal = None
+            if play:
+                self.state = self.history.undo(steps)
+            cut = max(0, len(self.effective) - steps)
+            for i in self.effective[cut:]:
+                self.journal[i]["undone"] = True
+            del self.effective[cut:]
+            entry.update(text=f"Undo: {steps} step(s) taken back"
+                         + (f" (asked by seat {d['by']}, every seat agreed)"
+                            if row.kind == "answer" else f" by seat {row.seat}"))
+            self.journal.append(entry)
+        elif row.kind == "propose":
+            self.proposal = Proposal(row.seat, int(d["steps"]), list(d["need"]))
+            entry.update(text=f"Seat {row.seat} asks to undo {d['steps']} step(s); waiting for "
+                         + ", ".join(d["need"]))
+            self.journal.append(entry)
+        elif row.kind == "seat":
+            self.holders[d["seat"]] = d["holder"]
+            entry.update(text=f"Seat {d['seat']} is now played by "
+                         + holder_name(d["holder"], d["seat"]))
+            self.journal.append(entry)
+        else:
+            raise TableError(f"unknown log entry {row.kind!r}")
+
+    # ------------------------------------------------------------------ requests
+    def act(self, seat: str | None, action: str, version: int | None) -> LogRow:
+        """Apply a legal action for ``seat``: 403 if not theirs to take, 409 if stale, 422
+        (with the rule) if illegal."""
+        with self.lock:
+            if seat is None:
+                raise Forbidden("spectators watch; a seat link is needed to act")
+            self._check_version(version)
+            self._check_act(seat)
+            text = " ".join(action.split())
+            if text not in {a.text for a in self.state.legal_actions()}:
+                # The game names the broken rule; state untouched.
+                try:
+                    self.state.clone().apply(text)
+                except IllegalAction as e:
+                    raise TableError(str(e)) from None
+                raise TableError(f"{text!r} is not a legal action now")
+            # The step belongs to the seat whose decision it was (undo asks that seat), even
+            # when another seat's holder took it for them.
+            owner = self.owner()
+            actor = seat if owner in (PLAYERS, CHANCE) or owner is None else owner
+            data: dict[str, Any] = {"action": text}
+            if actor != seat:
+                data["by"] = seat
+            return self.record("act", actor, data)
+
+    def concede(self, seat: str | None, reason: str, version: int | None) -> LogRow:
+        with self.lock:
+            self._check_version(version)
+            if seat is None:
+                raise Forbidden("spectators cannot concede; a seat link is needed")
+            if self.state.outcome().over:
+                raise TableError(f"the game is over ({self.state.outcome().reason})")
+            return self.record("concede", seat, {"reason": reason})
+
+    def undo_steps_for(self, seat: str) -> int:
+        """How many steps the plain Undo button takes back for ``seat``: back to before its
+        own last step, or one step if it has none to take back."""
+        for n, i in enumerate(reversed(self.effective), 1):
+            if self.journal[i]["seat"] == seat:
+                return n
+        return 1
+
+    def undo(self, seat: str | None, steps: int | None, version: int | None) -> LogRow:
+        """Take back steps at once, or propose it to the other seats whose steps it takes back."""
+        with self.lock:
+            self._check_version(version)
+            if seat is None:
+                raise Forbidden("spectators cannot undo; a seat link is needed")
+            n = steps if steps is not None else self.undo_steps_for(seat)
+            available = self.history.undoable()
+            if n < 1 or n > available:
+                raise TableError(
+                    "nothing to undo since the last random event (dice, cards and reveals stay "
+                    "as they fell)" if available == 0 else
+                    f"only {available} step(s) can be undone since the last random event")
+            others = sorted(s for s in self._affected(n) if s != seat and not self._absent_ok(s, seat))
+            if others:
+                return self.record("propose", seat, {"steps": n, "need": others})
+            return self.record("undo", seat, {"steps": n})
+
+    def _affected(self, n: int) -> set[str]:
+        return {s for s in self.history.seats_since(n) if s in self.holders}
+
+    def _absent_ok(self, seat: str, asking: str) -> bool:
+        """Seats whose consent is implied: played by a bot, or by the seat asking."""
+        holder = self.holders.get(seat, "")
+        return holder.startswith("bot:") or holder == f"seat:{asking}"
+
+    def answer(self, seat: str | None, agree: bool, version: int | None) -> LogRow:
+        with self.lock:
+            self._check_version(version)
+            if seat is None:
+                raise Forbidden("spectators cannot answer an undo proposal")
+            p = self.proposal
+            if p is None:
+                raise TableError("there is no undo proposal to answer")
+            if seat not in p.need:
+                raise Forbidden(f"seat {seat} is not asked: the proposal waits for "
+                                + ", ".join(s for s in p.need if s not in p.agreed))
+            return self.record("answer", seat, {"agree": agree, "by": p.by})
+
+    def hand_over(self, seat: str | None, target: str, holder: str, version: int | None,
+                  present: Callable[[str], bool]) -> LogRow:
+        """Give seat ``target`` to a bot (``bot:random``), to another seat's holder
+        (``seat:<id>``), or back to its own person (``""``)."""
+        with self.lock:
+            self._check_version(version)
+            if seat is None:
+                raise Forbidden("spectators cannot hand over seats")
+            if target not in self.holders:
+                raise NotFound(f"no seat {target!r} at this table (seats: "
+                               f"{', '.join(self.seats)})")
+            if holder.startswith("bot:"):
+                if holder[4:] not in BOTS:
+                    raise TableError(f"unknown bot {holder[4:]!r} (bots: {', '.join(BOTS)})")
+            elif holder.startswith("seat:"):
+                if holder[5:] not in self.holders or holder[5:] == target:
+                    raise TableError(f"{holder!r} names no other seat of this table")
+            elif holder != "":
+                raise TableError("holder must be '' (the seat's own person), 'bot:<name>' or "
+                                 "'seat:<seat>'")
+            if target != seat and present(target) and holder != "":
+                raise Stale(f"seat {target} is at the table: only its holder can hand it over")
+            if self.holders[target] == holder:
+                raise TableError(f"seat {target} is already played by "
+                                 f"{holder_name(holder, target)}")
+            return self.record("seat", seat, {"seat": target, "holder": holder})
+
+    # ------------------------------------------------------------------ bots
+    def bot_move(self) -> LogRow | None:
+        """If a bot holds the seat that decides now, let it act (one step)."""
+        with self.lock:
+            owner = self.owner()
+            if owner is None:
+                return None
+            if owner in (PLAYERS, CHANCE):
+                if not self.seats or not all(self.holders[s].startswith("bot:")
+                                             for s in self.seats):
+                    return None
+                seat = self.seats[0]
+            else:
+                if not self.holders.get(owner, "").startswith("bot:"):
+                    return None
+                seat = owner
+            bot = self.bots.setdefault(seat, RandomBot(hash((self.row.id, seat)) & 0xFFFF))
+            action = bot.choose(self.state)
+            return self.record("act", seat, {"action": action.text})
+
+    def wants_bot(self) -> bool:
+        owner = self.owner()
+        if owner is None:
+            return False
+        if owner in (PLAYERS, CHANCE):
+            return bool(self.seats) and all(self.holders[s].startswith("bot:")
+                                            for s in self.seats)
+        return self.holders.get(owner, "").startswith("bot:")
+
+    # ------------------------------------------------------------------ reading
+    def snapshot_for(self, seat: str | None, journal: int = JOURNAL_SHOWN) -> dict[str, Any]:
+        """What a seat (or a spectator) sees: the ``GET /api/tables/{id}`` reply."""
+        with self.lock:
+            d = self.state.decision()
+            can = self.may_act(seat)
+            actions = [a.to_json() for a in self.state.described_actions()] if can else []
+            owner = self.owner()
+            return {
+                "id": self.row.id, "game": self.row.game, "title": self.game.title,
+                "version": self.version, "seat": seat,
+                "seats": [{"seat": s, "holder": self.holders[s],
+                           "holder_name": holder_name(self.holders[s], s)} for s in self.seats],
+                "view": self.state.view(seat),
+                "decision": ({**d.to_json(), "owner": owner} if d else None),
+                "can_act": can,
+                "actions": actions,
+                "outcome": self.state.outcome().to_json(),
+                "journal": self.journal[-journal:] if journal else [],
+                "undo": {"available": self.history.undoable(),
+                         "mine": self.undo_steps_for(seat) if seat else 0,
+                         "practice": self.row.practice,
+                         "proposal": self.proposal.to_json() if self.proposal else None},
+                "setup": self.row.setup, "chance": self.row.chance,
+            }
+
+    def save(self) -> dict[str, Any]:
+        """The position JSON of docs/formats.md, with the undo history and the journal."""
+        with self.lock:
+            data = self.state.to_json()
+            data["history"] = self.history.to_json()
+            data["journal"] = [{"action": e.get("label") or e.get("action") or e.get("text"),
+                                "events": [_event_line(x) for x in e.get("events", [])]}
+                               for e in self.journal if not e["undone"]][-200:]
+            return data
+
+    def replay_line(self) -> list[dict[str, Any]]:
+        """The steps in effect from the start (undone ones left out), for the replay page."""
+        with self.lock:
+            undone_steps = {e["seq"] for e in self.journal if e.get("undone")}
+            return [e for e in self.journal if e["kind"] in ("act", "concede")
+                    and e["seq"] not in undone_steps]
+
+
+def _detach(history: History) -> History:
+    """Give the history a base of its own: a game's ``to_json`` may share lists with the live
+    state (battleforge's does), and the state moving on must not change the base."""
+    history.base = json.loads(json.dumps(history.base))
+    return history
+
+
+def _event_line(e: dict[str, Any]) -> str:
+    return f"{e['text']} — {e['section']}" if e.get("section") else str(e.get("text", ""))
+
+
+def holder_name(holder: str, seat: str) -> str:
+    """Who plays a seat, in words."""
+    if holder.startswith("bot:"):
+        return f"the {holder[4:]} bot"
+    if holder.startswith("seat:"):
+        return f"the holder of seat {holder[5:]}"
+    return f"its own player ({seat})"
+
+
+class Tables:
+    """Every table of one database, loaded on first use, with the bot runner."""
+
+    def __init__(self, store: Store, bot_delay: float = 0.5) -> None:
+        self.store = store
+        self.live: dict[str, Table] = {}
+        self.lock = threading.Lock()
+        self.listeners: list[Callable[[str, int], None]] = []
+        self.bot_delay = bot_delay
+        self._bot_wake = threading.Condition()
+        self._bot_queue: set[str] = set()
+        self._stop = False
+        self._bot_thread: threading.Thread | None = None
+
+    def get(self, table_id: str) -> Table:
+        with self.lock:
+            t = self.live.get(table_id)
+            if t is not None:
+                return t
+            row = self.store.table(table_id)
+            if row is None:
+                raise NotFound(f"no table {table_id!r}")
+            t = self.live[table_id] = Table.load(row, self.store)
+            return t
+
+    def resume_all(self) -> int:
+        """Load every stored table (a restart resumes them all); returns how many."""
+        n = 0
+        for row in self.store.tables(limit=10_000):
+            t = self.get(row.id)
+            n += 1
+            if t.wants_bot():
+                self.wake(row.id)
+        return n
+
+    def create(self, game_id: str, setup: dict[str, Any] | None, seed: int | None,
+               practice: bool = False, chance: str = "seeded", auto_choices: bool = False,
+               base: dict[str, Any] | None = None) -> Table:
+        """Set up a new table (never touching another); refuses a bad setup with 422."""
+        try:
+            game = games.get(game_id)
+        except games.UnknownGame as e:
+            raise TableError(str(e)) from None
+        s = seed if seed is not None else secrets.randbelow(2**31)
+        try:
+            if base is not None:
+                state = GameState.from_json(base, "import")
+            else:
+                state = game.new_game(setup, s, chance, auto_choices)  # type: ignore[arg-type]
+        except MeadhallError as e:
+            raise TableError(str(e)) from None
+        except (KeyError, TypeError, ValueError) as e:
+            raise TableError(f"setup refused: {type(e).__name__}: {e}") from None
+        t_now = now()
+        row = TableRow(new_table_id(), game.id, state.setup, state.seed, state.chance.mode,
+                       practice, state.auto_choices, base,
+                       {seat: _new_token() for seat in state.seats()}, t_now, t_now, 0,
+                       state.outcome().result, "")
+        self.store.create(row)
+        table = Table(row, self.store)
+        with self.lock:
+            self.live[row.id] = table
+        return table
+
+    def changed(self, table_id: str, version: int) -> None:
+        """Tell the live pages and the bot runner that a table moved."""
+        for f in list(self.listeners):
+            f(table_id, version)
+        self.wake(table_id)
+
+    # ------------------------------------------------------------------ bot runner
+    def wake(self, table_id: str) -> None:
+        with self._bot_wake:
+            self._bot_queue.add(table_id)
+            self._bot_wake.notify()
+
+    def start_bots(self) -> None:
+        if self._bot_thread is None:
+            self._stop = False
+            self._bot_thread = threading.Thread(target=self._bot_loop, name="meadhall-bots",
+                                                daemon=True)
+            self._bot_thread.start()
+
+    def stop_bots(self) -> None:
+        with self._bot_wake:
+            self._stop = True
+            self._bot_wake.notify()
+        if self._bot_thread is not None:
+            self._bot_thread.join(timeout=5)
+            self._bot_thread = None
+
+    def _bot_loop(self) -> None:
+        while True:
+            with self._bot_wake:
+                while not self._bot_queue and not self._stop:
+                    self._bot_wake.wait()
+                if self._stop:
+                    return
+                ids = list(self._bot_queue)
+                self._bot_queue.clear()
+            for tid in ids:
+                try:
+                    t = self.get(tid)
+                    if not t.wants_bot():
+                        continue
+                    if self.bot_delay:
+                        time.sleep(self.bot_delay)
+                    row = t.bot_move()
+                except MeadhallError:
+                    continue
+                if row is not None:
+                    self.changed(tid, row.seq)
+
+
+def parse_import(data: Any) -> dict[str, Any]:
+    """A save to import, checked: it must load, and its history (if any) must lead to it."""
+    if not isinstance(data, dict):
+        raise TableError("import: a save must be a JSON object")
+    try:
+        state = GameState.from_json(data, "import")
+    except MeadhallError as e:
+        raise TableError(f"import refused: {e}") from None
+    except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise TableError(f"import refused: the save is corrupt ({type(e).__name__}: {e})"
+                         ) from None
+    hist = data.get("history")
+    if hist is not None:
+        try:
+            h = History.from_json(hist, "import")
+        except ContentError as e:
+            raise TableError(f"import refused: {e}") from None
+        if not h.follows(state):
+            raise TableError("import refused: the save's undo history does not lead to its "
+                             "position (inconsistent save)")
+    return data

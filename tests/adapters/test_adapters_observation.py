@@ -1,0 +1,158 @@
+"""Observations: fixed size, from the seat's view only, laid out as documented."""
+
+from __future__ import annotations
+
+import doctest
+import importlib
+from typing import Any
+
+import numpy as np
+import pytest
+from adapter_cases import Case
+
+from meadhall.adapters.observation import (
+    LIMIT,
+    Encoder,
+    Layout,
+    describe_layout,
+    layout_of,
+    parse_stat,
+    probe_states,
+    text_view,
+)
+from meadhall.adapters.table import Table
+from meadhall.adapters.vocabulary import Vocabulary
+from meadhall.bots.random import RandomBot
+from meadhall.core import draw
+from meadhall.core.rng import Rng
+
+TOY = {"scenario": "chase", "heroes": ["ada", "bo"]}
+
+
+def _same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_observations_never_depend_on_hidden_information(drawn_case: Case) -> None:
+    case = drawn_case
+    table = Table.of(case.game, case.setup)
+    encoder = Encoder(table, layout_of(table))
+    layout = encoder.layout
+    assert layout.grids or layout.tiles or any(n.startswith(("track:", "panel:"))
+                                               for n in layout.vector), (
+        f"{case.game}: the observation shows no board, track or panel (Game.draw)")
+    space = layout.space()
+    for seed in range(2):
+        state, bot = table.new_state(seed), RandomBot(seed)
+        for step in range(case.max_steps):
+            if step % 5 == 0:
+                for seat in table.seats:
+                    obs = encoder.encode(state, seat)
+                    assert obs in space
+                    for k in (1, 2):
+                        # determinize() resamples everything the seats cannot see
+                        assert _same(obs, encoder.encode(state.determinize(Rng(k)), seat)), (
+                            f"{case.game} seed {seed} step {step}: {seat}'s observation "
+                            "changes with hidden information")
+            if state.decision() is None:
+                break
+            state.apply(bot.choose(state))
+
+
+def test_flat_observation_is_the_pieces_in_layout_order(any_case: Case) -> None:
+    case = any_case
+    table = Table.of(case.game, case.setup)
+    encoder = Encoder(table, layout_of(table))
+    state = table.new_state(3)
+    pieces = encoder.encode(state, table.seats[0])
+    flat = encoder.flat(state, table.seats[0])
+    assert flat.shape == (encoder.layout.size,) and flat.dtype == np.float32
+    assert np.array_equal(flat, np.concatenate([pieces[n].ravel()
+                                                for n in encoder.layout.shapes()]))
+    described = describe_layout(encoder.layout)
+    assert list(described) == list(encoder.layout.shapes())
+    assert described["vector"]["entries"] == list(encoder.layout.vector)
+
+
+def test_toy_board_planes_show_the_figures_where_the_view_puts_them() -> None:
+    table = Table.of("toy", TOY)
+    layout = layout_of(table)
+    state = table.new_state(1)
+    obs = Encoder(table, layout).encode(state, "bo")
+    grid = layout.grids[0]
+    plane = obs[grid.name]
+    ch = {c: i for i, c in enumerate(grid.channels)}
+    assert plane.shape == (5, 5, len(grid.channels))
+    # Ada at A1 and Bo at C1 (row 0); the troll at C3; B2 is a wall, E5 the exit.
+    assert plane[0, 0, ch["side:hero"]] == 1 and plane[0, 0, ch["mine"]] == 0
+    assert plane[0, 2, ch["side:hero"]] == 1 and plane[0, 2, ch["mine"]] == 1
+    assert plane[2, 2, ch["side:enemy"]] == 1
+    assert plane[1, 1, ch["terrain:#"]] == 1 and plane[4, 4, ch["terrain:X"]] == 1
+    assert plane[:, :, ch["cell"]].sum() == 25
+    vector = dict(zip(layout.vector, obs["vector"], strict=True))
+    assert vector["seat:bo"] == 1 and vector["decider:ada"] == 1
+    assert vector["decider:mine"] == 0 and vector["kind:turn"] == 1
+    assert vector["track:round:value"] == 0 and vector["track:round:size"] == 12
+    assert vector["cards:face_down"] == 1 and vector["unencoded"] == 0
+
+
+def test_every_value_stays_within_the_declared_bounds() -> None:
+    table = Table.of("toy", TOY)
+    space = layout_of(table).space()
+    for box in space.values():
+        assert (box.low == -LIMIT).all() and (box.high == LIMIT).all()
+    assert space == layout_of(Table.of("toy", TOY)).space()  # cached per game and setup
+
+
+@pytest.mark.parametrize(("value", "parsed"), [
+    ("7/12", (7.0, 12.0, 0.0)), (3, (3.0, 0.0, 0.0)), ("-2 MP", (-2.0, 0.0, 0.0)),
+    ("0 (next Upgrade at 2)", (0.0, 0.0, 0.0)), ("12 / 15", (12.0, 15.0, 0.0)),
+    ("", (0.0, 0.0, 0.0)), (True, (1.0, 0.0, 0.0))])
+def test_panel_stats_read_as_numbers(value: str | int, parsed: tuple[float, ...]) -> None:
+    assert parse_stat(value) == parsed
+
+
+def test_text_stats_get_a_stable_code() -> None:
+    value, top, code = parse_stat("berserker")
+    assert (value, top) == (0.0, 0.0) and 0 < code <= 1 and code == parse_stat("berserker")[2]
+    assert code != parse_stat("human")[2]
+    assert parse_stat("C8")[:2] == (0.0, 0.0) and parse_stat("C8")[2] > 0  # a place, not 8
+
+
+def test_text_view_shows_the_decision_the_view_and_the_numbered_actions() -> None:
+    table = Table.of("toy", TOY)
+    state = table.new_state(1)
+    v = Vocabulary.of("toy", TOY)
+    mine = text_view(state, "ada", v, table)
+    assert "Decision for you: Ada's turn" in mine
+    assert f"[{v.id('wait')}] wait — Ada waits" in mine
+    assert '"troll": {"at": "C3"' in mine
+    theirs = text_view(state, "bo", v, table)
+    assert "Decision for ada" in theirs and "Legal actions" not in theirs
+
+
+@pytest.mark.parametrize("name", ["vocabulary", "gym", "pettingzoo", "openspiel"])
+def test_docstring_examples(name: str) -> None:
+    module = importlib.import_module(f"meadhall.adapters.{name}")
+    result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
+    assert result.failed == 0 and result.attempted > 0
+
+
+
+def test_what_the_probe_games_never_showed_is_counted_and_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table.of("toy", TOY)
+    layout = Layout.build(table, probe_states(table, games=1, steps=3))
+    encoder = Encoder(table, layout)
+    plain = table.game.draw
+
+    def with_a_surprise(view: Any) -> draw.Scene:
+        scene = plain(view)
+        scene.panels.append(draw.Panel("omen", "An omen", stats=[draw.Stat("dread", 3)]))
+        return scene
+
+    monkeypatch.setattr(table.game, "draw", with_a_surprise)
+    with pytest.warns(UserWarning, match=r"1 drawn thing\(s\) did not fit .*panel:omen"):
+        obs = encoder.encode(table.new_state(0), "ada")
+    assert encoder.unencoded == ["panel:omen"]
+    assert obs["vector"][layout.vector.index("unencoded")] == 1

@@ -1,0 +1,145 @@
+"""The OpenSpiel games: parameters, explicit chance nodes, information, tensors, cutting."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import mcts
+
+from meadhall import games
+from meadhall.adapters.openspiel import (
+    HeuristicEvaluator,
+    MeadhallSpielState,
+    _setup,
+    game_type,
+    load,
+    register,
+    short_name,
+)
+from meadhall.adapters.table import TableError
+
+
+def _play(state: MeadhallSpielState, *texts: str, winds: tuple[str, ...] = ()) -> None:
+    """Play the action texts; the wind cards drawn on the way are ``winds``, in order."""
+    game = state.get_game()
+    cards = list(winds)
+    for t in texts:
+        state.apply_action(game.vocabulary.id(t))
+        while state.is_chance_node() and "wind" in state.meadhall_state.pending.request.what:
+            state.apply_action(state.meadhall_state.pending.request.options.index(cards.pop(0)))
+
+
+def test_every_game_is_registered_with_its_setup_as_parameters() -> None:
+    names = register()
+    assert "python_meadhall_toy" in names and set(names) <= set(pyspiel.registered_names())
+    game = pyspiel.load_game("python_meadhall_toy(heroes=ada+bo,max_steps=30,scenario=open)")
+    assert game.table.setup == {"scenario": "open", "heroes": ["ada", "bo"]}
+    assert game.num_players() == 2 and game.max_game_length() == 30
+    kind = game.get_type()
+    assert kind.utility == pyspiel.GameType.Utility.IDENTICAL
+    assert kind.chance_mode == pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+
+
+def test_a_scenario_written_as_a_number_stays_a_scenario_name() -> None:
+    # "python_meadhall_niflheim(scenario=1)" hands the parameter over as the integer 1.
+    assert _setup(games.get("niflheim"), {"scenario": 1, "heroes": "frida",
+                                          "campaign": False}) == \
+        {"scenario": "1", "heroes": ["frida"], "campaign": False}
+    assert game_type("niflheim").parameter_specification["scenario"] == 1
+
+
+def test_a_game_that_hides_something_is_imperfect_information() -> None:
+    register()
+    # Runaljod resamples the unseen exploration cards (GameState._determinize).
+    kind = pyspiel.load_game(short_name("toy")).get_type()
+    assert kind.information == pyspiel.GameType.Information.PERFECT_INFORMATION
+    assert game_type("runaljod").information == \
+        pyspiel.GameType.Information.IMPERFECT_INFORMATION
+
+
+def test_rolls_and_draws_are_chance_nodes_with_the_engines_odds() -> None:
+    game = load("toy", heroes=["ada"], scenario="chase")
+    state = game.new_initial_state()
+    assert state.current_player() == 0
+    _play(state, "move A2", "move A3", winds=("fog", "calm"))  # the troll steps to B3
+    # Ada next to the troll: her attack is a d6 roll, a chance node of six results.
+    state.apply_action(game.vocabulary.id("attack troll"))
+    assert state.is_chance_node()
+    assert state.chance_outcomes() == [(i, pytest.approx(1 / 6)) for i in range(6)]
+    with pytest.raises(ValueError, match="chance outcome 9 is not a result"):
+        state.apply_action(9)
+    assert state.action_to_string(pyspiel.PlayerId.CHANCE, 4) == \
+        "Ada's attack on the troll (d6): 5"
+    state.apply_action(4)  # a 5: the troll is stunned; then the wind deck is drawn
+    assert state.is_chance_node()
+    odds = dict(state.meadhall_state.pending.request.odds())
+    assert [p for _, p in state.chance_outcomes()] == list(odds.values())
+    assert odds["calm"] == pytest.approx(0.5)
+
+
+def test_tensors_and_strings_come_from_the_seats_view() -> None:
+    game = load("toy", heroes=["ada", "bo"])
+    state = game.new_initial_state()
+    obs = np.array(state.observation_tensor(1))
+    assert obs.shape == (game.layout.size,) == tuple(game.observation_tensor_shape())
+    assert np.array_equal(obs, game.encoder.flat(state.meadhall_state, "bo"))
+    assert state.information_state_tensor(1) == state.observation_tensor(1)
+    _play(state, "move B1")
+    info = state.information_state_string(1)
+    assert info.startswith("Actions so far: move B1\n") and "you are seat bo" in info
+    assert "Actions so far" not in state.observation_string(1)
+
+
+def test_max_steps_cuts_the_game_with_no_winner() -> None:
+    game = load("toy", heroes=["ada", "bo"], scenario="open", max_steps=2)
+    state = game.new_initial_state()
+    _play(state, "wait", "wait")
+    assert state.is_terminal() and state.returns() == [0.0, 0.0]
+    assert "cut at max_steps" in str(state)
+
+
+def test_clones_are_independent_and_serialisation_round_trips() -> None:
+    game = load("toy", heroes=["ada", "bo"])
+    state = game.new_initial_state()
+    copy = state.clone()
+    _play(copy, "move B1")
+    assert state.meadhall_state.log == [] and copy.meadhall_state.log == ["move B1"]
+    text = pyspiel.serialize_game_and_state(game, copy)
+    _, back = pyspiel.deserialize_game_and_state(text)
+    assert str(back) == str(copy) and back.history() == copy.history()
+
+
+@pytest.mark.parametrize("evaluator", ["heuristic", "rollouts"])
+def test_mcts_plays_the_toy_to_the_end(evaluator: str) -> None:
+    game = load("toy", heroes=["ada"], max_steps=60)
+    rng = np.random.RandomState(0)
+    leaf = (HeuristicEvaluator(game) if evaluator == "heuristic"
+            else mcts.RandomRolloutEvaluator(1, rng))
+    bot = mcts.MCTSBot(game, 2.0, 30, leaf, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=odds)))
+        else:
+            state.apply_action(bot.step(state))
+    assert state.returns()[0] in (-1.0, 1.0)
+
+
+def test_the_heuristic_evaluator_maps_the_games_evaluation_to_returns() -> None:
+    game = load("toy", heroes=["ada", "bo"])
+    state = game.new_initial_state()
+    value = game.table.game.evaluate(state.meadhall_state)
+    assert list(HeuristicEvaluator(game).evaluate(state)) == [2 * value - 1] * 2
+    prior = HeuristicEvaluator(game).prior(state)
+    assert [a for a, _ in prior] == state.legal_actions()
+    assert sum(p for _, p in prior) == pytest.approx(1)
+
+
+def test_bad_parameters_are_refused() -> None:
+    with pytest.raises(TableError, match="max_steps must be a positive"):
+        load("toy", max_steps=0)
+    with pytest.raises(TableError, match="choices_by must be one of the seats"):
+        load("toy", choices_by="troll")

@@ -1,0 +1,392 @@
+"""The table's HTTP API through FastAPI's TestClient: seats, versions, undo, import, restarts."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from meadhall import games
+from meadhall.server.app import create_app
+
+
+@pytest.fixture
+def db(tmp_path: Path) -> Path:
+    return tmp_path / "tables.sqlite3"
+
+
+@pytest.fixture
+def client(db: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        yield c
+
+
+def auth(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def new_table(client: TestClient, game: str = "toy", **kw: Any) -> dict[str, Any]:
+    body = {"game": game, "setup": kw.pop("setup", {}), "seed": kw.pop("seed", 7), **kw}
+    r = client.post("/api/tables", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def state(client: TestClient, t: dict[str, Any], seat: str | None = None) -> dict[str, Any]:
+    h = auth(t["seats"][seat]) if seat else {}
+    r = client.get(f"/api/tables/{t['id']}", headers=h)
+    assert r.status_code == 200, r.text
+    return r.json()
+
+
+def act(client: TestClient, t: dict[str, Any], seat: str, action: str, version: int) -> Any:
+    return client.post(f"/api/tables/{t['id']}/actions", headers=auth(t["seats"][seat]),
+                       json={"action": action, "version": version})
+
+
+TWO = {"scenario": "chase", "heroes": ["ada", "bo"]}
+
+
+def test_games_registry(client: TestClient) -> None:
+    r = client.get("/api/games").json()
+    ids = {g["id"] for g in r}
+    assert ids == set(games.ids())
+    toy = next(g for g in r if g["id"] == "toy")
+    assert toy["setup"] == {"scenario": "chase", "heroes": ["ada"]}
+    assert {"id", "name", "note"} <= set(toy["heroes"][0])
+
+
+def test_create_returns_seat_tokens_and_spectator_link(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    assert set(t["seats"]) == {"ada", "bo"}
+    assert len(set(t["seats"].values())) == 2 and all(len(x) >= 20 for x in t["seats"].values())
+    assert t["spectator"].endswith(f"/t/{t['id']}")
+    s = state(client, t, "ada")
+    assert s["version"] == 0 and s["seat"] == "ada" and s["can_act"]
+    assert {"text", "label", "targets"} <= set(s["actions"][0])
+    assert s["decision"]["owner"] == "ada" and s["outcome"]["result"] == "ongoing"
+    spectator = state(client, t)
+    assert spectator["seat"] is None and not spectator["can_act"] and spectator["actions"] == []
+
+
+def test_bad_setups_are_422_with_a_message(client: TestClient) -> None:
+    r = client.post("/api/tables", json={"game": "nope", "setup": {}})
+    assert r.status_code == 422 and "unknown game" in r.json()["detail"]
+    r = client.post("/api/tables", json={"game": "toy", "setup": {"heroes": ["zed"]}})
+    assert r.status_code == 422 and "zed" in r.json()["detail"]
+    r = client.post("/api/tables", json={"game": "toy", "setup": {"scenario": 5}})
+    assert r.status_code == 422
+    r = client.post("/api/tables", json={"game": "toy", "extra": 1})
+    assert r.status_code == 422
+
+
+def test_acting_seats_tokens_and_versions(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    # bo cannot act on ada's turn; a wrong token is refused; spectators cannot act
+    r = act(client, t, "bo", "move B1", 0)
+    assert r.status_code == 403 and "seat ada" in r.json()["detail"]
+    r = client.post(f"/api/tables/{t['id']}/actions", headers=auth("nonsense"),
+                    json={"action": "move B1", "version": 0})
+    assert r.status_code == 403
+    r = client.post(f"/api/tables/{t['id']}/actions", json={"action": "move B1", "version": 0})
+    assert r.status_code == 403 and "spectator" in r.json()["detail"]
+    # an illegal action names the rule and changes nothing
+    r = act(client, t, "ada", "move E5", 0)
+    assert r.status_code == 422 and "Hero Turn" in r.json()["detail"]
+    assert state(client, t, "ada")["version"] == 0
+    r = act(client, t, "ada", "move B1", 0)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    assert body["state"]["version"] == 1
+    assert body["events"][0]["text"] == "Ada moves to B1"
+    assert body["events"][0]["section"] == "Hero Turn"
+    # a stale version is 409 with the current state
+    r = act(client, t, "bo", "wait", 0)
+    assert r.status_code == 409
+    assert r.json()["state"]["version"] == 1 and r.json()["state"]["seat"] == "bo"
+    journal = state(client, t, "bo")["journal"]
+    assert journal[-1]["label"] == "Ada moves to B1" and journal[-1]["seat"] == "ada"
+
+
+def test_unknown_table_404(client: TestClient) -> None:
+    assert client.get("/api/tables/nosuch").status_code == 404
+    r = client.post("/api/tables/nosuch/actions", json={"action": "x", "version": 0})
+    assert r.status_code == 404
+
+
+def test_two_seats_at_once_neither_lose_nor_duplicate(client: TestClient) -> None:
+    """Many requests at the same version: exactly one is accepted, the rest get 409."""
+    t = new_table(client, setup={"scenario": "chase", "heroes": ["ada"]})
+    token = t["seats"]["ada"]
+    results: list[int] = []
+    barrier = threading.Barrier(8)
+
+    def go(action: str) -> None:
+        barrier.wait()
+        r = client.post(f"/api/tables/{t['id']}/actions", headers=auth(token),
+                        json={"action": action, "version": 0})
+        results.append(r.status_code)
+
+    threads = [threading.Thread(target=go, args=(a,)) for a in ["move B1", "wait"] * 4]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert sorted(results) == [200] + [409] * 7
+    s = state(client, t, "ada")
+    assert s["version"] == 1 and len([e for e in s["journal"] if e["kind"] == "act"]) == 1
+
+
+def players_choice_save() -> dict[str, Any]:
+    """A toy position where the players must choose the troll's step (found by random play)."""
+    from meadhall.bots.random import RandomBot
+    from meadhall.core.protocol import PLAYERS
+
+    g = games.get("toy")
+    for seed in range(200):
+        st = g.new_game(TWO, seed)
+        bot = RandomBot(seed)
+        for _ in range(80):
+            d = st.decision()
+            if d is None:
+                break
+            if d.seat == PLAYERS:
+                return st.to_json()
+            st.apply(bot.choose(st))
+    raise AssertionError("no players' choice in 200 random toy games")
+
+
+def test_players_choice_any_seat(client: TestClient) -> None:
+    r = client.post("/api/tables/import", json=players_choice_save())
+    assert r.status_code == 201, r.text
+    t = r.json()
+    for seat in ("ada", "bo"):
+        s = state(client, t, seat)
+        assert s["decision"]["owner"] == "players" and s["can_act"]
+        assert s["decision"]["default"] in {a["text"] for a in s["actions"]}
+    r = act(client, t, "bo", s["actions"][0]["text"], s["version"])
+    assert r.status_code == 200, r.text
+
+
+def test_undo_own_step_and_proposal_for_others(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    assert act(client, t, "ada", "move B1", 0).status_code == 200
+    # ada takes her own step back at once
+    r = client.post(f"/api/tables/{t['id']}/undo", headers=auth(t["seats"]["ada"]),
+                    json={"version": 1})
+    assert r.status_code == 200
+    s = r.json()["state"]
+    assert s["version"] == 2 and s["decision"]["owner"] == "ada" and s["undo"]["available"] == 0
+    assert any(e.get("undone") for e in s["journal"])
+    # ada moves, then bo asks to undo: ada's step is taken back only if ada agrees
+    assert act(client, t, "ada", "move A2", 2).status_code == 200
+    r = client.post(f"/api/tables/{t['id']}/undo", headers=auth(t["seats"]["bo"]),
+                    json={"version": 3, "steps": 1})
+    assert r.status_code == 200
+    s = r.json()["state"]
+    assert s["undo"]["proposal"]["waiting"] == ["ada"] and s["decision"]["owner"] == "bo"
+    r = client.post(f"/api/tables/{t['id']}/undo/answer", headers=auth(t["seats"]["bo"]),
+                    json={"version": 4, "agree": True})
+    assert r.status_code == 403
+    r = client.post(f"/api/tables/{t['id']}/undo/answer", headers=auth(t["seats"]["ada"]),
+                    json={"version": 4, "agree": True})
+    assert r.status_code == 200
+    s = r.json()["state"]
+    assert s["decision"]["owner"] == "ada" and s["undo"]["proposal"] is None
+    # a declined proposal changes nothing
+    assert act(client, t, "ada", "wait", 5).status_code == 200
+    client.post(f"/api/tables/{t['id']}/undo", headers=auth(t["seats"]["bo"]),
+                json={"version": 6, "steps": 1})
+    r = client.post(f"/api/tables/{t['id']}/undo/answer", headers=auth(t["seats"]["ada"]),
+                    json={"version": 7, "agree": False})
+    assert r.json()["state"]["decision"]["owner"] == "bo"
+
+
+def test_undo_never_past_a_random_event(client: TestClient) -> None:
+    t = new_table(client)
+    s = state(client, t, "ada")
+    # the solo hero's turn ends the round: the wind card is drawn (random)
+    r = act(client, t, "ada", "wait", s["version"])
+    assert r.status_code == 200 and any(e["kind"] == "wind" for e in r.json()["events"])
+    r = client.post(f"/api/tables/{t['id']}/undo", headers=auth(t["seats"]["ada"]),
+                    json={"version": r.json()["state"]["version"]})
+    assert r.status_code == 422 and "random event" in r.json()["detail"]
+
+
+def test_practice_table_rewinds_past_chance(client: TestClient) -> None:
+    t = new_table(client, practice=True)
+    r = act(client, t, "ada", "wait", 0)
+    assert any(e["kind"] == "wind" for e in r.json()["events"])
+    r = client.post(f"/api/tables/{t['id']}/undo", headers=auth(t["seats"]["ada"]),
+                    json={"version": 1})
+    assert r.status_code == 200 and r.json()["state"]["view"]["round"] == 1
+
+
+def test_bot_takes_a_seat_and_gives_it_back(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["ada"]),
+                    json={"version": 0, "holder": "bot:random"})
+    assert r.status_code == 200, r.text
+    assert act(client, t, "ada", "wait", 1).status_code == 200
+    # the bot plays bo's turn by itself (bot runner, no delay in tests)
+    import time
+
+    for _ in range(100):
+        s = state(client, t, "ada")
+        if any(e["kind"] == "act" and e["seat"] == "bo" for e in s["journal"]):
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the bot did not play bo's turn")
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["bo"]),
+                    json={"version": s["version"], "holder": ""})
+    assert r.status_code in (200, 409)
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["ada"]),
+                    json={"version": 0, "holder": "bot:nobody"})
+    assert r.status_code in (409, 422)
+
+
+def test_concede_is_a_table_command(client: TestClient) -> None:
+    t = new_table(client)
+    r = client.post(f"/api/tables/{t['id']}/concede", headers=auth(t["seats"]["ada"]),
+                    json={"version": 0, "reason": "too hard"})
+    assert r.status_code == 200
+    s = r.json()["state"]
+    assert s["outcome"]["result"] == "loss" and "too hard" in s["outcome"]["reason"]
+    assert s["actions"] == [] and s["decision"] is None
+    assert act(client, t, "ada", "wait", s["version"]).status_code == 422
+
+
+def test_restart_resumes_every_table(db: Path) -> None:
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        t = new_table(c, setup=TWO)
+        version = 0
+        for i in range(30):  # past a snapshot
+            s = state(c, t, "ada")
+            d = s["decision"]
+            if d is None:
+                break
+            seat = d["owner"] if d["owner"] in t["seats"] else "ada"
+            s = state(c, t, seat)
+            r = act(c, t, seat, s["actions"][i % len(s["actions"])]["text"], s["version"])
+            assert r.status_code == 200
+            version = r.json()["state"]["version"]
+        before = state(c, t, "ada")
+        save = c.get(f"/api/tables/{t['id']}/save").json()
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        after = state(c, t, "ada")
+        assert after["version"] == version
+        assert after["view"] == before["view"] and after["journal"] == before["journal"]
+        assert c.get(f"/api/tables/{t['id']}/save").json() == save
+
+
+def test_save_and_import(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    act(client, t, "ada", "move B1", 0)
+    save = client.get(f"/api/tables/{t['id']}/save").json()
+    assert save["format"] == "meadhall/position" and save["log"] == ["move B1"]
+    assert save["history"]["steps"][0]["text"] == "move B1"
+    r = client.post("/api/tables/import", json=save)
+    assert r.status_code == 201, r.text
+    t2 = r.json()
+    s = state(client, t2, "bo")
+    assert s["view"] == state(client, t, "bo")["view"] and s["can_act"]
+    # the imported history still allows undo
+    r = client.post(f"/api/tables/{t2['id']}/undo", headers=auth(t2["seats"]["bo"]),
+                    json={"version": 0, "steps": 1})
+    assert r.status_code == 200 and r.json()["state"]["undo"]["proposal"] is not None
+    n_tables = len(client.get("/api/tables").json())
+    # corrupt, foreign and inconsistent saves are refused, nothing touched
+    for bad, word in [({"game": "chess"}, "chess"), ([1, 2], "dictionary"),
+                      ({**save, "position": {"heroes": 5}}, "position"),
+                      ({**save, "history": {**save["history"], "steps": []}}, "inconsistent")]:
+        r = client.post("/api/tables/import", json=bad)
+        assert r.status_code == 422, (bad, r.text)
+        assert word in r.json()["detail"]
+    assert len(client.get("/api/tables").json()) == n_tables
+
+
+def test_replay_steps_through_a_table(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    act(client, t, "ada", "move B1", 0)
+    r = client.get(f"/api/tables/{t['id']}/replay", params={"step": 1}).json()
+    assert r["steps"] == 1 and r["entry"]["label"] == "Ada moves to B1"
+    assert r["view"]["heroes"]["ada"] == "B1"
+    r0 = client.get(f"/api/tables/{t['id']}/replay", params={"step": 0}).json()
+    assert r0["entry"] is None and r0["view"]["heroes"]["ada"] == "A1"
+    page = client.get(f"/t/{t['id']}/replay?step=1")
+    assert page.status_code == 200 and "Ada moves to B1" in page.text
+
+
+def test_live_socket_pushes_versions(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    with client.websocket_connect(f"/api/tables/{t['id']}/live?token={t['seats']['bo']}") as ws:
+        first = ws.receive_json()
+        assert first["seat"] == "bo"
+        # presence of bo is published too; then ada's move arrives
+        act(client, t, "ada", "move B1", state(client, t, "ada")["version"])
+        seen = [ws.receive_json()["version"] for _ in range(2)]
+        assert state(client, t, "bo")["version"] in seen
+    from starlette.websockets import WebSocketDisconnect
+
+    with pytest.raises(WebSocketDisconnect), \
+            client.websocket_connect(f"/api/tables/{t['id']}/live?token=bad") as ws:
+        ws.receive_json()
+
+
+def test_pages_render(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    lobby = client.get("/")
+    assert lobby.status_code == 200 and "New game" in lobby.text
+    page = client.get(f"/t/{t['id']}?token={t['seats']['ada']}")
+    assert page.status_code == 200 and 'data-target="square:B1"' in page.text
+    assert 'aria-live="polite"' in page.text
+    spectator = client.get(f"/t/{t['id']}")
+    assert 'data-target="' not in spectator.text and "Waiting for" in spectator.text
+    assert client.get(f"/t/{t['id']}?token=wrong").status_code == 403
+    assert client.get("/static/table.js").status_code == 200
+
+
+def test_body_size_limit(client: TestClient) -> None:
+    r = client.post("/api/tables/import", content=b"{" + b" " * (5 * 1024 * 1024) + b"}",
+                    headers={"content-type": "application/json"})
+    assert r.status_code == 413
+
+
+def test_a_seat_handed_to_another_holder(client: TestClient) -> None:
+    """Ada plays absent Bo's seat: the step is recorded as Bo's, taken by Ada; Bo takes it back."""
+    t = new_table(client, setup=TWO)
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["ada"]),
+                    json={"version": 0, "holder": "seat:ada"})
+    assert r.status_code == 200
+    assert act(client, t, "ada", "move B1", 1).status_code == 200
+    s = state(client, t, "ada")
+    assert s["can_act"] and s["decision"]["owner"] == "bo"
+    r = act(client, t, "ada", "wait", s["version"])
+    assert r.status_code == 200
+    entry = r.json()["state"]["journal"][-1]
+    assert entry["seat"] == "bo" and entry["by"] == "ada"
+    # bo comes back: takes the seat back, and ada can no longer act for it
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["bo"]),
+                    json={"version": 3, "holder": ""})
+    assert r.status_code == 200
+
+
+def test_replay_link_and_campaign_sheet(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    act(client, t, "ada", "move B1", 0)
+    page = client.get(f"/t/{t['id']}?token={t['seats']['ada']}").text
+    assert f"/t/{t['id']}/replay?token={t['seats']['ada']}&amp;seq=1" in page
+    r = client.get(f"/t/{t['id']}/replay?seq=1")
+    assert r.status_code == 200 and "step 1 of 1" in r.text
+    campaigns = [g for g in games.all_games() if "campaign" in g.default_setup()]
+    for g in campaigns:
+        c = new_table(client, g.id, setup={"campaign": True})
+        page = client.get(f"/t/{c['id']}").text
+        assert "campaign sheet" in page
+        sheet = client.get(f"/t/{c['id']}/sheet")
+        assert sheet.status_code == 200 and "campaign sheet" in sheet.text
