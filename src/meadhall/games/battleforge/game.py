@@ -14,7 +14,7 @@ from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError
 from meadhall.core.protocol import Action, Game, GameState, Info
 
-from . import drawing, evaluation
+from . import drawing, evaluation, vocabulary
 from .basics import GAME_ID, Board
 from .components import BattleForgeContent
 from .state import BattleForgeState
@@ -86,6 +86,12 @@ class BattleForgeGame(Game):
         """Attacks on Thor's Faces first, then other attacks, skills, healing, rituals, moves."""
         assert isinstance(state, BattleForgeState)
         return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with ``setup`` can offer, in the order documented in
+        docs/formats/battleforge.md ("Action texts"); see :mod:`.vocabulary`."""
+        st = self.blank_state(self.normalise_setup(setup), 0).setup
+        return vocabulary.vocabulary(self.content, self.board(st["scenario"]), st)
 
     def draw(self, view: Mapping[str, Any]) -> Scene:
         """The table from a seat's view: map, figures, Thor's Faces, champions' boards, the

@@ -236,10 +236,10 @@ class OtherRules:
             choices = replacement_choices(space, len(cubes), normal)
             if len(choices) > 1:
                 # Which places the temporary/frost cubes take is the champion's choice; it is
-                # asked right after the handler that performed the action (see ``_apply``).
-                self.arrange = {"t": "arrange", "c": cid, "space": space,
-                                "from": [list(k) for k in choices][0],
-                                "opts": [list(k) for k in choices]}
+                # asked right after the handler that performed the action (see ``_apply``),
+                # place by place clockwise.
+                self.arrange = {"t": "arrange", "c": cid, "space": space, "n": len(cubes),
+                                "normal": normal, "k": 1, "lifted": False}
         n, discarded = rondel_take(c.rondel, space)
         for k in discarded:
             if k == "t":
@@ -248,33 +248,46 @@ class OtherRules:
                 self.reserve_frost += 1
         return n + self.boon_bonus(cid, space, icon), discarded.count("f")
 
-    @staticmethod
-    def arrange_text(spaces: list[int]) -> str:
-        return "Action Cubes to space " + ", ".join(str(i + 1) for i in spaces)
-
     def t_arrange(self, t: Task, events: list[Event]) -> None:
-        """The Three Steps: the cubes are re-placed 1 by 1 clockwise and the temporary and
-        frost cubes among them are then discarded, so the champion chooses which places the
-        normal Action Cubes take (Temporary Action Cubes, step 1; Frost Cubes, step 1)."""
-        opts = [self.arrange_text(o) for o in t["opts"]]
-        self.tasks.insert(0, t)
-        self.ask_seat(t["c"], f"{self.cname(t['c'])} re-places the cubes taken from space "
-                      f"{t['space'] + 1} clockwise, then discards the temporary/frost ones: "
-                      "where do the Action Cubes end?", S_STEPS, opts, "arrange", {},
-                      default=opts[0])
-
-    def ans_arrange(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
-        t = self.tasks.pop(0)
+        """The Three Steps: the ``n`` cubes taken are re-placed 1 by 1 clockwise and the
+        temporary and frost cubes among them are then discarded, so the champion chooses, place
+        by place, whether an Action Cube or a cube to be discarded goes there (Temporary Action
+        Cubes, step 1; Frost Cubes, step 1). Once only one kind is left, the rest follows."""
         c = self.champs[t["c"]]
-        new = next(o for o in t["opts"] if self.arrange_text(o) == choice)
-        for i in t["from"]:
-            c.rondel[i].remove("c")
-        for i in new:
-            c.rondel[i].append("c")
+        if not t["lifted"]:
+            # The Action Cubes were put down in the first places by default: take them back.
+            for k in range(1, t["normal"] + 1):
+                c.rondel[(t["space"] + k) % 6].remove("c")
+            t["lifted"] = True
+            t["placed"] = []
+        left = t["normal"] - len(t["placed"])
+        others = t["n"] - t["k"] + 1 - left
+        if left > 0 and others > 0:
+            where = (t["space"] + t["k"]) % 6 + 1
+            opts = [f"Action Cube to space {where}", f"discarded cube to space {where}"]
+            self.tasks.insert(0, t)
+            self.ask_seat(t["c"], f"{self.cname(t['c'])} re-places the cubes taken from space "
+                          f"{t['space'] + 1} one by one clockwise ({left} Action, {others} "
+                          f"temporary/frost to be discarded): which goes to space {where}?",
+                          S_STEPS, opts, "arrange", {}, default=opts[0])
+            return
+        for k in range(t["k"], t["k"] + left):
+            t["placed"].append((t["space"] + k) % 6)
+            c.rondel[(t["space"] + k) % 6].append("c")
+        spaces = sorted(t["placed"])
         events.append(Event("rondel", f"{self.cname(c.id)} re-places the Action Cubes of space "
                             f"{t['space'] + 1} in space(s) "
-                            f"{', '.join(str(i + 1) for i in new)}", S_STEPS,
-                            {"champion": c.id, "spaces": [i + 1 for i in new]}))
+                            f"{', '.join(str(i + 1) for i in spaces)}; the temporary/frost "
+                            "cubes re-placed among them are discarded", S_STEPS,
+                            {"champion": c.id, "spaces": [i + 1 for i in spaces]}))
+
+    def ans_arrange(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        t = self.tasks[0]
+        if choice.startswith("Action Cube"):
+            where = (t["space"] + t["k"]) % 6
+            t["placed"].append(where)
+            self.champs[t["c"]].rondel[where].append("c")
+        t["k"] += 1
 
     # ------------------------------------------------------------------ knocked out
     def t_ko(self, t: Task, events: list[Event]) -> None:
