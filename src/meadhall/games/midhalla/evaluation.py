@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core.protocol import Action
-from meadhall.games.midhalla.board import GATE, Board
+from meadhall.games.midhalla.board import GATE
 
 # Weights: progress dominates, then the gate, then the party's means of fighting.
 W_PROGRESS = 0.45
@@ -144,7 +144,7 @@ def _fight(st: Any) -> float:
         # nothing left to fight: as good as being engaged everywhere (killing the last enemy
         # must never look worse than leaving it alive)
         return W_ENGAGE * standing
-    board = Board(st.tiles)
+    board = st.topo
     foes = {e.tile for e in st.enemies.values()}
     ht = st.ht
     queue = ht.get("queue") if ht else None

@@ -8,7 +8,7 @@ from typing import Any
 
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import GATE, Board
+from meadhall.games.midhalla.board import GATE
 
 
 class PreparationRules:
@@ -93,7 +93,7 @@ class PreparationRules:
                         opts.append((f"give {cat.items[item].name} from {self._short(h.id)} "
                                      f"to {self._short(other.id)}",
                                      ["give", item, h.id, other.id]))
-        board = Board(self.tiles)
+        board = self.board
         for tid in sorted(self.tiles):
             t = self.tiles[tid]
             if not t.fortified and board.adjacent_to_fortified(tid):
@@ -265,7 +265,7 @@ class PreparationRules:
             deck.shuffle(with_discard=True)
             events.append(Event("shuffle", "The enemy discard pile is shuffled back into the "
                                 "enemy deck", S.SPAWN))
-        order = Board(self.tiles).tao()
+        order = list(self.topo.tao())
         events.append(Event("tao", "Tile activation order: " + ", ".join(order), S.TAO,
                             {"order": order}))
         for tid in order:
