@@ -101,15 +101,6 @@ def test_reward_values_are_the_printed_ones() -> None:
             p.reward_rare_items) == (6, 2, 3, 2)
 
 
-@pytest.mark.rule("midhalla", "4.8 Gain 3 trap components")
-def test_components_deck_reshuffles_its_discard_when_empty() -> None:
-    st = rewards(players=("harkon",), components=[],
-                 decks={"components": {"name": "components", "pile": ["gear"],
-                                       "discard": ["rope", "rope"]}})
-    finish_levelup(st)
-    assert sorted(st.components) == ["gear", "rope", "rope"]
-
-
 @pytest.mark.rule("midhalla", "Cycles and Phases")
 def test_chapter_one_has_two_cycles_and_ends_with_the_epilogue() -> None:
     st = G.from_json(position({"scenario": "chapter1", "heroes": ["harkon"]}, phase="combat",

@@ -238,7 +238,10 @@ class CombatRules:
         cb = self.cb
         e = self.enemies[eid]
         data = self.content.cat.enemies[e.card]
-        if e.slow == "slowed":
+        steps = self.topo.steps_toward_gate(e.tile) if cb["moves"] > 0 else ()
+        if e.slow == "slowed" and steps:
+            # Slow stops a move that would happen; an enemy (a boss: default move 0) that
+            # would not move keeps its Slow token for its next move
             e.slow = "immune"
             events.append(Event("slow", f"{data.name} ({eid}) is slowed and does not move; its "
                                 "Slow token flips to Slow-immune", "Slow"))
@@ -252,7 +255,6 @@ class CombatRules:
                 return
             cb["sub"] = "fast" if data.fast and cb.get("moved") == eid else "end"
             return
-        steps = self.topo.steps_toward_gate(e.tile)
         if not steps:
             cb["moves"] = 0
             return
@@ -272,9 +274,12 @@ class CombatRules:
         e.tile = tile
         self.cb["moves"] -= 1
         self.cb["moved"] = eid
+        why = ("its boss action moves it first" if self.cb.get("then") == "target" else
+               "no preferred target and the gate out of range")
         events.append(Event("move", f"{self._ename(eid)} ({eid}) moves to map tile {tile}, "
-                            "toward the gate: no target and the gate out of range",
-                            S.ACTIVATING_ENEMY, {"enemy": eid, "to": tile}))
+                            f"toward the gate: {why}",
+                            S.BOSSES if self.cb.get("then") == "target" else S.ACTIVATING_ENEMY,
+                            {"enemy": eid, "to": tile}))
 
     def _end_of_enemy_turn(self, eid: str, events: list[Event]) -> None:
         """End of Activation/Turn: bleed damage, then evasion is regained."""

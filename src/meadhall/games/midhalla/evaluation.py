@@ -50,6 +50,8 @@ def evaluate(st: Any) -> float:
         if o.result == "win":
             return 1.0
         return 0.0
+    if st.phase == "aftermath" and st.result:
+        return 1.0 if st.result[0] == "win" else 0.0  # decided; a global event is read
     if st.phase in ("interlude", "roster"):
         won = sum(1 for _, r in st.record if r == "win")
         return _clamp(0.5 + 0.4 * won / max(1, len(st.content.chapters)) - 0.05 * (

@@ -30,6 +30,11 @@ class PreparationRules:
         """1 + number of players runestones, +1 on a cursed tile (Fortifying Map Tiles)."""
         return 1 + self._players() + (1 if self.tiles[tid].curses else 0)
 
+    def _traps_on(self, tid: str) -> int:
+        """Traps on a map tile for the limit of two: a destroyed trap "no longer counts as a
+        trap for any effects" (Hitpoints (HP), KO, destroyed & defeated), so it does not."""
+        return sum(1 for x in self.traps.values() if x.tile == tid and not x.destroyed)
+
     def _stock_left(self, kind: str) -> int:
         return self.content.cat.traps[kind].stock - sum(
             1 for t in self.traps.values() if t.kind == kind)
@@ -106,19 +111,21 @@ class PreparationRules:
                 continue
             for tid in sorted(self.tiles):
                 t = self.tiles[tid]
-                if (tid != GATE and t.fortified and sum(
-                        1 for x in self.traps.values() if x.tile == tid)
-                        < self.content.printed.max_traps_per_tile):
+                if (tid != GATE and t.fortified
+                        and self._traps_on(tid) < self.content.printed.max_traps_per_tile):
                     opts.append((f"build {trap.name} on {tid}", ["build", kind, tid]))
         for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:])):
             trap = cat.traps[t.kind]
-            if t.special is None and t.level < len(trap.levels):
+            if t.destroyed:
+                # "It no longer counts as a trap for any effects": restore it first
+                pass
+            elif t.special is None and t.level < len(trap.levels):
                 nxt = trap.levels[t.level]
                 if nxt.runestones <= self.runestones:
                     for pay in self._pay_options(nxt.components):
                         opts.append((f"upgrade {t.id}{self._paying(pay)}",
                                      ["upgrade", t.id, pay]))
-            if t.special is None:
+            if t.special is None and not t.destroyed:
                 for sid in sorted(self.party["unlocks"]["special_upgrades"]):
                     sp = cat.special_upgrades[sid]
                     if sp.runestones <= self.runestones and sp.silver <= self.silver:
@@ -224,8 +231,8 @@ class PreparationRules:
             was_ko = h.ko
             h.hp = h.max_hp
             events.append(Event("heal", f"{self._hname(h.id)} is "
-                                f"{'revived' if was_ko else 'healed'} to full HP for 1 silver",
-                                S.REVIVE))
+                                f"{'revived' if was_ko else 'healed'} to full HP for "
+                                f"{self.content.printed.heal_cost} silver", S.REVIVE))
         elif what == "done":
             self.phase = "spawn"
 

@@ -64,8 +64,9 @@ class RewardRules:
         p = self.content.printed
         drawn = self.decks["items"].draw_many(self.chance, p.reward_rare_items, S.R_CART)
         self.cart.extend(drawn)
-        events.append(Event("cart", f"Rare items added to Dara's cart: "
-                            f"{', '.join(drawn) or 'none left'}", S.R_CART))
+        events.append(Event("cart", "Rare items added to Dara's cart: "
+                            f"{', '.join(self._iname(i) for i in drawn) or 'none left'}",
+                            S.R_CART))
         self.silver += p.reward_silver
         self.runestones += p.reward_runestones
         events.append(Event("gain", f"The party gains {p.reward_silver} silver and "
@@ -245,7 +246,7 @@ class RewardRules:
         """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing.
         ``trigger`` (``gate_destroyed``, ``heroes_ko``) and ``by`` (who dealt the final blow,
         id and type) are kept for the statistics (``measures``)."""
-        if self.phase in ("over", "interlude"):
+        if self.phase in ("over", "interlude", "aftermath"):
             return
         self.ending = {"trigger": trigger, "by": by[0] if by else None,
                        "final_blow": by[1] if by else None}
@@ -276,14 +277,15 @@ class RewardRules:
     def _after_chapter(self, result: str, reason: str, events: list[Event]) -> None:
         self.record.append([self.chapter, result])
         self.cb = self.ht = self.lv = self.rw = self.choice = None
-        if not self.setup.get("campaign"):
-            self.script = []
-            self.phase = "over"
-            self.result = [result, reason]
-            return
+        # A global event the fate scale calls for (its leftmost position) is still read,
+        # also when the chapter is played on its own.
         self.script = [o for o in self.script if o.get("op") == "global"]
-        self.phase = "interlude"
         self.result = [result, reason]
+        self.phase = "interlude" if self.setup.get("campaign") else "aftermath"
+
+    def _aftermath_step(self, events: list[Event]) -> None:
+        """A chapter played on its own ends once the fate scale's global event is read."""
+        self.phase = "over"
 
     def _playable_chapters(self) -> list[str]:
         p = self.party

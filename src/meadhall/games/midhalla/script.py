@@ -160,9 +160,11 @@ class ExplorationRules:
     def _op_gain(self, op: dict[str, Any], events: list[Event]) -> None:
         for k in ("silver", "runestones"):
             if op.get(k):
-                setattr(self, k, max(0, getattr(self, k) + op[k]))
-                events.append(Event("gain", f"The party {'gains' if op[k] > 0 else 'loses'} "
-                                    f"{abs(op[k])} {k} (now {getattr(self, k)})", S.EVENTS))
+                before = getattr(self, k)
+                setattr(self, k, max(0, before + op[k]))
+                change = getattr(self, k) - before
+                events.append(Event("gain", f"The party {'gains' if change >= 0 else 'loses'} "
+                                    f"{abs(change)} {k} (now {getattr(self, k)})", S.EVENTS))
         if op.get("components"):
             self._draw_components(op["components"], events, S.EVENTS)
         if op.get("gate"):
@@ -178,7 +180,8 @@ class ExplorationRules:
         for h in self._party_heroes():
             if not h.ko:
                 h.hp = min(h.max_hp, h.hp + op["value"])
-        events.append(Event("heal", f"Every hero who is not KO heals {op['value']} HP", S.EVENTS))
+        events.append(Event("heal", f"Every hero who is not KO heals {op['value']} HP (never "
+                            "above their maximum)", S.EVENTS))
 
     def _op_damage_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
         """Global event 19: all but the hero with the lowest HP suffer damage (ties: players)."""

@@ -43,6 +43,8 @@ POSITION_ATTRS = (
     "curses_to_place", "epilogue_read", "kills", "traps_lost", "kos", "rounds", "replays",
     "ending", "record", "roster", "next_chapter", "party", "party_start", "last_ctx")
 """The attributes that make a position (what ``_dump`` writes and a 3.3 snapshot keeps)."""
+RESHUFFLING = frozenset({"enemy", "elite"})
+"""The decks whose discard is shuffled back when they run out (2.2 Spawn Enemies)."""
 DECKS = ("enemy", "elite", "items", "components", "tier1", "tier2", "chapter", "level1",
          "level2", "level3")
 
@@ -155,18 +157,20 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                     out.append(card)
             return out
 
+        # Only the enemy decks shuffle their discard back when they run out (2.2 Spawn
+        # Enemies says so); every other discard pile stays a discard pile (ruling 8).
         self.decks: dict[str, Deck] = {
             "enemy": Deck("enemy", list(ch.enemy_deck)),
             "elite": Deck("elite", list(ch.elite_deck)),
             "items": Deck("items", [i for i in u["items"] if c.cat.items[i].kind == "rare"],
                           reshuffle=False),
-            "components": Deck("components", comp),
-            "tier1": Deck("tier1", evolved("tier1", list(c.cat.tier1_deck))),
-            "tier2": Deck("tier2", evolved("tier2", list(c.cat.tier2_deck))),
-            "chapter": Deck("chapter", list(ch.chapter_events)),
-            "level1": Deck("level1", list(c.cat.skill_decks["level1"])),
-            "level2": Deck("level2", list(c.cat.skill_decks["level2"])),
-            "level3": Deck("level3", list(c.cat.skill_decks["level3"])),
+            "components": Deck("components", comp, reshuffle=False),
+            "tier1": Deck("tier1", evolved("tier1", list(c.cat.tier1_deck)), reshuffle=False),
+            "tier2": Deck("tier2", evolved("tier2", list(c.cat.tier2_deck)), reshuffle=False),
+            "chapter": Deck("chapter", list(ch.chapter_events), reshuffle=False),
+            "level1": Deck("level1", list(c.cat.skill_decks["level1"]), reshuffle=False),
+            "level2": Deck("level2", list(c.cat.skill_decks["level2"]), reshuffle=False),
+            "level3": Deck("level3", list(c.cat.skill_decks["level3"]), reshuffle=False),
         }
         self.cart = [i for i in u["items"] if c.cat.items[i].kind == "common"]
         self.heroes: dict[str, HeroState] = {}
@@ -212,7 +216,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self._draw_components(p.start_components, events, S.MAIN_AREA)
         drawn = self.decks["items"].draw_many(self.chance, p.start_rare_items, S.MAIN_AREA)
         self.cart.extend(drawn)
-        events.append(Event("setup", "Dara's cart: " + ", ".join(self.cart), S.CART))
+        events.append(Event("setup", "Dara's cart: " + ", ".join(
+            self._iname(i) for i in self.cart), S.CART))
         fate = self.party["fate"]
         if fate > 0:
             self.silver += p.blessing_silver * fate
@@ -232,8 +237,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _draw_components(self, n: int, events: list[Event], section: str) -> None:
         got = self.decks["components"].draw_many(self.chance, n, section)
         self.components.extend(got)
-        events.append(Event("components", f"The party gains trap components: "
-                            f"{', '.join(got) or 'none left'}", section))
+        names = [self.content.cat.components[k].name for k in got]
+        events.append(Event("components", "The party gains trap components: "
+                            f"{', '.join(names) or 'none (the deck is empty)'}", section))
 
     def _place_curse(self, tid: str, events: list[Event]) -> None:
         on_board = sum(t.curses for t in self.tiles.values())
@@ -363,7 +369,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             t = self.tiles.get(tid)
             if t is not None and not t.fortified:
                 return IllegalAction(ID, S.BUILD, f"map tile {tid} is not fortified")
-            if sum(1 for x in self.traps.values() if x.tile == tid) >= 2:
+            if self._traps_on(tid) >= self.content.printed.max_traps_per_tile:
                 return IllegalAction(ID, S.BUILD, "there can never be more than two traps on "
                                      "one map tile")
             return IllegalAction(ID, S.BUILD, "the trap is locked, out of stock or too "
@@ -577,6 +583,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                 self.traps[t] = from_json(TrapState, {**base, **v})
         for n, d in p.get("decks", {}).items():
             self.decks[n] = Deck.from_json(d)
+            # which discard piles are shuffled back is a rule, not a property of the save
+            self.decks[n].reshuffle = n in RESHUFFLING
         self.choice = Choice.from_json(fastcopy(p.get("choice")))
         self.cb = fastcopy(p.get("combat"))
         if self.cb and isinstance(self.cb.get("snapshot"), str):

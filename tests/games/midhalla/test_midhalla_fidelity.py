@@ -1,0 +1,133 @@
+"""Rule fidelity, second pass (issue 14): each situation built by hand through the position
+format and compared with the rulebook text."""
+
+from __future__ import annotations
+
+import pytest
+
+from meadhall import games
+from meadhall.core.errors import IllegalAction
+from meadhall.games.midhalla.testkit import combat, legal, line, position, run
+
+G = games.get("midhalla")
+R = "midhalla"
+
+
+def prep(**pos):
+    pos.setdefault("tiles", line(2, 3))
+    st = G.from_json(position(phase="preparation", choice=None, **pos))
+    run(st)
+    return st
+
+
+# ------------------------------------------------------------------ destroyed traps
+@pytest.mark.rule(R, "Building Traps")
+def test_a_destroyed_trap_does_not_count_toward_two_traps_per_tile() -> None:
+    # "There can never be more than two traps on one map tile"; a destroyed trap "no longer
+    # counts as a trap for any effects" (Hitpoints (HP), KO, destroyed & defeated)
+    st = prep(silver=10, traps={"t1": {"kind": "spike", "tile": "t1", "hp": 0},
+                                "t2": {"kind": "spike", "tile": "t1"}})
+    assert "build Arrow Tower on t1" in legal(st)
+    st.apply("build Arrow Tower on t1")
+    assert [t.id for t in st.traps.values() if t.tile == "t1"] == ["t1", "t2", "t3"]
+    assert "build Arrow Tower on t1" not in legal(st)  # two standing traps now
+    with pytest.raises(IllegalAction, match="more than two traps"):
+        st.apply("build Spike Trap on t1")
+
+
+@pytest.mark.rule(R, "Upgrading Traps")
+def test_a_destroyed_trap_is_restored_before_it_can_be_upgraded() -> None:
+    st = prep(silver=5, runestones=5, components=["gear", "gear"],
+              traps={"t1": {"kind": "spike", "tile": "t1", "hp": 0},
+                     "t2": {"kind": "spike", "tile": "t1", "hp": 2}})
+    ups = [t for t in legal(st) if t.startswith(("upgrade", "special"))]
+    assert ups == ["upgrade t2 paying Gear", "special Serrated Blades on t2 paying Gear"]
+    st.apply("restore t1")
+    assert st.traps["t1"].hp == 3 and "upgrade t1 paying Gear" in legal(st)
+
+
+@pytest.mark.rule(R, "Target Check")
+def test_destroyed_traps_are_never_targets_and_never_activate() -> None:
+    st = G.from_json(position(
+        phase="combat", choice=None, tiles=line(2, 3),
+        heroes={"harkon": {"tile": "G"}, "enyk": {"tile": "G"}},
+        enemies={"e1": {"card": "root_spawn", "tile": "t1"}},
+        traps={"t1": {"kind": "spike", "tile": "t1", "hp": 0}}))
+    ev = combat(st)
+    assert st.traps["t1"].hp == 0 and st.enemies["e1"].tile == "G"  # no target: it moves
+    assert not any("t1 attacks" in e.text for e in ev)
+
+
+# ------------------------------------------------------------------ discard piles
+@pytest.mark.rule(R, "4.8 Gain 3 trap components")
+def test_spent_components_stay_in_the_discard_pile() -> None:
+    # "a discard pile for spent trap components": no rule shuffles it back (ruling 8)
+    st = G.from_json(position(
+        phase="rewards", rewards={"step": "gains"}, choice=None, components=[],
+        decks={"components": {"name": "components", "pile": ["rope"], "discard": ["gear",
+                                                                                 "gear"]}}))
+    ev = run(st)
+    assert st.components == ["rope"]
+    assert st.decks["components"].discard == ["gear", "gear"]
+    assert any(e.text == "The party gains trap components: Rope" for e in ev)
+
+
+@pytest.mark.rule(R, "Events, Global Events, Quests and the Quest Board")
+def test_an_empty_event_deck_is_not_refilled_from_its_discard_pile() -> None:
+    st = G.from_json(position(
+        phase="exploration", choice=None, script=[{"op": "draw_event", "deck": "tier1"}],
+        decks={"tier1": {"name": "tier1", "pile": [], "discard": ["1", "2"]}}))
+    ev = run(st)
+    assert any("The tier1 event deck is empty: nothing happens" in e.text for e in ev)
+    assert st.decks["tier1"].discard == ["1", "2"]
+
+
+@pytest.mark.rule(R, "2.2 Spawn Enemies")
+def test_the_enemy_deck_still_reshuffles_its_discard_when_empty() -> None:
+    # "If you are ever required to spawn an enemy and your deck is empty, shuffle the enemy
+    # discard and draw a new one" - the one deck the rulebook refills
+    assert G.new_game(None, 0).decks["enemy"].reshuffle
+    assert G.new_game(None, 0).decks["elite"].reshuffle
+    assert not any(d.reshuffle for n, d in G.new_game(None, 0).decks.items()
+                   if n not in ("enemy", "elite"))
+
+
+# ------------------------------------------------------------------ slow and bosses
+@pytest.mark.rule(R, "Slow")
+@pytest.mark.rule(R, "Activating Bosses")
+def test_a_slowed_boss_keeps_its_slow_token_when_its_action_does_not_move() -> None:
+    # bosses' "default move value ... is 0": Maul (no move) prevents no move
+    st = G.from_json(position(
+        {"scenario": "chapter2", "heroes": ["harkon"]}, phase="combat", choice=None,
+        tiles=line(4, 1), heroes={"harkon": {"tile": "G"}},
+        enemies={"e1": {"card": "demon_bear", "tile": "t4", "slow": "slowed"}}))
+    ev = combat(st)
+    assert st.enemies["e1"].slow == "slowed" and st.enemies["e1"].tile == "t4"
+    assert not any(e.kind == "slow" for e in ev)
+    # Lumber (move 1 then attack the gate): now the Slow token stops the move and flips
+    st.enemies["e1"].rotation = 1
+    ev = combat(st)
+    assert st.enemies["e1"].tile == "t4" and st.enemies["e1"].slow == "immune"
+    assert any(e.kind == "slow" for e in ev)
+
+
+@pytest.mark.rule(R, "Slow")
+def test_a_slowed_enemy_that_need_not_move_keeps_its_slow_token() -> None:
+    st = G.from_json(position(
+        phase="combat", choice=None, tiles=line(2, 1),
+        heroes={"harkon": {"tile": "t2"}, "enyk": {"tile": "t2"}},
+        enemies={"e1": {"card": "draugr", "tile": "G", "slow": "slowed"}}))
+    combat(st)  # on the gate map tile: the gate check succeeds, no move is prevented
+    assert st.enemies["e1"].slow == "slowed" and st.gate_hp == 18
+
+
+# ------------------------------------------------------------------ the fate scale
+@pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
+def test_a_chapter_played_on_its_own_reads_the_leftmost_global_event() -> None:
+    st = G.from_json(position(
+        {"scenario": "chapter1", "heroes": ["harkon", "enyk"], "party": {"fate": -4}},
+        phase="epilogue", epilogue_read=True, choice=None))
+    ev = run(st)
+    assert st.outcome().result == "win" and st.party["fate"] == -5
+    assert any(e.kind == "global" and e.data["n"] == "14" for e in ev)
+    assert "02" in st.party["unlocks"]["lore"]  # global event 14 was followed, not announced
