@@ -131,3 +131,29 @@ def test_a_chapter_played_on_its_own_reads_the_leftmost_global_event() -> None:
     assert st.outcome().result == "win" and st.party["fate"] == -5
     assert any(e.kind == "global" and e.data["n"] == "14" for e in ev)
     assert "02" in st.party["unlocks"]["lore"]  # global event 14 was followed, not announced
+
+
+# ------------------------------------------------------------------ skill rows
+@pytest.mark.rule(R, "4.5 Level up")
+@pytest.mark.rule(R, "Set up Player Areas")
+def test_level_one_skills_go_to_the_row_their_arrow_shows() -> None:
+    # Up-arrow Sling joins the top row, down-arrow Dash the bottom row, and First Aid (both
+    # ways) goes where the players put it - the same arrows level 3 skills obey
+    st = G.from_json(position(
+        {"scenario": "chapter1", "heroes": ["harkon", "enyk", "tora"]}, phase="setup",
+        choice=None, gifts=[],
+        levelup={"level": 1, "pool": ["l1_sling", "l1_dash", "l1_first_aid", "l1_cut",
+                                      "l1_jab"], "todo": ["harkon", "enyk", "tora"],
+                 "card": None}))
+    run(st)
+    assert st.decision().seat == "players"
+    st.apply("take Dash")
+    assert st.heroes["harkon"].bottom[-1] == "l1_dash" and len(st.heroes["harkon"].top) == 3
+    st.apply("take Sling")
+    assert st.heroes["enyk"].top[-1] == "l1_sling" and len(st.heroes["enyk"].bottom) == 3
+    st.apply("take First Aid")
+    assert st.decision().seat == "players"
+    assert legal(st) == ["place in the top row", "place in the bottom row"]
+    st.apply("place in the bottom row")
+    assert st.heroes["tora"].bottom[-1] == "l1_first_aid"
+    assert sorted(st.decks["level1"].discard) == ["l1_cut", "l1_jab"]

@@ -18,7 +18,7 @@ def rewards(players=("harkon", "enyk"), **pos):
 
 
 def finish_levelup(st):
-    while st.choice and st.choice["kind"] in ("level", "cover", "refresh"):
+    while st.choice and st.choice.kind in ("level", "cover", "refresh", "row"):
         st.apply(legal(st)[0])
 
 
@@ -65,6 +65,10 @@ def test_first_rewards_gives_level_two_from_a_pool_of_players_plus_two() -> None
     assert st.lv["level"] == 2 and len(st.lv["pool"]) == 5
     pick = st.lv["pool"][1]
     st.apply(legal(st)[1])
+    # every authored level 2 card shows a two-way arrow: Harkon's player picks the row
+    assert st.decision().seat == "harkon"
+    assert legal(st) == ["place in the top row", "place in the bottom row"]
+    st.apply("place in the bottom row")
     assert st.heroes["harkon"].bottom[-1] == pick
     finish_levelup(st)
     assert len(st.decks["level2"].discard) == 2

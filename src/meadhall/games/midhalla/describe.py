@@ -106,7 +106,8 @@ class DescribeRules:
 
     def _label_row(self, row: str, ch: Any) -> Described:
         hid = self.lv["todo"][0]
-        return (f"{self._hname(hid)} places the skill in the {row} row",
+        name = self.content.cat.skills[self.lv["card"]].name
+        return (f"{self._hname(hid)} places {name} at the end of the {row} row",
                 (Target("hero", hid),))
 
     def _label_cover(self, slot: str, ch: Any) -> Described:

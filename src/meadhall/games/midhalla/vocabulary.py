@@ -16,8 +16,8 @@ from typing import Any
 from meadhall.games.midhalla.content import Content, Effect
 
 ROWS = ("top", "bottom")
-MAX_ROW = 4
-"""Skills in a row: three on the tableau plus the level 1 or level 2 slot."""
+MAX_ROW = 5
+"""Skills in a row: three on the tableau plus the level 1 and level 2 skills."""
 
 
 def _ops(items: Iterable[Any]) -> Iterator[dict[str, Any]]:
