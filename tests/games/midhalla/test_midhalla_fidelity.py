@@ -157,3 +157,109 @@ def test_level_one_skills_go_to_the_row_their_arrow_shows() -> None:
     st.apply("place in the bottom row")
     assert st.heroes["tora"].bottom[-1] == "l1_first_aid"
     assert sorted(st.decks["level1"].discard) == ["l1_cut", "l1_jab"]
+
+
+# ------------------------------------------------------------------ worked examples
+def hero_turn(queue, enemies):
+    """Harkon mid-turn on t1 with ``queue`` still to resolve (the skill's lines)."""
+    st = G.from_json(position(
+        phase="combat", choice=None, tiles=line(2, 2),
+        heroes={"harkon": {"tile": "t1", "top_at": 0}, "enyk": {"tile": "G", "acted": True}},
+        enemies=enemies,
+        combat={"step": "heroes", "order": ["G", "t1", "t2"], "i": 0, "done": [], "cur": None,
+                "sub": "", "left": 0, "action": None},
+        hero_turn={"hero": "harkon", "stage": "bottom", "queue": queue, "pierce": False,
+                   "source": "the example skill"}))
+    run(st)
+    return st
+
+
+TWO_KOBOLDS = {"e1": {"card": "kobold_slinger", "tile": "t1"},
+               "e2": {"card": "kobold_slinger", "tile": "t1"}}
+
+
+@pytest.mark.rule(R, "Targeting")
+def test_separate_lines_each_choose_their_own_target() -> None:
+    # "Attack 3 / Slow / Bleed (written as separate lines)": individual effects, each of which
+    # can have its own target
+    st = hero_turn([{"do": "attack", "value": 3, "linked": []}, {"do": "slow"},
+                    {"do": "bleed", "value": 1}], TWO_KOBOLDS)
+    assert legal(st) == ["attack e1", "attack e2", "skip attack"]
+    st.apply("attack e1")
+    assert "e1" not in st.enemies  # 3 damage defeats a 2 HP slinger
+    assert legal(st) == ["slow e2", "skip slow"]
+    st.apply("slow e2")
+    assert legal(st) == ["bleed e2", "skip bleed"]
+    st.apply("bleed e2")
+    e2 = st.enemies["e2"]
+    assert (e2.hp, e2.slow, e2.bleed) == (2, "slowed", 1)
+
+
+@pytest.mark.rule(R, "Targeting")
+def test_separate_lines_may_also_pick_the_same_target_or_be_skipped() -> None:
+    st = hero_turn([{"do": "attack", "value": 1, "linked": []}, {"do": "slow"},
+                    {"do": "bleed", "value": 1}], TWO_KOBOLDS)
+    st.apply("attack e2")
+    assert legal(st) == ["slow e1", "slow e2", "skip slow"]
+    st.apply("slow e2")
+    assert legal(st) == ["bleed e1", "bleed e2", "skip bleed"]
+    st.apply("skip bleed")
+    e2 = st.enemies["e2"]
+    assert (e2.hp, e2.slow, e2.bleed) == (1, "slowed", 0)
+    assert (st.enemies["e1"].slow, st.enemies["e1"].bleed) == ("", 0)
+
+
+@pytest.mark.rule(R, "Targeting")
+def test_linked_lines_apply_to_the_main_effects_target_only() -> None:
+    # "Attack 3 / Slow / Bleed (written in smaller letters beneath the main effect, as linked
+    # effects, applying to the target of the main effect)"
+    st = hero_turn([{"do": "attack", "value": 1, "linked": [{"do": "slow"},
+                                                            {"do": "bleed", "value": 1}]}],
+                   TWO_KOBOLDS)
+    assert legal(st) == ["attack e1", "attack e2", "skip attack"]
+    st.apply("attack e2")
+    e2 = st.enemies["e2"]
+    assert (e2.hp, e2.slow, e2.bleed) == (1, "slowed", 1)
+    assert (st.enemies["e1"].hp, st.enemies["e1"].slow, st.enemies["e1"].bleed) == (2, "", 0)
+    assert legal(st)[0].startswith("skill bottom")  # no separate choice for linked lines
+
+
+def exploring(at: str, side: str, tile: str, **tiles_more):
+    tiles = {"L": {"at": [-1, 0], "links": {"E": "G"}, "fortified": True},
+             "G": {"at": [0, 0], "links": {"W": "L", "E": "R"}, "fortified": True},
+             "R": {"at": [1, 0], "links": {"W": "G"}, "fortified": True}, **tiles_more}
+    tiles[at].setdefault("paths", {})[side] = "D"
+    st = G.from_json(position(
+        {"scenario": "side_loot_den", "heroes": ["harkon"]}, phase="exploration", choice=None,
+        tiles=tiles, here=at, exploring=[at, side], explored_in_cycle=1,
+        script=[{"op": "place", "tile": tile}, {"op": "_explored"}]))
+    run(st)
+    return st
+
+
+@pytest.mark.rule(R, "Placing Map Tiles")
+def test_placing_18a_against_path_d_the_worked_example() -> None:
+    # "if you just explored path D and need to place map tile 18A, 18A must be placed with its
+    # side touching the connector D" - 18A is printed with its number on the top (N) side and
+    # one path, E, at the bottom (S). The correct placement turns the tile so that the
+    # numbered side faces D; the wrong one in the illustration (another side against D) is
+    # never produced.
+    st = exploring("R", "E", "18A")  # D on the right side of R
+    t = st.tiles["18A"]
+    assert (t.x, t.y) == (2, 0)
+    assert t.links == {"W": "R"} and st.tiles["R"].links["E"] == "18A"  # N turned to face W
+    assert t.paths == {"E": "E"}  # its bottom path turned with it, to the right
+    assert ("E", "18A", "E") in st.board.unexplored()
+    assert ("D", "R", "E") not in st.board.unexplored()  # D is explored now
+    # the same tile against a D on the top side of a tile: numbered side down, path E up
+    st = exploring("G", "N", "18A")
+    t = st.tiles["18A"]
+    assert (t.x, t.y) == (0, -1) and t.links == {"S": "G"} and t.paths == {"N": "E"}
+
+
+@pytest.mark.rule(R, "Placing Map Tiles")
+def test_a_tile_that_would_overlap_another_fails_loudly() -> None:
+    from meadhall.core.errors import RuleNotImplemented
+
+    with pytest.raises(RuleNotImplemented, match="overlap"):
+        exploring("R", "E", "18A", X={"at": [2, 0]})

@@ -215,6 +215,18 @@ class HeroRules:
                 f" x{eff['times']}" if eff.get("times", 1) > 1 else "") + " - choose a target",
                 S.TARGETING, opts, turn=True)
             return
+        if do in ("slow", "bleed"):
+            # a separate line: its own target, any enemy in its range (Targeting)
+            reach = board.within(h.tile, eff.get("range", 0))
+            targets = [e.id for e in self._enemies_sorted() if e.tile in reach]
+            if not targets:
+                ht["queue"].pop(0)
+                return
+            opts = [(f"{do} {e}", e) for e in targets] + [(f"skip {do}", None)]
+            what = "Slow" if do == "slow" else f"Bleed {eff.get('value', 1)}"
+            self._ask("effect", self._seat(h), f"{src}: {what} - choose a target (a separate "
+                      "line: any enemy in range)", S.TARGETING, opts, turn=True)
+            return
         if do in ("heal", "repair"):
             cands = self._support_targets(h, eff)
             if not cands:
@@ -284,6 +296,9 @@ class HeroRules:
                                     f"{o.hp - before} (a unit never exceeds its maximum HP)",
                                     S.HP))
                 done = self._next_time(eff)
+        elif do in ("slow", "bleed") and choice is not None:
+            self._linked_on_enemy(choice, eff, events)
+            done = self._next_time(eff)
         elif do == "repair" and choice is not None:
             t = self.traps[choice]
             before = t.hp
