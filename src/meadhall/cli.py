@@ -307,12 +307,15 @@ def play_cmd(
     save: Annotated[Path | None, typer.Option(help="autosave file")] = None,
     table: Annotated[bool, typer.Option("--table", help="table mode: you roll the dice")] = False,
     option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
+    bot: Annotated[list[str] | None, typer.Option(help="SEAT=KIND: a bot plays this seat "
+                                                  "(heuristic, random, mcts:200; all=KIND "
+                                                  "for every seat)")] = None,
 ) -> None:
     """Play interactively in the terminal, with undo and autosave."""
     from meadhall.play import TerminalSession
 
     setup = parse_setup(None, None, option or [])
-    TerminalSession(_out()).run(game, scenario, heroes, seed, save, table, setup)
+    TerminalSession(_out(), bots=bot or []).run(game, scenario, heroes, seed, save, table, setup)
 
 
 @app.command("bench")
