@@ -322,12 +322,17 @@ def play_cmd(
 @friendly
 def bench_cmd(
     game: Annotated[str | None, typer.Argument(help="only this game")] = None,
-    seeds: Annotated[int, typer.Option(help="random games per game")] = 20,
+    runs: Annotated[int, typer.Option(min=1, help="runs per figure (median and min)")] = 3,
+    seconds: Annotated[float, typer.Option(min=0.05, help="seconds of random play per run")]
+    = 1.0,
+    default_party: Annotated[bool, typer.Option("--default-party",
+                                                help="only each game's default party")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
-    """Measure clone vs deepcopy and random-playout speed for each game."""
+    """Measure steps/s, apply and legal_actions time, clone vs deepcopy and rollouts/s."""
     from meadhall.bench import run_bench
 
-    run_bench(_out(), game, seeds)
+    run_bench(_out(), game, runs, seconds, as_json, not default_party)
 
 
 @app.command("sim")

@@ -47,7 +47,7 @@ def test_a_scenario_written_as_a_number_stays_a_scenario_name() -> None:
     assert _setup(games.get("niflheim"), {"scenario": 1, "heroes": "frida",
                                           "campaign": False}) == \
         {"scenario": "1", "heroes": ["frida"], "campaign": False}
-    assert game_type("niflheim").parameter_specification["scenario"] == "1"
+    assert game_type("niflheim").parameter_specification["scenario"] == 1
 
 
 def test_a_game_that_hides_something_is_imperfect_information() -> None:
@@ -111,10 +111,13 @@ def test_clones_are_independent_and_serialisation_round_trips() -> None:
     assert str(back) == str(copy) and back.history() == copy.history()
 
 
-def test_mcts_with_the_games_own_evaluation_plays_to_the_end() -> None:
+@pytest.mark.parametrize("evaluator", ["heuristic", "rollouts"])
+def test_mcts_plays_the_toy_to_the_end(evaluator: str) -> None:
     game = load("toy", heroes=["ada"], max_steps=60)
     rng = np.random.RandomState(0)
-    bot = mcts.MCTSBot(game, 2.0, 30, HeuristicEvaluator(game), random_state=rng)
+    leaf = (HeuristicEvaluator(game) if evaluator == "heuristic"
+            else mcts.RandomRolloutEvaluator(1, rng))
+    bot = mcts.MCTSBot(game, 2.0, 30, leaf, random_state=rng)
     state = game.new_initial_state()
     while not state.is_terminal():
         if state.is_chance_node():
@@ -122,7 +125,17 @@ def test_mcts_with_the_games_own_evaluation_plays_to_the_end() -> None:
             state.apply_action(int(rng.choice(outcomes, p=odds)))
         else:
             state.apply_action(bot.step(state))
-    assert state.returns()[0] in (-1.0, 0.0, 1.0)
+    assert state.returns()[0] in (-1.0, 1.0)
+
+
+def test_the_heuristic_evaluator_maps_the_games_evaluation_to_returns() -> None:
+    game = load("toy", heroes=["ada", "bo"])
+    state = game.new_initial_state()
+    value = game.table.game.evaluate(state.meadhall_state)
+    assert list(HeuristicEvaluator(game).evaluate(state)) == [2 * value - 1] * 2
+    prior = HeuristicEvaluator(game).prior(state)
+    assert [a for a, _ in prior] == state.legal_actions()
+    assert sum(p for _, p in prior) == pytest.approx(1)
 
 
 def test_bad_parameters_are_refused() -> None:

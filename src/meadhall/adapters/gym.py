@@ -16,13 +16,12 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from functools import cache
 from typing import Any, SupportsInt
 
 from meadhall import games
 from meadhall.adapters import missing
 from meadhall.adapters.bots import Bot, Others, make_bot
-from meadhall.adapters.observation import Encoder, Layout, describe_layout, text_view
+from meadhall.adapters.observation import Encoder, describe_layout, layout_of, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import Event, GameState
@@ -38,21 +37,6 @@ ILLEGAL_REWARD = -0.1
 """Reward for an action the mask forbids (the state is left exactly as it was)."""
 RUNAWAY = 100_000
 """Bot decisions in a row after which the environment gives up (a game that never ends)."""
-
-
-@cache
-def _layout(game_id: str, setup_key: str) -> Layout:
-    import json
-
-    table = Table.of(game_id, json.loads(setup_key))
-    return Layout.build(table, table.new_state(0))
-
-
-def layout_of(table: Table) -> Layout:
-    """The observation layout of ``table``'s game and setup (cached; drawn at seed 0)."""
-    import json
-
-    return _layout(table.game.id, json.dumps(table.setup, sort_keys=True))
 
 
 class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):

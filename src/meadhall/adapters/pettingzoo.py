@@ -17,8 +17,8 @@ from collections.abc import Mapping
 from typing import Any, SupportsInt
 
 from meadhall.adapters import missing
-from meadhall.adapters.gym import ILLEGAL_REWARD, layout_of
-from meadhall.adapters.observation import Encoder, describe_layout, text_view
+from meadhall.adapters.gym import ILLEGAL_REWARD
+from meadhall.adapters.observation import Encoder, describe_layout, layout_of, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import GameState
