@@ -95,41 +95,42 @@ class MCTSBot:
         det = search_copy(state, self.rng)
         node = root
         path = [root]
-        log_c = self.c
+        c = self.c
         for _ in range(MAX_DEPTH):
             if det.decision() is None:
                 break
             legal = det.legal_actions()
-            texts = [a.text for a in legal]
+            # Applying the very Action objects legal_actions() returned skips a second
+            # legality check (the protocol's fast path for bots).
+            by_text = {a.text: a for a in legal}
             children = node.children
             if node.order is None:
                 node.order = [a.text for a in game.order_actions(det, legal)] \
-                    if len(legal) > 1 else texts
+                    if len(legal) > 1 else list(by_text)
             new = None
-            if any(t not in children for t in texts):
-                allowed = set(texts)
-                new = next((t for t in node.order if t not in children and t in allowed),
-                           None) or next(t for t in texts if t not in children)
+            if any(t not in children for t in by_text):
+                new = next((t for t in node.order if t not in children and t in by_text),
+                           None) or next(t for t in by_text if t not in children)
             if new is not None:
                 child = children[new] = _Node()
-                for t in texts:
+                for t in by_text:
                     ch = children.get(t)
                     if ch is not None:
                         ch.avail += 1
-                det.apply(new)
+                det.apply(by_text[new])
                 path.append(child)
                 break
             best: _Node | None = None
             best_text = ""
             best_score = -math.inf
-            for t in texts:
+            for t in by_text:
                 ch = children[t]
                 ch.avail += 1
-                score = ch.total / ch.visits + log_c * math.sqrt(math.log(ch.avail) / ch.visits)
+                score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if score > best_score:
                     best, best_text, best_score = ch, t, score
             assert best is not None
-            det.apply(best_text)
+            det.apply(by_text[best_text])
             node = best
             path.append(best)
         value = self._rollout(det, game)
