@@ -1,6 +1,6 @@
 """Benchmarks of the bots and the lab (pytest-benchmark).
 
-    pytest tests/bench/test_bench_bots.py --benchmark-enable -p no:xdist
+    pytest benchmarks/test_bots_lab.py --benchmark-enable -p no:xdist
 
 The target (issue 12): MCTS runs at least 1,000 iterations per second of one core in Niflheim
 scenario 1. Iterations per CPU second are stored in each benchmark's ``extra_info`` (CPU time,
