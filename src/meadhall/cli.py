@@ -345,8 +345,9 @@ def sim_cmd(
     bot: Annotated[str, typer.Option(help="random, heuristic, mcts:200, mcts:1s")] = "heuristic",
     bots: Annotated[str | None, typer.Option(help="several bots, comma-separated: one batch "
                                              "each (random,heuristic,mcts:200)")] = None,
-    n_games: Annotated[int, typer.Option("--games", help="games per batch (the cap with "
-                                         "--until-ci)")] = 200,
+    n_games: Annotated[int | None, typer.Option("--games", help="games per batch (default "
+                                                "200); with --until-ci the most to play "
+                                                "(default 6400)")] = None,
     seed: Annotated[int, typer.Option(help="base seed: game i of every batch has the same "
                                       "seed")] = 1,
     workers: Annotated[str, typer.Option(help="worker processes, or auto (one per CPU)")] = "auto",
