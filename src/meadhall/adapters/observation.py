@@ -25,6 +25,7 @@ import math
 import re
 import warnings
 import zlib
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -240,8 +241,10 @@ class Layout:
         one Box of the flat vector."""
         if flat:
             return spaces.Box(-LIMIT, LIMIT, (self.size,), np.float32)
-        return spaces.Dict({name: spaces.Box(-LIMIT, LIMIT, shape, np.float32)
-                            for name, shape in self.shapes().items()})
+        # An OrderedDict keeps the layout's order (gymnasium sorts a plain dict's keys), so
+        # gymnasium's FlattenObservation gives the same vector as Encoder.flat.
+        return spaces.Dict(OrderedDict((name, spaces.Box(-LIMIT, LIMIT, shape, np.float32))
+                                       for name, shape in self.shapes().items()))
 
     def zeros(self) -> dict[str, np.ndarray]:
         return {name: np.zeros(shape, np.float32) for name, shape in self.shapes().items()}
