@@ -20,7 +20,7 @@ from rich.markup import escape
 from meadhall import games
 from meadhall.core import saves
 from meadhall.core.chance import ChanceRequest, NeedChance
-from meadhall.core.errors import ContentError, IllegalAction, MeadhallError, SaveError
+from meadhall.core.errors import ContentError, MeadhallError, SaveError
 from meadhall.core.protocol import CHANCE, Event, Game, GameState
 from meadhall.matching import match_choice, resolve_action
 
@@ -451,7 +451,8 @@ class TerminalSession:
             if action.text != " ".join(answer.split()):
                 self.con.print(f"[dim]> {escape(action.text)}[/dim]")
             events = self.save.history.apply(self.state, action)
-        except IllegalAction as e:
+        except MeadhallError as e:
+            # Refused (or a rule not implemented yet): the state is as it was; play on.
             self.error(str(e))
             return
         self.save.record(action.text, events)

@@ -93,3 +93,20 @@ def test_ctrl_c_says_the_game_was_saved_and_where(tmp_path: Path) -> None:
     child.close()
     assert child.exitstatus == 0
     assert json.loads(save.read_text())["log"] == ["move B1"]
+
+
+def test_a_rule_not_implemented_is_reported_and_play_goes_on(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from meadhall.core.errors import RuleNotImplemented
+
+    def not_yet(self: ToyState, action: str, events: list) -> None:  # type: ignore[type-arg]
+        raise RuleNotImplemented("toy", "Hero Turn", "waiting is not written yet")
+
+    monkeypatch.setattr(ToyState, "_apply", not_yet)
+    save = tmp_path / "p.json"
+    r = meadhall("play", "toy", "--scenario", "open", "--heroes", "ada", "--seed", "1",
+                 "--save", str(save), input="wait\n?\nq\n")
+    assert r.exit_code == 0, r.output
+    assert "not implemented: toy: Hero Turn (waiting is not written yet)" in r.output
+    assert "Type an action's number" in r.output  # the session went on
+    assert json.loads(save.read_text())["log"] == []

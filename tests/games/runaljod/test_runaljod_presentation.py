@@ -7,6 +7,7 @@ import re
 
 import pytest
 from runaljod_kit import foe, make, put, runes
+from runaljod_kit import sq as sq_
 
 from meadhall.bots.random import RandomBot
 from meadhall.core.protocol import Target
@@ -115,3 +116,63 @@ def test_power_labels_name_the_enemy_and_the_life_lost() -> None:
                        "loses 2 life points; the altar is re-thrown")
     assert Target("figure", "altar:thor") in a.targets
     assert Target("square", "C1", "2 dmg") in a.targets
+
+
+def test_the_table_draws_tiles_figures_runes_altar_and_time_track() -> None:
+    st = make(["........", "........", "........", "........"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    jotun = foe(st, "jotun", "F2")
+    jotun.also = sq_("F3")
+    w = foe(st, "clan_warrior", "B2")
+    w.conditions = ["stun"]
+    runes(st, "berserk", uruz="side", tiwaz="down", thurisaz="used")
+    st.altar = [["tyr", "side"], ["thor", "down"]]
+    st.time, st.end = 5, 12
+    scene = GAME.draw(st.view("berserk"))
+    board = scene.boards[0]
+    assert {c.id for c in board.cells} == {f"{c}{r}" for c in "ABCDEFGH" for r in (1, 2, 3, 4)}
+    tokens = {t.id: t for t in board.tokens}
+    assert tokens[f"enemy{jotun.uid}"].cells == ["F2", "F3"]
+    assert tokens[f"enemy{jotun.uid}"].side == "boss"
+    assert tokens[f"enemy{w.uid}"].badges == ["stun"]
+    assert tokens[f"enemy{w.uid}"].stats["defence"] == 1
+    assert tokens["berserk"].target == "figure:berserk" and tokens["berserk"].at == "A1"
+    panel = next(p for p in scene.panels if p.id == "berserk")
+    rune = {t.id: t for t in panel.tracks[0].tokens}
+    assert rune["berserk:uruz"].facing == 90 and rune["berserk:uruz"].at == "pool"
+    assert rune["berserk:tiwaz"].face_down and rune["berserk:thurisaz"].at == "move1"
+    assert "space:berserk:attack2" in scene.targets()
+    altar = next(p for p in scene.panels if p.id == "altar")
+    assert [(t.id, t.face_down, t.facing) for t in altar.tokens] == [
+        ("altar:tyr", False, 90), ("altar:thor", True, 0)]
+    time = scene.tracks[0]
+    assert time.value == 5 and time.marks == {4: "snake", 8: "snake", 12: "snake"}
+    assert [t.at for t in time.tokens] == ["5", "12"]
+
+
+def test_the_table_never_shows_the_hidden_exploration_cards() -> None:
+    import json
+
+    st = GAME.new_game({"heroes": ["berserk", "volva"]}, 3)
+    hidden = set(st.exploration.pile) | set(st.exploration.bottom)
+    assert hidden
+    drawn = json.dumps(GAME.draw(st.view(None)).to_json())
+    assert not any(c in drawn for c in hidden)
+
+
+@pytest.mark.rule("runaljod", "Single-Player Game")
+def test_a_single_player_has_one_seat_for_both_heroes() -> None:
+    solo = GAME.new_game({"heroes": ["berserk", "volva"], "players": 1}, 0)
+    assert solo.seats() == ["player"]
+    assert solo.seat_of("berserk") == solo.seat_of("volva") == "player"
+    assert solo.seat_of("players") == "players"
+    panels = {p.id: p.seat for p in GAME.draw(solo.view("player")).panels}
+    assert panels["berserk"] == panels["volva"] == "player"
+    duo = GAME.new_game({"heroes": ["berserk", "volva"], "players": 2}, 0)
+    assert duo.seats() == ["berserk", "volva"] and duo.seat_of("volva") == "volva"
+
+
+def test_legends_are_in_the_help_not_on_the_board() -> None:
+    st = GAME.new_game({"heroes": ["berserk", "volva"]}, 0)
+    assert "Legend" not in st.render() and "obstacle" in st.render_help()

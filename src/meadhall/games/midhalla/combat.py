@@ -27,6 +27,8 @@ class CombatRules:
         self._begin_step("enemies", events)
 
     def _begin_step(self, step: str, events: list[Event]) -> None:
+        if step == "enemies":
+            self.rounds += 1
         order = Board(self.tiles).tao()
         self.cb = {"step": step, "order": order, "i": 0, "done": [], "cur": None, "sub": "",
                    "left": 0, "action": None}
@@ -285,7 +287,7 @@ class CombatRules:
         if e.bleed:
             events.append(Event("bleed", f"{data.name} ({eid}) bleeds for {e.bleed} at the end "
                                 "of its turn", "Bleed X"))
-            self._damage_enemy(eid, e.bleed, events, "Bleed X")
+            self._damage_enemy(eid, e.bleed, events, "Bleed X", ("bleed", "bleed"))
 
     def _heal_enemy(self, e: Any, n: int, events: list[Event], section: str) -> None:
         before = e.hp
@@ -324,11 +326,11 @@ class CombatRules:
                 if tid in self.enemies:
                     self._linked_on_enemy(tid, eff, events)
             if dmg:
-                self._damage_enemy(tid, dmg, events, S.DEALING_DAMAGE)
+                self._damage_enemy(tid, dmg, events, S.DEALING_DAMAGE, source)
             if data.retaliate and source[0] in ("hero", "trap"):
                 events.append(Event("retaliate", f"{data.name} retaliates: {data.retaliate} "
                                     f"damage to {src}", "Retaliate"))
-                self._damage_source(source, data.retaliate, events)
+                self._damage_source(source, data.retaliate, events, (tid, e.card))
         elif kind == "hero":
             h = self.heroes[tid]
             dmg = max(0, value - h.armor)
@@ -338,11 +340,11 @@ class CombatRules:
             for eff in linked:
                 self._linked_on_hero(tid, eff, events)
             if dmg:
-                self._damage_hero(tid, dmg, src, events)
+                self._damage_hero(tid, dmg, self._blow(source), events)
             if h.retaliate and source[0] == "enemy" and source[1] in self.enemies:
                 events.append(Event("retaliate", f"{self._hname(tid)} retaliates: {h.retaliate} "
                                     f"damage to {src}", "Retaliate"))
-                self._damage_enemy(source[1], h.retaliate, events, "Retaliate")
+                self._damage_enemy(source[1], h.retaliate, events, "Retaliate", ("hero", tid))
         elif kind == "trap":
             events.append(Event("attack", f"{src} attacks trap {tid} for {value}", section,
                                 {"target": tid, "damage": value}))
@@ -350,7 +352,7 @@ class CombatRules:
         else:
             events.append(Event("attack", f"{src} attacks the gate for {value}", section,
                                 {"target": "gate", "damage": value}))
-            self._damage_gate(value, src, events)
+            self._damage_gate(value, self._blow(source), events)
 
     def _damage_against(self, eid: str, value: int, pierce: bool) -> tuple[int, int, int]:
         """(damage, armor, horde) of an Attack of ``value`` on an enemy without evasion:
@@ -372,10 +374,19 @@ class CombatRules:
             return f"trap {sid}"
         return sid
 
-    def _damage_source(self, source: tuple[str, str], n: int, events: list[Event]) -> None:
+    def _blow(self, source: tuple[str, str]) -> tuple[str, str]:
+        """(by, by_type) of a source for the statistics events: an enemy's id and card, a
+        hero's id and "hero", a trap's id and "trap"."""
+        kind, sid = source
+        if kind == "enemy":
+            return sid, self.enemies[sid].card if sid in self.enemies else "enemy"
+        return sid, kind
+
+    def _damage_source(self, source: tuple[str, str], n: int, events: list[Event],
+                       by: tuple[str, str]) -> None:
         kind, sid = source
         if kind == "hero":
-            self._damage_hero(sid, n, "retaliate", events)
+            self._damage_hero(sid, n, by, events)
         elif kind == "trap":
             self._damage_trap(sid, n, events)
 
@@ -429,7 +440,10 @@ class CombatRules:
         events.append(Event("exhaust", f"{self._hname(h.id)}'s skill "
                             f"{self._skill_name(h, slot)} is exhausted", "Exhaust"))
 
-    def _damage_enemy(self, eid: str, n: int, events: list[Event], section: str) -> None:
+    def _damage_enemy(self, eid: str, n: int, events: list[Event], section: str,
+                      source: tuple[str, str] | None = None) -> None:
+        """Damage to an enemy; at 0 HP it is defeated (a ``kill`` event when a hero did it,
+        with the hero, the enemy and its card for the statistics)."""
         e = self.enemies.get(eid)
         if e is None:
             return
@@ -444,12 +458,20 @@ class CombatRules:
             else:
                 pile = "elite" if data.kind == "elite" else "enemy"
                 self.decks[pile].to_discard(e.card)
-            events.append(Event("defeat", f"{data.name} ({eid}) is defeated and removed"
-                                + (f"; its card goes to the {pile} discard pile"
-                                   if pile != "box" else "; its card returns to the box"),
-                                S.HP, {"enemy": eid}))
+            by = f" by {self._source_name(source)}" if source else ""
+            text = (f"{data.name} ({eid}) is defeated{by} and removed"
+                    + (f"; its card goes to the {pile} discard pile"
+                       if pile != "box" else "; its card returns to the box"))
+            if source is not None and source[0] == "hero":
+                events.append(Event("kill", text, S.HP, {"by": source[1], "enemy": eid,
+                                                         "enemy_type": e.card}))
+            else:
+                events.append(Event("defeat", text, S.HP, {
+                    "enemy": eid, "enemy_type": e.card, "by": source[1] if source else None}))
 
-    def _damage_hero(self, hid: str, n: int, src: str, events: list[Event]) -> None:
+    def _damage_hero(self, hid: str, n: int, by: tuple[str, str], events: list[Event]) -> None:
+        """Damage to a hero; at 0 HP the hero is KO (a ``knockout`` event naming who did it:
+        ``by`` is (id, type), an enemy's id and card or a cause such as bleed)."""
         h = self.heroes[hid]
         if h.ko:
             return
@@ -457,10 +479,10 @@ class CombatRules:
         if h.ko:
             h.tile = None
             self.kos += 1
-            events.append(Event("ko", f"{self._hname(hid)} is KO and removed from the board",
-                                S.HP, {"hero": hid}))
+            events.append(Event("knockout", f"{self._hname(hid)} is KO and removed from the "
+                                "board", S.HP, {"hero": hid, "by": by[0], "by_type": by[1]}))
             if all(x.ko for x in self.heroes.values() if not x.follower):
-                self._chapter_lost("every hero is KO", events)
+                self._chapter_lost("every hero is KO", events, "heroes_ko", by)
 
     def _damage_trap(self, tid: str, n: int, events: list[Event]) -> None:
         t = self.traps[tid]
@@ -472,12 +494,14 @@ class CombatRules:
             events.append(Event("destroyed", f"Trap {tid} is destroyed: it stays on the board "
                                 "but no longer activates", S.HP, {"trap": tid}))
 
-    def _damage_gate(self, n: int, src: str, events: list[Event]) -> None:
-        self.gate_hp = max(0, self.gate_hp - n)
-        events.append(Event("gate", f"The gate loses {n} HP (now {self.gate_hp})", S.GOAL,
-                            {"gate": self.gate_hp}))
+    def _damage_gate(self, n: int, by: tuple[str, str], events: list[Event]) -> None:
+        """The gate loses HP (never below 0); at 0 the chapter is lost (Goal)."""
+        lost = min(n, self.gate_hp)
+        self.gate_hp -= lost
+        events.append(Event("gate", f"The gate loses {lost} HP (now {self.gate_hp})", S.GOAL,
+                            {"gate": self.gate_hp, "by": by[0]}))
         if self.gate_hp <= 0:
-            self._chapter_lost("the gate HP reached zero", events)
+            self._chapter_lost("the gate HP reached zero", events, "gate_destroyed", by)
 
     # ----------------------------------------------------------- 3.2 trap turns
     def _trap_phase_step(self, events: list[Event]) -> None:

@@ -57,8 +57,10 @@ class HeroRules:
         """3.3 Hero Turns: players may replay the step's actions "in a different way instead
         ... as long as the next step 3.1 has not started yet": back to the step's start."""
         snapshot = self.cb["snapshot"]
+        replays = self.replays + 1
         self._load(json.loads(snapshot))
         self.cb["snapshot"] = snapshot
+        self.replays = replays
         events.append(Event("replay", "Step 3.3 is replayed: every hero action since the step "
                             "began is taken back", S.HERO_TURNS))
 
@@ -176,7 +178,7 @@ class HeroRules:
         if h.bleed:
             events.append(Event("bleed", f"{self._hname(h.id)} bleeds {h.bleed} at the end of "
                                 "the turn", "Bleed X"))
-            self._damage_hero(h.id, h.bleed, "bleed", events)
+            self._damage_hero(h.id, h.bleed, ("bleed", "bleed"), events)
         events.append(Event("turn", f"{self._hname(h.id)}'s turn ends (activation token "
                             "inactive)", S.ACTIVATION_TOKEN))
 
@@ -235,7 +237,7 @@ class HeroRules:
             events.append(Event("pierce", f"{self._hname(h.id)} ignores armor until the end of "
                                 "this turn", S.TURNS))
         elif do == "damage_self":
-            self._damage_hero(h.id, eff["value"], src, events)
+            self._damage_hero(h.id, eff["value"], (src, "skill"), events)
         else:
             raise RuleNotImplemented(ID, S.TARGETING, f"a stand-alone {do} effect")
 

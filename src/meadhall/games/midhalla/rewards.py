@@ -240,11 +240,17 @@ class RewardRules:
                             S.FATE))
         self._after_chapter("win", "the chapter's objectives are fulfilled", events)
 
-    def _chapter_lost(self, reason: str, events: list[Event]) -> None:
-        """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing."""
+    def _chapter_lost(self, reason: str, events: list[Event], trigger: str = "",
+                      by: tuple[str, str] | None = None) -> None:
+        """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing.
+        ``trigger`` (``gate_destroyed``, ``heroes_ko``) and ``by`` (who dealt the final blow,
+        id and type) are kept for the statistics (``measures``)."""
         if self.phase in ("over", "interlude"):
             return
-        events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL))
+        self.ending = {"trigger": trigger, "by": by[0] if by else None,
+                       "final_blow": by[1] if by else None}
+        events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL,
+                            {"trigger": trigger}))
         fate = self.party["fate"]
         self.party = json.loads(self.party_start)
         self.party["fate"] = fate
@@ -268,6 +274,7 @@ class RewardRules:
             self.script.append({"op": "global", "n": n})
 
     def _after_chapter(self, result: str, reason: str, events: list[Event]) -> None:
+        self.record.append([self.chapter, result])
         self.cb = self.ht = self.lv = self.rw = self.choice = None
         if not self.setup.get("campaign"):
             self.script = []

@@ -172,7 +172,7 @@ class ExplorationRules:
                 events.append(Event("gate", f"The gate gains {self.gate_hp - before} HP "
                                     f"(now {self.gate_hp}; it never exceeds its maximum)", S.HP))
             else:
-                self._damage_gate(-op["gate"], "an event", events)
+                self._damage_gate(-op["gate"], ("event", "event"), events)
 
     def _op_heal_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
         for h in self._party_heroes():
@@ -195,7 +195,7 @@ class ExplorationRules:
         spared = op.get("spare", lowest[0]) if op.get("spare_lowest") else None
         for h in alive:
             if h.id != spared:
-                self._damage_hero(h.id, op["value"], "an event", events)
+                self._damage_hero(h.id, op["value"], ("event", "event"), events)
 
     def _on_spare(self, hero: str, events: list[Event]) -> None:
         self.script.insert(0, {**self.last_ctx["op"], "spare": hero})
@@ -258,8 +258,8 @@ class ExplorationRules:
             self._new_trap(kind, tile, events)
 
     def _new_trap(self, kind: str, tile: str, events: list[Event]) -> TrapState:
-        self.next_id += 1
-        t = TrapState(f"t{self.next_id}", kind, tile, self.content.cat.traps[kind].levels[0].hp)
+        t = TrapState(self._free_id("t", self.traps), kind, tile,
+                      self.content.cat.traps[kind].levels[0].hp)
         self.traps[t.id] = t
         events.append(Event("build", f"A {self.content.cat.traps[kind].name} ({t.id}) is "
                             f"built on map tile {tile} with {t.hp} HP", S.BUILD, {"trap": t.id}))
@@ -294,6 +294,15 @@ class ExplorationRules:
         self._unlock(alt["kind"], str(alt["id"]), events)
 
     # ----------------------------------------------------------- spawning helper
+    @staticmethod
+    def _free_id(prefix: str, taken: dict[str, Any]) -> str:
+        """The lowest free id (``e1``, ``e2``...): ids stay few, so the action vocabulary is
+        finite, and a defeated enemy's or removed trap's id is used again."""
+        n = 1
+        while f"{prefix}{n}" in taken:
+            n += 1
+        return f"{prefix}{n}"
+
     def _spawn_enemy(self, card: str, tile: str, events: list[Event], section: str,
                      from_deck: bool = True) -> EnemyState:
         """Spawning: HP for the player count (+1 per player after the first for each curse
@@ -301,8 +310,8 @@ class ExplorationRules:
         data = self.content.cat.enemies[card]
         n = self._players()
         hp = data.hp[n - 1] + self.tiles[tile].curses * (n - 1)
-        self.next_id += 1
-        e = EnemyState(f"e{self.next_id}", card, tile, hp, hp, evasion=data.evasion)
+        e = EnemyState(self._free_id("e", self.enemies), card, tile, hp, hp,
+                       evasion=data.evasion)
         self.enemies[e.id] = e
         extra = f" (+{hp - data.hp[n - 1]} for curses)" if hp != data.hp[n - 1] else ""
         events.append(Event("spawn", f"{data.name} ({e.id}) spawns on map tile {tile} with "

@@ -74,6 +74,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.roster: list[str] = list(setup["heroes"])
         """The heroes of the current chapter (a campaign may change them between chapters)."""
         self.next_chapter: str | None = None
+        self.record: list[list[str]] = []
+        """Every chapter played in this game (a campaign plays several): [chapter, result]."""
         self._setup_chapter(setup["scenario"])
 
     # ----------------------------------------------------------- setup
@@ -111,7 +113,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         del board
         self.enemies: dict[str, EnemyState] = {}
         self.traps: dict[str, TrapState] = {}
-        self.next_id = 0
         u = self.party["unlocks"]
         ch = self.chapter_data
         comp = [k for k in c.cat.component_deck] + [k for k in u["components"]
@@ -165,6 +166,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.curses_to_place = 0
         self.epilogue_read = False
         self.kills = self.traps_lost = self.kos = 0
+        self.rounds = 0
+        """Combat rounds (3.1-3.3) begun in this chapter."""
+        self.replays = 0
+        """Times the players replayed step 3.3 in this chapter."""
+        self.ending: dict[str, Any] | None = None
+        """How the chapter was lost: trigger, final blow (for the statistics)."""
 
     def _start(self, events: list[Event]) -> None:
         self._chapter_draws(events)
@@ -208,7 +215,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if on_board >= self.content.cat.curse_markers:
             events.append(Event("curse", "No curse marker is left: the gate loses 1 HP instead",
                                 S.FATE))
-            self._damage_gate(1, "a missing curse marker", events)
+            self._damage_gate(1, ("curse", "fate scale"), events)
             return
         self.tiles[tid].curses += 1
         events.append(Event("curse", f"A curse marker is placed on map tile {tid}", S.FATE,
@@ -222,7 +229,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                 self.curses_to_place = 0
                 events.append(Event("curse", f"No unfortified map tile for {n} curse marker(s): "
                                     f"the gate loses {n} HP", S.FATE))
-                self._damage_gate(n, "missing curse markers", events)
+                self._damage_gate(n, ("curse", "fate scale"), events)
                 return
             low = min(self.tiles[t].curses for t in cands)
             even = [t for t in cands if self.tiles[t].curses == low]
@@ -370,6 +377,37 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                  "phase")
         return None
 
+    def measures(self) -> dict[str, Any]:
+        """For the simulation lab: combat rounds, cycle, gate HP, enemies left, kills, KOs,
+        traps destroyed; on a loss the trigger, the final blow and the margins; in a
+        campaign the chapters won and lost."""
+        out: dict[str, Any] = {
+            "rounds": self.rounds, "cycle": min(self.cycle, self.chapter_data.cycles),
+            "cycles": self.chapter_data.cycles, "gate_hp": self.gate_hp,
+            "enemies_left": len(self.enemies), "kills": self.kills, "kos": self.kos,
+            "traps_lost": self.traps_lost, "replays": self.replays,
+            "chapter_progress": round(self._progress(), 4)}
+        if self.setup.get("campaign"):
+            out["chapters_won"] = sum(1 for _, r in self.record if r == "win")
+            out["chapters_lost"] = sum(1 for _, r in self.record if r == "loss")
+        o = self.outcome()
+        if o.result == "loss":
+            ending = self.ending or {}
+            out["trigger"] = ("conceded" if self.conceded is not None
+                              else ending.get("trigger") or "campaign_ended")
+            out["final_blow"] = ending.get("final_blow")
+            out["margin_gate_hp"] = self.gate_hp
+            out["margin_enemies_left"] = len(self.enemies)
+            out["margin_heroes_standing"] = sum(1 for h in self._party_heroes() if not h.ko)
+            out["margin_cycles_short"] = self.chapter_data.cycles - min(
+                self.cycle, self.chapter_data.cycles)
+        return out
+
+    def _progress(self) -> float:
+        from meadhall.games.midhalla.evaluation import progress
+
+        return progress(self)
+
     def _outcome(self) -> Outcome:
         if self.phase != "over" or self.result is None:
             return ONGOING
@@ -423,7 +461,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "heroes": {h: to_json(v) for h, v in self.heroes.items()},
             "enemies": {e: to_json(v) for e, v in self.enemies.items()},
             "traps": {t: to_json(v) for t, v in self.traps.items()},
-            "next_id": self.next_id,
             "decks": {n: self.decks[n].to_json() for n in DECKS},
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
@@ -432,7 +469,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "combat": fastcopy(self.cb), "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
-            "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos},
+            "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos,
+                      "rounds": self.rounds, "replays": self.replays},
+            "ending": dict(self.ending) if self.ending else None,
+            "record": [list(r) for r in self.record],
             "roster": list(self.roster), "next_chapter": self.next_chapter,
             "party": fastcopy(self.party), "party_start": json.loads(self.party_start),
         }
@@ -445,7 +485,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             if p["chapter"] != self.chapter:
                 self._setup_chapter(p["chapter"])
         for k in ("phase", "cycle", "explored_in_cycle", "timer", "gate_hp", "silver",
-                  "runestones", "next_id", "curses_to_place", "epilogue_read", "here"):
+                  "runestones", "curses_to_place", "epilogue_read", "here"):
             if k in p:
                 setattr(self, k, p[k])
         self.result = p.get("result")
@@ -486,8 +526,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                     raise ContentError("", f"traps.{t}.kind", f"unknown trap {v.get('kind')!r}")
                 base = {"id": t, "hp": c.cat.traps[v["kind"]].levels[v.get("level", 1) - 1].hp}
                 self.traps[t] = from_json(TrapState, {**base, **v})
-        ids = [int(x[1:]) for x in [*self.enemies, *self.traps] if x[1:].isdigit()]
-        self.next_id = max([self.next_id, *ids])
         for n, d in p.get("decks", {}).items():
             self.decks[n] = Deck.from_json(d)
         self.choice = Choice.from_json(fastcopy(p.get("choice")))
@@ -499,6 +537,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.kills = tally.get("kills", 0)
         self.traps_lost = tally.get("traps_lost", 0)
         self.kos = tally.get("kos", 0)
+        self.rounds = tally.get("rounds", 0)
+        self.replays = tally.get("replays", 0)
+        self.ending = dict(p["ending"]) if p.get("ending") else None
+        self.record = [list(r) for r in p.get("record", [])]
         if "party" in p:
             self.party = fastcopy(p["party"])
         self.roster = list(p.get("roster", [h for h, v in self.heroes.items()

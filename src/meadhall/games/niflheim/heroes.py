@@ -406,7 +406,7 @@ def move(s: NiflheimState, h: Hero, st: Step, events: list[Event]) -> None:
                         {"hero": h.id, "to": grid.name(st.to), "cost": st.cost}))
     if st.burn:
         events.append(Event("burn", f"{h.name} is burned by the fire: 1 wound", S.MOVE_EXAMPLES))
-        s.wound_hero(h, events, S.MOVE_EXAMPLES)
+        s.wound_hero(h, events, S.MOVE_EXAMPLES, by="fire", by_type="fire")
         if not h.on_map:
             return
     z = zoc(s).get(st.to)

@@ -58,6 +58,8 @@ class NiflheimState(GameState):
         self.control: dict[str, str] = {h: p for p, ids in (setup.get("players") or {}).items()
                                         for h in ids}
         """Co-op Play: hero id -> the player who controls it."""
+        self.tally: dict[str, Any] = {"kills": 0, "knockouts": []}
+        """What the lab measures: undead eliminated and heroes knocked out (by whom)."""
         self.camp: dict[str, Any] | None = campaign.new_record() if setup.get("campaign") \
             else None
         self.reset_scenario(setup["scenario"])
@@ -71,7 +73,6 @@ class NiflheimState(GameState):
         self.scenario_id: str = sid
         self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
         self.undead: dict[int, Undead] = {}
-        self.next_uid = 0
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
         self.discard: list[str] = []
         self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
@@ -92,11 +93,11 @@ class NiflheimState(GameState):
         self.forced: list[str] = []
         self.next_active: str | None = None
         for q in sc.face_down:
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, None, grid.sq(q))
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, None, grid.sq(q))
         for q, kind in sc.orange.items():
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, kind, grid.sq(q), orange=True)
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, kind, grid.sq(q), orange=True)
 
     # ------------------------------------------------------------------ setup
     def _place_heroes(self, sc: ScenarioData, setup: dict[str, Any]) -> None:
@@ -177,8 +178,11 @@ class NiflheimState(GameState):
         return occ
 
     # ------------------------------------------------------------------ shared effects
-    def wound_hero(self, h: Hero, events: list[Event], section: str) -> None:
-        """One wound; at 0 health the hero is killed and drops what they carried."""
+    def wound_hero(self, h: Hero, events: list[Event], section: str, by: str = "",
+                   by_type: str = "") -> None:
+        """One wound; at 0 health the hero is killed and drops what they carried. ``by`` and
+        ``by_type`` name what dealt it (an undead's figure id and kind, ``fire``, a hero whose
+        natural 2 or Greek fire hit), for the statistics of the lab."""
         h.health -= 1
         if h.health > 0:
             events.append(Event("health", f"{h.name} has {h.health} health left", section,
@@ -191,9 +195,12 @@ class NiflheimState(GameState):
             self.items.setdefault(at, []).extend(dropped)
         h.ready, h.off_hand, h.gear = None, None, []
         h.status, h.at, h.locked_by = "dead", None, None
-        events.append(Event("death", f"{h.name} is killed"
+        # kind "knockout" with hero/by/by_type: the simulation lab counts these.
+        events.append(Event("knockout", f"{h.name} is killed"
                             + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
-                            S.LOSING, {"hero": h.id}))
+                            S.LOSING, {"hero": h.id, "by": by, "by_type": by_type}))
+        self.tally["knockouts"].append({"hero": h.id, "by": by, "by_type": by_type,
+                                        "round": self.round})
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
@@ -207,7 +214,8 @@ class NiflheimState(GameState):
     def wound_figure_at(self, q: Sq, by: Hero, events: list[Event]) -> None:
         who = self.occupancy().get(q, "")
         if who.startswith("h:"):
-            self.wound_hero(self.heroes[who[2:]], events, S.ROLLING)
+            self.wound_hero(self.heroes[who[2:]], events, S.ROLLING, by=by.id,
+                            by_type="natural 2")
         elif who.startswith("u:"):
             combat.wound_undead(self, self.undead[int(who[2:])], by, events)
 
@@ -294,6 +302,13 @@ class NiflheimState(GameState):
             return Decision(seat, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
+
+    def measures(self) -> dict[str, Any]:
+        """Rounds, objectives done, undead left and killed, heroes standing, corruption; on a
+        loss its trigger, final blow and margins (see :func:`.evaluation.measures`)."""
+        from meadhall.games.niflheim.evaluation import measures
+
+        return measures(self)
 
     def _describe(self, text: str) -> tuple[str, tuple[Target, ...]]:
         return present.describe(self, text)
@@ -707,8 +722,9 @@ class NiflheimState(GameState):
 
     def _spawn(self, at: Sq, events: list[Event]) -> None:
         """Place a spawned marker; a covering hero may attack it at once if it is revealed."""
-        if undead.place_marker(self, at, events, S.SPAWNING):
-            u = self.undead[self.next_uid]
+        uid = undead.place_marker(self, at, events, S.SPAWNING)
+        if uid is not None:
+            u = self.undead[uid]
             if u.kind is not None:
                 self._offer_cover(u)
 
@@ -987,7 +1003,6 @@ class NiflheimState(GameState):
             "turn": self.turn_no, "active": self.active,
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
             "undead": [self._undead_json(u) for u in self.undead.values()],
-            "next_uid": self.next_uid,
             "pool": self.pool.to_json(), "discard": list(self.discard),
             "items": {grid.name(q): list(v) for q, v in self.items.items()},
             "done": list(self.done),
@@ -998,6 +1013,8 @@ class NiflheimState(GameState):
             "forced": list(self.forced), "next_active": self.next_active,
             "campaign": self.camp,
             "control": dict(self.control),
+            "tally": {"kills": self.tally["kills"],
+                      "knockouts": [dict(k) for k in self.tally["knockouts"]]},
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -1039,8 +1056,6 @@ class NiflheimState(GameState):
                 if u.kind is not None and u.kind not in self.content.undead:
                     raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
                 self.undead[u.id] = u
-            self.next_uid = max([0, *self.undead])
-        self.next_uid = int(p.get("next_uid", self.next_uid))
         if "pool" in p:
             pool = p["pool"]
             if isinstance(pool, dict) and "name" in pool:
@@ -1071,6 +1086,10 @@ class NiflheimState(GameState):
         if "campaign" in p:
             self.camp = p["campaign"]
         self.next_active = p.get("next_active", self.next_active)
+        if "tally" in p:
+            t = p["tally"]
+            self.tally = {"kills": int(t.get("kills", 0)),
+                          "knockouts": [dict(k) for k in t.get("knockouts", [])]}
         self.control = {str(k): str(v) for k, v in p.get("control", self.control).items()}
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:

@@ -245,7 +245,7 @@ def attack(s: NiflheimState, u: Undead, hero: Hero, events: list[Event]) -> None
     why = "the hero it locks" if hero.locked_by == u.id else "a locked hero"
     events.append(Event("wound", f"{uname(s, u)} attacks {hero.name}, {why}: 1 wound",
                         S.LOCKS, {"undead": u.id, "hero": hero.id}))
-    s.wound_hero(hero, events, S.LOCKS)
+    s.wound_hero(hero, events, S.LOCKS, by=f"undead{u.id}", by_type=u.kind or "draugr")
 
 
 def spawn_squares(s: NiflheimState, at: Sq) -> list[Sq]:
@@ -271,9 +271,19 @@ def spawn_squares(s: NiflheimState, at: Sq) -> list[Sq]:
     return _order(out)
 
 
-def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) -> bool:
+def free_id(s: NiflheimState) -> int:
+    """The number of a newly placed undead: the lowest not on the map (a marker's number is
+    free again once its undead is eliminated, so numbers never exceed the scenario's forces)."""
+    uid = 1
+    while uid in s.undead:
+        uid += 1
+    return uid
+
+
+def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) -> int | None:
     """Draw a marker from the pool (face down: its identity is decided when revealed) and place
-    it; when the pool has run out, the discard area returns to it first."""
+    it; when the pool has run out, the discard area returns to it first. Returns its number,
+    or None when no marker is left."""
     if physical_pool(s) <= 0 and s.discard:
         s.pool.add(s.discard)
         events.append(Event("pool", f"The undead pool ran out: {len(s.discard)} markers return "
@@ -282,11 +292,10 @@ def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) ->
     if physical_pool(s) <= 0:
         events.append(Event("spawn", f"No undead marker is left in the pool to place on "
                             f"{grid.name(at)}", section))
-        return False
-    s.next_uid += 1
-    u = Undead(s.next_uid, None, at)
+        return None
+    u = Undead(free_id(s), None, at)
     s.undead[u.id] = u
     events.append(Event("spawn", f"A face-down undead marker ({uname(s, u)}) is placed on "
                         f"{grid.name(at)}", section, {"undead": u.id, "at": grid.name(at)}))
     reveal(s, events)
-    return True
+    return u.id

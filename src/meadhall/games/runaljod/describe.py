@@ -132,8 +132,6 @@ class DescribeMixin:
         else:
             name, text = c.items[power].name, c.items[power].text
         targets: list[Target] = []
-        if power in c.gods:
-            targets.append(Target("figure", f"altar:{power}"))
         if power in ("thor", "jarngreipr") and detail:
             if detail == "every enemy of the tile":
                 tile = self.tile_of(h.at) if h.at else -1
@@ -214,7 +212,8 @@ class DescribeMixin:
                 Target("card", f"{h.id}:{act.item}"), Target("figure", o.id), *targets]
         if k == "invoke":
             words, effect, t = self._power_words(h, act.power, act.detail)
-            return f"{name} {words}{using}: {effect}; the altar is re-thrown", t + targets
+            return (f"{name} {words}{using}: {effect}; the altar is re-thrown",
+                    [Target("figure", f"altar:{act.power}"), *t, *targets])
         if k == "rethrow":
             return f"{name} re-throws the altar{using} (each sideways god's rune heals every " \
                    "hero 1 life point)", targets

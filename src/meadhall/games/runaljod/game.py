@@ -9,10 +9,12 @@ from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, validate
+from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError, RuleNotImplemented
 from meadhall.core.protocol import Game, Info
 
 from .content import FILE_MODELS, RunaljodContent, load_content
+from .drawing import draw_scene
 from .state import RunaljodState
 
 SCENARIOS = {
@@ -80,6 +82,11 @@ class RunaljodGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return dict(FILE_MODELS)
+
+    def draw(self, view: Mapping[str, Any]) -> Scene:
+        """The table from a seat's view: tiles, figures, the altar and time track, each hero's
+        board with its runes, the active cards and the decks (drawing.py)."""
+        return draw_scene(self.content, self.title, view)
 
 
 GAME = RunaljodGame()
