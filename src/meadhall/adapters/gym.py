@@ -98,7 +98,7 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         else:
             self.state = self.table.new_state(game_seed)
         self._seed = game_seed
-        self._bot = make_bot(self.others, bot_seed)
+        self._bot = make_bot(self.others, bot_seed, self.table.game)
         self._steps = 0
         events = self._advance()
         return self._observe(), self._info(events)
