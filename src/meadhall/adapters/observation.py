@@ -174,6 +174,7 @@ class Layout:
         tiles: dict[str, TilePiece] = {}
         tracks: dict[str, int] = {}
         panels: dict[str, list[str]] = {}
+        sheets: set[str] = set()
         for scene in scenes:
             for b in scene.boards:
                 if isinstance(b, draw.TileNetwork):
@@ -199,6 +200,13 @@ class Layout:
                 for st in p.stats:
                     if st.name not in names:
                         names.append(st.name)
+                if p.seat is not None:
+                    sheets.add(p.id)
+        # Seats' sheets are alike: a stat one sheet showed (a bleed, a bonus) has its place on
+        # every seat's sheet, even if the probe games never showed it there.
+        shared = list(_merge((), (n for pid in panels if pid in sheets for n in panels[pid])))
+        for pid in sheets:
+            panels[pid] = shared
         vector: list[str] = [f"seat:{s}" for s in table.seats]
         vector += [f"decider:{s}" for s in table.seats]
         vector += ["decider:mine", "decider:players", "decider:chance",
