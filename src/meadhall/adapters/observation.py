@@ -301,9 +301,10 @@ class Encoder:
         self.unencoded: list[str] = []
         """What the last :meth:`encode` drew but could not place in the layout."""
 
-    def encode(self, state: GameState, seat: str,
+    def encode(self, state: GameState, seat: str | None,
                out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
-        """The observation of ``seat`` (fresh arrays, or written into ``out``)."""
+        """The observation of ``seat`` (fresh arrays, or written into ``out``); ``None``
+        observes as a spectator (the public view: no seat, nothing of one's own)."""
         arrays = out if out is not None else self.layout.zeros()
         if out is not None:
             for a in arrays.values():
@@ -326,7 +327,8 @@ class Encoder:
             if i is not None:
                 vec[i] += value
 
-        put(f"seat:{seat}", 1.0)
+        if seat is not None:
+            put(f"seat:{seat}", 1.0)
         decider = self.table.decider(state)
         d = state.decision()
         if decider == CHANCE:
@@ -412,7 +414,7 @@ class Encoder:
             np.clip(a, -LIMIT, LIMIT, out=a)
         return arrays
 
-    def flat(self, state: GameState, seat: str) -> np.ndarray:
+    def flat(self, state: GameState, seat: str | None) -> np.ndarray:
         """The observation as one flat ``float32`` vector (the pieces in layout order)."""
         arrays = self.encode(state, seat)
         return np.concatenate([arrays[n].ravel() for n in self.layout.shapes()])

@@ -64,6 +64,7 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
                             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
             for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.state_space = self.layout.space(flat=True)
         self.game_state: GameState | None = None
         self._rng: np.random.Generator | None = None
         self._steps = 0
@@ -105,6 +106,11 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         obs = (self.encoder.flat(state, agent) if self.flatten
                else self.encoder.encode(state, agent))
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state for centralised training: the flat observation of the public
+        (spectator's) view — hidden information stays hidden here too."""
+        return self.encoder.flat(self._state(), None)
 
     def step(self, action: SupportsInt | None) -> None:
         """The selected agent plays vocabulary action ``action`` (``None`` once it is done)."""
