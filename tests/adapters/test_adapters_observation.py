@@ -47,7 +47,7 @@ def test_observations_never_depend_on_hidden_information(drawn_case: Case) -> No
         state, bot = table.new_state(seed), RandomBot(seed)
         for step in range(case.max_steps):
             if step % 5 == 0:
-                for seat in table.seats:
+                for seat in (*table.seats, None):  # None: the global state
                     obs = encoder.encode(state, seat)
                     assert obs in space
                     for k in (1, 2):
