@@ -14,6 +14,7 @@ result: +1 each when it wins, -1 when it loses. docs/adapters.md has the details
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, SupportsInt
 
 from meadhall.adapters import missing
@@ -37,7 +38,8 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
 
     def __init__(self, game_id: str, setup: Mapping[str, Any] | None = None, *,
                  choices_by: str | None = None, max_steps: int | None = None,
-                 illegal_reward: float = ILLEGAL_REWARD, vocabulary_file: str | None = None,
+                 illegal_reward: float = ILLEGAL_REWARD,
+                 vocabulary_file: str | Path | None = None,
                  render_mode: str | None = None, flatten: bool = True) -> None:
         super().__init__()
         table = Table.of(game_id, setup, choices_by)
