@@ -79,9 +79,15 @@ def match_choice(typed: str, options: Sequence[Sequence[str]], what: str,
         raise ContentError("your answer", field or what, f"{typed!r} fits several: "
                            f"{_listing([ids[i] for i in found])}; type more of it")
     close = suggest(typed, [n for o in options for n in o])
-    hint = f"did you mean {' or '.join(dict.fromkeys(close))}?" if close else \
+    hint = f"did you mean {_either(list(dict.fromkeys(close)))}?" if close else \
         f"choose from {_listing(ids)}"
     raise ContentError("your answer", field or what, f"unknown {what} {typed!r}; {hint}")
+
+
+def _either(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def _verbs(texts: Sequence[str]) -> list[str]:
@@ -128,7 +134,7 @@ def resolve_action(state: GameState, typed: str) -> Action:
                             f"{_listing([texts[i] for i in found])}; type more of it or "
                             "its number")
     close = suggest(text, texts)
-    did_you_mean = f"did you mean {' or '.join(close)}?" if close else \
+    did_you_mean = f"did you mean {_either(close)}?" if close else \
         f"the actions now begin with {_listing(_verbs(texts))}"
     if text.split()[0].casefold() in _verbs(texts):
         # The right kind of action with a wrong detail: the game's rule-naming reason helps.
