@@ -261,3 +261,43 @@ def test_covering_attacks_are_offered_to_the_controlling_player_only() -> None:
     d = s.decision()
     assert d.seat == "ann" and d.default == "no cover attack"
     assert all(a == "no cover attack" or a.startswith("cover: frida") for a in legal(s))
+
+
+# ----------------------------------------------------------------------------- campaign, texts
+@pytest.mark.rule("niflheim", "Party Control Sheet")
+def test_the_players_may_end_a_campaign_and_its_record_says_so() -> None:
+    from meadhall.games.niflheim import campaign
+
+    f = {"at": "L7", "intent": "walking", "mp": 3, "gear": ["torch"]}
+    p: dict[str, Any] = {"scenario": "1", "heroes": {"frida": f}, "undead": [], "items": {},
+                         "active": "frida", "coin_used": True, "done": ["J"],
+                         "campaign": campaign.new_record()}
+    s = GAME.from_json({"game": "niflheim", "setup": {"scenario": "1", "heroes": ["frida"],
+                                                      "campaign": True}, "position": p})
+    campaign.remember_start(s)
+    s.apply("exit E")
+    assert s.decision().default == "end the interim stage" and "end the campaign" in legal(s)
+    s.apply("end the campaign")
+    o = s.outcome()
+    assert o.result == "loss" and "ended the campaign after scenario 1" in o.reason
+    assert s.measures()["trigger"] == "ended_campaign" and s.camp["played"] == ["1"]
+
+
+@pytest.mark.rule("niflheim", "Shields")
+def test_sentences_say_what_the_engine_did() -> None:
+    """An armoured troll that cannot be pushed is not said to be stunned instead; an orange
+    force does not go to the discard area; no "loses 0 Glory"."""
+    ud = [{"id": 1, "kind": "troll", "at": "C4"}]
+    s = pos({"frida": {"at": "C3", "ready": "shield"}}, ud, walls=[["C4", "C5"]])
+    s.force(8)
+    text = " ".join(e.text for e in s.apply("attack undead 1 with shield"))
+    assert "cannot be stunned instead" in text and "it is stunned instead" not in text
+    s = pos({"frida": {"at": "C3", "ready": "seax"}}, [{"id": 1, "kind": "draugr", "at": "C4",
+                                                        "orange": True}])
+    s.force(12)
+    text = " ".join(e.text for e in s.apply("attack undead 1 with seax"))
+    assert "orange force" in text and "discard" not in text and s.discard == []
+    s = pos({"frida": {"at": "N10", "intent": "walking", "mp": 3}}, rows=open_map(14, 12),
+            done=["O1", "O2"])
+    text = " ".join(e.text for e in s.apply("exit E"))
+    assert "gains 1 Glory for completing the scenario" in text and "loses 0" not in text

@@ -19,6 +19,7 @@ HUSKARL_LIMIT = 4
 MAX_CORRUPTION = 10
 HUSKARL_MAX_SKILLS = 2
 END_INTERIM = "end the interim stage"
+END_CAMPAIGN = "end the campaign"
 RETRY = "retry the scenario"
 GIVE_UP = "give up the campaign"
 CHOICES = ("interim", "retry", "next scenario", "new character")
@@ -96,7 +97,7 @@ def interim_options(s: NiflheimState) -> list[str]:
     assert s.camp is not None
     party = list(s.heroes.values())
     n = s.names
-    out = [END_INTERIM]
+    out = [END_INTERIM, END_CAMPAIGN]
     for h in party:
         if h.health < h.max_health and h.id not in s.camp["healed"] \
                 and h.supplies.get("healing_salves", 0) > 0:
@@ -163,6 +164,14 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
     assert s.camp is not None
     if action == END_INTERIM:
         next_scenario(s, events)
+        return
+    if action == END_CAMPAIGN:
+        sc = s.scenario
+        s.camp["result"] = ["loss", f"the players ended the campaign after scenario "
+                            f"{sc.number}: {sc.name}, before completing it"]
+        s.segment = "over"
+        events.append(Event("campaign", "The players end the campaign here; the Party Control "
+                            "Sheet records it as ended unfinished", S.PCS))
         return
     words = action.split()
     n = s.names
@@ -319,6 +328,14 @@ def apply_choice(s: NiflheimState, kind: str, action: str, c: dict[str, Any],
 
 
 # ----------------------------------------------------------------------------- glory, motes
+def xp_pegs(xp: int) -> dict[str, int | bool | None]:
+    """Recording Experience: the black peg on the tens (none below 10), the white peg on the
+    ones; with matching digits ("say 55") the white peg goes into the red hole."""
+    tens, ones = divmod(max(0, xp), 10)
+    black = tens if tens else None
+    return {"black": black, "white": ones, "red": black is not None and black == ones}
+
+
 def spend_glory(h: Hero, n: int) -> None:
     """Pay a Glory cost outside an activation (no MP to adjust): checked, then moved."""
     check_glory(h, n)

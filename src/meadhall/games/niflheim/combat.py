@@ -290,9 +290,10 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
         data = {"undead": u.id, "enemy": f"undead{u.id}", "enemy_type": kind}
         if by is not None:
             data["by"] = by.id
+        where = ("an orange force, it does not return to the undead pool" if u.orange
+                 else "its marker goes to the discard area")
         events.append(Event("kill" if by is not None else "eliminated", f"{ud.name} {u.id} is "
-                            f"eliminated and its marker goes to the discard area{xp}",
-                            S.ELIMINATED, data))
+                            f"eliminated: {where}{xp}", S.ELIMINATED, data))
         return
     events.append(Event("wound", f"{uname(s, u)} takes a wound ({ud.hv - u.wounds} health "
                         "left)", S.EFFECTS, {"undead": u.id}))
@@ -317,6 +318,10 @@ def shield_push(s: NiflheimState, h: Hero, u: Undead, events: list[Event]) -> No
                                 S.NEW_RULES_34, {"undead": u.id, "to": grid.name(q)}))
             s.break_locks_if_apart(u, events)
             return
+    if "armoured" in s.content.undead[u.kind or "draugr"].powers:
+        events.append(Event("push", f"{uname(s, u)} cannot be pushed, and being armoured it "
+                            "cannot be stunned instead", S.NEW_RULES_34, {"undead": u.id}))
+        return
     events.append(Event("push", f"{uname(s, u)} cannot be pushed: it is stunned instead",
                         S.NEW_RULES_34, {"undead": u.id}))
     stun_undead(s, u, events)
@@ -336,7 +341,8 @@ def runestone(s: NiflheimState, h: Hero, u: Undead, rune: str, own_turn: bool,
                             S.NEW_RULES_5, {"hero": h.id}))
     elif rune == "blue":
         near = [x for x in s.undead.values() if x.id != u.id and not x.stunned
-                and s.board.adjacent(x.at, u.at)]
+                and s.board.adjacent(x.at, u.at)
+                and "armoured" not in s.content.undead[x.kind or "draugr"].powers]
         if len(near) > 1:
             s.ask_blue([x.id for x in near])
         elif near:

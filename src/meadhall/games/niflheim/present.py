@@ -325,6 +325,9 @@ def _campaign(s: NiflheimState, kind: str, text: str) -> Described:
     if kind == "interim":
         if text == campaign.END_INTERIM:
             return "End the interim stage and go on", (option(text),)
+        if text == campaign.END_CAMPAIGN:
+            return ("End the campaign here, unfinished (it is recorded as ended, not won)",
+                    (option(text),))
         if words[0] == "heal":
             h = s.hero_named(text[len("heal "):])
             return (f"{h.name} uses a healing salve: health {h.health} → {h.health + 1}",

@@ -265,9 +265,9 @@ class NiflheimState(GameState):
             for x in present:
                 if not x.huskarl:
                     x.glory = max(x.glory + 1 - failed, -skills.MAX_CORRUPTION)
-            events.append(Event("glory", f"Each character present gains 1 Glory for completing "
-                                f"the scenario and loses {failed} for failed secondary "
-                                "objectives", S.ADDITIONAL))
+            lost = (f" and loses {failed} for failed secondary objectives" if failed else "")
+            events.append(Event("glory", "Each character present gains 1 Glory for completing "
+                                f"the scenario{lost}", S.ADDITIONAL))
         if sc.exit_text:
             events.append(Event("exit text", sc.exit_text, S.FINISHED_S1))
         self.result = ["win", f"Scenario {sc.number}: {sc.name} complete"]
@@ -508,7 +508,10 @@ class NiflheimState(GameState):
             if action != NO_COVER:
                 self._cover_attack(action, events)
             else:
-                events.append(Event("cover", "No covering hero interrupts", S.COVERING))
+                who = [h.name for h in self.heroes.values() if h.on_map and h.marker
+                       and h.marker.startswith("cover") and self.seat_of(h.id) == c.get("seat")]
+                events.append(Event("cover", f"{' and '.join(who) or 'No covering hero'} "
+                                    "does not interrupt", S.COVERING))
             u = self.undead.get(c.get("uid", -1))
             if c.get("later") and u is not None and self.choice is None:
                 self._offer_cover(u, c["later"])

@@ -31,7 +31,7 @@ TEMPLATES = (
     "stun undead <n>", "undead <n> shoots <hero>", "spawn at <sq>", "no cover attack",
     "<hero> keeps <item> in a gear slot", "<hero> readies <item>",
     "<hero> readies <item> off hand", "<player> controls <hero>", "keep the roll",
-    "flip the coin of fate", "end the interim stage", "heal <hero>",
+    "flip the coin of fate", "end the interim stage", "end the campaign", "heal <hero>",
     "give <item> from <hero> to <hero>", "ready <weapon> for <hero>",
     "inscribe <colour> runestone on <hero>'s <weapon>", "unlock <skill> for <hero>",
     "retry the scenario", "give up the campaign", "play scenario <id>", "recruit <hero>",
@@ -132,7 +132,7 @@ def vocabulary(content: NiflheimContent, setup: Mapping[str, Any]) -> list[str]:
     v += [f"{p} controls {h}" for p in players for h in heroes]
     v += ["keep the roll", "flip the coin of fate"]
     if setup.get("campaign"):
-        v.append(campaign.END_INTERIM)
+        v += [campaign.END_INTERIM, campaign.END_CAMPAIGN]
         v += [f"heal {h}" for h in heroes]
         v += [f"give {i} from {a} to {b}" for i in items for a in heroes for b in heroes
               if a != b]
