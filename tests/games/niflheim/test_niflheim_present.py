@@ -102,7 +102,7 @@ def test_coin_of_fate_choice_names_the_roll_it_decides() -> None:
     s.force(8)
     s.apply("declare walking")
     d = described(s)
-    assert d["keep the roll"] == ("Keep the 8 of Frida's roll to break the lock",
+    assert d["keep the roll"] == ("Keep the 8 of Frida's roll to break the lock (10+ breaks it)",
                                   ["option:keep-the-roll 8"])
     assert d["flip the coin of fate"][0].startswith("Flip the Coin of Fate (once per scenario)")
 

@@ -78,6 +78,29 @@ def los_am(s: NiflheimState, a: grid.Sq, b: grid.Sq, hindering: bool = True
     return max(total, LOS_AM_CAP), why
 
 
+def needed(value: int, drm: int) -> int | None:
+    """The natural roll needed for a modified roll of ``value``: a natural 1 always misses, and
+    more than 12 cannot be rolled (Rolling Attack Dice)."""
+    n = max(2, value - drm)
+    return n if n <= 12 else None
+
+
+def odds(stun: int | None, wound: int | None) -> tuple[str, str]:
+    """The sentence and the short note of what an attack die needs."""
+    parts, note = [], []
+    if stun is not None and stun == wound:
+        return f"{stun}+ stuns and wounds", f"{stun}+"
+    if stun is not None and (wound is None or stun < wound):
+        parts.append(f"{stun}+ stuns")
+        note.append(f"{stun}+")
+    if wound is not None:
+        parts.append(f"{wound}+ wounds")
+        note.append(f"{wound}+")
+    if not parts:
+        return "no roll can stun or wound", "—"
+    return ", ".join(parts), "/".join(note)
+
+
 def readied(h: Hero) -> list[tuple[str | None, bool]]:
     """Weapons the hero may attack with: ready and off-hand slots, or fists when unarmed."""
     out: list[tuple[str | None, bool]] = []
@@ -189,8 +212,14 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
     lost_prj = False
     hit = False
     rune = h.runes.get(p.weapon or "")
+    stun_need = None if "armoured" in s.content.undead[u.kind or "draugr"].powers \
+        else needed(p.stun, drm)
+    wound_need = needed(p.wound, drm)
+    if rune == "red" and stun_need is not None:
+        wound_need = stun_need
+    need = odds(stun_need, wound_need)[0]
     for i in range(ad):
-        roll = s.d12(f"{h.name}'s attack die {i + 1}", S.ROLLING)
+        roll = s.d12(f"{h.name}'s attack die {i + 1} ({need})", S.ROLLING)
         if roll == 1:
             events.append(Event("roll", "Natural 1: a miss", S.ROLLING, {"roll": 1}))
             lost_prj = lost_prj or bool(wd and wd.projectile and p.ranged)
@@ -412,7 +441,9 @@ def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event],
     rng = attack_range(h.at, target)
     am = INTENT_AM[h.intent]
     los, _ = los_am(s, h.at, target)
-    roll = s.d12(f"{h.name}'s phial throw", S.PHIAL)
+    hit = needed(rng, am + los)
+    roll = s.d12(f"{h.name}'s phial throw ({f'{hit}+' if hit else 'nothing'} lands on target)",
+                 S.PHIAL)
     total = roll + am + los
     final = target
     if roll != 1 and total >= rng:
@@ -433,13 +464,14 @@ def deviate(s: NiflheimState, target: grid.Sq) -> grid.Sq:
     """Phial Deviation: 1-8 shift one square per the chart; 9-12 two squares in a direction
     rolled again (9-12 re-rolled); a wall or obstructive square re-rolls from scratch."""
     for _ in range(100):
-        r = s.d12("phial deviation", S.NEW_RULES_34)
+        r = s.d12("phial deviation (1-8: one square that way, 9-12: two squares)",
+                  S.NEW_RULES_34)
         dist = 1
         if r >= 9:
             dist = 2
             r = 9
             while r >= 9:
-                r = s.d12("phial deviation direction", S.NEW_RULES_34)
+                r = s.d12("phial deviation direction (9-12 rolled again)", S.NEW_RULES_34)
         d = DEVIATION[r]
         q = (target[0] + d[0] * dist, target[1] + d[1] * dist)
         if s.board.inside(q) and s.board.at(q) not in "#+L":
@@ -470,7 +502,8 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         drm = INTENT_AM[h.intent] + (3 if u.stunned else 0) + sum(m for m, _ in bonus)
         if h.huskarl and h.health < h.max_health:
             drm -= 2  # "Wounded huskarls receive a -2 DRM when performing an attack"
-        roll = s.d12(f"{what} against {uname(s, u)}", S.PHIAL)
+        need = odds(needed(values[0], drm), needed(values[1], drm))[0]
+        roll = s.d12(f"{what} against {uname(s, u)} ({need})", S.PHIAL)
         total = roll + drm
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
@@ -489,7 +522,9 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         drm = INTENT_AM[h.intent] + sum(m for m, _ in bonus)
         if skills.carries_shield(s, o, readied=False):
             drm -= 1
-        roll = s.d12(f"greek fire against {o.name}", S.PHIAL)
+        wound = needed(values[1], drm)
+        roll = s.d12(f"greek fire against {o.name} ({f'{wound}+' if wound else 'nothing'} "
+                     "wounds)", S.PHIAL)
         total = roll + drm
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total} ≥ "
@@ -526,7 +561,7 @@ def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
     """The bogmaðr's Spectral Bow: 1 AD, wound on 10 (no stun value), no LOS AM, a shield gives
     -1; a natural 2 hits the closest undead shot through instead."""
     drm = -1 if skills.carries_shield(s, h, readied=False) else 0
-    roll = s.d12(f"{uname(s, u)}'s spectral bow", S.SCENARIO_34)
+    roll = s.d12(f"{uname(s, u)}'s spectral bow at {h.name} ({10 - drm}+ wounds)", S.SCENARIO_34)
     between = [q for q in grid.trace(u.at, h.at).between
                if s.occupancy().get(q, "").startswith("u:")]
     text = f"{uname(s, u)} shoots its spectral bow at {h.name}: rolled {roll}"

@@ -318,7 +318,9 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     drm += sum(m for m, _ in skills.passive(s, h, {"break_lock"}))
     if h.huskarl and h.health < h.max_health:
         drm -= 2  # a wounded huskarl's attacks, this H2H roll included
-    roll = s.d12(f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
+    need = combat.needed(stun, drm)
+    roll = s.d12(f"{h.name}'s roll to break the lock ({f'{need}+' if need else 'nothing'} "
+                 "breaks it)", S.ACTION_PHASE)
     total = roll + drm
     if roll != 1 and total >= stun:
         h.locked_by = None

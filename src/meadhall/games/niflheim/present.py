@@ -67,42 +67,19 @@ def option(text: str, note: str = "") -> Target:
 
 
 # ----------------------------------------------------------------------------- numbers
-def needed(value: int, drm: int) -> int | None:
-    """The natural roll needed for a modified roll of ``value``: a natural 1 always misses, and
-    more than 12 cannot be rolled (Rolling Attack Dice)."""
-    n = max(2, value - drm)
-    return n if n <= 12 else None
-
-
-def odds(stun: int | None, wound: int | None) -> tuple[str, str]:
-    """The sentence and the short note of what an attack die needs."""
-    parts, note = [], []
-    if stun is not None and stun == wound:
-        return f"{stun}+ stuns and wounds", f"{stun}+"
-    if stun is not None and (wound is None or stun < wound):
-        parts.append(f"{stun}+ stuns")
-        note.append(f"{stun}+")
-    if wound is not None:
-        parts.append(f"{wound}+ wounds")
-        note.append(f"{wound}+")
-    if not parts:
-        return "no roll can stun or wound", "—"
-    return ", ".join(parts), "/".join(note)
-
-
 def attack_odds(s: NiflheimState, h: Hero, p: combat.AttackPlan, cover: str | None
                 ) -> tuple[str, str]:
     """What each attack die needs against the target, with every DRM applied."""
     u = s.undead[p.undead]
     drm = sum(m for m, _ in combat.modifiers(s, h, u, p, cover))
     kind = u.kind or "draugr"
-    stun = needed(p.stun, drm)
+    stun = combat.needed(p.stun, drm)
     if "armoured" in s.content.undead[kind].powers:
         stun = None
-    wound = needed(p.wound, drm)
+    wound = combat.needed(p.wound, drm)
     if h.runes.get(p.weapon or "") == "red" and stun is not None:
         wound = stun  # the red (Fire) runestone turns a stun into a wound
-    return odds(stun, wound)
+    return combat.odds(stun, wound)
 
 
 def weapon_words(s: NiflheimState, p: combat.AttackPlan) -> str:
@@ -248,12 +225,12 @@ def _throw(s: NiflheimState, h: Hero, text: str) -> Described:
     assert h.at is not None and h.intent is not None
     rng = combat.attack_range(h.at, q)
     los, _ = combat.los_am(s, h.at, q)
-    hit = needed(rng, combat.INTENT_AM[h.intent] + los)
+    hit = combat.needed(rng, combat.INTENT_AM[h.intent] + los)
     wd = s.content.armoury[kind]
     assert wd.aoe is not None
     throw = f"{hit}+ lands on target, else it deviates" if hit else "it always deviates"
     drm = combat.INTENT_AM[h.intent] + sum(m for m, _ in skills.passive(s, h, {"phial"}))
-    burst, _ = odds(needed(wd.aoe[0], drm), needed(wd.aoe[1], drm))
+    burst, _ = combat.odds(combat.needed(wd.aoe[0], drm), combat.needed(wd.aoe[1], drm))
     return (f"{h.name} throws the {wd.name.lower()} at {grid.name(q)} (range {rng}): {throw}; "
             f"the burst attacks every figure around it: {burst}",
             (square(q, f"{hit}+" if hit else "deviates"),))

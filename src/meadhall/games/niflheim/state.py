@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core import grid
-from meadhall.core.chance import ChanceMode
+from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck, Pool
 from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
@@ -426,29 +426,42 @@ class NiflheimState(GameState):
             raise AskCoin(what, r, section)
         return r
 
-    def _guarded(self, action: str, events: list[Event]) -> None:
+    def _guarded(self, action: str, events: list[Event], shown: int = 0) -> None:
+        """Run an action; while the Coin of Fate is unused a die roll may stop it to ask the
+        players. The action's events up to that roll are reported with the question (``shown``
+        of them were reported by an earlier question of the same action, and are not repeated
+        when it is run again)."""
+        n = len(events)
         if self.coin_used and self.camp is None:
-            self._do(action, events)  # the coin cannot come back within this action
+            try:
+                self._do(action, events)  # the coin cannot come back within this action
+            finally:
+                del events[n:n + shown]
             return
         snapshot = self.clone()
-        n = len(events)
         try:
             self._do(action, events)
+        except NeedChance:
+            del events[n:n + shown]  # table mode asks for a result: report only what is new
+            raise
         except AskCoin as ask:
             script = [*self.coin_script[: self.coin_pos], ask.result]
             chance = self.chance  # results already drawn stay drawn
+            happened = events[n:]
             self.__dict__ = snapshot.__dict__
             self.chance = chance
             prior = self.choice
             del events[n:]
+            events.extend(happened[shown:])
             self.coin_script, self.coin_pos = [], 0
             self._ask("coin", f"{ask.what}: rolled {ask.result}. Keep it, or flip the Coin of "
                       "Fate (once per scenario: heads re-roll, tails keep)?", S.COIN,
                       [KEEP, FLIP], KEEP, action=action, script=script, what=ask.what,
-                      prior=prior)
+                      prior=prior, shown=len(happened))
             events.append(Event("roll", f"{ask.what}: {ask.result}", ask.section,
                                 {"roll": ask.result}))
             return
+        del events[n:n + shown]
         self.coin_script, self.coin_pos = [], 0
 
     def _coin(self, answer: str, events: list[Event]) -> None:
@@ -468,7 +481,7 @@ class NiflheimState(GameState):
                 events.append(Event("coin", f"The Coin of Fate shows tails: the {script[-1]} "
                                     "stands", S.COIN))
         self.coin_script, self.coin_pos = script, 0
-        self._guarded(c["action"], events)
+        self._guarded(c["action"], events, int(c.get("shown", 0)))
 
     # ------------------------------------------------------------------ choices
     def _ask(self, kind: str, prompt: str, section: str, options: list[str],
@@ -581,8 +594,10 @@ class NiflheimState(GameState):
         mardrom = any(u.kind == "mardrom" for u in self.undead.values())
         mod = 0 if mardrom else -4
         while True:
-            hr = self.d12("heroes' initiative roll", S.INITIATIVE)
-            ur = self.d12("undead initiative roll", S.INITIATIVE)
+            hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
+                          S.INITIATIVE)
+            ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
+                          f"{hr - mod + 1}+)", S.INITIATIVE)
             if hr != ur + mod:
                 break
             events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}{mod:+d} = "
