@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from meadhall.core.deck import Deck
 from meadhall.core.dice import Die
 from meadhall.core.errors import ContentError
-from meadhall.core.graph import HEX_DIRECTIONS, distances, hex_distance, hex_line
+from meadhall.core.graph import HEX_DIRECTIONS, hex_distance, hex_line
 from meadhall.core.grid import col_name
 
 from .components import BattleForgeContent, MapData
@@ -96,6 +97,29 @@ TRANSFORM_FURY = 8
 ATTRIBUTE_MAX = 2
 
 
+def copy_deck(d: Deck) -> Deck:
+    """A copy of a deck. Clones share decks; a deck is copied right before it changes."""
+    return Deck(d.name, list(d.pile), list(d.top), list(d.bottom), list(d.discard), d.reshuffle)
+
+
+def bfs(start: str, adj: dict[str, list[str]], blocked: str | None) -> dict[str, float]:
+    """Steps from ``start`` to every area reachable through ``adj`` without entering
+    ``blocked`` (every step costs 1, so a breadth-first search is exact)."""
+    out = {start: 0.0}
+    frontier = [start]
+    d = 0.0
+    while frontier:
+        d += 1.0
+        nxt = []
+        for n in frontier:
+            for x in adj.get(n, ()):
+                if x not in out and x != blocked:
+                    out[x] = d
+                    nxt.append(x)
+        frontier = nxt
+    return out
+
+
 def minion_letter(mid: str) -> str:
     """The standee letter of minion ``mid`` (``T2`` -> ``B``): its number as a letter."""
     n = mid[1:]
@@ -142,6 +166,8 @@ class Board:
     rows: list[str] = field(default_factory=list)
     _champ_adj: dict[str, list[str]] = field(default_factory=dict)
     _god_adj: dict[str, list[str]] = field(default_factory=dict)
+    _fields: dict[tuple[str, str | None, bool], dict[str, float]] = field(default_factory=dict)
+    """Distance fields computed so far (the map never changes, so each is computed once)."""
 
     @classmethod
     def build(cls, m: MapData, source: str) -> Board:
@@ -177,6 +203,7 @@ class Board:
         check("spawns", m.spawns.values())
         check("starts", m.starts)
         b.god_inaccessible = set(m.god_inaccessible)
+        # (the distance fields from every area are computed at the end of build)
         b.altars = list(m.altars)
         b.poi = list(m.poi)
         b.spawns = dict(m.spawns)
@@ -189,6 +216,13 @@ class Board:
                 b._champ_adj[n] = [x for x in b.hex_neighbours(n) if b.cells[x] == "."
                                    and frozenset((n, x)) not in b.walls]
                 b._god_adj[n] = [x for x in b._champ_adj[n] if x not in b.god_inaccessible]
+        # Every distance field minions and gods need, computed once per map: from each area,
+        # freely or around the area a god occupies (a god's area blocks a minion's path).
+        for n in b._champ_adj:
+            b.walking(n)
+            for g in b._champ_adj:
+                if g != n:
+                    b.walking(n, g)
         return b
 
     # -------------------------------------------------------------- geometry
@@ -248,13 +282,21 @@ class Board:
 
     def walking(self, a: str, blocked: str | None = None) -> dict[str, float]:
         """Distances from ``a`` counting areas as a Champion moves (no walls, no inaccessible
-        areas); ``blocked`` is an area that can be neither entered nor crossed."""
-        def step(n: str) -> Iterable[tuple[str, float]]:
-            return ((x, 1) for x in self.adjacent(n) if x != blocked)
-        return distances(a, step)
+        areas); ``blocked`` is an area that can be neither entered nor crossed. Computed once
+        per map and shared: read only."""
+        key = (a, blocked, False)
+        found = self._fields.get(key)
+        if found is None:
+            found = self._fields[key] = bfs(a, self._champ_adj, blocked)
+        return found
 
     def god_walking(self, a: str) -> dict[str, float]:
-        return distances(a, lambda n: ((x, 1) for x in self.god_adjacent(n)))
+        """Distances from ``a`` through the areas a god can enter (read only, cached)."""
+        key = (a, None, True)
+        found = self._fields.get(key)
+        if found is None:
+            found = self._fields[key] = bfs(a, self._god_adj, None)
+        return found
 
     def render_rows(self, marks: dict[str, str], width: int = 6) -> list[str]:
         """ASCII hex rows, odd rows shifted by half a cell; ``marks`` replaces an area's text.

@@ -95,14 +95,18 @@ class ChampionsPhase:
         c = self.champs[cid]
         out: list[str] = []
         if self.turn["actions"] > 0:
+            # Targets depend on the kind of attack only, not on the space: found once.
+            named: dict[str, list[str]] = {}
+            printed = self.content.boards[c.board].rondel
             for i, sp in enumerate(c.rondel):
                 if not sp:
                     continue
-                icons = self.space_icons(cid, i)
-                for icon in icons:
+                for icon in printed[i]:
                     if icon in ("melee", "ranged"):
-                        out += [f"{icon} space {i + 1} at {self.target_name(tg)}"
-                                for tg in self.attack_targets(cid, icon)]
+                        if icon not in named:
+                            named[icon] = [self.target_name(tg)
+                                           for tg in self.attack_targets(cid, icon)]
+                        out += [f"{icon} space {i + 1} at {n}" for n in named[icon]]
                     elif icon == "ritual" and len(sp) + self.boon_bonus(cid, i, "ritual") >= 3:
                         out.append(f"ritual space {i + 1}")
                     elif icon == "heal":
@@ -111,7 +115,8 @@ class ChampionsPhase:
                             out += [f"heal {self.cname(o)} with space {i + 1}"
                                     for o in self.heal_others(cid)]
                 out.append(f"move space {i + 1}")
-            if self.relocate_options(cid):
+            # Relocate needs a cube other than a Frost Cube (Frost Cubes cannot be Relocated).
+            if any(k != "f" for sp in c.rondel for k in sp):
                 out.append("relocate")
             if self.thor_adjacent(c.area):
                 out.append("taunt")
@@ -276,7 +281,7 @@ class ChampionsPhase:
                             f"cube(s): {n} charge(s)", S_RITUAL, {"champion": cid}))
         self.recover_charges(cid, n, events, S_RITUAL)
         if c.area in self.board.altars and c.area not in c.offerings:
-            c.offerings.append(c.area)
+            c.offerings = [*c.offerings, c.area]  # replaced, never changed: clones share it
             events.append(Event("offering", f"{self.cname(cid)} makes an Offering at the altar "
                                 f"in {c.area} and receives a Boon", S_OFFERING, {"champion": cid}))
             self.tasks.append({"t": "boon", "c": cid})
@@ -319,13 +324,15 @@ class ChampionsPhase:
         parts = choice.split()
         space = int(parts[-1]) - 1
         if parts[0] == "greater":
-            c.boons[space]["level"] = 2
+            c.boons[space] = {**c.boons[space], "level": 2}
             events.append(Event("boon", f"{self.cname(cid)} flips the Boon in space {space + 1} "
                                 "to its Greater side (+2)", S_BOONS))
             return
         sym = parts[0]
         if sym in c.tokens_left:
-            c.tokens_left.remove(sym)
+            left = list(c.tokens_left)
+            left.remove(sym)
+            c.tokens_left = left
         c.boons[space] = {"symbol": sym, "level": 1}
         events.append(Event("boon", f"{self.cname(cid)} places a Minor {sym} Boon (+1) in space "
                             f"{space + 1}", S_BOONS, {"champion": cid}))
@@ -413,7 +420,7 @@ class ChampionsPhase:
             events.append(Event("upgrade", f"{self.cname(cid)}'s {attr} Attribute is already at "
                                 "its maximum of 2", S_ICONS))
             return
-        c.attrs[attr] += 1
+        c.attrs = {**c.attrs, attr: c.attrs[attr] + 1}
         c.supply = max(0, c.supply - 1)
         events.append(Event("upgrade", f"{self.cname(cid)} gains 1 {attr} Attribute "
                             f"({c.attrs[attr]})", S_ICONS, {"champion": cid}))
@@ -424,9 +431,8 @@ class ChampionsPhase:
         same or an adjacent area (not through a wall); Faces adjacent to the champion or next to
         such a Face (two further with Gunnar's skill)."""
         c = self.champs[cid]
-        areas = [c.area] if kind == "melee" else [c.area, *self.board.adjacent(c.area)]
-        out = [m.id for m in sorted(self.minions.values(), key=lambda m: m.id)
-               if m.area is not None and m.area in areas]
+        areas = {c.area} if kind == "melee" else {c.area, *self.board.adjacent(c.area)}
+        out = sorted(mid for mid, m in self.minions.items() if m.area in areas)
         if self.thor["activated"] and self.thor_adjacent(c.area):
             d = self.board.direction(self.thor_area, c.area)
             face = self.face_at(d)
@@ -759,12 +765,10 @@ class ChampionsPhase:
                       follow: list[Task]) -> None:
         m = self.minions[mid]
         side = self.minion_side(m.type)
-        m.damage += dmg
+        m = self.set_minion(mid, damage=m.damage + dmg)
         if m.damage >= side.health:
             sym = self.spawn_symbol()
-            m.area = None
-            m.damage = 0
-            m.lying = sym
+            m = self.set_minion(mid, area=None, damage=0, lying=sym)
             # kind "kill" with by/enemy/enemy_type: the simulation lab counts these.
             events.append(Event("kill", f"{self.cname(cid)} deals {dmg} Damage and Destroys "
                                 f"{self.minion_name(mid)}: it lies down by the {sym} Spawning "

@@ -205,7 +205,7 @@ class Gods:
             events.append(Event("push", f"{self.cname(who)} is pushed to {area}", S_GOD_ACT))
             self.enter_area(who, area, events)
         else:
-            self.minions[who].area = area
+            self.set_minion(who, area=area)
             events.append(Event("push", f"{self.minion_name(who)} is pushed to {area}",
                                 S_GOD_ACT))
             self.ashfolk_enters(who, area, events)

@@ -16,6 +16,7 @@ from .basics import (
     S_IRONBORN,
     S_PHASES,
     S_VICTORY,
+    copy_deck,
 )
 
 Task = dict[str, Any]
@@ -56,6 +57,7 @@ class IronbornPhase:
 
     def t_event(self, t: Task, events: list[Event]) -> None:
         """Draw the top Event card and resolve it; then it is discarded."""
+        self.event_deck = copy_deck(self.event_deck)  # decks are shared by clones until changed
         card_id = self.event_deck.draw(self.chance, S_EVENT)
         if card_id is None:
             return
@@ -69,6 +71,7 @@ class IronbornPhase:
 
     def t_god(self, t: Task, events: list[Event]) -> None:
         """Draw the top God card: activate its Minion types in order, then Thor's steps."""
+        self.god_deck = copy_deck(self.god_deck)
         card_id = self.god_deck.draw(self.chance, S_GODCARD)
         if card_id is None:
             return
@@ -91,6 +94,7 @@ class IronbornPhase:
     def t_end_round(self, t: Task, events: list[Event]) -> None:
         """Discard the God card, pass the First Champion marker to the left, new round."""
         if self.god_card:
+            self.god_deck = copy_deck(self.god_deck)
             self.god_deck.to_discard(self.god_card)
             self.god_card = None
         self.cur_card = None

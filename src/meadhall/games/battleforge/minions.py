@@ -3,10 +3,8 @@ attacks on the closest champion, destruction and standing up (section "Minions")
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from meadhall.core.graph import all_shortest_paths, distances
 from meadhall.core.protocol import PLAYERS, Event
 
 from .basics import (
@@ -16,6 +14,7 @@ from .basics import (
     S_MIN_MOVE,
     S_MIN_RES,
     S_SPECIAL,
+    copy_deck,
 )
 
 Task = dict[str, Any]
@@ -55,8 +54,7 @@ class Minions:
         name = self.minion_name(m.id)
         if m.area is None:
             area = self.board.spawns[m.lying]
-            m.area = area
-            m.lying = None
+            m = self.set_minion(m.id, area=area, lying=None)
             t["left"] -= 1
             events.append(Event("stand", f"{name} Stands in the Spawning Area {area} (its first "
                                 "Action)", S_MIN_DESTROY, {"minion": m.id, "area": area}))
@@ -116,7 +114,7 @@ class Minions:
         t["left"] -= 1
         events.append(Event("move", f"{self.minion_name(m.id)} moves from {m.area} to {area}",
                             S_MIN_MOVE, {"minion": m.id, "to": area}))
-        m.area = area
+        self.set_minion(m.id, area=area)
         self.minion_entered(t, area, events)
 
     def minion_entered(self, t: Task, area: str, events: list[Event]) -> None:
@@ -194,36 +192,48 @@ class Minions:
         if not targets:
             return []
         god = self.thor_area
-        rank = {c: i for i, c in enumerate(self.turn_order())}
+        board = self.board
+        # The best (lowest) turn rank of a champion in each area: a path "passes through a
+        # Champion Area" when one of the areas it passes through (not its start, not its
+        # destination, which every path to the same target shares) holds a champion.
+        node_rank: dict[str, int] = {}
+        for i, c in enumerate(self.turn_order()):
+            a = self.champs[c].area
+            node_rank[a] = min(node_rank.get(a, 100), i)
 
-        def step_with(allow_god: bool):
-            def step(n: str) -> Iterable[tuple[str, float]]:
-                return ((x, 1) for x in self.board.adjacent(n) if allow_god or x != god)
-            return step
-
+        # Shortest paths are read from distance fields instead of being listed: an area x lies
+        # on a shortest path from a first step n to a target t when d(n, x) + d(x, t) = d(n, t).
         for allow in (True, False):
-            step = step_with(allow)
-            dist = distances(here, step)
+            blocked = None if allow else god
+            dist = board.walking(here, blocked)
             reach = [a for a in targets if a in dist and a != god and a != here]
             if not reach:
                 continue
             best = min(dist[a] for a in reach)
-            paths = []
-            for a in reach:
-                if dist[a] == best:
-                    paths += all_shortest_paths(here, a, step, limit=200)
-            valid = [p for p in paths if all(i < left for i, x in enumerate(p) if x == god and i)]
-            if not valid:
+            ends = [a for a in reach if dist[a] == best]
+            if allow and god in dist and dist[god] >= left:
+                # The god's area would come at an Action the minion does not have to leave
+                # it: only the shortest paths that avoid it are valid.
+                blocked = god
+                around = board.walking(here, god)
+                ends = [a for a in ends if around.get(a) == best]
+                if not ends:
+                    continue
+            pairs = [(n, t) for n in board.adjacent(here) if n != blocked
+                     for t in ends if board.walking(n, blocked).get(t) == best - 1]
+            if len({n for n, _ in pairs}) == 1:
+                return [pairs[0][0]]  # one first step: no tie to break
+            ranked: list[tuple[int, str]] = []
+            for n, t in pairs:
+                from_n = board.walking(n, blocked)
+                to_t = board.walking(t, blocked)
+                r = min((r for x, r in node_rank.items() if x != t
+                         and from_n.get(x, 1e9) + to_t.get(x, 1e9) == best - 1), default=100)
+                ranked.append((r, n))
+            if not ranked:
                 continue
-
-            def champ_rank(p: list[str]) -> int:
-                # The areas the path passes through (not the start, not the destination, which
-                # every path to the same target shares).
-                ranks = [rank[c] for c in self.order for x in p[1:-1] if self.champs[c].area == x]
-                return min(ranks) if ranks else 100
-
-            top = min(champ_rank(p) for p in valid)
-            return sorted(dict.fromkeys(p[1] for p in valid if champ_rank(p) == top))
+            top = min(r for r, _ in ranked)
+            return sorted({n for r, n in ranked if r == top})
         return []
 
     def t_minion_attacks(self, t: Task, events: list[Event]) -> None:
@@ -269,6 +279,7 @@ class Minions:
         """Forge of Doom: a lit Furnace is flipped; the Minion card with its number flips to
         the Overheated side permanently."""
         for area in self.pending_lights:
+            self.furnace_pool = copy_deck(self.furnace_pool)
             n = int(self.furnace_pool.draw(self.chance, S_SPECIAL))
             self.furnaces[area] = n
             self.overheated[str(n)] = True

@@ -490,7 +490,7 @@ class OtherRules:
         space = int(parts[-1]) - 1
         kind = {"temporary": "t", "frost": "f"}.get(parts[2], "c")
         c.rondel[space].remove(kind)
-        c.centre.append(kind)
+        c.centre = [*c.centre, kind]
         t["left"] -= 1
 
     def end_stun(self, cid: str, events: list[Event]) -> None:

@@ -65,6 +65,18 @@ class Champion:
     offerings: list[str] = field(default_factory=list)
     supply: int = 0
 
+    def copy(self) -> Champion:
+        """An independent copy (what :meth:`BattleForgeState.clone` uses). The Boon dicts,
+        ``tokens_left``, ``attrs``, ``centre`` and ``offerings`` are only ever replaced, never
+        changed in place, so the copy shares them."""
+        n = object.__new__(Champion)
+        d = n.__dict__
+        d.update(self.__dict__)
+        d["rondel"] = [s[:] for s in self.rondel]
+        d["boons"] = self.boons[:]
+        d["charges"] = self.charges.copy()
+        return n
+
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "colour": self.colour, "board": self.board,
                 "berserker": self.berserker, "area": self.area, "health": self.health,
@@ -104,12 +116,38 @@ class Minion:
     lying: str | None = None
 
 
+def jcopy(v: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, everything else shared)."""
+    if v.__class__ is dict:
+        return {k: jcopy(x) for k, x in v.items()}
+    if v.__class__ is list:
+        return [jcopy(x) for x in v]
+    return v
+
+
+TASK_HANDLERS: dict[str, Any] = {}
+"""Task name -> handler function, filled on first use (the task machine's dispatch)."""
+
+FAST_COPY = ("champs", "minions", "thor", "turn", "tasks", "atk", "tokens", "furnaces",
+             "overheated", "last_hit", "pending_attacks", "pending_lights", "end")
+"""State attributes :meth:`BattleForgeState.clone` copies by hand (the base shares them)."""
+REPLACED = ("event_deck", "god_deck", "furnace_pool", "seed", "auto_choices", "ask", "order", "result", "arrange", "scenario_poi", "cur_card", "god_card", "first",
+            "knockouts", "last_poi_by", "marker_red", "phase", "reserve_frost", "reserve_temp",
+            "round", "turn_pos", "twilight")
+"""State attributes that are immutable or only ever replaced, never changed in place (the decks
+are copied right before they change): clones share them."""
+
+
+
+
+
 class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
                        GameState):
     """BattleForge: Berserker. One seat per champion (solo: two champions for one player)."""
 
     game = GAME_ID
-    _shared = frozenset({"content", "setup", "board", "dice"})
+    # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
+    _shared = frozenset({"content", "setup", "board", "dice", *FAST_COPY, *REPLACED})
 
     def __init__(self, content: BattleForgeContent, setup: dict[str, Any], seed: int,
                  board: Board, chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -154,6 +192,31 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.event_deck = Deck("events", [])
         self.god_deck = Deck("god", sorted(content.thor_cards))
         self.scenario_setup()
+
+    def clone(self) -> BattleForgeState:
+        """An independent copy: the base copies the generic parts (chance, log, decks); the
+        game's own structures are copied here by hand, which is several times faster than
+        the generic copier. The attributes in ``REPLACED`` are shared."""
+        new = super().clone()
+        d = new.__dict__
+        d["champs"] = {k: c.copy() for k, c in self.champs.items()}
+        d["minions"] = dict(self.minions)  # Minion objects are replaced, never changed
+        t = self.thor
+        d["thor"] = {"area": t["area"], "rot": t["rot"], "activated": t["activated"],
+                     "damage": dict(t["damage"]), "destroyed": list(t["destroyed"])}
+        d["turn"] = dict(self.turn)
+        # A card's steps inside a task are never changed: shared.
+        d["tasks"] = [{k: (v if k == "steps" or v.__class__ not in (dict, list) else jcopy(v))
+                       for k, v in t.items()} for t in self.tasks]
+        d["atk"] = jcopy(self.atk)
+        d["tokens"] = dict(self.tokens)
+        d["furnaces"] = dict(self.furnaces)
+        d["overheated"] = dict(self.overheated)
+        d["last_hit"] = list(self.last_hit)
+        d["pending_attacks"] = [list(a) for a in self.pending_attacks]
+        d["pending_lights"] = list(self.pending_lights)
+        d["end"] = dict(self.end) if self.end else None
+        return new
 
     # ------------------------------------------------------------------ setup
     def scenario_setup(self) -> None:
@@ -218,6 +281,14 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         events.append(Event("round", f"Round 1 begins; {self.cname(self.current())} has the "
                             "First Champion marker", S_PHASES, {"round": 1}))
 
+    def set_minion(self, mid: str, **changes: Any) -> Minion:
+        """Change minion ``mid`` by replacing it (clones share Minion objects)."""
+        m = self.minions[mid]
+        new = Minion(m.id, m.type, changes.get("area", m.area), changes.get("damage", m.damage),
+                     changes.get("lying", m.lying))
+        self.minions[mid] = new
+        return new
+
     # ------------------------------------------------------------------ lookups
     def cname(self, cid: str) -> str:
         return self.champs[cid].name if cid in self.champs else cid
@@ -275,7 +346,9 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         return [i for i in range(6) if c.rondel[i] and icon in self.space_icons(cid, i)]
 
     def current(self) -> str:
-        return self.turn_order()[min(self.turn_pos, len(self.order) - 1)]
+        """The champion whose turn it is (the last one once every turn is done)."""
+        n = len(self.order)
+        return self.order[(self.first + min(self.turn_pos, n - 1)) % n]
 
     def turn_order(self) -> list[str]:
         """This round's order: the First Champion, then clockwise (to the left)."""
@@ -335,16 +408,23 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                                 f"{reason}", section))
 
     def run(self, events: list[Event]) -> None:
+        """Carry out tasks until a seat must decide or the game ends."""
+        tasks = self.tasks
         for _ in range(100_000):
             if self.ask is not None or self.result is not None:
                 return
-            if not self.tasks:
+            if self.tasks is not tasks:  # a handler replaced the queue (finish, loading)
+                tasks = self.tasks
+            if not tasks:
                 if self.phase == "champions":
-                    self.tasks.append({"t": "turn"})
+                    tasks.append({"t": "turn"})
                 else:
                     raise RuntimeError(f"battleforge: no task in phase {self.phase}")
-            t = self.tasks.pop(0)
-            getattr(self, "t_" + t["t"])(t, events)
+            t = tasks.pop(0)
+            name = t["t"]
+            handler = TASK_HANDLERS.get(name) or TASK_HANDLERS.setdefault(
+                name, getattr(type(self), "t_" + name))
+            handler(self, t, events)
         raise RuntimeError("battleforge: the task machine did not reach a decision")
 
     # ------------------------------------------------------------------ protocol
