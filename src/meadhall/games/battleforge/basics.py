@@ -97,6 +97,13 @@ TRANSFORM_FURY = 8
 ATTRIBUTE_MAX = 2
 
 
+def plural(n: int, word: str) -> str:
+    """``1 cube``, ``2 cubes``; ``1 die``, ``2 dice``."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {'dice' if word == 'die' else word + 's'}"
+
+
 def copy_deck(d: Deck) -> Deck:
     """A copy of a deck. Clones share decks; a deck is copied right before it changes."""
     return Deck(d.name, list(d.pile), list(d.top), list(d.bottom), list(d.discard), d.reshuffle)

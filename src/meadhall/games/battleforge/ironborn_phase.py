@@ -77,6 +77,7 @@ class IronbornPhase:
             return
         card = self.content.thor_cards[card_id]
         self.cur_card = card.name
+        self.thor_target = None
         self.god_card = card_id
         events.append(Event("god_card", f"God card: {card.name} - activates Minions "
                             f"{', '.join(str(k) for k in card.activate)}; {card.text}",
@@ -98,6 +99,7 @@ class IronbornPhase:
             self.god_deck.to_discard(self.god_card)
             self.god_card = None
         self.cur_card = None
+        self.thor_target = None
         self.first = (self.first + 1) % len(self.order)
         self.round += 1
         self.phase = "champions"

@@ -15,6 +15,7 @@ from .basics import (
     S_MIN_RES,
     S_SPECIAL,
     copy_deck,
+    plural,
 )
 
 Task = dict[str, Any]
@@ -33,7 +34,7 @@ class Minions:
         ids = sorted(m.id for m in self.minions.values() if m.type == k)
         events.append(Event("activate", f"Minions {k} ({card.name}, "
                             f"{'Overheated' if over else 'standard'} side) are Activated: "
-                            f"{side.actions} Action(s) each", S_MIN_ACT, {"type": k}))
+                            f"{plural(side.actions, 'Action')} each", S_MIN_ACT, {"type": k}))
         tasks: list[Task] = [{"t": "minion", "id": m, "left": side.actions,
                               "side": "overheated" if over else "standard", "attacked": []}
                              for m in ids]
@@ -54,12 +55,31 @@ class Minions:
         name = self.minion_name(m.id)
         if m.area is None:
             area = self.board.spawns[m.lying]
-            m = self.set_minion(m.id, area=area, lying=None)
-            t["left"] -= 1
-            events.append(Event("stand", f"{name} Stands in the Spawning Area {area} (its first "
-                                "Action)", S_MIN_DESTROY, {"minion": m.id, "area": area}))
             self.tasks.insert(0, t)
-            self.minion_entered(t, area, events)
+            if area == self.thor_area:
+                # Ruling 41: a God occupies his Area completely, so the minion Stands in an
+                # Area next to the Spawning Area, as characters Thor displaces are pushed.
+                opts = [a for a in self.board.adjacent(area) if a != self.thor_area]
+                if not opts:
+                    t["left"] = 0
+                    events.append(Event("stand", f"{name} cannot Stand: Thor occupies the "
+                                        f"Spawning Area {area} and every Area next to it is "
+                                        "closed", S_MIN_DESTROY, {"minion": m.id}))
+                    return
+                if len(opts) > 1:
+                    first = self.turn_order()[0]
+                    choices = [f"{name} to {a}" for a in opts]
+                    self.ask_seat(first, f"Thor occupies the Spawning Area {area}: the First "
+                                  f"Champion chooses where {name} Stands", S_MIN_DESTROY,
+                                  choices, "minion_stand", {}, default=choices[0])
+                    return
+                area = opts[0]
+            self.minion_stand(t, area, events)
+            return
+        if m.area == self.thor_area:
+            # "Champions and Minions can pass through, but never stop in an Area occupied by"
+            # a God: a minion in Thor's Area spends its Action leaving it.
+            self.minion_leave_god(t, side, events)
             return
         # Scenario interactions with points of interest.
         if self.scenario_poi == "furnace" and self.minion_card(m.type).model in (
@@ -80,8 +100,9 @@ class Minions:
             return
         champs = [c for c in self.turn_order()
                   if side.special != "rampage" or c not in t["attacked"]]
-        # Attack the closest champion in range, if any (Minion Attacks).
-        if side.target != "poi" or not self.poi_areas():
+        # Attack the closest champion in range, if any (Minion Attacks); a minion that hunts
+        # Points of Interest attacks only when none can be reached (its card; ruling 25).
+        if side.target != "poi" or not self.reachable_poi(m.area):
             dist = self.board.walking(m.area, blocked=None)
             in_range = [c for c in champs if dist.get(self.champs[c].area, 99) <= side.range]
             if in_range:
@@ -105,6 +126,39 @@ class Minions:
         opts = [f"{name} to {a}" for a in steps]
         self.ask_seat(PLAYERS, f"{name} has equally short paths toward its Target: choose its "
                       "next Area", S_MIN_MOVE, opts, "minion_step", {}, default=opts[0])
+
+    def minion_stand(self, t: Task, area: str, events: list[Event]) -> None:
+        """The Inactive minion of task ``t`` Stands in ``area`` as its first Action."""
+        m = self.set_minion(t["id"], area=area, lying=None)
+        t["left"] -= 1
+        where = "the Spawning Area" if area in self.board.spawns.values() else "the Area"
+        events.append(Event("stand", f"{self.minion_name(m.id)} Stands in {where} {area} (its "
+                            "first Action)", S_MIN_DESTROY, {"minion": m.id, "area": area}))
+        self.minion_entered(t, area, events)
+
+    def ans_minion_stand(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        self.minion_stand(self.tasks[0], choice.split()[-1], events)
+
+    def minion_leave_god(self, t: Task, side: Any, events: list[Event]) -> None:
+        """A minion in the God's Area moves on toward its Target (or, with no path, to an
+        Area next to it: ruling 42); it never attacks or interacts from there."""
+        m = self.minions[t["id"]]
+        champs = [c for c in self.turn_order()
+                  if side.special != "rampage" or c not in t["attacked"]]
+        targets = self.minion_targets(m.area, side.target, champs)
+        steps = self.minion_steps(m.area, targets, t["left"]) or [
+            a for a in self.board.adjacent(m.area) if a != self.thor_area]
+        self.tasks.insert(0, t)
+        if not steps:
+            t["left"] = 0
+            return
+        if len(steps) == 1:
+            self.minion_move(t, steps[0], events)
+            return
+        name = self.minion_name(m.id)
+        opts = [f"{name} to {a}" for a in steps]
+        self.ask_seat(PLAYERS, f"{name} must leave Thor's Area: choose its next Area",
+                      S_MIN_MOVE, opts, "minion_step", {}, default=opts[0])
 
     def ans_minion_step(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         self.minion_move(self.tasks[0], choice.split()[-1], events)
@@ -146,6 +200,12 @@ class Minions:
         events.append(Event("attack", f"{self.minion_name(t['id'])} Attacks {self.cname(cid)} "
                             f"(closest Champion in range)", S_MIN_ATK,
                             {"minion": t["id"], "champion": cid}))
+
+    def reachable_poi(self, here: str) -> list[str]:
+        """Points of Interest a minion in ``here`` can reach: not under Thor (he occupies his
+        Area completely), with a path to them."""
+        dist = self.board.walking(here)
+        return [a for a in self.poi_areas() if a != self.thor_area and a in dist]
 
     def poi_areas(self) -> list[str]:
         """Points of Interest: Heat tokens (The Last Flame) or Unlit Furnaces (Forge of Doom)."""

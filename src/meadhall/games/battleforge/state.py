@@ -131,7 +131,7 @@ TASK_HANDLERS: dict[str, Any] = {}
 FAST_COPY = ("champs", "minions", "thor", "turn", "tasks", "atk", "tokens", "furnaces",
              "overheated", "last_hit", "pending_attacks", "pending_lights", "end")
 """State attributes :meth:`BattleForgeState.clone` copies by hand (the base shares them)."""
-REPLACED = ("event_deck", "god_deck", "furnace_pool", "seed", "auto_choices", "ask", "order", "result", "arrange", "scenario_poi", "cur_card", "god_card", "first",
+REPLACED = ("thor_target", "event_deck", "god_deck", "furnace_pool", "seed", "auto_choices", "ask", "order", "result", "arrange", "scenario_poi", "cur_card", "god_card", "first",
             "knockouts", "last_poi_by", "marker_red", "phase", "reserve_frost", "reserve_temp",
             "round", "turn_pos", "twilight")
 """State attributes that are immutable or only ever replaced, never changed in place (the decks
@@ -174,6 +174,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.pending_attacks: list[list[str]] = []
         self.pending_lights: list[str] = []
         self.end: dict[str, Any] | None = None
+        self.thor_target: str | None = None
         self.last_poi_by: str | None = None
         self.cur_card: str | None = None
         self.god_card: str | None = None
@@ -238,8 +239,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                 c.supply -= 1
             elif hf.starting_attribute == "extra_cube":
                 c.supply -= 1
-            if hf.starting_boon in c.tokens_left:
-                c.tokens_left.remove(hf.starting_boon)
+            # The Starting Boon's token leaves the supply when it is placed (ans_boon).
             self.champs[cid] = c
         symbols = ["triangle", "square", "circle"]
         k = 0
@@ -530,7 +530,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
             "pending_lights": list(self.pending_lights),
             "tasks": copy.deepcopy(self.tasks), "ask": copy.deepcopy(self.ask),
             "result": self.result, "end": dict(self.end) if self.end else None,
-            "last_poi_by": self.last_poi_by,
+            "last_poi_by": self.last_poi_by, "thor_target": self.thor_target,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -591,6 +591,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.result = p.get("result")
         self.end = p.get("end")
         self.last_poi_by = p.get("last_poi_by")
+        self.thor_target = p.get("thor_target")
         self.turn = dict(p.get("turn") or {})
         if not self.turn and self.phase == "champions":
             self.new_turn()
