@@ -227,3 +227,25 @@ def test_the_heat_token_supply_is_thirteen() -> None:
     assert not s.place_token("heat", areas[20], "Heat Tokens", ev)
     assert "No heat token is left in the supply" in texts(ev)
     assert s.place_token("freeze", areas[20], "Freeze Tokens", ev)
+
+
+@pytest.mark.rule(G, "Knocked Out")
+@pytest.mark.rule(G, "Crossing Areas with Enemies")
+def test_a_champion_knocked_out_in_thors_area_is_pushed_out_of_it() -> None:
+    """Crossing Thor's Area, Ragnar enters the Heat token under him and is Knocked Out: his
+    turn ends, but "Champions and Minions can pass through, but never stop in an Area occupied
+    by" a God, so he is pushed to a next Area the First Champion chooses (ruling 45)."""
+    s = position(champions={"ragnar": {"area": "D6", "health": 3,
+                                       "rondel": ["ccc", "", "", "", "", ""]},
+                            "lagertha": {"charges": {"human": 0}}},
+                 minions=minions_at(), thor={"area": "D5", "activated": True},
+                 tokens={"D5": "heat"})
+    s.apply("move space 1")
+    s.apply("step to D5")
+    s.apply("take 4 damage")
+    s.apply("done relocating")
+    assert s.ask["h"] == "god_push" and s.decision().seat == "ragnar"
+    opts = legal(s)
+    assert set(opts) == {f"push Ragnar to {a}" for a in s.board.adjacent("D5")}
+    s.apply("push Ragnar to D4")
+    assert s.champs["ragnar"].area == "D4" and s.current() == "lagertha"

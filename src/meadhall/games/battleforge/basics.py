@@ -177,13 +177,15 @@ class Board:
     """Distance fields computed so far (the map never changes, so each is computed once)."""
 
     @classmethod
-    def build(cls, m: MapData, source: str) -> Board:
+    def build(cls, m: MapData, source: str, where: str = "map") -> Board:
+        """The board of map ``m``; a problem raises :class:`ContentError` naming ``source``
+        and the field (``where`` is the map's own path in the file)."""
         cells = [r.split() for r in m.rows]
         b = cls(len(cells[0]), len(cells), rows=list(m.rows))
         for row, line in enumerate(cells):
             for col, ch in enumerate(line):
                 if ch not in ".#S":
-                    raise ContentError(source, f"map.rows[{row}]", f"unknown cell {ch!r}")
+                    raise ContentError(source, f"{where}.rows[{row}]", f"unknown cell {ch!r}")
                 n = area_name(col, row)
                 b.cells[n] = ch
                 ax = offset_to_axial(col, row)
@@ -192,17 +194,17 @@ class Board:
                 if ch == "S":
                     b.god_start = n
         if not b.god_start:
-            raise ContentError(source, "map.rows", "no god's starting area 'S'")
+            raise ContentError(source, f"{where}.rows", "no god's starting area 'S'")
 
         def check(field_: str, names: Iterable[str]) -> None:
             for n in names:
                 if b.cells.get(n) != ".":
-                    raise ContentError(source, f"map.{field_}", f"{n} is not an area of the map")
+                    raise ContentError(source, f"{where}.{field_}", f"{n} is not an area of the map")
 
         for a, c in m.walls:
             check("walls", (a, c))
             if c not in b.hex_neighbours(a):
-                raise ContentError(source, "map.walls", f"{a} and {c} do not share a border")
+                raise ContentError(source, f"{where}.walls", f"{a} and {c} do not share a border")
             b.walls.add(frozenset((a, c)))
         check("god_inaccessible", m.god_inaccessible)
         check("altars", m.altars)

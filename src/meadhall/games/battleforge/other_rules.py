@@ -332,6 +332,11 @@ class OtherRules:
         if back:
             follow.append({"t": "place", "c": cid, "kinds": back, "sec": S_KO})
         follow.append({"t": "relocate", "c": cid, "left": 2, "free": True})
+        if c.area == self.thor_area:
+            # Knocked Out while crossing Thor's Area (a Heat token under him): the turn ends,
+            # but no Champion stops in a God's Area; they are pushed out as Thor pushes the
+            # characters of an Area he takes (ruling 45).
+            follow.append({"t": "god_push", "who": cid, "area": c.area})
         if self.phase == "champions" and self.current() == cid:
             self.turn["over"] = True
             self.turn["move"] = 0

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meadhall.core.chance import ChanceMode
+from meadhall.core.content import validate
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.protocol import ONGOING, Decision, Event, GameState, Outcome
@@ -35,6 +36,7 @@ from .gods import Gods
 from .ironborn_phase import IronbornPhase
 from .minions import Minions
 from .other_rules import OtherRules
+from .positions import Position, check_position
 from .presentation import Presentation
 
 Task = dict[str, Any]
@@ -534,18 +536,19 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         }
 
     def _load(self, p: dict[str, Any]) -> None:
-        p = copy.deepcopy(p)
+        """Fill the state from a position: its schema first (types and printed ranges, naming
+        the field), then its invariants (:func:`.positions.check_position`); whatever key order
+        it was written in, champions follow the setup and minions their ids."""
+        if not isinstance(p, dict):
+            raise ContentError("", "", "the position must be an object of keys (see "
+                               "docs/formats/battleforge.md)")
+        model = validate(Position, p, "")
+        check_position(model, self.content, self.board, self.setup)
+        p = model.model_dump(mode="json", exclude_unset=True)
         self.round = int(p.get("round", 1))
         self.twilight = int(p.get("twilight_space", 1)) - 1
         if "champions" in p:
-            order = list(p["champions"])
-            if order != self.order:
-                raise ContentError("", "champions", f"champions {order} do not match the setup's "
-                                   f"heroes {self.order}")
-            self.champs = {c: Champion.from_json(c, d) for c, d in p["champions"].items()}
-            for c in self.champs.values():
-                if self.board.cells.get(c.area) != ".":
-                    raise ContentError("", f"champions.{c.id}.area", f"{c.area} is not an area")
+            self.champs = {c: Champion.from_json(c, p["champions"][c]) for c in self.order}
         fc = p.get("first_champion", self.order[0])
         if fc not in self.order:
             raise ContentError("", "first_champion", f"unknown champion {fc!r}")
@@ -556,9 +559,8 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.turn_pos = int(p.get("turn_pos", 0))
         if "minions" in p:
             self.minions = {}
-            for mid, d in p["minions"].items():
-                if d.get("area") is not None and self.board.cells.get(d["area"]) != ".":
-                    raise ContentError("", f"minions.{mid}.area", f"{d['area']} is not an area")
+            for mid in sorted(p["minions"]):
+                d = p["minions"][mid]
                 self.minions[mid] = Minion(mid, int(d["type"]), d.get("area"),
                                            int(d.get("damage", 0)), d.get("lying"))
         self.overheated = {str(k): bool(v) for k, v in p.get("overheated", self.overheated).items()}
@@ -592,12 +594,20 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.end = p.get("end")
         self.last_poi_by = p.get("last_poi_by")
         self.thor_target = p.get("thor_target")
-        self.turn = dict(p.get("turn") or {})
-        if not self.turn and self.phase == "champions":
+        given = p.get("turn")
+        if self.phase == "champions" or given:
             self.new_turn()
+            self.turn.update(given or {})
         if self.ask is None and self.result is None and self.phase != "setup":
             # A hand-written position: start at the current champion's turn, or at the
             # beginning of the Ironborn Phase.
             if self.phase == "ironborn" and not self.tasks:
                 self.tasks = [{"t": "ironborn"}]
-            self.run([])
+            try:
+                self.run([])
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError,
+                    RuntimeError) as e:
+                raise ContentError("", "tasks", "the position's pending rule steps cannot be "
+                                   f"carried out ({type(e).__name__}: {e})") from None
+        if self.result is None and self.ask is None:
+            raise ContentError("", "ask", "the game is not over, yet nobody has a decision")
