@@ -407,6 +407,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                  "phase")
         return None
 
+    def concede(self, reason: str = "") -> None:
+        """The players give up (the protocol's concede); in a campaign the party sheet records
+        that it was abandoned and how far it got."""
+        super().concede(reason)
+        if self.setup.get("campaign"):
+            self.party["ended"] = {"how": self.conceded, **self._campaign_record()}
+
     def measures(self) -> dict[str, Any]:
         """For the simulation lab: combat rounds, cycle, gate HP, enemies left, kills, KOs,
         traps destroyed; on a loss the trigger, the final blow and the margins; in a
@@ -424,7 +431,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if o.result == "loss":
             ending = self.ending or {}
             out["trigger"] = ("conceded" if self.conceded is not None
-                              else ending.get("trigger") or "campaign_ended")
+                              else "campaign_ended" if self.party.get("ended")
+                              else ending.get("trigger") or "unknown")
             out["final_blow"] = ending.get("final_blow")
             out["margin_gate_hp"] = self.gate_hp
             out["margin_enemies_left"] = len(self.enemies)
