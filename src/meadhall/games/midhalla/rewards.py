@@ -247,7 +247,17 @@ class RewardRules:
             extra = " (added to the available components now)"
         elif kind == "chapter" and what not in self.content.chapters:
             extra = " (not printed in this build: it cannot be played)"
-        name = self.content.cat.lore.get(what, "") if kind == "lore" else ""
+        cat = self.content.cat
+        name = {"lore": lambda w: cat.lore.get(w, ""),
+                "item": lambda w: cat.items[w].name if w in cat.items else "",
+                "trap": lambda w: cat.traps[w].name if w in cat.traps else "",
+                "component": lambda w: cat.components[w].name if w in cat.components else "",
+                "class": lambda w: cat.heroes[w].name if w in cat.heroes else "",
+                "chapter": lambda w: (self.content.chapters[w].name
+                                      if w in self.content.chapters else ""),
+                "special_upgrade": lambda w: (cat.special_upgrades[w].name
+                                              if w in cat.special_upgrades else ""),
+                }.get(kind, lambda w: "")(what)
         events.append(Event("unlock", f"Unlocked {kind} {what}{' - ' + name if name else ''}"
                             f"{extra}", S.UNLOCKS, {"kind": kind, "id": what}))
 
