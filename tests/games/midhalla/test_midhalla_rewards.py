@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meadhall import games
-from meadhall.games.midhalla.testkit import combat, legal, line, position, run
+from meadhall.games.midhalla.testkit import combat, legal, line, paused, position, run
 
 G = games.get("midhalla")
 R = "midhalla"
@@ -107,9 +107,9 @@ def test_reward_values_are_the_printed_ones() -> None:
 
 @pytest.mark.rule("midhalla", "Cycles and Phases")
 def test_chapter_one_has_two_cycles_and_ends_with_the_epilogue() -> None:
-    st = G.from_json(position({"scenario": "chapter1", "heroes": ["harkon"]}, phase="combat",
-                              choice=None, cycle=2, tiles=line(2, 1),
-                              heroes={"harkon": {"tile": "G"}}))
+    st = paused({"scenario": "chapter1", "heroes": ["harkon"]}, phase="combat",
+                              cycle=2, tiles=line(2, 1),
+                              heroes={"harkon": {"tile": "G"}})
     ev = combat(st, "heroes")
     st.apply("skill top 1 Cleave")
     st.apply("skill bottom 1 Advance")
