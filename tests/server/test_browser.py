@@ -80,13 +80,19 @@ def actions(page: Page) -> list[dict[str, Any]]:
 
 def click_centre(page: Page, selector: str) -> bool:
     """A real mouse click in the middle of the element (figures may be drawn over it)."""
-    loc = page.locator(selector).first
-    loc.scroll_into_view_if_needed()
-    box = loc.bounding_box()
-    if not box:
-        return False
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    return True
+    for _ in range(3):
+        loc = page.locator(selector).first
+        try:
+            loc.scroll_into_view_if_needed(timeout=5_000)
+            box = loc.bounding_box(timeout=5_000)
+        except Exception:  # noqa: BLE001 - the page swapped its board meanwhile: look again
+            page.wait_for_timeout(200)
+            continue
+        if not box:
+            return False
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        return True
+    return False
 
 
 def take_seats(page: Page) -> None:
