@@ -19,11 +19,11 @@ run: $(STAMP)
 	$(BIN)/meadhall serve
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 
 bench: $(STAMP)
 	$(BIN)/meadhall bench

@@ -164,3 +164,14 @@ def test_play_moves_to_a_fresh_file_when_another_program_wrote_the_save(
     assert log_of(toy_save) == ["move B1"]  # the other program's step is kept
     assert session.path == toy_save.with_name("g-2.json")
     assert log_of(session.path) == ["wait"]  # and so is the session's
+
+
+def test_a_save_whose_history_base_no_longer_loads_keeps_the_game(toy_save: Path) -> None:
+    meadhall("act", str(toy_save), "move B1")
+    data = json.loads(toy_save.read_text())
+    data["history"]["base"]["position"]["wind"]["pile"] = [2.5]  # breaks only the history
+    toy_save.write_text(json.dumps(data))
+    r = meadhall("show", str(toy_save))
+    assert r.exit_code == 0, r.output
+    r = meadhall("undo", str(toy_save))
+    assert r.exit_code == 1 and "nothing to undo" in r.output

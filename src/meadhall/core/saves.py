@@ -149,9 +149,14 @@ class Save:
         history = History(state)
         if data.get("history") is not None:
             saved = History.from_json(data["history"], source)
-            # A history that does not lead to this very state (a hand-edited save) is dropped
-            # rather than trusted: undo then starts from here.
-            if saved.follows(state):
+            # A history that does not lead to this very state (a hand-edited save, a base
+            # position that no longer loads) is dropped rather than trusted: undo then starts
+            # from here, and the game itself is not lost over it.
+            try:
+                fits = saved.follows(state)
+            except Exception:  # noqa: BLE001 - the state loaded; only undo is given up
+                fits = False
+            if fits:
                 history = saved
         return cls(state, list(journal), history, revision)
 
