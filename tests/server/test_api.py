@@ -246,8 +246,33 @@ def test_bot_takes_a_seat_and_gives_it_back(client: TestClient) -> None:
                     json={"version": s["version"], "holder": ""})
     assert r.status_code in (200, 409)
     r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["ada"]),
-                    json={"version": 0, "holder": "bot:nobody"})
-    assert r.status_code in (409, 422)
+                    json={"version": state(client, t, "ada")["version"],
+                          "holder": "bot:nobody"})
+    assert r.status_code == 422 and "unknown bot" in r.json()["detail"]
+    assert set(client.get("/api/bots").json()) >= {"random", "heuristic"}
+
+
+def test_every_seat_to_bots_plays_the_game_to_its_end(client: TestClient) -> None:
+    """Bots in every seat (the heuristic one included) play a game through, players'
+    choices too."""
+    import time
+
+    t = new_table(client, setup=TWO)
+    v = 0
+    for seat, spec in (("bo", "random"), ("ada", "heuristic")):
+        r = client.post(f"/api/tables/{t['id']}/seats/{seat}", headers=auth(t["seats"]["ada"]),
+                        json={"version": v, "holder": f"bot:{spec}"})
+        assert r.status_code == 200, r.text
+        v = r.json()["state"]["version"]
+    for _ in range(600):
+        s = state(client, t, "ada")
+        if s["outcome"]["result"] != "ongoing":
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the bots did not finish the game")
+    bys = {e.get("by") for e in s["journal"] if e["kind"] == "act"}
+    assert "the heuristic bot" in bys
 
 
 def test_concede_is_a_table_command(client: TestClient) -> None:
