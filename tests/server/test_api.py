@@ -415,3 +415,32 @@ def test_replay_link_and_campaign_sheet(client: TestClient) -> None:
         assert "campaign sheet" in page
         sheet = client.get(f"/t/{c['id']}/sheet")
         assert sheet.status_code == 200 and "campaign sheet" in sheet.text
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_each_game_played_to_its_end_at_the_table(client: TestClient, gid: str) -> None:
+    """Every seat handed to the random bot: the game runs to its end through the table, and
+    its replay's last step shows the same table."""
+    import time
+
+    t = new_table(client, gid, seed=5)
+    first = next(iter(t["seats"]))
+    for seat in t["seats"]:
+        for _ in range(50):  # the bots already seated may move meanwhile: retry on 409
+            v = state(client, t)["version"]
+            r = client.post(f"/api/tables/{t['id']}/seats/{seat}", headers=auth(
+                t["seats"][first]), json={"version": v, "holder": "bot:random"})
+            if r.status_code != 409:
+                break
+        assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        s = state(client, t)
+        if s["outcome"]["result"] != "ongoing":
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"{gid}: the bots did not finish the game in 120 s")
+    assert s["decision"] is None and s["outcome"]["reason"]
+    steps = client.get(f"/api/tables/{t['id']}/replay", params={"step": 10**6}).json()
+    assert steps["steps"] > 0 and steps["view"] == s["view"]

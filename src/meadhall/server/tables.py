@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import secrets
 import threading
 import time
@@ -27,6 +28,8 @@ from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
 from meadhall.core.history import History
 from meadhall.core.protocol import CHANCE, PLAYERS, GameState
 from meadhall.server.store import LogRow, Store, TableRow, now
+
+log = logging.getLogger("meadhall.server")
 
 SNAPSHOT_EVERY = 25
 """Rows between snapshots: a restart replays at most this many actions per table."""
@@ -615,10 +618,13 @@ class Tables:
                     if self.bot_delay:
                         time.sleep(self.bot_delay)
                     row = t.bot_move()
-                except MeadhallError:
+                except Exception:  # noqa: BLE001 - one table's failure must not stop the others
+                    log.exception("the bot at table %s could not move", tid)
                     continue
                 if row is not None:
                     self.changed(tid, row.seq)
+                elif t.wants_bot():
+                    self.wake(tid)  # the table moved while the bot thought: think again
 
 
 def parse_import(data: Any) -> dict[str, Any]:
