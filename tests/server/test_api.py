@@ -444,3 +444,21 @@ def test_each_game_played_to_its_end_at_the_table(client: TestClient, gid: str) 
     assert s["decision"] is None and s["outcome"]["reason"]
     steps = client.get(f"/api/tables/{t['id']}/replay", params={"step": 10**6}).json()
     assert steps["steps"] > 0 and steps["view"] == s["view"]
+
+
+def test_table_mode_any_seat_enters_the_result(client: TestClient) -> None:
+    """Table mode: the table asks for the wind card; the events before the question arrive
+    with it, and any seat may answer."""
+    t = new_table(client, setup=TWO, table_mode=True)
+    assert act(client, t, "ada", "wait", 0).status_code == 200
+    r = act(client, t, "bo", "wait", 1)
+    assert r.status_code == 200
+    assert [e["text"] for e in r.json()["events"]] == ["Bo waits"]
+    s = state(client, t, "ada")
+    assert s["decision"]["owner"] == "chance" and s["can_act"]
+    texts = [a["text"] for a in s["actions"]]
+    assert texts and all(x.startswith("result ") for x in texts)
+    assert "wind" in s["actions"][0]["label"].lower()
+    r = act(client, t, "ada", texts[0], s["version"])
+    assert r.status_code == 200
+    assert any(e["kind"] == "wind" for e in r.json()["events"])
