@@ -26,12 +26,6 @@ def known(signature: tuple[str, ...]) -> bool:
 
 
 FINDINGS: list[Finding] = [
-    Finding(('toy', 'KeyError', 'games/toy/game.py:_enemy_phase'),
-            Case(game='toy', file='', steps=0, mutations=[('unknown_id', ('position', 'wind', 'pile', 0), ' ')], keys='1'),
-            "KeyError: ' '"),
-    Finding(('toy', 'AssertionError', 'games/toy/game.py:_decision'),
-            Case(game='toy', file='', steps=12, mutations=[('delete', ('position', 'caught'), None)], keys='1'),
-            'AssertionError'),
     Finding(('niflheim', 'KeyError', 'games/niflheim/state.py:<dictcomp>'),
             Case(game='niflheim', file='', steps=0, mutations=[('delete', ('position', 'choice', 'kind'), None)], keys=''),
             "KeyError: 'kind'"),
