@@ -462,3 +462,23 @@ def test_table_mode_any_seat_enters_the_result(client: TestClient) -> None:
     r = act(client, t, "ada", texts[0], s["version"])
     assert r.status_code == 200
     assert any(e["kind"] == "wind" for e in r.json()["events"])
+
+
+def test_a_failed_commit_changes_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    """If the database cannot be written, the action is refused (503) and the table in
+    memory is exactly as before."""
+    from meadhall.server.store import Store, StoreError
+
+    t = new_table(client, setup=TWO)
+    before = state(client, t, "ada")
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(Store, "append", broken)
+    r = act(client, t, "ada", "move B1", 0)
+    assert r.status_code == 503 and "disk full" in r.json()["detail"]
+    assert state(client, t, "ada") == before
+    monkeypatch.undo()
+    assert act(client, t, "ada", "move B1", 0).status_code == 200

@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from meadhall import games
 from meadhall.core.errors import MeadhallError
 from meadhall.server import pages
-from meadhall.server.store import Store, default_path
+from meadhall.server.store import Store, StoreError, default_path
 from meadhall.server.tables import BOTS, Stale, Table, TableError, Tables, parse_import
 
 MAX_BODY = 4 * 1024 * 1024
@@ -155,6 +155,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "stale version: the current state is included"},
     413: {"model": Problem, "description": "request body too large"},
     422: {"model": Problem, "description": "refused, with the reason (the rule broken)"},
+    503: {"model": Problem, "description": "the database could not be written: nothing done"},
 }
 
 
@@ -218,6 +219,9 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
 
     @app.exception_handler(MeadhallError)
     async def meadhall_error(request: Request, exc: MeadhallError) -> JSONResponse:
+        if isinstance(exc, StoreError):
+            # Nothing was accepted: the table in memory was rolled back with the transaction.
+            return JSONResponse({"detail": f"not saved, so not done: {exc}"}, status_code=503)
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
     @app.middleware("http")
