@@ -323,3 +323,22 @@ def test_chromium_is_debian_s() -> None:
     """The browser used is the machine's own Chromium (no downloaded build)."""
     out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
     assert "Chromium" in out.stdout
+
+
+def test_a_game_to_its_end_in_the_browser(server: str, browser: Browser) -> None:
+    """The toy game played by clicks until it is won or lost: the page says which, and why."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        start_from_lobby(page, server, "toy", practice=False)
+        for _ in range(80):
+            if page.locator("#state").get_attribute("data-result") != "ongoing":
+                break
+            decide(page)
+        result = page.locator("#state").get_attribute("data-result")
+        assert result in ("win", "loss")
+        expect(page.locator(".decision.over")).to_contain_text(
+            "Victory" if result == "win" else "Defeat")
+        assert page.locator("button.act").count() == 0
+    finally:
+        ctx.close()
