@@ -357,10 +357,13 @@ class ToyState(GameState):
         self.heroes = {h: square(f"heroes.{h}", at) for h, at in pos.heroes.items()}
         self.escaped, self.caught = list(pos.escaped), list(pos.caught)
         party = list(self.setup["heroes"])
-        named = [*self.heroes, *self.escaped, *self.caught]
+        named = [*self.heroes, *self.escaped]
         if sorted(named) != sorted(party):
             raise ContentError("", "heroes", f"the setup's heroes ({', '.join(party)}) must "
-                               "each be on the map, escaped or caught, exactly once")
+                               "each be on the map or escaped, exactly once")
+        if not set(self.caught) <= set(self.heroes):
+            raise ContentError("", "caught", "a caught hero stays on the map, where the troll "
+                               f"caught them [{S_END}]")
         if len(set(self.heroes.values())) != len(self.heroes):
             raise ContentError("", "heroes", f"two heroes on one square [{S_TURN}]")
         self.troll = square("troll.at", pos.troll.at)
