@@ -482,3 +482,25 @@ def test_a_failed_commit_changes_nothing(client: TestClient, monkeypatch: pytest
     assert state(client, t, "ada") == before
     monkeypatch.undo()
     assert act(client, t, "ada", "move B1", 0).status_code == 200
+
+
+def test_import_of_a_save_that_only_breaks_later_is_refused(client: TestClient) -> None:
+    """A mutated save that loads but breaks when its actions are described is refused at
+    import (found by the terminal's fuzzing of midhalla saves)."""
+    g = games.get("midhalla")
+    from meadhall.bots.random import RandomBot
+
+    st = g.new_game(g.default_setup(), 3)
+    bot = RandomBot(3)
+    for _ in range(12):
+        st.apply(bot.choose(st))
+    save = st.to_json()
+    choice = save["position"].get("choice")
+    if not (isinstance(choice, dict) and choice.get("options")):
+        pytest.skip("this midhalla position has no choice options to break")
+    opts = choice["options"]
+    opts[0] = [{"x": 1} if i else x for i, x in enumerate(opts[0])] \
+        if isinstance(opts[0], list) else {"x": 1}
+    r = client.post("/api/tables/import", json=save)
+    assert r.status_code == 422, r.text
+    assert "import refused" in r.json()["detail"]

@@ -638,6 +638,20 @@ def parse_import(data: Any) -> dict[str, Any]:
     except (KeyError, TypeError, ValueError, AttributeError) as e:
         raise TableError(f"import refused: the save is corrupt ({type(e).__name__}: {e})"
                          ) from None
+    try:
+        # Everything the table will ask of it must work, or a corrupt save would fail later.
+        d = state.decision()
+        state.described_actions()
+        for seat in [None, *state.seats()]:
+            games.get(state.game).draw(state.view(seat))
+        if d is not None:
+            state.seat_of(d.seat)
+        state.outcome()
+    except MeadhallError as e:
+        raise TableError(f"import refused: {e}") from None
+    except Exception as e:  # noqa: BLE001 - any failure of a mutated save is its corruption
+        raise TableError(f"import refused: the save is corrupt ({type(e).__name__}: {e})"
+                         ) from None
     hist = data.get("history")
     if hist is not None:
         try:
