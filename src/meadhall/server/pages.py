@@ -118,7 +118,9 @@ def table(t: Table, seat: str | None, token: str | None,
             f'data-token="{_e(token or "")}" data-seat="{_e(seat or "")}">'
             f'<div id="table-body">{table_body(t, seat, token, present)}</div>'
             '<aside class="log-box"><h2 id="log-h">What happened</h2>'
-            '<ol id="log" aria-live="polite" aria-labelledby="log-h"></ol></aside>'
+            # Filled here, not by the script, so a screen reader announces only new steps.
+            '<ol id="log" aria-live="polite" aria-labelledby="log-h">'
+            f'{journal_html(t.snapshot_for(seat)["journal"], _replay_at(t, token))}</ol></aside>'
             '<div id="chooser" role="dialog" aria-modal="false" aria-label="Choose an action" '
             'hidden></div><div id="info" role="status" hidden></div></main>')
     return page(f"{t.game.title} — meadhall", body, "table.js", "table-page")
