@@ -134,7 +134,7 @@ def _setup_text(setup: dict[str, Any]) -> str:
         parts.append(", ".join(map(str, setup["heroes"])))
     for k, v in setup.items():
         if k not in ("scenario", "heroes") and v not in (None, False, "", [], {}):
-            parts.append(f"{k} {v}")
+            parts.append(k if v is True else f"{k} {v}")
     return " · ".join(parts)
 
 
@@ -304,6 +304,8 @@ def sheet(t: Table, seat: str | None, token: str | None) -> str:
     view = t.state.view(seat)
     scene = t.game.draw(view)
     scene.boards = []
+    # The party's own sheets (no seat) first: the Party Control Sheet, the fate scale.
+    scene.panels.sort(key=lambda p: p.seat is not None)
     q = f"?token={_e(token)}" if token else ""
     body = (f'<header class="top"><h1>{_e(t.game.title)} — campaign sheet</h1>'
             f'<p>{_e(_setup_text(t.row.setup))} · <a href="/t/{_e(t.row.id)}{q}">back to the '
