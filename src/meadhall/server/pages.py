@@ -195,8 +195,9 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> s
                        "</button>")
             elif not holder and (s == seat or not here):
                 bots = "".join(f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
-                               f'data-holder="bot:{_e(b)}">Hand to the {_e(b)} bot</button>'
-                               for b in BOTS)
+                               f'data-holder="bot:{_e(b)}" title="{_e(why)}">Hand to the {_e(b)} bot'
+                               "</button>"
+                               for b, why in BOTS.items())
                 mine = ("" if s == seat else
                         f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
                         f'data-holder="seat:{_e(seat)}">Play it myself</button>')
