@@ -52,10 +52,17 @@ def _percent(p: float) -> str:
 
 
 def _chance_lines(request: ChanceRequest) -> list[str]:
+    """The possible results on one line: with their chances when they differ."""
     odds = request.odds()
-    if len(odds) > 24:
-        return [f"  results: {', '.join(o for o, _ in odds[:24])} … ({len(odds)} in all)"]
-    return [f"  {o:>6}  [dim]({_percent(p)})[/dim]" for o, p in odds]
+    names = [o for o, _ in odds]
+    shown = names if len(names) <= 24 else [*names[:23], "…", names[-1]]
+    if len({round(p, 9) for _, p in odds}) == 1:
+        return [f"  one of {', '.join(shown)}, each as likely as the others "
+                f"({_percent(odds[0][1])})"]
+    parts = [f"{o} ({_percent(p)})" for o, p in odds]
+    if len(parts) > 24:
+        parts = [*parts[:23], "…", parts[-1]]
+    return ["  " + " · ".join(parts)]
 
 
 def print_outcome(con: Console, state: GameState) -> None:
@@ -78,7 +85,7 @@ def print_decision(con: Console, state: GameState, numbered: bool = True) -> Non
         if numbered:
             for line in _chance_lines(r):
                 con.print(line)
-            con.print("  [dim]type the result as it fell (its chance in brackets)[/dim]")
+            con.print("  [dim]type the result as it fell[/dim]")
         return
     con.print(f"[bold]{escape(d.seat)}[/bold] decides: {escape(d.prompt)}{section}")
     if not numbered:
@@ -371,13 +378,18 @@ class TerminalSession:
         if legend:
             self.con.print(legend, markup=False)
         self.show()
+        listed = False
         while True:
             if self.bot_move():
+                listed = False
                 continue
-            print_decision(self.con, self.state)
+            if not listed:
+                print_decision(self.con, self.state)
             d = self.state.decision()
             answer = self.ask(">", (d.default or "") if d else "")
-            if not self.command(answer) and answer:
+            # Enter with no default asks again without listing everything once more.
+            listed = not answer
+            if answer and not self.command(answer):
                 self.act(answer)
 
     def bot_move(self) -> bool:

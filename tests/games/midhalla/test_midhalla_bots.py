@@ -63,6 +63,7 @@ def test_evaluate_is_one_for_a_win_zero_for_a_loss_and_rewards_progress() -> Non
     assert G.evaluate(hit) > before
     lost = st.clone()
     lost._damage_gate(20, ("e1", "kobold_slinger"), [])
+    lost._advance([])
     assert lost.outcome().result == "loss" and G.evaluate(lost) == 0.0
 
 

@@ -64,17 +64,25 @@ def test_attack_label_gives_the_dice_defence_and_odds() -> None:
     put(st, "berserk", "A1")
     put(st, "volva", "F3")
     e = foe(st, "clan_warrior", "B1")
-    a = st.describe("attack B1 with bearded axe using uruz")
+    reduced = st.clone()
+    placing = st.describe("attack using uruz")
+    assert placing.label == ("Berserk makes an attack using uruz (face up), then chooses the "
+                             "weapon and the target")
+    assert Target("square", "B1") in placing.targets
+    assert Target("space", "berserk:attack1") in placing.targets
+    st.apply("attack using uruz")
+    a = st.describe("attack B1 with bearded axe")
     # Bearded Axe (black, black) + Fury (black) against 1 defence; upgrade: +1 damage
     exp, kill = attack_odds(st.content, ["black", "black", "black"], set(), 1, [(1, 1)], 4)
     assert a.label.startswith(f"Berserk attacks Clan Warrior {e.uid} at B1 with the Bearded "
-                              "Axe using uruz (face up): black, black, black against 1 "
-                              f"defence: {exp:.1f} damage expected, defeats it {kill:.0%}")
+                              "Axe: black, black, black against 1 defence: "
+                              f"{exp:.1f} damage expected, defeats it {kill:.0%}")
     assert Target("square", "B1", f"{exp:.1f} dmg") in a.targets
     assert Target("figure", f"enemy{e.uid}", f"{exp:.1f} dmg") in a.targets
-    assert Target("space", "berserk:attack1") in a.targets
-    reduced = st.describe("reduced attack B1 with bearded axe using uruz")
-    assert "reduced attack" in reduced.label and "black, black against" in reduced.label
+    assert Target("card", "berserk:bearded_axe") in a.targets
+    reduced.apply("reduced attack using tiwaz")
+    r = reduced.describe("attack B1 with bearded axe")
+    assert "reduced attack" in r.label and "black, black against" in r.label
 
 
 def test_attack_odds_match_a_hand_count() -> None:
@@ -176,3 +184,28 @@ def test_a_single_player_has_one_seat_for_both_heroes() -> None:
 def test_legends_are_in_the_help_not_on_the_board() -> None:
     st = GAME.new_game({"heroes": ["berserk", "volva"]}, 0)
     assert "Legend" not in st.render() and "obstacle" in st.render_help()
+
+
+@pytest.mark.parametrize("setup", [
+    {"heroes": ["berserk", "volva"]},
+    {"scenario": "adventure-level2", "heroes": ["volva", "berserk", "hunter", "warrior"]},
+])
+def test_action_vocabulary_is_fixed_unique_small_and_covers_random_games(setup: dict) -> None:
+    vocab = GAME.action_vocabulary(setup)
+    assert vocab == GAME.action_vocabulary(dict(setup))  # a fixed order
+    assert len(set(vocab)) == len(vocab) and len(vocab) < 30_000
+    assert vocab[0] == "pass"
+    words = set(vocab)
+    for seed in range(2):
+        st = GAME.new_game(setup, seed)
+        bot = RandomBot(seed)
+        while st.decision() is not None:
+            assert {a.text for a in st.legal_actions()} <= words
+            st.apply(bot.choose(st))
+
+
+def test_action_vocabulary_refuses_a_bad_setup() -> None:
+    from meadhall.core.errors import ContentError
+
+    with pytest.raises(ContentError):
+        GAME.action_vocabulary({"heroes": ["berserk", "loki"]})

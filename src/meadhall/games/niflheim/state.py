@@ -23,7 +23,7 @@ from meadhall.core.protocol import (
 )
 from meadhall.games.niflheim import campaign, combat, heroes, present, skills, undead
 from meadhall.games.niflheim import sections as S
-from meadhall.games.niflheim.board import Board
+from meadhall.games.niflheim.board import Board, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
@@ -167,11 +167,11 @@ class NiflheimState(GameState):
     def occupancy(self) -> dict[Sq, str]:
         """Squares holding a figure: ``h:<id>`` heroes, ``u:<id>`` undead, ``f:<label>`` others."""
         occ: dict[Sq, str] = {}
-        for label, sp in self.scenario.specials.items():
-            if sp.figure and label not in self.done:
-                occ[grid.sq(sp.square)] = f"f:{label}"
+        for label, q in special_figures(self.scenario):
+            if label not in self.done:
+                occ[q] = f"f:{label}"
         for h in self.heroes.values():
-            if h.on_map:
+            if h.status == "active" and h.at is not None:
                 occ[h.at] = f"h:{h.id}"
         for u in self.undead.values():
             occ[u.at] = f"u:{u.id}"
@@ -271,6 +271,9 @@ class NiflheimState(GameState):
         """The scenario's result: complete, lost, or still being played."""
         if self.result:
             return Outcome(self.result[0], self.result[1])  # type: ignore[arg-type]
+        for h in self.heroes.values():
+            if h.status == "active" and h.at is not None:
+                return ONGOING
         present = [h for h in self.heroes.values() if h.status != "reserve"]
         if not any(h.on_map for h in present):
             if all(h.status == "dead" for h in present):
@@ -478,14 +481,14 @@ class NiflheimState(GameState):
             undead.attack(self, u, self.hero_named(action.split(" attacks ", 1)[1]), events)
         elif kind == "undead move":
             u = self.undead[c["uid"]]
-            self._undead_step(u, grid.sq(action.split()[-1]), c["why"], events)
+            self._undead_step(u, sq(action.split()[-1]), c["why"], events)
         elif kind == "blue rune":
             combat.stun_undead(self, self.undead[int(action.split()[-1])], events)
         elif kind == "bow target":
             combat.shoot(self, self.undead[c["uid"]], self.hero_named(action.split(" shoots ", 1)[1]),
                          events)
         elif kind == "spawn":
-            self._spawn(grid.sq(action.split()[-1]), events)
+            self._spawn(sq(action.split()[-1]), events)
         elif kind == "cover":
             if action != NO_COVER:
                 self._cover_attack(action, events)
@@ -526,7 +529,9 @@ class NiflheimState(GameState):
     def _advance(self, events: list[Event]) -> None:
         """Run every automated step up to the next decision."""
         for _ in range(10_000):
-            if self.outcome().over or self.choice is not None:
+            if self.choice is not None or self.conceded is not None:
+                return
+            if self.camp is not None and self.camp.get("result"):
                 return
             if self.scenario_outcome().over:
                 if self.camp is not None:
@@ -605,7 +610,7 @@ class NiflheimState(GameState):
         if self.phase == "action":
             if self.active is not None:
                 h = self.heroes[self.active]
-                if h.intent is not None and heroes.legal(self, h) == ["end activation"] \
+                if h.intent is not None and heroes.only_end(self, h) \
                         and not self._cover_actions(h.id):
                     events.append(Event("end", f"{h.name} has nothing more to do and ends "
                                         "their activation", S.ACTION_PHASE))
@@ -702,7 +707,7 @@ class NiflheimState(GameState):
             labels = self.scenario.round_track[self.track]
             self.spawn_queue = [q for lab in labels for q in self.scenario.spawn[lab]]
         while self.spawn_queue:
-            at = grid.sq(self.spawn_queue.pop(0))
+            at = sq(self.spawn_queue.pop(0))
             spots = undead.spawn_squares(self, at)
             if not spots:
                 events.append(Event("spawn", f"No free square near {grid.name(at)} to spawn on",

@@ -347,6 +347,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self._advance(events)
 
     def _why_illegal(self, action: str) -> IllegalAction | None:
+        if self.ask is not None and self.ask["kind"] == "target" and action.startswith("attack "):
+            return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within reach "
+                                 "of the weapon and in line of sight")
         if self.ask is not None or not self.active:
             return None
         h = self.heroes[self.active]
@@ -378,9 +381,11 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                                      f"not in {self.hname(h)}'s destiny pool")
         if act.space in ("attack1", "attack2") and h.space_used(act.space):
             return IllegalAction(ID, S_BASIC, "that attack space already holds a rune")
-        if act.kind in ("attack", "skill") and act.square is not None:
-            return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
-                                 "reach of the weapon and in line of sight")
+        if act.kind == "attack":
+            return IllegalAction(ID, S_ATTACK, "no enemy space is within reach of an equipped "
+                                 "weapon and in line of sight"
+                                 + (" (the reduced attack needs a weapon with two dice or "
+                                    "more)" if act.space == "attack2" else ""))
         if act.kind in ("invoke", "rethrow"):
             return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
                                  "and a face up rune on the altar")
@@ -455,7 +460,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 "bought_this_phase": h.bought_this_phase, "skills": list(h.skills),
                 "turned": list(h.turned), "equipment": list(h.equipment),
                 "misc": list(h.misc), "trance": h.trance, "captive": h.captive, "mark": h.mark,
-                "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by}
+                "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by,
+                "glory_won": h.glory_won}
 
     def _hero_view(self, h: Hero) -> dict[str, Any]:
         """A hero as the table shows it: the board's tokens and cards, and the values the
@@ -500,6 +506,32 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                       for k, d in self.decks().items()},
             "outcome": self.outcome().to_json(),
         }
+
+    def measures(self) -> dict[str, Any]:
+        """Rounds; the exploration cards played, time left, enemies left and glory won; on a
+        loss its trigger (``time_out``: the time token reached the end marker; ``end_marker``:
+        a recovery moved the end marker onto the time token; ``conceded``) and margins: stages
+        (exploration cards) still to play and the final enemy's life left."""
+        track = self.content.altar.track
+        out: dict[str, Any] = {
+            "rounds": self.round, "stage": len(self.cards_played),
+            "time_left": (self.end - self.time) % track, "enemies_left": len(self.enemies),
+            "glory": sum(h.glory_won for h in self.heroes.values()),
+            "heroes_fallen": sum(h.fallen for h in self.heroes.values())}
+        o = self.outcome()
+        if o.result == "loss":
+            if self.conceded is not None:
+                out["trigger"], out["final_blow"] = "conceded", None
+            elif self.lost.startswith("the end marker"):
+                out["trigger"], out["final_blow"] = "end_marker", "recovery"
+            else:
+                out["trigger"], out["final_blow"] = "time_out", "time"
+            finals = [e for e in self.enemies if self.enemy_data(e).final]
+            full = max((e.life for e in self.content.enemies.values() if e.final), default=0)
+            out["margin_stages_left"] = max(0, 4 - len(self.cards_played))
+            out["margin_final_life"] = (sum(self.enemy_data(e).life - e.damage for e in finals)
+                                        if finals else full)
+        return out
 
     def seats(self) -> list[str]:
         """One seat per hero; a single player (``players`` 1) has one seat for both heroes
@@ -651,7 +683,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             for k in ("fallen", "fell_this_turn", "passed"):
                 setattr(h, k, bool(hj.get(k, False)))
             for k in ("glory", "skill_points", "bought_this_phase", "trance", "held_by",
-                      "captive"):
+                      "captive", "glory_won"):
                 if k in hj:
                     setattr(h, k, int(hj[k]))
             h.recover_choice = hj.get("recover_choice", "")
