@@ -14,15 +14,16 @@ $(STAMP): $(BIN)/python pyproject.toml
 	$(BIN)/python -m pip install --quiet -e ".[dev]"
 	touch $(STAMP)
 
+# Serves the browser table and prints the lobby's address (the terminal: `meadhall play`).
 run: $(STAMP)
-	$(BIN)/meadhall play
+	$(BIN)/meadhall serve
 
 test: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/python -m pytest -n 2
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests
+	$(BIN)/ruff check src tests benchmarks
 
 bench: $(STAMP)
 	$(BIN)/meadhall bench

@@ -110,8 +110,11 @@ def test_play_asks_for_the_game_when_none_is_given(tmp_path: Path) -> None:
 
 
 def test_bench_runs() -> None:
-    r = run("bench", "toy", "--seeds", "2")
-    assert r.exit_code == 0 and "deepcopy" in r.output
+    r = run("bench", "toy", "--runs", "1", "--seconds", "0.1", "--json")
+    assert r.exit_code == 0, r.output
+    rows = json.loads(r.output)
+    assert {row["game"] for row in rows} == {"toy"} and len(rows) == 2  # 1 and 2 heroes
+    assert all(row["steps_per_s"] > 0 and row["deepcopy_us"] > 0 for row in rows)
 
 
 def test_text_with_brackets_is_printed_literally(tmp_path: Path) -> None:

@@ -307,24 +307,123 @@ def play_cmd(
     save: Annotated[Path | None, typer.Option(help="autosave file")] = None,
     table: Annotated[bool, typer.Option("--table", help="table mode: you roll the dice")] = False,
     option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
+    bot: Annotated[list[str] | None, typer.Option(help="SEAT=KIND: a bot plays this seat "
+                                                  "(heuristic, random, mcts:200; all=KIND "
+                                                  "for every seat)")] = None,
 ) -> None:
     """Play interactively in the terminal, with undo and autosave."""
     from meadhall.play import TerminalSession
 
     setup = parse_setup(None, None, option or [])
-    TerminalSession(_out()).run(game, scenario, heroes, seed, save, table, setup)
+    TerminalSession(_out(), bots=bot or []).run(game, scenario, heroes, seed, save, table, setup)
 
 
 @app.command("bench")
 @friendly
 def bench_cmd(
     game: Annotated[str | None, typer.Argument(help="only this game")] = None,
-    seeds: Annotated[int, typer.Option(help="random games per game")] = 20,
+    runs: Annotated[int, typer.Option(min=1, help="runs per figure (median and min)")] = 3,
+    seconds: Annotated[float, typer.Option(min=0.05, help="seconds of random play per run")]
+    = 1.0,
+    default_party: Annotated[bool, typer.Option("--default-party",
+                                                help="only each game's default party")] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
-    """Measure clone vs deepcopy and random-playout speed for each game."""
+    """Measure steps/s, apply and legal_actions time, clone vs deepcopy and rollouts/s."""
     from meadhall.bench import run_bench
 
-    run_bench(_out(), game, seeds)
+    run_bench(_out(), game, runs, seconds, as_json, not default_party)
+
+
+@app.command("sim")
+@friendly
+def sim_cmd(
+    game: Annotated[str, typer.Argument(help="game id, see `meadhall games`")],
+    scenario: Annotated[str | None, typer.Option(help="scenario id")] = None,
+    heroes: Annotated[str | None, typer.Option(help="comma-separated hero ids")] = None,
+    option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
+    bot: Annotated[str, typer.Option(help="random, heuristic, mcts:200, mcts:1s")] = "heuristic",
+    bots: Annotated[str | None, typer.Option(help="several bots, comma-separated: one batch "
+                                             "each (random,heuristic,mcts:200)")] = None,
+    n_games: Annotated[int | None, typer.Option("--games", help="games per batch (default "
+                                                "200); with --until-ci the most to play "
+                                                "(default 6400)")] = None,
+    seed: Annotated[int, typer.Option(help="base seed: game i of every batch has the same "
+                                      "seed")] = 1,
+    workers: Annotated[str, typer.Option(help="worker processes, or auto (one per CPU)")] = "auto",
+    out: Annotated[Path | None, typer.Option(help="one row per game: .parquet or .csv")] = None,
+    html: Annotated[Path | None, typer.Option(help="HTML report with plots")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the summary as JSON")] = False,
+    content: Annotated[list[str] | None, typer.Option(help="what-if PATH=VALUE, e.g. "
+                                                      "undead.draugr.mv=2")] = None,
+    sweep: Annotated[str | None, typer.Option(help="PATH=V1,V2,...: one batch per value, "
+                                              "compared with the current value")] = None,
+    until_ci: Annotated[float | None, typer.Option(help="play until the win-rate interval is "
+                                                   "narrower than this (e.g. 0.1)")] = None,
+    max_steps: Annotated[int, typer.Option(help="decisions before a game counts as "
+                                           "unfinished")] = 5000,
+    backend: Annotated[str, typer.Option(help="local or ray")] = "local",
+    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a "
+                                                    "local Ray)")] = None,
+) -> None:
+    """Let bots play a game many times and report win rates, defeats and measures."""
+    import sys
+
+    from meadhall.sim import commands
+
+    setup = parse_setup(scenario, heroes, option or [])
+    code = commands.sim(_out(), _err(), game, setup, commands.parse_bots(bot, bots), n_games,
+                        seed, workers, out, html, as_json, content or [], sweep, until_ci,
+                        max_steps, backend, ray_address, " ".join(["meadhall", *sys.argv[1:]]))
+    if code:
+        raise typer.Exit(code)
+
+
+@app.command("tune")
+@friendly
+def tune_cmd(
+    game: Annotated[str, typer.Argument(help="game id, see `meadhall games`")],
+    param: Annotated[list[str], typer.Option(help="PATH=LOW..HIGH, e.g. undead.draugr.hv=1..3")],
+    target_win: Annotated[float, typer.Option(help="the win rate to aim for")] = 0.5,
+    scenario: Annotated[str | None, typer.Option(help="scenario id")] = None,
+    heroes: Annotated[str | None, typer.Option(help="comma-separated hero ids")] = None,
+    option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
+    bot: Annotated[str, typer.Option(help="the bot whose win rate is tuned")] = "heuristic",
+    n_games: Annotated[int, typer.Option("--games", help="games per trial")] = 200,
+    trials: Annotated[int, typer.Option(help="Optuna trials")] = 20,
+    confirm: Annotated[int, typer.Option(help="fresh games to measure the best values "
+                                         "again (0: as many as a trial)")] = 0,
+    seed: Annotated[int, typer.Option(help="base seed (every trial plays the same "
+                                      "games)")] = 1,
+    workers: Annotated[str, typer.Option(help="worker processes, or auto")] = "auto",
+    content: Annotated[list[str] | None, typer.Option(help="fixed what-if PATH=VALUE")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
+    backend: Annotated[str, typer.Option(help="local or ray")] = "local",
+    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address")] = None,
+) -> None:
+    """Search content values (Optuna) toward a target win rate and print the best."""
+    from meadhall.sim import commands
+
+    setup = parse_setup(scenario, heroes, option or [])
+    commands.tune_command(_out(), _err(), game, setup, param, target_win, bot, n_games, trials,
+                          seed, workers, confirm, content or [], as_json, backend, ray_address)
+
+
+@app.command("replay")
+@friendly
+def replay_cmd(
+    file: Annotated[Path, typer.Argument(help="results file written by `meadhall sim --out`")],
+    row: Annotated[int, typer.Option(help="the row to replay (its `row` column)")],
+    from_log: Annotated[bool, typer.Option(help="replay the stored action log instead of "
+                                           "re-running the bot")] = False,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="only the result")] = False,
+) -> None:
+    """Play a results row's game again from its seed and print its log with the events."""
+    from meadhall.sim import commands
+
+    code = commands.replay_command(_out(), file, row, from_log, quiet)
+    if code:
+        raise typer.Exit(code)
 
 
 @app.command("serve")

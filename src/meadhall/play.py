@@ -18,6 +18,8 @@ from rich.console import Console
 from rich.markup import escape
 
 from meadhall import games
+from meadhall.bots.base import Bot
+from meadhall.bots.seats import bot_to_move, seat_bots
 from meadhall.core import saves
 from meadhall.core.chance import ChanceRequest, NeedChance
 from meadhall.core.errors import ContentError, MeadhallError, SaveError
@@ -153,11 +155,14 @@ class Quit(Exception):  # noqa: N818 - control flow: the person left at a prompt
 class TerminalSession:
     """One interactive game in the terminal."""
 
-    def __init__(self, console: Console, read: Callable[[str], str] | None = None) -> None:
+    def __init__(self, console: Console, read: Callable[[str], str] | None = None,
+                 bots: Sequence[str] = ()) -> None:
         self.con = console
         self._read = read or (lambda prompt: console.input(prompt))
         self.save: saves.Save | None = None
         self.path: Path | None = None
+        self.bot_specs = list(bots)
+        self.bots: dict[str, Bot] = {}
 
     # ------------------------------------------------------------ asking
     def ask(self, prompt: str, default: str = "") -> str:
@@ -308,6 +313,11 @@ class TerminalSession:
                 saves.write(self.save, target)
                 self.con.print(f"New {game.title} game, seed {s}; autosaving to {target}. "
                                "Type ? for help.", markup=False)
+        if self.bot_specs:
+            self.bots = seat_bots(self.state, self.bot_specs)
+            self.con.print("Bots play " + ", ".join(f"{seat} ({b.spec})"
+                                                    for seat, b in self.bots.items()),
+                           markup=False)
         self.loop()
 
     def resume(self, path: Path, source: Path) -> None:
@@ -370,6 +380,9 @@ class TerminalSession:
         self.show()
         listed = False
         while True:
+            if self.bot_move():
+                listed = False
+                continue
             if not listed:
                 print_decision(self.con, self.state)
             d = self.state.decision()
@@ -378,6 +391,25 @@ class TerminalSession:
             listed = not answer
             if answer and not self.command(answer):
                 self.act(answer)
+
+    def bot_move(self) -> bool:
+        """Let the bot whose seat decides now act (``--bot SEAT=KIND``); False when a
+        person decides."""
+        assert self.save is not None
+        turn = bot_to_move(self.state, self.bots)
+        if turn is None:
+            return False
+        seat, bot = turn
+        action = bot.choose(self.state)
+        self.con.print(f"[dim]{escape(seat)} ({escape(bot.spec)}) >[/dim] "
+                       f"{escape(self.state.describe(action).label)}")
+        events = self.save.history.apply(self.state, action)
+        self.save.record(action.text, events)
+        print_events(self.con, events)
+        self.autosave()
+        if bot_to_move(self.state, self.bots) is None:
+            self.show()
+        return True
 
     def command(self, answer: str) -> bool:
         """Carry out a session command; False when ``answer`` is not one."""
@@ -431,6 +463,12 @@ class TerminalSession:
         except MeadhallError as e:
             self.error(str(e))
             return
+        while bot_to_move(self.state, self.bots) is not None:
+            # Back to a person's decision: bots would only replay the steps undone.
+            try:
+                self.save.state = self.save.history.undo(1)
+            except MeadhallError:
+                break
         self.save.journal.append({"action": f"undo {n}" if n > 1 else "undo", "events": []})
         self.autosave()
         self.con.print("Undone.")

@@ -4,22 +4,27 @@ from __future__ import annotations
 
 import doctest
 import importlib
+from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from adapter_cases import Case
 
-from meadhall.adapters.gym import layout_of
 from meadhall.adapters.observation import (
     LIMIT,
     Encoder,
+    Layout,
     describe_layout,
+    layout_of,
     parse_stat,
+    probe_states,
     text_view,
 )
 from meadhall.adapters.table import Table
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.bots.random import RandomBot
+from meadhall.core import draw
 from meadhall.core.rng import Rng
 
 TOY = {"scenario": "chase", "heroes": ["ada", "bo"]}
@@ -42,7 +47,7 @@ def test_observations_never_depend_on_hidden_information(drawn_case: Case) -> No
         state, bot = table.new_state(seed), RandomBot(seed)
         for step in range(case.max_steps):
             if step % 5 == 0:
-                for seat in table.seats:
+                for seat in (*table.seats, None):  # None: the global state
                     obs = encoder.encode(state, seat)
                     assert obs in space
                     for k in (1, 2):
@@ -65,6 +70,8 @@ def test_flat_observation_is_the_pieces_in_layout_order(any_case: Case) -> None:
     assert flat.shape == (encoder.layout.size,) and flat.dtype == np.float32
     assert np.array_equal(flat, np.concatenate([pieces[n].ravel()
                                                 for n in encoder.layout.shapes()]))
+    space = encoder.layout.space()
+    assert np.array_equal(flat, gymnasium.spaces.flatten(space, pieces))
     described = describe_layout(encoder.layout)
     assert list(described) == list(encoder.layout.shapes())
     assert described["vector"]["entries"] == list(encoder.layout.vector)
@@ -102,6 +109,7 @@ def test_every_value_stays_within_the_declared_bounds() -> None:
 
 @pytest.mark.parametrize(("value", "parsed"), [
     ("7/12", (7.0, 12.0, 0.0)), (3, (3.0, 0.0, 0.0)), ("-2 MP", (-2.0, 0.0, 0.0)),
+    ("0 (next Upgrade at 2)", (0.0, 0.0, 0.0)), ("12 / 15", (12.0, 15.0, 0.0)),
     ("", (0.0, 0.0, 0.0)), (True, (1.0, 0.0, 0.0))])
 def test_panel_stats_read_as_numbers(value: str | int, parsed: tuple[float, ...]) -> None:
     assert parse_stat(value) == parsed
@@ -111,6 +119,7 @@ def test_text_stats_get_a_stable_code() -> None:
     value, top, code = parse_stat("berserker")
     assert (value, top) == (0.0, 0.0) and 0 < code <= 1 and code == parse_stat("berserker")[2]
     assert code != parse_stat("human")[2]
+    assert parse_stat("C8")[:2] == (0.0, 0.0) and parse_stat("C8")[2] > 0  # a place, not 8
 
 
 def test_text_view_shows_the_decision_the_view_and_the_numbered_actions() -> None:
@@ -131,3 +140,22 @@ def test_docstring_examples(name: str) -> None:
     result = doctest.testmod(module, optionflags=doctest.ELLIPSIS)
     assert result.failed == 0 and result.attempted > 0
 
+
+
+def test_what_the_probe_games_never_showed_is_counted_and_named(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table.of("toy", TOY)
+    layout = Layout.build(table, probe_states(table, games=1, steps=3))
+    encoder = Encoder(table, layout)
+    plain = table.game.draw
+
+    def with_a_surprise(view: Any) -> draw.Scene:
+        scene = plain(view)
+        scene.panels.append(draw.Panel("omen", "An omen", stats=[draw.Stat("dread", 3)]))
+        return scene
+
+    monkeypatch.setattr(table.game, "draw", with_a_surprise)
+    with pytest.warns(UserWarning, match=r"1 drawn thing\(s\) did not fit .*panel:omen"):
+        obs = encoder.encode(table.new_state(0), "ada")
+    assert encoder.unencoded == ["panel:omen"]
+    assert obs["vector"][layout.vector.index("unencoded")] == 1

@@ -36,11 +36,16 @@ def test_trusted_actions_give_the_same_games_as_checked_texts(game_id: str) -> N
         assert _random_game(game_id, seed, 300, False) == _random_game(game_id, seed, 300, True)
 
 
+@pytest.mark.parametrize("loaded", [False, True], ids=["new_game", "loaded"])
 @pytest.mark.parametrize("game_id", GAMES)
-def test_a_step_that_fails_midway_leaves_the_state_exactly_as_it_was(game_id: str) -> None:
+def test_a_step_that_fails_midway_leaves_the_state_exactly_as_it_was(game_id: str,
+                                                                    loaded: bool) -> None:
     """An error after the game has already changed things (here: after the whole step ran)
-    is undone from the checkpoint, across checkpoint boundaries."""
+    is undone: by replaying setup, seed and log for a new game, from the checkpoint copies
+    (across their boundaries) for a loaded position."""
     state = games.get(game_id).new_game(None, 5)
+    if loaded:
+        state = GameState.from_json(json.loads(json.dumps(state.to_json())))
     rng = Rng(5)
     cls = type(state)
     real = cls._apply

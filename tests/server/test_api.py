@@ -302,7 +302,7 @@ def test_save_and_import(client: TestClient) -> None:
     n_tables = len(client.get("/api/tables").json())
     # corrupt, foreign and inconsistent saves are refused, nothing touched
     for bad, word in [({"game": "chess"}, "chess"), ([1, 2], "dictionary"),
-                      ({**save, "position": {"heroes": 5}}, "corrupt"),
+                      ({**save, "position": {"heroes": 5}}, "position"),
                       ({**save, "history": {**save["history"], "steps": []}}, "inconsistent")]:
         r = client.post("/api/tables/import", json=bad)
         assert r.status_code == 422, (bad, r.text)
@@ -355,3 +355,38 @@ def test_body_size_limit(client: TestClient) -> None:
     r = client.post("/api/tables/import", content=b"{" + b" " * (5 * 1024 * 1024) + b"}",
                     headers={"content-type": "application/json"})
     assert r.status_code == 413
+
+
+def test_a_seat_handed_to_another_holder(client: TestClient) -> None:
+    """Ada plays absent Bo's seat: the step is recorded as Bo's, taken by Ada; Bo takes it back."""
+    t = new_table(client, setup=TWO)
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["ada"]),
+                    json={"version": 0, "holder": "seat:ada"})
+    assert r.status_code == 200
+    assert act(client, t, "ada", "move B1", 1).status_code == 200
+    s = state(client, t, "ada")
+    assert s["can_act"] and s["decision"]["owner"] == "bo"
+    r = act(client, t, "ada", "wait", s["version"])
+    assert r.status_code == 200
+    entry = r.json()["state"]["journal"][-1]
+    assert entry["seat"] == "bo" and entry["by"] == "ada"
+    # bo comes back: takes the seat back, and ada can no longer act for it
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["bo"]),
+                    json={"version": 3, "holder": ""})
+    assert r.status_code == 200
+
+
+def test_replay_link_and_campaign_sheet(client: TestClient) -> None:
+    t = new_table(client, setup=TWO)
+    act(client, t, "ada", "move B1", 0)
+    page = client.get(f"/t/{t['id']}?token={t['seats']['ada']}").text
+    assert f"/t/{t['id']}/replay?token={t['seats']['ada']}&amp;seq=1" in page
+    r = client.get(f"/t/{t['id']}/replay?seq=1")
+    assert r.status_code == 200 and "step 1 of 1" in r.text
+    campaigns = [g for g in games.all_games() if "campaign" in g.default_setup()]
+    for g in campaigns:
+        c = new_table(client, g.id, setup={"campaign": True})
+        page = client.get(f"/t/{c['id']}").text
+        assert "campaign sheet" in page
+        sheet = client.get(f"/t/{c['id']}/sheet")
+        assert sheet.status_code == 200 and "campaign sheet" in sheet.text

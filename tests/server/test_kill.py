@@ -4,38 +4,11 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
-import subprocess
-import sys
-import time
 from pathlib import Path
 
 import httpx
 
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def start(db: Path, port: int) -> subprocess.Popen[bytes]:
-    """``meadhall serve`` on ``port``, once it answers."""
-    p = subprocess.Popen([sys.executable, "-m", "meadhall.cli", "serve", "--port", str(port),
-                          "--db", str(db), "--bot-delay", "0"],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            httpx.get(f"http://127.0.0.1:{port}/api/games", timeout=1)
-            return p
-        except httpx.HTTPError:
-            if p.poll() is not None:
-                out = p.stdout.read().decode() if p.stdout else ""
-                raise AssertionError(f"serve exited: {out}") from None
-            time.sleep(0.1)
-    p.kill()
-    raise AssertionError("serve did not answer within 30 s")
+from .serverproc import free_port, start, stop
 
 
 def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
@@ -63,5 +36,4 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
         assert s["view"] == accepted["view"] and s["view"]["heroes"]["ada"] == "B1"
         assert s["journal"][-1]["label"] == "Ada moves to B1"
     finally:
-        p.terminate()
-        p.wait(timeout=10)
+        stop(p)

@@ -9,6 +9,7 @@ import pytest
 
 from meadhall import games
 from meadhall.core import draw
+from meadhall.core.protocol import CHANCE, PLAYERS, Game
 from meadhall.server import svg
 
 LEGAL = svg.Highlights(notes={"square:B1": "2 MP", "figure:troll": "5+", "area:A2": "",
@@ -183,9 +184,11 @@ def test_text_is_escaped() -> None:
 def test_every_game_scene_renders_with_its_targets(gid: str) -> None:
     """Each registered game's own drawing renders, and every legal target is clickable."""
     g = games.get(gid)
+    if type(g).draw is Game.draw:
+        pytest.xfail(f"{gid}: no drawing (Game.draw) yet")
     state = g.new_game(g.default_setup(), seed=3)
     d = state.decision()
-    seat = state.seat_of(d.seat) if d else None
+    seat = state.seat_of(d.seat) if d and d.seat not in (PLAYERS, CHANCE) else None
     acts = [a.to_json() for a in state.described_actions()]
     hl = svg.Highlights.from_actions(acts)
     html = svg.scene_html(g.draw(state.view(seat)), hl, seat)

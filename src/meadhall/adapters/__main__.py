@@ -12,8 +12,7 @@ from typing import Annotated, Any
 
 import typer
 
-from meadhall.adapters.gym import layout_of
-from meadhall.adapters.observation import describe_layout
+from meadhall.adapters.observation import describe_layout, layout_of
 from meadhall.adapters.table import Table
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.errors import MeadhallError

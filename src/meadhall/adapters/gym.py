@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
-from functools import cache
+from pathlib import Path
 from typing import Any, SupportsInt
 
 from meadhall import games
 from meadhall.adapters import missing
 from meadhall.adapters.bots import Bot, Others, make_bot
-from meadhall.adapters.observation import Encoder, Layout, describe_layout, text_view
+from meadhall.adapters.observation import Encoder, describe_layout, layout_of, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import Event, GameState
@@ -40,21 +40,6 @@ RUNAWAY = 100_000
 """Bot decisions in a row after which the environment gives up (a game that never ends)."""
 
 
-@cache
-def _layout(game_id: str, setup_key: str) -> Layout:
-    import json
-
-    table = Table.of(game_id, json.loads(setup_key))
-    return Layout.build(table, table.new_state(0))
-
-
-def layout_of(table: Table) -> Layout:
-    """The observation layout of ``table``'s game and setup (cached; drawn at seed 0)."""
-    import json
-
-    return _layout(table.game.id, json.dumps(table.setup, sort_keys=True))
-
-
 class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat of a meadhall game; the other seats (and players' choices the seat does not
     answer) are played by ``others``. Rewards: +1 when the party wins, -1 when it loses."""
@@ -64,7 +49,8 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def __init__(self, game_id: str, setup: Mapping[str, Any] | None = None,
                  seat: str | None = None, others: Others = "heuristic", *,
                  choices_by: str | None = None, max_steps: int | None = None,
-                 illegal_reward: float = ILLEGAL_REWARD, vocabulary_file: str | None = None,
+                 illegal_reward: float = ILLEGAL_REWARD,
+                 vocabulary_file: str | Path | None = None,
                  render_mode: str | None = None) -> None:
         table = Table.of(game_id, setup, choices_by)
         self.seat = table.seats[0] if seat is None else seat
@@ -114,7 +100,7 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         else:
             self.state = self.table.new_state(game_seed)
         self._seed = game_seed
-        self._bot = make_bot(self.others, bot_seed)
+        self._bot = make_bot(self.others, bot_seed, self.table.game)
         self._steps = 0
         events = self._advance()
         return self._observe(), self._info(events)

@@ -25,13 +25,16 @@ import math
 import re
 import warnings
 import zlib
-from collections.abc import Iterable, Sequence
+from collections import OrderedDict
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Any
 
 from meadhall.adapters import missing
 from meadhall.adapters.table import Table
 from meadhall.adapters.vocabulary import Vocabulary
+from meadhall.bots.random import RandomBot
 from meadhall.core import draw
 from meadhall.core.protocol import CHANCE, PLAYERS, GameState
 
@@ -52,7 +55,12 @@ CARD_BUCKETS = 32
 MAX_DICE = 8
 """Dice shown on the table beyond this many are counted in ``unencoded``."""
 MIN_TILE_SLOTS = 32
-"""A tile network gets at least this many slots, and at least twice the tiles shown at start."""
+"""A tile network gets at least this many slots, and at least twice the most tiles probed."""
+PROBE_GAMES = 4
+PROBE_STEPS = 400
+"""The layout is drawn from the start and the first ``PROBE_STEPS`` decisions of
+``PROBE_GAMES`` random games (seeds 0, 1, ...), so that panels and stats that show up only
+during play (an attack, a boss's cards) have their place."""
 
 TOKEN_FEATURES: tuple[str, ...] = (*(f"side:{s}" for s in SIDES), "hp", "max_hp", "mine",
                                    "face_down", "badges",
@@ -60,7 +68,7 @@ TOKEN_FEATURES: tuple[str, ...] = (*(f"side:{s}" for s in SIDES), "hp", "max_hp"
 WALL_VALUES = {"wall": 1.0, "door": 0.5, "open": 0.25}
 SQUARE_DIRECTIONS = ("N", "E", "S", "W")
 HEX_DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_LEADING_NUMBER = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)(?:\s*/\s*([-+]?\d+(?:\.\d+)?))?")
 _DIGITS = re.compile(r"[\d#]+")
 
 
@@ -79,17 +87,15 @@ def _text_code(text: str) -> float:
 
 
 def parse_stat(value: str | int | float) -> tuple[float, float, float]:
-    """A panel stat as (value, maximum, text code): ``7/12`` → (7, 12, 0); ``3`` → (3, 0, 0);
-    ``human`` → (0, 0, code)."""
-    if isinstance(value, bool):
+    """A panel stat as (value, maximum, text code): text that starts with a number is that
+    number (``7/12`` → (7, 12, 0), ``0 (next Upgrade at 2)`` → (0, 0, 0)); other text gets a
+    stable code (``Human``, ``C8`` → (0, 0, code))."""
+    if isinstance(value, bool | int | float):
         return float(value), 0.0, 0.0
-    if isinstance(value, int | float):
-        return float(value), 0.0, 0.0
-    numbers = _NUMBER.findall(value)
-    if not numbers:
-        return 0.0, 0.0, _text_code(value) if value.strip() else 0.0
-    top = float(numbers[1]) if "/" in value and len(numbers) > 1 else 0.0
-    return float(numbers[0]), top, 0.0
+    m = _LEADING_NUMBER.match(value)
+    if m is None:
+        return 0.0, 0.0, _text_code(value.strip()) if value.strip() else 0.0
+    return float(m.group(1)), float(m.group(2) or 0.0), 0.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,14 +165,16 @@ class Layout:
         self._at.update({n: i for i, n in enumerate(self.vector)})
 
     @classmethod
-    def build(cls, table: Table, state: GameState) -> Layout:
-        """The layout for ``table``'s game, from the scenes every seat sees in ``state``
-        (the start of a game)."""
-        scenes = [table.game.draw(state.view(s)) for s in (*table.seats, None)]
+    def build(cls, table: Table, states: Iterable[GameState]) -> Layout:
+        """The layout for ``table``'s game: every board, track, panel and stat that the seats
+        (and a spectator) see in ``states``, in the order first seen."""
+        scenes = (table.game.draw(state.view(s)) for state in states
+                  for s in (*table.seats, None))
         grids: dict[str, GridPiece] = {}
         tiles: dict[str, TilePiece] = {}
         tracks: dict[str, int] = {}
         panels: dict[str, list[str]] = {}
+        sheets: set[str] = set()
         for scene in scenes:
             for b in scene.boards:
                 if isinstance(b, draw.TileNetwork):
@@ -192,6 +200,13 @@ class Layout:
                 for st in p.stats:
                     if st.name not in names:
                         names.append(st.name)
+                if p.seat is not None:
+                    sheets.add(p.id)
+        # Seats' sheets are alike: a stat one sheet showed (a bleed, a bonus) has its place on
+        # every seat's sheet, even if the probe games never showed it there.
+        shared = list(_merge((), (n for pid in panels if pid in sheets for n in panels[pid])))
+        for pid in sheets:
+            panels[pid] = shared
         vector: list[str] = [f"seat:{s}" for s in table.seats]
         vector += [f"decider:{s}" for s in table.seats]
         vector += ["decider:mine", "decider:players", "decider:chance",
@@ -234,11 +249,36 @@ class Layout:
         one Box of the flat vector."""
         if flat:
             return spaces.Box(-LIMIT, LIMIT, (self.size,), np.float32)
-        return spaces.Dict({name: spaces.Box(-LIMIT, LIMIT, shape, np.float32)
-                            for name, shape in self.shapes().items()})
+        # An OrderedDict keeps the layout's order (gymnasium sorts a plain dict's keys), so
+        # gymnasium's FlattenObservation gives the same vector as Encoder.flat.
+        return spaces.Dict(OrderedDict((name, spaces.Box(-LIMIT, LIMIT, shape, np.float32))
+                                       for name, shape in self.shapes().items()))
 
     def zeros(self) -> dict[str, np.ndarray]:
         return {name: np.zeros(shape, np.float32) for name, shape in self.shapes().items()}
+
+
+def probe_states(table: Table, games: int = PROBE_GAMES,
+                 steps: int = PROBE_STEPS) -> Iterator[GameState]:
+    """The states the layout is drawn from: random games of the setup, seeds 0, 1, ..."""
+    for seed in range(games):
+        state, bot = table.new_state(seed), RandomBot(seed)
+        for _ in range(steps):
+            yield state
+            if state.decision() is None:
+                break
+            state.apply(bot.choose(state))
+
+
+@cache
+def _layout(game_id: str, setup_key: str) -> Layout:
+    table = Table.of(game_id, json.loads(setup_key))
+    return Layout.build(table, probe_states(table))
+
+
+def layout_of(table: Table) -> Layout:
+    """The observation layout of ``table``'s game and setup (probed once, then cached)."""
+    return _layout(table.game.id, json.dumps(table.setup, sort_keys=True))
 
 
 def _merge(known: Sequence[str], more: Iterable[str]) -> tuple[str, ...]:
@@ -258,10 +298,13 @@ class Encoder:
         self._grids = {g.board: g for g in layout.grids}
         self._tiles = {t.board: t for t in layout.tiles}
         self._warned = False
+        self.unencoded: list[str] = []
+        """What the last :meth:`encode` drew but could not place in the layout."""
 
-    def encode(self, state: GameState, seat: str,
+    def encode(self, state: GameState, seat: str | None,
                out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
-        """The observation of ``seat`` (fresh arrays, or written into ``out``)."""
+        """The observation of ``seat`` (fresh arrays, or written into ``out``); ``None``
+        observes as a spectator (the public view: no seat, nothing of one's own)."""
         arrays = out if out is not None else self.layout.zeros()
         if out is not None:
             for a in arrays.values():
@@ -270,13 +313,12 @@ class Encoder:
         mine = self.table.heroes.get(seat, frozenset())
         vec = arrays["vector"]
         at = self.layout._at
-        lost = 0
+        lost: list[str] = []
 
         def put(name: str, value: float) -> None:
-            nonlocal lost
             i = at.get(name)
             if i is None:
-                lost += 1
+                lost.append(name)
             else:
                 vec[i] = value
 
@@ -285,7 +327,8 @@ class Encoder:
             if i is not None:
                 vec[i] += value
 
-        put(f"seat:{seat}", 1.0)
+        if seat is not None:
+            put(f"seat:{seat}", 1.0)
         decider = self.table.decider(state)
         d = state.decision()
         if decider == CHANCE:
@@ -301,16 +344,20 @@ class Encoder:
         for b in scene.boards:
             if isinstance(b, draw.TileNetwork):
                 piece = self._tiles.get(b.id)
-                lost += (self._tile_network(b, piece, mine, arrays) if piece
-                         else len(b.tiles) + len(b.tokens))
+                if piece:
+                    self._tile_network(b, piece, mine, arrays, lost)
+                else:
+                    lost.append(f"tiles:{b.id}")
             else:
                 grid = self._grids.get(b.id)
-                lost += (self._grid(b, grid, mine, arrays[grid.name]) if grid
-                         else len(b.cells) + len(b.tokens))
+                if grid:
+                    self._grid(b, grid, mine, arrays[grid.name], lost)
+                else:
+                    lost.append(f"grid:{b.id}")
 
         for key, t in _tracks(scene):
             if f"{key}:value" not in at:
-                lost += 1
+                lost.append(key)
                 continue
             put(f"{key}:value", -1.0 if t.value is None else float(t.value))
             put(f"{key}:size", float(len(t.spaces)))
@@ -318,14 +365,14 @@ class Encoder:
             for k in t.tokens:
                 i = index.get(k.at)
                 if i is None or f"{key}:at:{i}" not in at:
-                    lost += 1
+                    lost.append(f"{key}:token:{k.id}")
                 else:
                     add(f"{key}:at:{i}")
 
         for p in scene.panels:
             pre = f"panel:{p.id}"
             if f"{pre}:shown" not in at:
-                lost += 1
+                lost.append(pre)
                 continue
             put(f"{pre}:shown", 1.0)
             put(f"{pre}:mine", float(p.seat is not None and (p.seat == seat or p.seat in mine)))
@@ -352,21 +399,22 @@ class Encoder:
                 add(f"titles:table:{_bucket(c.title, CARD_BUCKETS)}")
         for i, die in enumerate(scene.dice):
             if i >= MAX_DICE:
-                lost += 1
+                lost.append(f"dice:{i}")
                 continue
             put(f"dice:{i}:face", parse_stat(die.face)[0])
             put(f"dice:{i}:modifier", float(die.modifier))
-        put("unencoded", float(lost))
+        put("unencoded", float(len(lost)))
+        self.unencoded = lost
         if lost and not self._warned:
             self._warned = True
-            warnings.warn(f"{self.layout.game}: {lost} drawn thing(s) did not fit the "
-                          "observation layout (counted in vector 'unencoded'; see "
-                          "docs/adapters.md)", stacklevel=2)
+            warnings.warn(f"{self.layout.game}: {len(lost)} drawn thing(s) did not fit the "
+                          f"observation layout ({', '.join(lost[:5])}; counted in vector "
+                          "'unencoded', see docs/adapters.md)", stacklevel=2)
         for a in arrays.values():
             np.clip(a, -LIMIT, LIMIT, out=a)
         return arrays
 
-    def flat(self, state: GameState, seat: str) -> np.ndarray:
+    def flat(self, state: GameState, seat: str | None) -> np.ndarray:
         """The observation as one flat ``float32`` vector (the pieces in layout order)."""
         arrays = self.encode(state, seat)
         return np.concatenate([arrays[n].ravel() for n in self.layout.shapes()])
@@ -384,13 +432,12 @@ class Encoder:
         row[base + n + 5 + _kind(k)] += 1
 
     def _grid(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece, mine: frozenset[str],
-              plane: np.ndarray) -> int:
-        lost = 0
+              plane: np.ndarray, lost: list[str]) -> None:
         ch = {c: i for i, c in enumerate(g.channels)}
         where: dict[str, tuple[int, int]] = {}
         for c in b.cells:
             if not (0 <= c.col < g.cols and 0 <= c.row < g.rows):
-                lost += 1
+                lost.append(f"{g.name}:cell:{c.id}")
                 continue
             where[c.id] = (c.row, c.col)
             cell = plane[c.row, c.col]
@@ -403,7 +450,7 @@ class Encoder:
         for w in b.walls:
             a, z = where.get(w.a), where.get(w.b)
             if a is None or z is None:
-                lost += 1
+                lost.append(f"{g.name}:wall:{w.a}-{w.b}")
                 continue
             value = WALL_VALUES.get(w.kind, 1.0)
             for p, q in ((a, z), (z, a)):
@@ -415,22 +462,22 @@ class Encoder:
             spots = [s for s in (k.at, *k.cells) if s]
             hit = [where[s] for s in dict.fromkeys(spots) if s in where]
             if not hit:
-                lost += 1
+                lost.append(f"{g.name}:token:{k.id}")
             for p in hit:
                 self._token(k, mine, plane[p], base)
-        return lost
 
     def _tile_network(self, b: draw.TileNetwork, t: TilePiece, mine: frozenset[str],
-                      arrays: dict[str, np.ndarray]) -> int:
-        lost = 0
+                      arrays: dict[str, np.ndarray], lost: list[str]) -> None:
         rows, links = arrays[t.name], arrays[t.links]
         f = {c: i for i, c in enumerate(t.features)}
-        slot: dict[str, int] = {}
+        slot: dict[str, int] = {}  # tile ids and their spaces' ids -> the tile's slot
+        placed = 0
         for tile in b.tiles:
-            if len(slot) >= t.slots:
-                lost += 1
+            if placed >= t.slots:
+                lost.append(f"{t.name}:tile:{tile.id}")
                 continue
-            i = slot[tile.id] = len(slot)
+            i = slot[tile.id] = placed
+            placed += 1
             for s in tile.slots:
                 slot.setdefault(s, i)
             r = rows[i]
@@ -441,7 +488,7 @@ class Encoder:
         for link in b.links:
             a, z = slot.get(link.a), slot.get(link.b)
             if a is None or z is None:
-                lost += 1
+                lost.append(f"{t.links}:{link.a}-{link.b}")
                 continue
             links[a, z] = 1
             if not link.directed:
@@ -450,10 +497,9 @@ class Encoder:
         for k in b.tokens:
             i = slot.get(k.at)
             if i is None:
-                lost += 1
+                lost.append(f"{t.name}:token:{k.id}")
             else:
                 self._token(k, mine, rows[i], base)
-        return lost
 
 
 def _direction(p: tuple[int, int], q: tuple[int, int], hexes: bool, n: int) -> int:

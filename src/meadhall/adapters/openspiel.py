@@ -1,8 +1,7 @@
 """Every game as an OpenSpiel game: ``python_meadhall_<game>``, players = seats.
 
 >>> import pyspiel
->>> from meadhall.adapters.openspiel import register
->>> names = register()
+>>> import meadhall.adapters.openspiel  # registers every game, like OpenSpiel's Python games
 >>> game = pyspiel.load_game("python_meadhall_toy", {"heroes": "ada+bo", "max_steps": 40})
 >>> game.num_players(), game.get_type().utility == pyspiel.GameType.Utility.IDENTICAL
 (2, True)
@@ -23,11 +22,11 @@ from typing import Any
 
 from meadhall import games
 from meadhall.adapters import missing
-from meadhall.adapters.gym import layout_of
-from meadhall.adapters.observation import Encoder, Layout, text_view
+from meadhall.adapters.observation import Encoder, Layout, layout_of, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import CHANCE, RESULT, Game, GameState
+from meadhall.core.rng import Rng
 
 try:
     import numpy as np
@@ -56,6 +55,10 @@ def short_name(game_id: str) -> str:
 
 
 def _parameter(value: Any) -> Any:
+    if isinstance(value, str) and value.isdecimal():
+        # OpenSpiel reads "scenario=1" in a game string as the integer 1 and refuses it for a
+        # text parameter, so text that is a number is declared (and given) as a number.
+        return int(value)
     if isinstance(value, bool | int | float | str):
         return value
     if isinstance(value, list | tuple) and all(isinstance(v, str | int) for v in value):
@@ -271,6 +274,15 @@ class MeadhallSpielState(pyspiel.State):
         value = self._game.table.returns(self._held.state)
         return [value] * len(self._game.table.seats)
 
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Callable[[], float]) -> MeadhallSpielState:
+        """A state ``player_id`` cannot tell from this one: everything hidden resampled
+        (``GameState.determinize``), as OpenSpiel's ``ISMCTSBot`` asks."""
+        seed = int(probability_sampler() * 2**31)
+        copy = self.clone()
+        copy._held = _Held(self._held.state.determinize(Rng(seed)), True)
+        return copy
+
     def seat(self, player: int) -> str:
         """The meadhall seat of OpenSpiel player ``player``."""
         return self._game.table.seats[player]
@@ -362,3 +374,6 @@ class HeuristicEvaluator:
             return state.chance_outcomes()
         legal = state.legal_actions()
         return [(a, 1.0 / len(legal)) for a in legal]
+
+
+register()

@@ -9,6 +9,8 @@ from meadhall.core.rng import Rng
 class RandomBot:
     """Uniform choice among legal actions; deterministic for a given seed."""
 
+    spec = "random"
+
     def __init__(self, seed: int = 0) -> None:
         self.rng = Rng(seed)
 

@@ -211,7 +211,7 @@ class GameState(ABC):
     auto_choices: bool
     conceded: str | None
 
-    _checkpoint: tuple[GameState, int] | None = None
+    _checkpoint: tuple[GameState | Game, int] | None = None
     _legal_memo: tuple[list[Action], set[int]] | None = None
 
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
@@ -475,6 +475,12 @@ class GameState(ABC):
     def __eq__(self, other: object) -> bool:
         return type(other) is type(self) and self.to_json() == other.to_json()  # type: ignore[union-attr]
 
+    def __getstate__(self) -> dict[str, Any]:
+        # Pickled states (sent to worker processes) leave their undo checkpoint and the
+        # remembered legal list behind; a checkpoint is made again when needed.
+        return {k: v for k, v in self.__dict__.items()
+                if k not in ("_checkpoint", "_legal_memo")}
+
     __hash__ = None  # type: ignore[assignment]
 
     # ----------------------------------------------------------------- machinery
@@ -503,9 +509,14 @@ class GameState(ABC):
     def _restore(self) -> None:
         """Put the state back as it was before the failed step: the last checkpoint, replayed
         up to the current log (every entry after it applied cleanly once, and play is
-        deterministic, so replaying gives the identical state)."""
+        deterministic, so replaying gives the identical state). A game that began with
+        ``new_game`` needs no checkpoint copy: it is replayed from its setup and seed."""
         base, mark = self._checkpoint  # type: ignore[misc]
         log = self.log
+        if isinstance(base, Game):
+            self.__dict__ = base.replay(self.setup, self.seed, log, self.chance.mode,
+                                        self.auto_choices).__dict__
+            return
         state = base.clone()
         for entry in log[mark:]:
             if entry.startswith(FORCE):
@@ -520,16 +531,17 @@ class GameState(ABC):
     def _run_atomic(self, text: str, results: list[str], shown: int = 0) -> list[Event]:
         """Run one action and its automated steps; on any error the state is put back.
 
-        Seeded play takes no snapshot per step: it keeps a checkpoint copy every
-        :attr:`CHECKPOINT_EVERY` steps and, on an error, rebuilds the state from it by
-        replaying the log. Table mode (and a pending result) snapshots every step, because an
+        Seeded play takes no snapshot per step: a game begun with ``new_game`` is rebuilt on
+        an error by replaying its setup, seed and log; a loaded or determinized state keeps a
+        checkpoint copy every :attr:`CHECKPOINT_EVERY` steps and replays the log from it. Table mode (and a pending result) snapshots every step, because an
         unknown die result interrupts the action and it must be replayed from its start.
         """
         self._legal_memo = None
         if results or self.chance.mode == "table" or self.chance.queue:
             return self._run_snapshot(text, results, shown)
         ck = self.__dict__.get("_checkpoint")
-        if ck is None or len(self.log) - ck[1] >= self.CHECKPOINT_EVERY or ck[1] > len(self.log):
+        if ck is None or (not isinstance(ck[0], Game) and (
+                len(self.log) - ck[1] >= self.CHECKPOINT_EVERY or ck[1] > len(self.log))):
             self._checkpoint = None
             self._checkpoint = (self.clone(), len(self.log))
         events: list[Event] = []
@@ -540,8 +552,6 @@ class GameState(ABC):
             raise
         if text != START:
             self.log.append(text)
-        else:
-            self._checkpoint = None  # setup steps are not in the log: checkpoint after them
         return events
 
     def _run_snapshot(self, text: str, results: list[str], shown: int = 0) -> list[Event]:
@@ -709,6 +719,8 @@ class Game(ABC):
         """Set up a new game and run its automated setup steps."""
         state = self.blank_state(self.normalise_setup(setup), seed, chance, auto_choices)
         state._run_atomic(START, [])
+        # Its setup and seed rebuild it: a failed step is undone by replaying the log.
+        state._checkpoint = (self, 0)  # type: ignore[assignment]
         return state
 
     def replay(self, setup: Mapping[str, Any] | None, seed: int, log: Iterable[str],

@@ -433,10 +433,19 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         return pages.table_body(t, seat, token, lambda s: hub.is_present(table_id, s))
 
     @app.get("/t/{table_id}/replay", response_class=HTMLResponse, include_in_schema=False)
-    def replay_page(table_id: str, step: int = 0, token: str | None = None) -> str:
+    def replay_page(table_id: str, step: int = 0, seq: int | None = None,
+                    token: str | None = None) -> str:
         t = tables.get(table_id)
         seat = t.seat_of_token(token)
+        if seq is not None:
+            line = t.replay_line()
+            step = next((i + 1 for i, e in enumerate(line) if e["seq"] == seq), step)
         return pages.replay(t, seat, token, max(0, step))
+
+    @app.get("/t/{table_id}/sheet", response_class=HTMLResponse, include_in_schema=False)
+    def sheet_page(table_id: str, token: str | None = None) -> str:
+        t = tables.get(table_id)
+        return pages.sheet(t, t.seat_of_token(token), token)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:

@@ -110,8 +110,10 @@ def table(t: Table, seat: str | None, token: str | None,
             f'<p>{_e(_setup_text(r.setup))} · <span id="who">{_e(who)}</span> · '
             f'<a href="/">lobby</a> · <a id="replay-link" href="/t/{_e(r.id)}/replay'
             f'{"?token=" + _e(token) if token else ""}">replay</a> · '
-            f'<a href="/api/tables/{_e(r.id)}/save" download>save</a></p>'
-            '<p id="net" class="net" role="status" aria-live="polite"></p></header>')
+            f'<a href="/api/tables/{_e(r.id)}/save" download>save</a>'
+            + (f' · <a href="/t/{_e(r.id)}/sheet{"?token=" + _e(token) if token else ""}">'
+               "campaign sheet</a>" if r.setup.get("campaign") else "")
+            + '</p><p id="net" class="net" role="status" aria-live="polite"></p></header>')
     body = (f'{head}<main id="main" class="table" data-table="{_e(r.id)}" '
             f'data-token="{_e(token or "")}" data-seat="{_e(seat or "")}">'
             f'<div id="table-body">{table_body(t, seat, token, present)}</div>'
@@ -235,8 +237,11 @@ def _event_html(ev: dict[str, Any]) -> str:
     for key in ("roll", "rolls", "dice", "result"):
         v = data.get(key)
         vals = v if isinstance(v, list) else [v]
-        if vals and all(isinstance(x, int) and not isinstance(x, bool) for x in vals):
-            dice = "".join(f'<span class="die-mini" aria-hidden="true">{x}</span>' for x in vals)
+        # a face is a number, a word, or [colour, face] as some games record it
+        faces = [x[-1] if isinstance(x, list) and x else x for x in vals]
+        if faces and all(isinstance(x, int | str) and not isinstance(x, bool) for x in faces):
+            dice = "".join(f'<span class="die-mini" aria-hidden="true">{_e(x)}</span>'
+                           for x in faces)
             break
     mod = data.get("modifier")
     if dice and isinstance(mod, int) and mod:
@@ -244,16 +249,21 @@ def _event_html(ev: dict[str, Any]) -> str:
     return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{dice}{_e(ev["text"])}{sec}</li>'
 
 
-def journal_html(journal: list[dict[str, Any]]) -> str:
-    """The step log: each step's label and its events with their rulebook sections."""
+def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
+    """The step log: each step's label and its events with their rulebook sections;
+    ``replay_at`` (a replay address ending in ``seq=``) links each step to its replay."""
     out = []
     for e in journal:
         cls = "entry undone" if e.get("undone") else "entry"
         if e["kind"] in ("act", "concede"):
             evs = "".join(_event_html(ev) for ev in e.get("events", []))
-            head = f'<span class="who">{_e(e["seat"])}:</span> {_e(e.get("label", ""))}'
+            by = f" (by {e['by']})" if e.get("by") else ""
+            head = f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}'
             if e.get("undone"):
                 head += ' <span class="tag">(undone)</span>'
+            elif replay_at:
+                head += (f' <a class="replay-at" href="{_e(replay_at)}{e["seq"]}" '
+                         f'aria-label="replay step {e["seq"]} on the board">replay</a>')
             out.append(f'<li class="{cls}" data-seq="{e["seq"]}">{head}'
                        f'{"<ol>" + evs + "</ol>" if evs else ""}</li>')
         else:
@@ -278,8 +288,26 @@ def table_body(t: Table, seat: str | None, token: str | None,
             f'<div class="play"><div class="board-area">{drawn}</div>'
             f'<div class="side">{_actions_html(snap)}{_undo_html(t, seat, snap)}'
             f"{_seats_html(t, seat, present)}</div></div>"
-            f'<ol id="log-src" hidden>{journal_html(snap["journal"])}</ol>'
+            f'<ol id="log-src" hidden>{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
             f'{_json_script("actions-json", snap["actions"])}</div>')
+
+
+def _replay_at(t: Table, token: str | None) -> str:
+    return f"/t/{t.row.id}/replay?{'token=' + token + '&' if token else ''}seq="
+
+
+def sheet(t: Table, seat: str | None, token: str | None) -> str:
+    """The campaign sheet: the game's panels and tracks without the board (a party sheet,
+    the fate scale, rewards), large and printable."""
+    view = t.state.view(seat)
+    scene = t.game.draw(view)
+    scene.boards = []
+    q = f"?token={_e(token)}" if token else ""
+    body = (f'<header class="top"><h1>{_e(t.game.title)} — campaign sheet</h1>'
+            f'<p>{_e(_setup_text(t.row.setup))} · <a href="/t/{_e(t.row.id)}{q}">back to the '
+            f'table</a></p></header><main id="main" class="sheet">'
+            f"{svg.scene_html(scene, None, seat)}</main>")
+    return page(f"Campaign sheet — {t.game.title}", body, "", "sheet-page")
 
 
 # ----------------------------------------------------------------------------- replay

@@ -448,7 +448,7 @@ def hex_centre(col: int, row: int, size: float, offset: str = "odd-r") -> tuple[
 def hex_grid_svg(b: draw.HexGrid, hl: Highlights) -> str:
     """A board of hex areas (pointy-top, offset rows) with walls, closed areas and tokens."""
     legend = {t.key: t for t in b.legend}
-    size = CELL * 0.62
+    size = CELL * 0.7
     m = 6
     w = math.sqrt(3) * size * (b.cols + 0.5) + 2 * m
     h = size * 1.5 * (b.rows - 1) + 2 * size + 2 * m
@@ -610,7 +610,10 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
     if t.cyclic:
         return _rondel_svg(t, hl)
     n = max(1, len(t.spaces))
-    sw = max(30, min(56, 8 * max((len(s.label) for s in t.spaces), default=2) + 12))
+    longest = max((len(s.label or s.id) for s in t.spaces), default=2)
+    # Long labels ("walking (3 MP)") wrap onto two lines in a wider space.
+    wrap = 9 if longest > 6 else 99
+    sw = max(30, min(84, 7 * min(longest, wrap) + 14))
     w, h = 8 + n * sw, 62
     out = [_svg_open(w, h, t.label, "track")]
     where: dict[str, tuple[float, float]] = {}
@@ -625,9 +628,7 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
                    f'<rect x="{x}" y="6" width="{sw - 2}" height="30" rx="3" '
                    f'fill="{"#f2c94c" if on else "#fafafa"}" stroke="#333" '
                    f'stroke-width="{3 if on else 1}"/>'
-                   f'<text x="{_f(x + sw / 2 - 1)}" y="26" text-anchor="middle" '
-                   f'font-size="11" font-weight="{"bold" if on else "normal"}" '
-                   f'aria-hidden="true">{_e(s.label or s.id)}</text>')
+                   + _space_label(s.label or s.id, x + sw / 2 - 1, on, wrap))
         if on:
             out.append(f'<polygon points="{_f(x + sw / 2 - 7)},0 {_f(x + sw / 2 + 5)},0 '
                        f'{_f(x + sw / 2 - 1)},7" fill="#111" aria-hidden="true"/>')
@@ -648,9 +649,19 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
             f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')
 
 
+def _space_label(label: str, x: float, on: bool, wrap: int) -> str:
+    lines = _text_lines(label, wrap)[:2]
+    size = 11 if len(lines) == 1 else 9
+    y0 = 26 if len(lines) == 1 else 19
+    weight = "bold" if on else "normal"
+    return "".join(f'<text x="{_f(x)}" y="{y0 + 10 * i}" text-anchor="middle" '
+                   f'font-size="{size}" font-weight="{weight}" aria-hidden="true">'
+                   f"{_e(line[:wrap + 2])}</text>" for i, line in enumerate(lines))
+
+
 def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
     n = max(1, len(t.spaces))
-    r_out, r_in = 92, 44
+    r_out, r_in = 124, 50
     c = r_out + 8
     out = [_svg_open(2 * c, 2 * c, t.label, "track rondel")]
     where: dict[str, tuple[float, float]] = {}
@@ -680,12 +691,16 @@ def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
         if hl.active(s.target):
             out.append(f'<path class="ring" d="{d}" fill="#fff" fill-opacity=".2" '
                        f'stroke="#111" stroke-width="3" stroke-dasharray="4 2"/>')
-            out.append(_note_badge(lx, ly + 14, hl.notes.get(s.target or "", "")))
+            nx = c + (r_out - 24) * math.cos(am)
+            ny = c + (r_out - 24) * math.sin(am)
+            out.append(_note_badge(nx, ny, hl.notes.get(s.target or "", "")))
         out.append("</g>")
-        where[s.id] = (lx, ly + 12)
-    out.append(f'<text x="{c}" y="{c + 4}" text-anchor="middle" font-size="11" '
-               f'font-weight="bold" aria-hidden="true">{_e(t.label[:14])}</text>')
-    drawn, loose = _tokens_at(t.tokens, where, 26, hl)
+        tr = r_in + 14
+        where[s.id] = (c + tr * math.cos(am), c + tr * math.sin(am))
+    for j, line in enumerate(_text_lines(t.label, 12)[:3]):
+        out.append(f'<text x="{c}" y="{c - 6 + 12 * j}" text-anchor="middle" font-size="10" '
+                   f'font-weight="bold" aria-hidden="true">{_e(line)}</text>')
+    drawn, loose = _tokens_at(t.tokens, where, 24, hl)
     out.append(drawn + "</svg>")
     return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
             f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')

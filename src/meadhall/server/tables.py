@@ -10,6 +10,7 @@ device whether it is acting on what it last saw.
 from __future__ import annotations
 
 import copy
+import json
 import secrets
 import threading
 import time
@@ -106,9 +107,9 @@ class Table:
                 history.practice = r.practice
             else:
                 history = History(state, r.practice)
-            return state, history
+            return state, _detach(history)
         state = self.game.new_game(r.setup, r.seed, r.chance, r.auto_choices)  # type: ignore[arg-type]
-        return state, History(state, r.practice)
+        return state, _detach(History(state, r.practice))
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -215,12 +216,16 @@ class Table:
                     before = self.state.decision()
                     d["decision"] = before.prompt if before else ""
                 if play:
+                    base = self.history.base
                     events = self.history.apply(self.state, d["action"], seat=row.seat)
+                    if self.history.base is not base:
+                        _detach(self.history)
                     random = bool(self.history.steps == [] or self.history.steps[-1].random)
                     if fresh:
                         d["events"] = [e.to_json() for e in events]
                         d["random"] = random
                 entry.update(action=d["action"], label=d.get("label", d["action"]),
+                             by=d.get("by"),
                              events=d.get("events", []), random=d.get("random", False))
             else:
                 if play:
@@ -282,9 +287,10 @@ class Table:
         """Apply a legal action for ``seat``: 403 if not theirs to take, 409 if stale, 422
         (with the rule) if illegal."""
         with self.lock:
+            if seat is None:
+                raise Forbidden("spectators watch; a seat link is needed to act")
             self._check_version(version)
             self._check_act(seat)
-            assert seat is not None
             text = " ".join(action.split())
             if text not in {a.text for a in self.state.legal_actions()}:
                 # The game names the broken rule; state untouched.
@@ -293,7 +299,14 @@ class Table:
                 except IllegalAction as e:
                     raise TableError(str(e)) from None
                 raise TableError(f"{text!r} is not a legal action now")
-            return self.record("act", seat, {"action": text})
+            # The step belongs to the seat whose decision it was (undo asks that seat), even
+            # when another seat's holder took it for them.
+            owner = self.owner()
+            actor = seat if owner in (PLAYERS, CHANCE) or owner is None else owner
+            data: dict[str, Any] = {"action": text}
+            if actor != seat:
+                data["by"] = seat
+            return self.record("act", actor, data)
 
     def concede(self, seat: str | None, reason: str, version: int | None) -> LogRow:
         with self.lock:
@@ -325,7 +338,7 @@ class Table:
                     "nothing to undo since the last random event (dice, cards and reveals stay "
                     "as they fell)" if available == 0 else
                     f"only {available} step(s) can be undone since the last random event")
-            others = sorted(s for s in self._affected(n) if s != seat and not self._absent_ok(s))
+            others = sorted(s for s in self._affected(n) if s != seat and not self._absent_ok(s, seat))
             if others:
                 return self.record("propose", seat, {"steps": n, "need": others})
             return self.record("undo", seat, {"steps": n})
@@ -333,9 +346,10 @@ class Table:
     def _affected(self, n: int) -> set[str]:
         return {s for s in self.history.seats_since(n) if s in self.holders}
 
-    def _absent_ok(self, seat: str) -> bool:
-        """Seats whose consent is implied: played by a bot."""
-        return self.holders.get(seat, "").startswith("bot:")
+    def _absent_ok(self, seat: str, asking: str) -> bool:
+        """Seats whose consent is implied: played by a bot, or by the seat asking."""
+        holder = self.holders.get(seat, "")
+        return holder.startswith("bot:") or holder == f"seat:{asking}"
 
     def answer(self, seat: str | None, agree: bool, version: int | None) -> LogRow:
         with self.lock:
@@ -448,6 +462,13 @@ class Table:
             undone_steps = {e["seq"] for e in self.journal if e.get("undone")}
             return [e for e in self.journal if e["kind"] in ("act", "concede")
                     and e["seq"] not in undone_steps]
+
+
+def _detach(history: History) -> History:
+    """Give the history a base of its own: a game's ``to_json`` may share lists with the live
+    state (battleforge's does), and the state moving on must not change the base."""
+    history.base = json.loads(json.dumps(history.base))
+    return history
 
 
 def _event_line(e: dict[str, Any]) -> str:

@@ -30,7 +30,7 @@ def test_worked_example_loads_and_asks_who_acts_first() -> None:
     ev = st.apply("skill top 4 Sling")  # the level 1 skill: Attack 1, range 1 reaches 2A
     assert legal(st) == ["attack e2", "skip attack"]
     ev = st.apply("attack e2")
-    assert "e2" not in st.enemies and any(e.kind == "defeat" for e in ev)
+    assert "e2" not in st.enemies and any(e.kind == "kill" and e.data["by"] == "harkon" for e in ev)
 
 
 def test_bad_positions_name_the_field() -> None:

@@ -18,7 +18,7 @@ def rewards(players=("harkon", "enyk"), **pos):
 
 
 def finish_levelup(st):
-    while st.choice and st.choice["kind"] in ("level", "cover", "refresh"):
+    while st.choice and st.choice.kind in ("level", "cover", "refresh", "row"):
         st.apply(legal(st)[0])
 
 
@@ -65,6 +65,10 @@ def test_first_rewards_gives_level_two_from_a_pool_of_players_plus_two() -> None
     assert st.lv["level"] == 2 and len(st.lv["pool"]) == 5
     pick = st.lv["pool"][1]
     st.apply(legal(st)[1])
+    # every authored level 2 card shows a two-way arrow: Harkon's player picks the row
+    assert st.decision().seat == "harkon"
+    assert legal(st) == ["place in the top row", "place in the bottom row"]
+    st.apply("place in the bottom row")
     assert st.heroes["harkon"].bottom[-1] == pick
     finish_levelup(st)
     assert len(st.decks["level2"].discard) == 2
@@ -99,15 +103,6 @@ def test_reward_values_are_the_printed_ones() -> None:
     p = G.content.printed
     assert (p.reward_silver, p.reward_runestones, p.reward_components,
             p.reward_rare_items) == (6, 2, 3, 2)
-
-
-@pytest.mark.rule("midhalla", "4.8 Gain 3 trap components")
-def test_components_deck_reshuffles_its_discard_when_empty() -> None:
-    st = rewards(players=("harkon",), components=[],
-                 decks={"components": {"name": "components", "pile": ["gear"],
-                                       "discard": ["rope", "rope"]}})
-    finish_levelup(st)
-    assert sorted(st.components) == ["gear", "rope", "rope"]
 
 
 @pytest.mark.rule("midhalla", "Cycles and Phases")

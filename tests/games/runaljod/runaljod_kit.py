@@ -70,3 +70,29 @@ def texts(st: RunaljodState) -> list[str]:
 
 def sq(name: str) -> tuple[int, int]:
     return grid.sq(name)
+
+
+def greedy_play(game, setup: dict, seed: int, samples: int = 1,
+                max_steps: int = 3000) -> RunaljodState:
+    """Play one game with a one-ply greedy policy on ``game.evaluate``: each legal action is
+    applied to ``samples`` determinized clones and the best average wins (ties: the order of
+    ``game.order_actions``)."""
+    from meadhall.core.rng import Rng
+
+    st = game.new_game(setup, seed)
+    rng = Rng(seed + 1000)
+    for _ in range(max_steps):
+        if st.decision() is None:
+            break
+        acts = game.order_actions(st, st.legal_actions())
+        best, value = acts[0], -1.0
+        for a in acts if len(acts) > 1 else ():
+            v = 0.0
+            for _ in range(samples):
+                c = st.determinize(rng)
+                c.apply(a)
+                v += game.evaluate(c)
+            if v > value + 1e-9:
+                best, value = a, v
+        st.apply(best)
+    return st

@@ -29,7 +29,8 @@ def duel(enemy: str = "clan_warrior"):
 def test_attack_damage_minus_defence_icons() -> None:
     st, h, e = duel()
     st.force("double_axe", "dagger", "blank")  # bearded axe 2 black + Fury black
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     assert e.damage == 3  # 4 damage - 1 defence (clan warrior)
 
 
@@ -39,7 +40,8 @@ def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
     e.damage = 0
     # one upgrade, two upgrade skills on the axe (+1 damage, wound): a real choice
     st.force("upgrade", "axe", "axe")
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     opts = texts(st)
     assert opts == ["spend upgrades on +1 damage (bearded axe)",
                     "spend upgrades on wound (bearded axe)"]
@@ -52,7 +54,8 @@ def test_upgrades_each_skill_once_and_the_hero_chooses_when_short() -> None:
 def test_two_upgrades_buy_both_skills_only_once_each() -> None:
     st, h, e = duel("jotun")
     st.force("upgrade", "upgrade", "upgrade")
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     # three upgrades, two skills: both used, the third is ignored; no damage: no wound
     assert e.damage == 0 and "wound" not in e.conditions
 
@@ -62,7 +65,8 @@ def test_two_upgrades_buy_both_skills_only_once_each() -> None:
 def test_wound_only_when_the_attack_dealt_damage() -> None:
     st, h, e = duel("jotun")
     st.force("upgrade", "upgrade", "double_axe")
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     assert e.damage == 2 and "wound" in e.conditions  # 3 + 1 - 2
 
 
@@ -70,7 +74,8 @@ def test_wound_only_when_the_attack_dealt_damage() -> None:
 def test_enemy_cancel_icons_ignore_specific_results() -> None:
     st, h, e = duel("jotun")  # the jotun cancels daggers
     st.force("dagger", "axe", "double_axe")
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     assert e.damage == 3  # the dagger is ignored: 2 + 3 - 2 defence
 
 
@@ -78,7 +83,8 @@ def test_enemy_cancel_icons_ignore_specific_results() -> None:
 def test_defeated_enemy_is_removed_and_gives_glory() -> None:
     st, h, e = duel()
     st.force("double_axe", "double_axe", "blank")
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     assert e not in st.enemies and h.glory == 1
 
 
@@ -131,7 +137,8 @@ def test_mark_returns_to_reroll_every_die_and_the_second_roll_stands() -> None:
     st, h, e = duel()
     h.mark = "ready"
     st.force("blank", "blank", "blank")
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     assert texts(st) == ["keep the roll", "re-roll with the mark token"]
     st.force("double_axe", "blank", "blank")
     st.apply("re-roll with the mark token")
@@ -269,16 +276,18 @@ def test_held_hero_pays_before_each_action_or_takes_a_physical_check() -> None:
     h.damage = 0
     for r in h.pool():
         r.side = "up"
-    st.apply("attack C2 with bearded axe using uruz")
+    st.apply("attack using uruz")
     assert st.ask["kind"] == "hold"
     opts = texts(st)
     assert opts[0] == "suffer the hold"
     assert "physical check using uruz" not in opts  # that rune pays for the attack
-    # the check fails (2 life and 1 destiny), then the attack rolls
+    # the check fails (2 life and 1 destiny), then the attack goes on
     st.force("blank", "blank", "blank", "blank", "blank")
     st.apply("physical check using tiwaz")
     assert h.damage == 2 and h.rune("tiwaz").place == "physical"
-    assert st.ask is None and h.rune("uruz").place == "attack1"  # then the attack
+    assert h.rune("uruz").place == "attack1" and texts(st) == ["attack C2 with bearded axe"]
+    st.apply("attack C2 with bearded axe")
+    assert st.ask is None
 
 
 @pytest.mark.rule("runaljod", "Hold")
@@ -315,7 +324,8 @@ def test_a_hero_with_hold_keeps_the_enemy_in_its_space_and_drags_it_along() -> N
     w = foe(st, "clan_warrior", "B1")
     # Troll Chain: black, black (+ Fury black); two upgrades: hold, then +1 damage
     st.force("upgrade", "upgrade", "blank")
-    st.apply("attack B1 with troll chain using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with troll chain")
     assert texts(st) == ["spend upgrades on hold (troll chain)",
                          "spend upgrades on +1 damage (troll chain)"]
     st.apply("spend upgrades on hold (troll chain)")
@@ -349,6 +359,7 @@ def test_a_hero_with_two_weapons_uses_both_weapons_upgrade_skills() -> None:
     st, h, e = duel("jotun")
     h.equipment = ["bearded_axe", "hand_axe"]
     st.force("upgrade", "upgrade", "upgrade")  # axe +1, axe wound, hand axe stun
-    st.apply("attack B1 with bearded axe using uruz")
+    st.apply("attack using uruz")
+    st.apply("attack B1 with bearded axe")
     assert "stun" in e.conditions  # the hand axe's skill, though the axe attacks
     assert st.attack_pool(h, "bearded_axe", False, [], []) == ["black"] * 3  # axe's dice only

@@ -45,5 +45,6 @@ def test_the_heroes_can_win_against_the_jotun() -> None:
     jotun.damage = st.enemy_data(jotun).life - 1
     put(st, "warrior", "E3")
     st.force("double_axe", "double_axe", "blank")
-    st.apply(f"attack {st.sqname(jotun.at)} with sword using fehu")
+    st.apply("attack using fehu")
+    st.apply(f"attack {st.sqname(jotun.at)} with sword")
     assert st.outcome().result == "win"

@@ -156,7 +156,8 @@ def test_gear_buys_its_gods_rune_with_one_sideways_rune_and_uses_its_power() -> 
     e = foe(st, "jotun", "B1")
     # Cheru black, black, Fury black, then the red die; blanks become double axes
     st.force("blank", "blank", "dagger", "axe")
-    st.apply("attack B1 with cheru using tiwaz")
+    st.apply("attack using tiwaz")
+    st.apply("attack B1 with cheru")
     assert e.damage == 3 + 3 + 2 - 2  # the jotun cancels the dagger and has 2 defence
     assert "cheru" not in h.bonus
 

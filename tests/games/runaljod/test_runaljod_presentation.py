@@ -7,6 +7,7 @@ import re
 
 import pytest
 from runaljod_kit import foe, make, put, runes
+from runaljod_kit import sq as sq_
 
 from meadhall.bots.random import RandomBot
 from meadhall.core.protocol import Target
@@ -63,17 +64,25 @@ def test_attack_label_gives_the_dice_defence_and_odds() -> None:
     put(st, "berserk", "A1")
     put(st, "volva", "F3")
     e = foe(st, "clan_warrior", "B1")
-    a = st.describe("attack B1 with bearded axe using uruz")
+    reduced = st.clone()
+    placing = st.describe("attack using uruz")
+    assert placing.label == ("Berserk makes an attack using uruz (face up), then chooses the "
+                             "weapon and the target")
+    assert Target("square", "B1") in placing.targets
+    assert Target("space", "berserk:attack1") in placing.targets
+    st.apply("attack using uruz")
+    a = st.describe("attack B1 with bearded axe")
     # Bearded Axe (black, black) + Fury (black) against 1 defence; upgrade: +1 damage
     exp, kill = attack_odds(st.content, ["black", "black", "black"], set(), 1, [(1, 1)], 4)
     assert a.label.startswith(f"Berserk attacks Clan Warrior {e.uid} at B1 with the Bearded "
-                              "Axe using uruz (face up): black, black, black against 1 "
-                              f"defence: {exp:.1f} damage expected, defeats it {kill:.0%}")
+                              "Axe: black, black, black against 1 defence: "
+                              f"{exp:.1f} damage expected, defeats it {kill:.0%}")
     assert Target("square", "B1", f"{exp:.1f} dmg") in a.targets
     assert Target("figure", f"enemy{e.uid}", f"{exp:.1f} dmg") in a.targets
-    assert Target("space", "berserk:attack1") in a.targets
-    reduced = st.describe("reduced attack B1 with bearded axe using uruz")
-    assert "reduced attack" in reduced.label and "black, black against" in reduced.label
+    assert Target("card", "berserk:bearded_axe") in a.targets
+    reduced.apply("reduced attack using tiwaz")
+    r = reduced.describe("attack B1 with bearded axe")
+    assert "reduced attack" in r.label and "black, black against" in r.label
 
 
 def test_attack_odds_match_a_hand_count() -> None:
@@ -115,3 +124,88 @@ def test_power_labels_name_the_enemy_and_the_life_lost() -> None:
                        "loses 2 life points; the altar is re-thrown")
     assert Target("figure", "altar:thor") in a.targets
     assert Target("square", "C1", "2 dmg") in a.targets
+
+
+def test_the_table_draws_tiles_figures_runes_altar_and_time_track() -> None:
+    st = make(["........", "........", "........", "........"])
+    put(st, "berserk", "A1")
+    put(st, "volva", "C3")
+    jotun = foe(st, "jotun", "F2")
+    jotun.also = sq_("F3")
+    w = foe(st, "clan_warrior", "B2")
+    w.conditions = ["stun"]
+    runes(st, "berserk", uruz="side", tiwaz="down", thurisaz="used")
+    st.altar = [["tyr", "side"], ["thor", "down"]]
+    st.time, st.end = 5, 12
+    scene = GAME.draw(st.view("berserk"))
+    board = scene.boards[0]
+    assert {c.id for c in board.cells} == {f"{c}{r}" for c in "ABCDEFGH" for r in (1, 2, 3, 4)}
+    tokens = {t.id: t for t in board.tokens}
+    assert tokens[f"enemy{jotun.uid}"].cells == ["F2", "F3"]
+    assert tokens[f"enemy{jotun.uid}"].side == "boss"
+    assert tokens[f"enemy{w.uid}"].badges == ["stun"]
+    assert tokens[f"enemy{w.uid}"].stats["defence"] == 1
+    assert tokens["berserk"].target == "figure:berserk" and tokens["berserk"].at == "A1"
+    panel = next(p for p in scene.panels if p.id == "berserk")
+    rune = {t.id: t for t in panel.tracks[0].tokens}
+    assert rune["berserk:uruz"].facing == 90 and rune["berserk:uruz"].at == "pool"
+    assert rune["berserk:tiwaz"].face_down and rune["berserk:thurisaz"].at == "move1"
+    assert "space:berserk:attack2" in scene.targets()
+    altar = next(p for p in scene.panels if p.id == "altar")
+    assert [(t.id, t.face_down, t.facing) for t in altar.tokens] == [
+        ("altar:tyr", False, 90), ("altar:thor", True, 0)]
+    time = scene.tracks[0]
+    assert time.value == 5 and time.marks == {4: "snake", 8: "snake", 12: "snake"}
+    assert [t.at for t in time.tokens] == ["5", "12"]
+
+
+def test_the_table_never_shows_the_hidden_exploration_cards() -> None:
+    import json
+
+    st = GAME.new_game({"heroes": ["berserk", "volva"]}, 3)
+    hidden = set(st.exploration.pile) | set(st.exploration.bottom)
+    assert hidden
+    drawn = json.dumps(GAME.draw(st.view(None)).to_json())
+    assert not any(c in drawn for c in hidden)
+
+
+@pytest.mark.rule("runaljod", "Single-Player Game")
+def test_a_single_player_has_one_seat_for_both_heroes() -> None:
+    solo = GAME.new_game({"heroes": ["berserk", "volva"], "players": 1}, 0)
+    assert solo.seats() == ["player"]
+    assert solo.seat_of("berserk") == solo.seat_of("volva") == "player"
+    assert solo.seat_of("players") == "players"
+    panels = {p.id: p.seat for p in GAME.draw(solo.view("player")).panels}
+    assert panels["berserk"] == panels["volva"] == "player"
+    duo = GAME.new_game({"heroes": ["berserk", "volva"], "players": 2}, 0)
+    assert duo.seats() == ["berserk", "volva"] and duo.seat_of("volva") == "volva"
+
+
+def test_legends_are_in_the_help_not_on_the_board() -> None:
+    st = GAME.new_game({"heroes": ["berserk", "volva"]}, 0)
+    assert "Legend" not in st.render() and "obstacle" in st.render_help()
+
+
+@pytest.mark.parametrize("setup", [
+    {"heroes": ["berserk", "volva"]},
+    {"scenario": "adventure-level2", "heroes": ["volva", "berserk", "hunter", "warrior"]},
+])
+def test_action_vocabulary_is_fixed_unique_small_and_covers_random_games(setup: dict) -> None:
+    vocab = GAME.action_vocabulary(setup)
+    assert vocab == GAME.action_vocabulary(dict(setup))  # a fixed order
+    assert len(set(vocab)) == len(vocab) and len(vocab) < 30_000
+    assert vocab[0] == "pass"
+    words = set(vocab)
+    for seed in range(2):
+        st = GAME.new_game(setup, seed)
+        bot = RandomBot(seed)
+        while st.decision() is not None:
+            assert {a.text for a in st.legal_actions()} <= words
+            st.apply(bot.choose(st))
+
+
+def test_action_vocabulary_refuses_a_bad_setup() -> None:
+    from meadhall.core.errors import ContentError
+
+    with pytest.raises(ContentError):
+        GAME.action_vocabulary({"heroes": ["berserk", "loki"]})

@@ -751,7 +751,8 @@ class ChampionsPhase:
             self.heal(cid, heal, "Heal sides of the attack", S_SIDES, events)
         if counter:
             follow.append({"t": "lose", "c": cid, "n": cval, "sec": S_SIDES,
-                           "src": f"Counterattack of {self.target_name(target)}"})
+                           "src": f"Counterattack of {self.target_name(target)}",
+                           **self.enemy_source(target)})
         self.tasks[:0] = follow
 
     def damage_minion(self, mid: str, dmg: int, cid: str, events: list[Event],
@@ -764,9 +765,12 @@ class ChampionsPhase:
             m.area = None
             m.damage = 0
             m.lying = sym
-            events.append(Event("destroy", f"{self.cname(cid)} deals {dmg} Damage and Destroys "
+            # kind "kill" with by/enemy/enemy_type: the simulation lab counts these.
+            events.append(Event("kill", f"{self.cname(cid)} deals {dmg} Damage and Destroys "
                                 f"{self.minion_name(mid)}: it lies down by the {sym} Spawning "
-                                f"Area", S_MIN_DESTROY, {"minion": mid}))
+                                f"Area", S_MIN_DESTROY,
+                                {"minion": mid, "by": cid, "enemy": mid,
+                                 "enemy_type": self.minion_card(m.type).name}))
             follow.append({"t": "fury", "c": cid, "n": side.fury})
         else:
             events.append(Event("damage", f"{self.cname(cid)} deals {dmg} Damage to "
@@ -782,6 +786,9 @@ class ChampionsPhase:
             events.append(Event("face", f"{self.cname(cid)} deals {dmg} Damage and Destroys "
                                 f"Thor's {face} Face", S_FACES, {"face": face}))
             if len(self.thor["destroyed"]) == 6:
+                events.append(Event("kill", f"{self.cname(cid)} Destroys Thor's last Face: Thor "
+                                    "is Defeated", S_FACES,
+                                    {"by": cid, "enemy": "thor", "enemy_type": "Thor"}))
                 self.thor_defeated(events)
         else:
             events.append(Event("damage", f"{self.cname(cid)} deals {dmg} Damage to Thor's "

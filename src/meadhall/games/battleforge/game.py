@@ -12,9 +12,9 @@ from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, load, validate
 from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError
-from meadhall.core.protocol import Game, Info
+from meadhall.core.protocol import Action, Game, GameState, Info
 
-from . import drawing
+from . import drawing, evaluation, vocabulary
 from .basics import GAME_ID, Board
 from .components import BattleForgeContent
 from .state import BattleForgeState
@@ -75,6 +75,23 @@ class BattleForgeGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"battleforge.json": BattleForgeContent}
+
+    def evaluate(self, state: GameState) -> float:
+        """The party's prospects, 0 (lost) to 1 (won): Thor's Faces, Points of Interest,
+        Health, time, and what turns into Damage next (see :mod:`.evaluation`)."""
+        assert isinstance(state, BattleForgeState)
+        return evaluation.evaluate(state)
+
+    def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """Attacks on Thor's Faces first, then other attacks, skills, healing, rituals, moves."""
+        assert isinstance(state, BattleForgeState)
+        return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with ``setup`` can offer, in the order documented in
+        docs/formats/battleforge.md ("Action texts"); see :mod:`.vocabulary`."""
+        st = self.blank_state(self.normalise_setup(setup), 0).setup
+        return vocabulary.vocabulary(self.content, self.board(st["scenario"]), st)
 
     def draw(self, view: Mapping[str, Any]) -> Scene:
         """The table from a seat's view: map, figures, Thor's Faces, champions' boards, the

@@ -245,7 +245,7 @@ class Gods:
         for c in hits:
             kind = "lose" if step.get("lose") else "damage"
             follow.append({"t": kind, "c": c, "n": step["damage"], "sec": sec,
-                           "src": "Thor's Attack"})
+                           "src": "Thor's Attack", "by": "thor", "by_type": "Thor"})
             for eff in step.get("then", []):
                 follow.append({"t": "steps", "steps": [dict(eff, who=c if eff.get("who") == "hit"
                                                              else eff.get("who"))], "sec": sec})
@@ -256,11 +256,13 @@ class Gods:
 
     def op_damage(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         self.tasks[:0] = [{"t": "damage", "c": c, "n": step["amount"], "sec": sec,
-                           "src": self.card_name()} for c in self.champions_for(step["who"])]
+                           "src": self.card_name(), **self.card_source(sec)}
+                          for c in self.champions_for(step["who"])]
 
     def op_lose(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         self.tasks[:0] = [{"t": "lose", "c": c, "n": step["amount"], "sec": sec,
-                           "src": self.card_name()} for c in self.champions_for(step["who"])]
+                           "src": self.card_name(), **self.card_source(sec)}
+                          for c in self.champions_for(step["who"])]
 
     def op_heal(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         for c in self.champions_for(step["who"]):
@@ -314,4 +316,17 @@ class Gods:
 
     def card_name(self) -> str:
         return self.cur_card or "the card"
+
+    def card_source(self, sec: str) -> dict[str, str]:
+        """Who deals what a card's step deals, for the statistics events: Thor for his God
+        cards, the Event card for a Scenario Event."""
+        if sec == S_GOD_ACT:
+            return {"by": "thor", "by_type": "Thor"}
+        return {"by": self.card_name(), "by_type": "event"}
+
+    def enemy_source(self, target: str) -> dict[str, str]:
+        """An attack target (a minion id or ``thor-<face>``) as a damage source."""
+        if target.startswith("thor"):
+            return {"by": "thor", "by_type": "Thor"}
+        return {"by": target, "by_type": self.minion_card(self.minions[target].type).name}
 

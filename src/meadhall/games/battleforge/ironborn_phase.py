@@ -32,8 +32,10 @@ class IronbornPhase:
     def t_advance(self, t: Task, events: list[Event]) -> None:
         self.advance_twilight(events, S_ADVANCE)
 
-    def advance_twilight(self, events: list[Event], section: str) -> None:
-        """Advance the Twilight marker; reaching the last space of the Rounds track loses."""
+    def advance_twilight(self, events: list[Event], section: str,
+                         cause: str | None = None) -> None:
+        """Advance the Twilight marker; reaching the last space of the Rounds track loses
+        (``cause``: what knocked out the champion whose knockout advanced it)."""
         self.twilight += 1
         last = len(self.content.round_track) - 1
         sym = self.content.round_track[min(self.twilight, last)]
@@ -41,7 +43,7 @@ class IronbornPhase:
                             f"{self.twilight + 1} ({sym})", section, {"space": self.twilight + 1}))
         if self.twilight >= last:
             self.finish("loss", "the Twilight marker reached the last space of the Rounds track",
-                        S_DEFEAT, events)
+                        S_DEFEAT, events, "time_out", cause or "time")
 
     def spawn_symbol(self) -> str:
         """The Spawning Area symbol of the Twilight marker's space (the last space shows none;
@@ -109,9 +111,10 @@ class IronbornPhase:
             return
         if self.scenario_poi == "flame" and not any(self.is_heat(a) for a in self.tokens):
             self.finish("loss", "every Heat and Sacred Flame token has been removed", S_DEFEAT,
-                        events)
+                        events, "flames_gone", self.last_poi_by)
         if self.scenario_poi == "furnace" and all(n for n in self.furnaces.values()):
-            self.finish("loss", "every Furnace is Lit", S_DEFEAT, events)
+            self.finish("loss", "every Furnace is Lit", S_DEFEAT, events, "furnaces_lit",
+                        self.last_poi_by)
 
     def thor_defeated(self, events: list[Event]) -> None:
         """Thor's six Faces are Destroyed: the scenario's Victory Conditions decide (The Last
@@ -126,4 +129,5 @@ class IronbornPhase:
         if ok:
             self.finish("win", f"Thor is Defeated and {need}", S_VICTORY, events)
         else:
-            self.finish("loss", f"Thor is Defeated but not {need}", S_DEFEAT, events)
+            self.finish("loss", f"Thor is Defeated but not {need}", S_DEFEAT, events,
+                        "no_point_of_interest", self.last_poi_by)

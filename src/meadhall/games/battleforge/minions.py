@@ -68,6 +68,7 @@ class Minions:
                 "AshFolk", "DraugMech") and self.furnaces.get(m.area) == 0 \
                 and m.area not in self.pending_lights:
             self.pending_lights.append(m.area)
+            self.last_poi_by = self.minion_card(m.type).name
             t["left"] -= 1
             events.append(Event("light", f"{name} Lights the Furnace in {m.area}", S_SPECIAL,
                                 {"minion": m.id, "area": m.area}))
@@ -76,7 +77,8 @@ class Minions:
         if side.target == "poi" and self.scenario_poi == "flame" and self.is_heat(m.area):
             t["left"] -= 1
             self.tasks.insert(0, t)
-            self.remove_token(m.area, f"{name} interacts with it", S_SPECIAL, events)
+            self.remove_token(m.area, f"{name} interacts with it", S_SPECIAL, events,
+                              self.minion_card(m.type).name)
             return
         champs = [c for c in self.turn_order()
                   if side.special != "rampage" or c not in t["attacked"]]
@@ -137,7 +139,8 @@ class Minions:
         that token" - however they enter it (moving, standing, pushed by the God)."""
         if self.scenario_poi == "flame" and self.minion_card(self.minions[mid].type).model \
                 == "AshFolk" and self.is_heat(area):
-            self.remove_token(area, f"{self.minion_name(mid)} entered it", S_SPECIAL, events)
+            self.remove_token(area, f"{self.minion_name(mid)} entered it", S_SPECIAL, events,
+                              self.minion_card(self.minions[mid].type).name)
 
     def queue_attack(self, t: Task, cid: str, events: list[Event]) -> None:
         t["attacked"].append(cid)
@@ -256,7 +259,8 @@ class Minions:
         card = self.minion_card(self.minions[mid].type)
         side = card.overheated if side_name == "overheated" else card.standard
         out: list[Task] = [{"t": "damage", "c": cid, "n": side.damage, "sec": S_MIN_ATK,
-                            "src": f"Attack of {self.minion_name(mid)}"}]
+                            "src": f"Attack of {self.minion_name(mid)}",
+                            **self.enemy_source(mid)}]
         if side.special == "frost":
             out.append({"t": "gain", "c": cid, "kind": "f", "n": 1, "sec": S_MIN_ATK})
         return out

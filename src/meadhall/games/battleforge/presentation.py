@@ -75,6 +75,12 @@ class Presentation:
             return SOLO_SEAT
         return decision_seat
 
+    def measures(self) -> dict[str, Any]:
+        """For the simulation lab (see :func:`.evaluation.measures`)."""
+        from .evaluation import measures
+
+        return measures(self)
+
     # ------------------------------------------------------------------ targets
     def rondel_target(self, cid: str, space: int, note: str = "") -> Target:
         """Rondel space ``space`` (0-based) of champion ``cid``."""
@@ -349,11 +355,12 @@ class Presentation:
 
     def d_arrange(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         cid = a["seat"]
-        spaces = [int(x) - 1 for x in text.split("space ", 1)[1].split(", ")]
-        return (f"{self.cname(cid)}'s Action Cubes end in space(s) "
-                f"{', '.join(str(i + 1) for i in spaces)}; the temporary and frost cubes "
-                "re-placed among them are discarded",
-                [self.rondel_target(cid, i) for i in dict.fromkeys(spaces)])
+        space = int(text.split()[-1]) - 1
+        if text.startswith("Action"):
+            return (f"{self.cname(cid)} re-places an Action Cube in space {space + 1}; it stays",
+                    [self.rondel_target(cid, space, "Action Cube")])
+        return (f"{self.cname(cid)} re-places a temporary/frost cube in space {space + 1}; it "
+                "is then discarded", [self.rondel_target(cid, space, "discarded")])
 
     def d_relocate(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         cid = a["seat"]

@@ -135,6 +135,8 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.last_hit: list[str] = []
         self.pending_attacks: list[list[str]] = []
         self.pending_lights: list[str] = []
+        self.end: dict[str, Any] | None = None
+        self.last_poi_by: str | None = None
         self.cur_card: str | None = None
         self.god_card: str | None = None
         self.champs: dict[str, Champion] = {}
@@ -319,9 +321,14 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.ask = {"seat": seat, "prompt": prompt, "section": section, "options": options,
                     "h": handler, "ctx": ctx, "default": default, "kind": kind}
 
-    def finish(self, result: str, reason: str, section: str, events: list[Event]) -> None:
+    def finish(self, result: str, reason: str, section: str, events: list[Event],
+               trigger: str | None = None, final_blow: str | None = None) -> None:
+        """End the game; a loss records its ``trigger`` (which Defeat Condition) and its
+        ``final_blow`` (the enemy type or event behind it) for :meth:`measures`."""
         if self.result is None:
             self.result = [result, reason]
+            if result == "loss":
+                self.end = {"trigger": trigger or "defeat", "final_blow": final_blow}
             self.tasks = []
             self.ask = None
             events.append(Event("end", f"The Champions {'win' if result == 'win' else 'lose'}: "
@@ -442,7 +449,8 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
             "pending_attacks": [list(a) for a in self.pending_attacks],
             "pending_lights": list(self.pending_lights),
             "tasks": copy.deepcopy(self.tasks), "ask": copy.deepcopy(self.ask),
-            "result": self.result,
+            "result": self.result, "end": dict(self.end) if self.end else None,
+            "last_poi_by": self.last_poi_by,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -501,6 +509,8 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.tasks = list(p.get("tasks", []))
         self.ask = p.get("ask")
         self.result = p.get("result")
+        self.end = p.get("end")
+        self.last_poi_by = p.get("last_poi_by")
         self.turn = dict(p.get("turn") or {})
         if not self.turn and self.phase == "champions":
             self.new_turn()

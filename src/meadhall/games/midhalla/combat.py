@@ -3,14 +3,14 @@ damage and the keywords that change them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import GATE, Board
+from meadhall.games.midhalla.board import GATE
+from meadhall.games.midhalla.pieces import Snapshot
 
 ID = "midhalla"
 
@@ -27,7 +27,9 @@ class CombatRules:
         self._begin_step("enemies", events)
 
     def _begin_step(self, step: str, events: list[Event]) -> None:
-        order = Board(self.tiles).tao()
+        if step == "enemies":
+            self.rounds += 1
+        order = list(self.topo.tao())
         self.cb = {"step": step, "order": order, "i": 0, "done": [], "cur": None, "sub": "",
                    "left": 0, "action": None}
         title = {"enemies": ("3.1 Enemy turns", S.ENEMY_TURNS),
@@ -39,8 +41,8 @@ class CombatRules:
             for h in self.heroes.values():
                 h.acted = False
             # Players may replay the actions of 3.3 until 3.1 starts: keep the position at the
-            # start of the step (immutable text, so clones share it).
-            self.cb["snapshot"] = json.dumps(self._dump())
+            # start of the step (immutable, so clones share it).
+            self.cb["snapshot"] = Snapshot(self._capture())
 
     def _combat_step(self, events: list[Event]) -> None:
         step = self.cb["step"]
@@ -53,7 +55,7 @@ class CombatRules:
 
     # ----------------------------------------------------------- geometry
     def _in_range(self, tile: str, rng: int | str) -> set[str]:
-        return Board(self.tiles).within(tile, rng)
+        return self.topo.within(tile, rng)
 
     # ----------------------------------------------------------- 3.1 enemy turns
     def _enemy_phase_step(self, events: list[Event]) -> None:
@@ -236,7 +238,10 @@ class CombatRules:
         cb = self.cb
         e = self.enemies[eid]
         data = self.content.cat.enemies[e.card]
-        if e.slow == "slowed":
+        steps = self.topo.steps_toward_gate(e.tile) if cb["moves"] > 0 else ()
+        if e.slow == "slowed" and steps:
+            # Slow stops a move that would happen; an enemy (a boss: default move 0) that
+            # would not move keeps its Slow token for its next move
             e.slow = "immune"
             events.append(Event("slow", f"{data.name} ({eid}) is slowed and does not move; its "
                                 "Slow token flips to Slow-immune", "Slow"))
@@ -250,7 +255,6 @@ class CombatRules:
                 return
             cb["sub"] = "fast" if data.fast and cb.get("moved") == eid else "end"
             return
-        steps = Board(self.tiles).steps_toward_gate(e.tile)
         if not steps:
             cb["moves"] = 0
             return
@@ -270,9 +274,12 @@ class CombatRules:
         e.tile = tile
         self.cb["moves"] -= 1
         self.cb["moved"] = eid
+        why = ("its boss action moves it first" if self.cb.get("then") == "target" else
+               "no preferred target and the gate out of range")
         events.append(Event("move", f"{self._ename(eid)} ({eid}) moves to map tile {tile}, "
-                            "toward the gate: no target and the gate out of range",
-                            S.ACTIVATING_ENEMY, {"enemy": eid, "to": tile}))
+                            f"toward the gate: {why}",
+                            S.BOSSES if self.cb.get("then") == "target" else S.ACTIVATING_ENEMY,
+                            {"enemy": eid, "to": tile}))
 
     def _end_of_enemy_turn(self, eid: str, events: list[Event]) -> None:
         """End of Activation/Turn: bleed damage, then evasion is regained."""
@@ -285,7 +292,7 @@ class CombatRules:
         if e.bleed:
             events.append(Event("bleed", f"{data.name} ({eid}) bleeds for {e.bleed} at the end "
                                 "of its turn", "Bleed X"))
-            self._damage_enemy(eid, e.bleed, events, "Bleed X")
+            self._damage_enemy(eid, e.bleed, events, "Bleed X", ("bleed", "bleed"))
 
     def _heal_enemy(self, e: Any, n: int, events: list[Event], section: str) -> None:
         before = e.hp
@@ -324,11 +331,11 @@ class CombatRules:
                 if tid in self.enemies:
                     self._linked_on_enemy(tid, eff, events)
             if dmg:
-                self._damage_enemy(tid, dmg, events, S.DEALING_DAMAGE)
+                self._damage_enemy(tid, dmg, events, S.DEALING_DAMAGE, source)
             if data.retaliate and source[0] in ("hero", "trap"):
                 events.append(Event("retaliate", f"{data.name} retaliates: {data.retaliate} "
                                     f"damage to {src}", "Retaliate"))
-                self._damage_source(source, data.retaliate, events)
+                self._damage_source(source, data.retaliate, events, (tid, e.card))
         elif kind == "hero":
             h = self.heroes[tid]
             dmg = max(0, value - h.armor)
@@ -338,11 +345,11 @@ class CombatRules:
             for eff in linked:
                 self._linked_on_hero(tid, eff, events)
             if dmg:
-                self._damage_hero(tid, dmg, src, events)
+                self._damage_hero(tid, dmg, self._blow(source), events)
             if h.retaliate and source[0] == "enemy" and source[1] in self.enemies:
                 events.append(Event("retaliate", f"{self._hname(tid)} retaliates: {h.retaliate} "
                                     f"damage to {src}", "Retaliate"))
-                self._damage_enemy(source[1], h.retaliate, events, "Retaliate")
+                self._damage_enemy(source[1], h.retaliate, events, "Retaliate", ("hero", tid))
         elif kind == "trap":
             events.append(Event("attack", f"{src} attacks trap {tid} for {value}", section,
                                 {"target": tid, "damage": value}))
@@ -350,7 +357,7 @@ class CombatRules:
         else:
             events.append(Event("attack", f"{src} attacks the gate for {value}", section,
                                 {"target": "gate", "damage": value}))
-            self._damage_gate(value, src, events)
+            self._damage_gate(value, self._blow(source), events)
 
     def _damage_against(self, eid: str, value: int, pierce: bool) -> tuple[int, int, int]:
         """(damage, armor, horde) of an Attack of ``value`` on an enemy without evasion:
@@ -372,10 +379,19 @@ class CombatRules:
             return f"trap {sid}"
         return sid
 
-    def _damage_source(self, source: tuple[str, str], n: int, events: list[Event]) -> None:
+    def _blow(self, source: tuple[str, str]) -> tuple[str, str]:
+        """(by, by_type) of a source for the statistics events: an enemy's id and card, a
+        hero's id and "hero", a trap's id and "trap"."""
+        kind, sid = source
+        if kind == "enemy":
+            return sid, self.enemies[sid].card if sid in self.enemies else "enemy"
+        return sid, kind
+
+    def _damage_source(self, source: tuple[str, str], n: int, events: list[Event],
+                       by: tuple[str, str]) -> None:
         kind, sid = source
         if kind == "hero":
-            self._damage_hero(sid, n, "retaliate", events)
+            self._damage_hero(sid, n, by, events)
         elif kind == "trap":
             self._damage_trap(sid, n, events)
 
@@ -429,7 +445,10 @@ class CombatRules:
         events.append(Event("exhaust", f"{self._hname(h.id)}'s skill "
                             f"{self._skill_name(h, slot)} is exhausted", "Exhaust"))
 
-    def _damage_enemy(self, eid: str, n: int, events: list[Event], section: str) -> None:
+    def _damage_enemy(self, eid: str, n: int, events: list[Event], section: str,
+                      source: tuple[str, str] | None = None) -> None:
+        """Damage to an enemy; at 0 HP it is defeated (a ``kill`` event when a hero did it,
+        with the hero, the enemy and its card for the statistics)."""
         e = self.enemies.get(eid)
         if e is None:
             return
@@ -444,12 +463,20 @@ class CombatRules:
             else:
                 pile = "elite" if data.kind == "elite" else "enemy"
                 self.decks[pile].to_discard(e.card)
-            events.append(Event("defeat", f"{data.name} ({eid}) is defeated and removed"
-                                + (f"; its card goes to the {pile} discard pile"
-                                   if pile != "box" else "; its card returns to the box"),
-                                S.HP, {"enemy": eid}))
+            by = f" by {self._source_name(source)}" if source else ""
+            text = (f"{data.name} ({eid}) is defeated{by} and removed"
+                    + (f"; its card goes to the {pile} discard pile"
+                       if pile != "box" else "; its card returns to the box"))
+            if source is not None and source[0] == "hero":
+                events.append(Event("kill", text, S.HP, {"by": source[1], "enemy": eid,
+                                                         "enemy_type": e.card}))
+            else:
+                events.append(Event("defeat", text, S.HP, {
+                    "enemy": eid, "enemy_type": e.card, "by": source[1] if source else None}))
 
-    def _damage_hero(self, hid: str, n: int, src: str, events: list[Event]) -> None:
+    def _damage_hero(self, hid: str, n: int, by: tuple[str, str], events: list[Event]) -> None:
+        """Damage to a hero; at 0 HP the hero is KO (a ``knockout`` event naming who did it:
+        ``by`` is (id, type), an enemy's id and card or a cause such as bleed)."""
         h = self.heroes[hid]
         if h.ko:
             return
@@ -457,10 +484,10 @@ class CombatRules:
         if h.ko:
             h.tile = None
             self.kos += 1
-            events.append(Event("ko", f"{self._hname(hid)} is KO and removed from the board",
-                                S.HP, {"hero": hid}))
+            events.append(Event("knockout", f"{self._hname(hid)} is KO and removed from the "
+                                "board", S.HP, {"hero": hid, "by": by[0], "by_type": by[1]}))
             if all(x.ko for x in self.heroes.values() if not x.follower):
-                self._chapter_lost("every hero is KO", events)
+                self._chapter_lost("every hero is KO", events, "heroes_ko", by)
 
     def _damage_trap(self, tid: str, n: int, events: list[Event]) -> None:
         t = self.traps[tid]
@@ -472,12 +499,14 @@ class CombatRules:
             events.append(Event("destroyed", f"Trap {tid} is destroyed: it stays on the board "
                                 "but no longer activates", S.HP, {"trap": tid}))
 
-    def _damage_gate(self, n: int, src: str, events: list[Event]) -> None:
-        self.gate_hp = max(0, self.gate_hp - n)
-        events.append(Event("gate", f"The gate loses {n} HP (now {self.gate_hp})", S.GOAL,
-                            {"gate": self.gate_hp}))
+    def _damage_gate(self, n: int, by: tuple[str, str], events: list[Event]) -> None:
+        """The gate loses HP (never below 0); at 0 the chapter is lost (Goal)."""
+        lost = min(n, self.gate_hp)
+        self.gate_hp -= lost
+        events.append(Event("gate", f"The gate loses {lost} HP (now {self.gate_hp})", S.GOAL,
+                            {"gate": self.gate_hp, "by": by[0]}))
         if self.gate_hp <= 0:
-            self._chapter_lost("the gate HP reached zero", events)
+            self._chapter_lost("the gate HP reached zero", events, "gate_destroyed", by)
 
     # ----------------------------------------------------------- 3.2 trap turns
     def _trap_phase_step(self, events: list[Event]) -> None:

@@ -11,11 +11,13 @@ from meadhall.core import draw
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, validate
 from meadhall.core.errors import ContentError, RuleNotImplemented
-from meadhall.core.protocol import Game, Info
+from meadhall.core.protocol import Action, Game, GameState, Info
+from meadhall.games.midhalla import evaluation
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.content import Catalogue, Chapter, Content, Printed, load_content
 from meadhall.games.midhalla.state import MidhallaState, new_party
 from meadhall.games.midhalla.table import scene
+from meadhall.games.midhalla.vocabulary import vocabulary
 
 ID = "midhalla"
 
@@ -81,6 +83,19 @@ class MidhallaGame(Game):
     def draw(self, view: Mapping[str, Any]) -> draw.Scene:
         """The table from a seat's view: the dungeon, tracks, tableaus, cart, party sheet."""
         return scene(self.content, self.title, view)
+
+    def evaluate(self, state: GameState) -> float:
+        """The party's prospects (:func:`meadhall.games.midhalla.evaluation.evaluate`)."""
+        return evaluation.evaluate(state)
+
+    def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with ``setup`` can offer, in the order documented in
+        docs/formats/midhalla.md (:func:`meadhall.games.midhalla.vocabulary.vocabulary`)."""
+        s = validate(Setup, self.normalise_setup(setup), "setup")
+        return vocabulary(self.content, s.model_dump())
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,

@@ -9,6 +9,8 @@ from typing import Any
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
 
+ROWS = {"up": ("top",), "down": ("bottom",), "both": ("top", "bottom")}
+"""The skill rows a card's arrow allows (4.5 Level up)."""
 UNLOCK_KINDS = {"class": "classes", "trap": "traps", "item": "items", "component": "components",
                 "special_upgrade": "special_upgrades", "chapter": "chapters", "lore": "lore",
                 "decision": "decisions"}
@@ -64,8 +66,9 @@ class RewardRules:
         p = self.content.printed
         drawn = self.decks["items"].draw_many(self.chance, p.reward_rare_items, S.R_CART)
         self.cart.extend(drawn)
-        events.append(Event("cart", f"Rare items added to Dara's cart: "
-                            f"{', '.join(drawn) or 'none left'}", S.R_CART))
+        events.append(Event("cart", "Rare items added to Dara's cart: "
+                            f"{', '.join(self._iname(i) for i in drawn) or 'none left'}",
+                            S.R_CART))
         self.silver += p.reward_silver
         self.runestones += p.reward_runestones
         events.append(Event("gain", f"The party gains {p.reward_silver} silver and "
@@ -154,7 +157,15 @@ class RewardRules:
             return
         card = lv["card"]
         arrow = self.content.cat.skills[card].arrow
-        rows = {"up": ["top"], "down": ["bottom"], "both": ["top", "bottom"]}[arrow]
+        rows = ROWS[arrow]
+        if lv["level"] < 3:
+            # a card whose arrow allows both rows: whoever chose the skill chooses the row
+            opts = [(f"place in the {row} row", row) for row in rows]
+            seat = PLAYERS if lv["level"] == 1 else hid
+            self._ask("row", seat, f"{self._hname(hid)}: the level {lv['level']} skill "
+                      f"{self.content.cat.skills[card].name} may go in either row (arrow both)",
+                      S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS, opts, turn=True)
+            return
         opts = [(f"cover {self._slot_text(slot)} {self._skill_name(h, slot)}", slot)
                 for slot in self._slots(h) if slot.split(":")[0] in rows]
         self._ask("cover", hid, f"{self._hname(hid)}: place the level 3 skill "
@@ -165,18 +176,28 @@ class RewardRules:
         lv = self.lv
         h = self.heroes[lv["todo"][0]]
         lv["pool"].remove(skill)
-        name = self.content.cat.skills[skill].name
-        if lv["level"] == 3:
-            lv["card"] = skill
+        rows = ROWS[self.content.cat.skills[skill].arrow]
+        if lv["level"] == 3 or len(rows) > 1:
+            lv["card"] = skill  # where it goes is asked next
             return
-        if lv["level"] == 1:
-            h.top.append(skill)  # the level 1 slot extends the top row (authored tableau)
-        else:
-            h.bottom.append(skill)  # the level 2 slot extends the bottom row
+        self._gain_skill(h, skill, rows[0], events)
+
+    def _on_row(self, row: str, events: list[Event]) -> None:
+        lv = self.lv
+        h = self.heroes[lv["todo"][0]]
+        card = lv["card"]
+        lv["card"] = None
+        self._gain_skill(h, card, row, events)
+
+    def _gain_skill(self, h: Any, skill: str, row: str, events: list[Event]) -> None:
+        """A level 1 or 2 skill joins the row its arrow shows (ruling 3)."""
+        lv = self.lv
+        (h.top if row == "top" else h.bottom).append(skill)
         h.level = lv["level"]
         lv["todo"].pop(0)
         events.append(Event("level", f"{self._hname(h.id)} gains the level {lv['level']} skill "
-                            f"{name}", S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS))
+                            f"{self.content.cat.skills[skill].name} in the {row} row",
+                            S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS))
 
     def _on_cover(self, slot: str, events: list[Event]) -> None:
         lv = self.lv
@@ -240,11 +261,17 @@ class RewardRules:
                             S.FATE))
         self._after_chapter("win", "the chapter's objectives are fulfilled", events)
 
-    def _chapter_lost(self, reason: str, events: list[Event]) -> None:
-        """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing."""
-        if self.phase in ("over", "interlude"):
+    def _chapter_lost(self, reason: str, events: list[Event], trigger: str = "",
+                      by: tuple[str, str] | None = None) -> None:
+        """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing.
+        ``trigger`` (``gate_destroyed``, ``heroes_ko``) and ``by`` (who dealt the final blow,
+        id and type) are kept for the statistics (``measures``)."""
+        if self.phase in ("over", "interlude", "aftermath"):
             return
-        events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL))
+        self.ending = {"trigger": trigger, "by": by[0] if by else None,
+                       "final_blow": by[1] if by else None}
+        events.append(Event("loss", f"The chapter is lost: {reason}", S.GOAL,
+                            {"trigger": trigger}))
         fate = self.party["fate"]
         self.party = json.loads(self.party_start)
         self.party["fate"] = fate
@@ -268,15 +295,17 @@ class RewardRules:
             self.script.append({"op": "global", "n": n})
 
     def _after_chapter(self, result: str, reason: str, events: list[Event]) -> None:
+        self.record.append([self.chapter, result])
         self.cb = self.ht = self.lv = self.rw = self.choice = None
-        if not self.setup.get("campaign"):
-            self.script = []
-            self.phase = "over"
-            self.result = [result, reason]
-            return
+        # A global event the fate scale calls for (its leftmost position) is still read,
+        # also when the chapter is played on its own.
         self.script = [o for o in self.script if o.get("op") == "global"]
-        self.phase = "interlude"
         self.result = [result, reason]
+        self.phase = "interlude" if self.setup.get("campaign") else "aftermath"
+
+    def _aftermath_step(self, events: list[Event]) -> None:
+        """A chapter played on its own ends once the fate scale's global event is read."""
+        self.phase = "over"
 
     def _playable_chapters(self) -> list[str]:
         p = self.party

@@ -11,7 +11,6 @@ from typing import Any
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import Board
 from meadhall.games.midhalla.pieces import EnemyState, TrapState
 
 ID = "midhalla"
@@ -25,7 +24,7 @@ class ExplorationRules:
         """Repeat 1.1-1.3 until the campaign book calls for Phase 2 (Phase 1: Exploration)."""
         ch = self.chapter_data
         quota = ch.explorations_per_cycle[min(self.cycle, len(ch.explorations_per_cycle)) - 1]
-        paths = [p for p in Board(self.tiles).unexplored() if p[0] in ch.sections]
+        paths = [p for p in self.board.unexplored() if p[0] in ch.sections]
         if self.explored_in_cycle >= quota or not paths:
             why = (f"the campaign book calls for Phase 2 after {quota} paths in this cycle"
                    if paths else "no unexplored path with a campaign book section is left")
@@ -38,7 +37,7 @@ class ExplorationRules:
 
     def _on_explore(self, letter: str, events: list[Event]) -> None:
         """1.1/1.2: read the section of the chosen path and follow its instructions."""
-        tile, side = next((t, s) for lt, t, s in Board(self.tiles).unexplored() if lt == letter)
+        tile, side = next((t, s) for lt, t, s in self.board.unexplored() if lt == letter)
         self.here = tile
         self.exploring = [tile, side]
         self.explored_in_cycle += 1
@@ -74,9 +73,10 @@ class ExplorationRules:
         at, side = self.exploring
         data = getattr(self.content.cat.tiles[name[:-1]], name[-1])
         try:
-            Board(self.tiles).place(name, at, side, data.attach, dict(data.paths))
+            self.board.place(name, at, side, data.attach, dict(data.paths))
         except ValueError as e:
             raise RuleNotImplemented(ID, S.PLACING, str(e)) from None
+        self._tiles_changed()
         self.here = name
         letters = ", ".join(f"{v} ({k})" for k, v in sorted(self.tiles[name].paths.items()))
         events.append(Event("place", f"Map tile {name} is placed against path on {at} "
@@ -160,9 +160,11 @@ class ExplorationRules:
     def _op_gain(self, op: dict[str, Any], events: list[Event]) -> None:
         for k in ("silver", "runestones"):
             if op.get(k):
-                setattr(self, k, max(0, getattr(self, k) + op[k]))
-                events.append(Event("gain", f"The party {'gains' if op[k] > 0 else 'loses'} "
-                                    f"{abs(op[k])} {k} (now {getattr(self, k)})", S.EVENTS))
+                before = getattr(self, k)
+                setattr(self, k, max(0, before + op[k]))
+                change = getattr(self, k) - before
+                events.append(Event("gain", f"The party {'gains' if change >= 0 else 'loses'} "
+                                    f"{abs(change)} {k} (now {getattr(self, k)})", S.EVENTS))
         if op.get("components"):
             self._draw_components(op["components"], events, S.EVENTS)
         if op.get("gate"):
@@ -172,13 +174,14 @@ class ExplorationRules:
                 events.append(Event("gate", f"The gate gains {self.gate_hp - before} HP "
                                     f"(now {self.gate_hp}; it never exceeds its maximum)", S.HP))
             else:
-                self._damage_gate(-op["gate"], "an event", events)
+                self._damage_gate(-op["gate"], ("event", "event"), events)
 
     def _op_heal_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
         for h in self._party_heroes():
             if not h.ko:
                 h.hp = min(h.max_hp, h.hp + op["value"])
-        events.append(Event("heal", f"Every hero who is not KO heals {op['value']} HP", S.EVENTS))
+        events.append(Event("heal", f"Every hero who is not KO heals {op['value']} HP (never "
+                            "above their maximum)", S.EVENTS))
 
     def _op_damage_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
         """Global event 19: all but the hero with the lowest HP suffer damage (ties: players)."""
@@ -195,7 +198,7 @@ class ExplorationRules:
         spared = op.get("spare", lowest[0]) if op.get("spare_lowest") else None
         for h in alive:
             if h.id != spared:
-                self._damage_hero(h.id, op["value"], "an event", events)
+                self._damage_hero(h.id, op["value"], ("event", "event"), events)
 
     def _on_spare(self, hero: str, events: list[Event]) -> None:
         self.script.insert(0, {**self.last_ctx["op"], "spare": hero})
@@ -258,8 +261,8 @@ class ExplorationRules:
             self._new_trap(kind, tile, events)
 
     def _new_trap(self, kind: str, tile: str, events: list[Event]) -> TrapState:
-        self.next_id += 1
-        t = TrapState(f"t{self.next_id}", kind, tile, self.content.cat.traps[kind].levels[0].hp)
+        t = TrapState(self._free_id("t", self.traps), kind, tile,
+                      self.content.cat.traps[kind].levels[0].hp)
         self.traps[t.id] = t
         events.append(Event("build", f"A {self.content.cat.traps[kind].name} ({t.id}) is "
                             f"built on map tile {tile} with {t.hp} HP", S.BUILD, {"trap": t.id}))
@@ -294,6 +297,15 @@ class ExplorationRules:
         self._unlock(alt["kind"], str(alt["id"]), events)
 
     # ----------------------------------------------------------- spawning helper
+    @staticmethod
+    def _free_id(prefix: str, taken: dict[str, Any]) -> str:
+        """The lowest free id (``e1``, ``e2``...): ids stay few, so the action vocabulary is
+        finite, and a defeated enemy's or removed trap's id is used again."""
+        n = 1
+        while f"{prefix}{n}" in taken:
+            n += 1
+        return f"{prefix}{n}"
+
     def _spawn_enemy(self, card: str, tile: str, events: list[Event], section: str,
                      from_deck: bool = True) -> EnemyState:
         """Spawning: HP for the player count (+1 per player after the first for each curse
@@ -301,8 +313,8 @@ class ExplorationRules:
         data = self.content.cat.enemies[card]
         n = self._players()
         hp = data.hp[n - 1] + self.tiles[tile].curses * (n - 1)
-        self.next_id += 1
-        e = EnemyState(f"e{self.next_id}", card, tile, hp, hp, evasion=data.evasion)
+        e = EnemyState(self._free_id("e", self.enemies), card, tile, hp, hp,
+                       evasion=data.evasion)
         self.enemies[e.id] = e
         extra = f" (+{hp - data.hp[n - 1]} for curses)" if hp != data.hp[n - 1] else ""
         events.append(Event("spawn", f"{data.name} ({e.id}) spawns on map tile {tile} with "

@@ -15,7 +15,7 @@ from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import GATE, Board, Tile
+from meadhall.games.midhalla.board import GATE, Board, Tile, Topology
 from meadhall.games.midhalla.combat import CombatRules
 from meadhall.games.midhalla.content import Chapter, Content
 from meadhall.games.midhalla.describe import DescribeRules
@@ -24,6 +24,7 @@ from meadhall.games.midhalla.pieces import (
     Choice,
     EnemyState,
     HeroState,
+    Snapshot,
     TrapState,
     from_json,
     to_json,
@@ -35,6 +36,15 @@ from meadhall.games.midhalla.rewards import RewardRules
 from meadhall.games.midhalla.script import ExplorationRules
 
 ID = "midhalla"
+POSITION_ATTRS = (
+    "chapter", "phase", "cycle", "result", "explored_in_cycle", "timer", "gate_hp", "silver",
+    "runestones", "components", "cart", "tiles", "heroes", "enemies", "traps", "decks", "gifts",
+    "quests", "story", "script", "here", "exploring", "choice", "cb", "ht", "rw", "lv",
+    "curses_to_place", "epilogue_read", "kills", "traps_lost", "kos", "rounds", "replays",
+    "ending", "record", "roster", "next_chapter", "party", "party_start", "last_ctx")
+"""The attributes that make a position (what ``_dump`` writes and a 3.3 snapshot keeps)."""
+RESHUFFLING = frozenset({"enemy", "elite"})
+"""The decks whose discard is shuffled back when they run out (2.2 Spawn Enemies)."""
 DECKS = ("enemy", "elite", "items", "components", "tier1", "tier2", "chapter", "level1",
          "level2", "level3")
 
@@ -74,7 +84,27 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.roster: list[str] = list(setup["heroes"])
         """The heroes of the current chapter (a campaign may change them between chapters)."""
         self.next_chapter: str | None = None
+        self.record: list[list[str]] = []
+        """Every chapter played in this game (a campaign plays several): [chapter, result]."""
         self._setup_chapter(setup["scenario"])
+
+    # ----------------------------------------------------------- the dungeon's shape
+    @property
+    def topo(self) -> Topology:
+        """The dungeon's shape with its cached distances and TAO (shared by clones; rebuilt
+        after :meth:`_tiles_changed`)."""
+        t = self.__dict__.get("_topo")
+        if t is None:
+            t = self.__dict__["_topo"] = Topology(self.tiles)
+        return t
+
+    @property
+    def board(self) -> Board:
+        return Board(self.tiles, self.topo)
+
+    def _tiles_changed(self) -> None:
+        """A tile was placed or the tiles were replaced: the shape must be worked out again."""
+        self.__dict__.pop("_topo", None)
 
     # ----------------------------------------------------------- setup
     @property
@@ -101,17 +131,15 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         for tid, (x, y) in c.cat.dungeon_board.items():
             # the gate map tile and its neighbours on the dungeon board start fortified
             self.tiles[tid] = Tile(tid, x, y, fortified=True)
-        board = Board(self.tiles)
         for a, b in (("L", "G"), ("G", "R")):
             self.tiles[a].links["E"] = b
             self.tiles[b].links["W"] = a
         for where, letter in self.chapter_data.board_paths.items():
             tid, side = where.split(".")
             self.tiles[tid].paths[side] = letter
-        del board
+        self._tiles_changed()
         self.enemies: dict[str, EnemyState] = {}
         self.traps: dict[str, TrapState] = {}
-        self.next_id = 0
         u = self.party["unlocks"]
         ch = self.chapter_data
         comp = [k for k in c.cat.component_deck] + [k for k in u["components"]
@@ -129,18 +157,20 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                     out.append(card)
             return out
 
+        # Only the enemy decks shuffle their discard back when they run out (2.2 Spawn
+        # Enemies says so); every other discard pile stays a discard pile (ruling 8).
         self.decks: dict[str, Deck] = {
             "enemy": Deck("enemy", list(ch.enemy_deck)),
             "elite": Deck("elite", list(ch.elite_deck)),
             "items": Deck("items", [i for i in u["items"] if c.cat.items[i].kind == "rare"],
                           reshuffle=False),
-            "components": Deck("components", comp),
-            "tier1": Deck("tier1", evolved("tier1", list(c.cat.tier1_deck))),
-            "tier2": Deck("tier2", evolved("tier2", list(c.cat.tier2_deck))),
-            "chapter": Deck("chapter", list(ch.chapter_events)),
-            "level1": Deck("level1", list(c.cat.skill_decks["level1"])),
-            "level2": Deck("level2", list(c.cat.skill_decks["level2"])),
-            "level3": Deck("level3", list(c.cat.skill_decks["level3"])),
+            "components": Deck("components", comp, reshuffle=False),
+            "tier1": Deck("tier1", evolved("tier1", list(c.cat.tier1_deck)), reshuffle=False),
+            "tier2": Deck("tier2", evolved("tier2", list(c.cat.tier2_deck)), reshuffle=False),
+            "chapter": Deck("chapter", list(ch.chapter_events), reshuffle=False),
+            "level1": Deck("level1", list(c.cat.skill_decks["level1"]), reshuffle=False),
+            "level2": Deck("level2", list(c.cat.skill_decks["level2"]), reshuffle=False),
+            "level3": Deck("level3", list(c.cat.skill_decks["level3"]), reshuffle=False),
         }
         self.cart = [i for i in u["items"] if c.cat.items[i].kind == "common"]
         self.heroes: dict[str, HeroState] = {}
@@ -165,6 +195,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.curses_to_place = 0
         self.epilogue_read = False
         self.kills = self.traps_lost = self.kos = 0
+        self.rounds = 0
+        """Combat rounds (3.1-3.3) begun in this chapter."""
+        self.replays = 0
+        """Times the players replayed step 3.3 in this chapter."""
+        self.ending: dict[str, Any] | None = None
+        """How the chapter was lost: trigger, final blow (for the statistics)."""
 
     def _start(self, events: list[Event]) -> None:
         self._chapter_draws(events)
@@ -180,7 +216,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self._draw_components(p.start_components, events, S.MAIN_AREA)
         drawn = self.decks["items"].draw_many(self.chance, p.start_rare_items, S.MAIN_AREA)
         self.cart.extend(drawn)
-        events.append(Event("setup", "Dara's cart: " + ", ".join(self.cart), S.CART))
+        events.append(Event("setup", "Dara's cart: " + ", ".join(
+            self._iname(i) for i in self.cart), S.CART))
         fate = self.party["fate"]
         if fate > 0:
             self.silver += p.blessing_silver * fate
@@ -200,15 +237,16 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _draw_components(self, n: int, events: list[Event], section: str) -> None:
         got = self.decks["components"].draw_many(self.chance, n, section)
         self.components.extend(got)
-        events.append(Event("components", f"The party gains trap components: "
-                            f"{', '.join(got) or 'none left'}", section))
+        names = [self.content.cat.components[k].name for k in got]
+        events.append(Event("components", "The party gains trap components: "
+                            f"{', '.join(names) or 'none (the deck is empty)'}", section))
 
     def _place_curse(self, tid: str, events: list[Event]) -> None:
         on_board = sum(t.curses for t in self.tiles.values())
         if on_board >= self.content.cat.curse_markers:
             events.append(Event("curse", "No curse marker is left: the gate loses 1 HP instead",
                                 S.FATE))
-            self._damage_gate(1, "a missing curse marker", events)
+            self._damage_gate(1, ("curse", "fate scale"), events)
             return
         self.tiles[tid].curses += 1
         events.append(Event("curse", f"A curse marker is placed on map tile {tid}", S.FATE,
@@ -216,13 +254,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
     def _setup_step(self, events: list[Event]) -> None:
         if self.curses_to_place:
-            cands = [t for t in Board(self.tiles).tao() if not self.tiles[t].fortified]
+            cands = [t for t in self.topo.tao() if not self.tiles[t].fortified]
             if not cands:
                 n = self.curses_to_place
                 self.curses_to_place = 0
                 events.append(Event("curse", f"No unfortified map tile for {n} curse marker(s): "
                                     f"the gate loses {n} HP", S.FATE))
-                self._damage_gate(n, "missing curse markers", events)
+                self._damage_gate(n, ("curse", "fate scale"), events)
                 return
             low = min(self.tiles[t].curses for t in cands)
             even = [t for t in cands if self.tiles[t].curses == low]
@@ -287,8 +325,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         assert ch is not None
         payload = ch.index[action]
         self.choice = None
-        self.last_ctx = ch["ctx"]  # what the handler needs besides the payload
-        getattr(self, f"_on_{ch['kind']}")(payload, events)
+        self.last_ctx = ch.ctx  # what the handler needs besides the payload
+        getattr(self, f"_on_{ch.kind}")(payload, events)
         self.last_ctx = {}
         self._advance(events)
 
@@ -296,11 +334,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         ch = self.choice
         if ch is None:
             return None
-        return Decision(ch["seat"], ch["prompt"], ch["section"],
-                        "choice" if ch["default"] else "turn", ch["default"])
+        return ch.decision
 
     def _legal(self) -> list[str]:
-        return [t for t, _ in self.choice["options"]] if self.choice else []
+        return list(self.choice.index) if self.choice else []
 
     def _why_illegal(self, action: str) -> IllegalAction | None:
         ch = self.choice
@@ -311,20 +348,20 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             return IllegalAction(ID, S.HERO_TURNS, "step 3.3 can be replayed when a hero ends a "
                                  "turn (before step 3.1 starts), not within a skill or after "
                                  "3.3 has ended")
-        if word == "fortify" and ch["kind"] == "prep":
+        if word == "fortify" and ch.kind == "prep":
             tid = action.split(" ")[-1]
             t = self.tiles.get(tid)
             if t is None:
                 return IllegalAction(ID, S.FORTIFY, f"there is no map tile {tid}")
             if t.fortified:
                 return IllegalAction(ID, S.FORTIFY, f"map tile {tid} is already fortified")
-            if not Board(self.tiles).adjacent_to_fortified(tid):
+            if not self.board.adjacent_to_fortified(tid):
                 return IllegalAction(ID, S.FORTIFY, f"map tile {tid} is not adjacent to a "
                                      "fortified map tile")
             return IllegalAction(ID, S.FORTIFY, f"fortifying {tid} costs "
                                  f"{self._fortify_cost(tid)} runestones; the party has "
                                  f"{self.runestones}")
-        if word == "build" and ch["kind"] == "prep":
+        if word == "build" and ch.kind == "prep":
             parts = action.split(" ")
             tid = parts[-1]
             if tid == GATE:
@@ -332,43 +369,74 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             t = self.tiles.get(tid)
             if t is not None and not t.fortified:
                 return IllegalAction(ID, S.BUILD, f"map tile {tid} is not fortified")
-            if sum(1 for x in self.traps.values() if x.tile == tid) >= 2:
+            if self._traps_on(tid) >= self.content.printed.max_traps_per_tile:
                 return IllegalAction(ID, S.BUILD, "there can never be more than two traps on "
                                      "one map tile")
             return IllegalAction(ID, S.BUILD, "the trap is locked, out of stock or too "
                                  "expensive")
-        if word == "explore" and ch["kind"] == "explore":
+        if word == "explore" and ch.kind == "explore":
             return IllegalAction(ID, S.CHOOSE_PATH, "only a path letter on a placed map tile "
                                  "with no map tile attached to it (unexplored) can be explored")
-        if word == "buy" and ch["kind"] == "prep":
+        if word == "buy" and ch.kind == "prep":
             return IllegalAction(ID, S.BUY_SELL, "only items in Dara's cart can be bought, for "
                                  f"their cost (the party has {self.silver} silver)")
-        if word == "sell" and ch["kind"] == "prep":
+        if word == "sell" and ch.kind == "prep":
             return IllegalAction(ID, S.ITEM_TYPES, "only a hero's common and rare items can be "
                                  "sold; unique items are a persistent part of the equipment")
-        if word == "restore" and ch["kind"] == "prep":
+        if word == "restore" and ch.kind == "prep":
             return IllegalAction(ID, S.RESTORE, "restoring a trap below its maximum HP costs "
                                  f"{self.content.printed.restore_cost} silver")
-        if word == "heal" and ch["kind"] == "prep":
+        if word == "heal" and ch.kind == "prep":
             return IllegalAction(ID, S.REVIVE, "restoring a hero below full HP (even KO) costs "
                                  f"{self.content.printed.heal_cost} silver")
-        if word == "skill" and ch["kind"] == "hero":
+        if word == "skill" and ch.kind == "hero":
             return IllegalAction(ID, S.HERO_TURN, "a skill token can only move to an unoccupied, "
                                  "unexhausted skill of the row whose turn it is (top row first)")
-        if ch["kind"] == "effect" and word == "attack":
+        if ch.kind == "effect" and word == "attack":
             return IllegalAction(ID, S.RANGE, "that enemy is not within the effect's range "
                                  "(range counts map tiles; 0 means the same map tile)")
-        if ch["kind"] == "effect" and word == "move":
+        if ch.kind == "effect" and word == "move":
             return IllegalAction(ID, S.MOVE, "heroes move at most the Move value in map tiles, "
                                  "along connected tiles")
         if word == "position":
             return IllegalAction(ID, S.POSITION, "heroes can only be placed on fortified map "
                                  "tiles")
-        if ch["kind"] != "prep" and word in ("buy", "sell", "fortify", "build", "heal",
+        if ch.kind != "prep" and word in ("buy", "sell", "fortify", "build", "heal",
                                              "restore", "upgrade", "give"):
             return IllegalAction(ID, S.CYCLES, "resources are spent only in the preparation "
                                  "phase")
         return None
+
+    def measures(self) -> dict[str, Any]:
+        """For the simulation lab: combat rounds, cycle, gate HP, enemies left, kills, KOs,
+        traps destroyed; on a loss the trigger, the final blow and the margins; in a
+        campaign the chapters won and lost."""
+        out: dict[str, Any] = {
+            "rounds": self.rounds, "cycle": min(self.cycle, self.chapter_data.cycles),
+            "cycles": self.chapter_data.cycles, "gate_hp": self.gate_hp,
+            "enemies_left": len(self.enemies), "kills": self.kills, "kos": self.kos,
+            "traps_lost": self.traps_lost, "replays": self.replays,
+            "chapter_progress": round(self._progress(), 4)}
+        if self.setup.get("campaign"):
+            out["chapters_won"] = sum(1 for _, r in self.record if r == "win")
+            out["chapters_lost"] = sum(1 for _, r in self.record if r == "loss")
+        o = self.outcome()
+        if o.result == "loss":
+            ending = self.ending or {}
+            out["trigger"] = ("conceded" if self.conceded is not None
+                              else ending.get("trigger") or "campaign_ended")
+            out["final_blow"] = ending.get("final_blow")
+            out["margin_gate_hp"] = self.gate_hp
+            out["margin_enemies_left"] = len(self.enemies)
+            out["margin_heroes_standing"] = sum(1 for h in self._party_heroes() if not h.ko)
+            out["margin_cycles_short"] = self.chapter_data.cycles - min(
+                self.cycle, self.chapter_data.cycles)
+        return out
+
+    def _progress(self) -> float:
+        from meadhall.games.midhalla.evaluation import progress
+
+        return progress(self)
 
     def _outcome(self) -> Outcome:
         if self.phase != "over" or self.result is None:
@@ -402,6 +470,24 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def render_help(self) -> str:
         return render_help(self)
 
+    def _capture(self) -> dict[str, Any]:
+        """Copies of the position attributes (for the snapshot at the start of step 3.3)."""
+        d = self.__dict__
+        return {k: fastcopy(d[k]) for k in POSITION_ATTRS}
+
+    def _restore(self, attrs: dict[str, Any]) -> None:
+        """Back to captured position attributes (copied again: the capture stays intact)."""
+        for k, v in attrs.items():
+            self.__dict__[k] = fastcopy(v)
+        self._tiles_changed()
+
+    def _snapshot_dump(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The position dict of captured attributes (a throwaway state that shares them)."""
+        tmp = object.__new__(type(self))
+        tmp.__dict__.update(self.__dict__)
+        tmp.__dict__.update(attrs)
+        return tmp._dump()
+
     def view(self, seat: str | None = None) -> dict[str, Any]:
         pos = self._dump()
         for k in ("decks",):
@@ -423,19 +509,27 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "heroes": {h: to_json(v) for h, v in self.heroes.items()},
             "enemies": {e: to_json(v) for e, v in self.enemies.items()},
             "traps": {t: to_json(v) for t, v in self.traps.items()},
-            "next_id": self.next_id,
             "decks": {n: self.decks[n].to_json() for n in DECKS},
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
             "here": self.here, "exploring": self.exploring,
             "choice": self.choice.to_json() if self.choice else None,
-            "combat": fastcopy(self.cb), "hero_turn": fastcopy(self.ht),
+            "combat": self._dump_combat(), "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
-            "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos},
+            "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos,
+                      "rounds": self.rounds, "replays": self.replays},
+            "ending": dict(self.ending) if self.ending else None,
+            "record": [list(r) for r in self.record],
             "roster": list(self.roster), "next_chapter": self.next_chapter,
             "party": fastcopy(self.party), "party_start": json.loads(self.party_start),
         }
+
+    def _dump_combat(self) -> dict[str, Any] | None:
+        cb = fastcopy(self.cb)
+        if cb and isinstance(cb.get("snapshot"), Snapshot):
+            cb["snapshot"] = cb["snapshot"].text(self._snapshot_dump)
+        return cb
 
     def _load(self, p: dict[str, Any]) -> None:
         c = self.content
@@ -445,7 +539,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             if p["chapter"] != self.chapter:
                 self._setup_chapter(p["chapter"])
         for k in ("phase", "cycle", "explored_in_cycle", "timer", "gate_hp", "silver",
-                  "runestones", "next_id", "curses_to_place", "epilogue_read", "here"):
+                  "runestones", "curses_to_place", "epilogue_read", "here"):
             if k in p:
                 setattr(self, k, p[k])
         self.result = p.get("result")
@@ -456,6 +550,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             self.exploring = p["exploring"]
         if "tiles" in p:
             self.tiles = {t: Tile.from_json(t, v) for t, v in p["tiles"].items()}
+            self._tiles_changed()
             for t in self.tiles.values():
                 for side, other in t.links.items():
                     if other not in self.tiles:
@@ -486,12 +581,14 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                     raise ContentError("", f"traps.{t}.kind", f"unknown trap {v.get('kind')!r}")
                 base = {"id": t, "hp": c.cat.traps[v["kind"]].levels[v.get("level", 1) - 1].hp}
                 self.traps[t] = from_json(TrapState, {**base, **v})
-        ids = [int(x[1:]) for x in [*self.enemies, *self.traps] if x[1:].isdigit()]
-        self.next_id = max([self.next_id, *ids])
         for n, d in p.get("decks", {}).items():
             self.decks[n] = Deck.from_json(d)
+            # which discard piles are shuffled back is a rule, not a property of the save
+            self.decks[n].reshuffle = n in RESHUFFLING
         self.choice = Choice.from_json(fastcopy(p.get("choice")))
         self.cb = fastcopy(p.get("combat"))
+        if self.cb and isinstance(self.cb.get("snapshot"), str):
+            self.cb["snapshot"] = Snapshot(text=self.cb["snapshot"])
         self.ht = fastcopy(p.get("hero_turn"))
         self.rw = fastcopy(p.get("rewards"))
         self.lv = fastcopy(p.get("levelup"))
@@ -499,6 +596,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.kills = tally.get("kills", 0)
         self.traps_lost = tally.get("traps_lost", 0)
         self.kos = tally.get("kos", 0)
+        self.rounds = tally.get("rounds", 0)
+        self.replays = tally.get("replays", 0)
+        self.ending = dict(p["ending"]) if p.get("ending") else None
+        self.record = [list(r) for r in p.get("record", [])]
         if "party" in p:
             self.party = fastcopy(p["party"])
         self.roster = list(p.get("roster", [h for h, v in self.heroes.items()

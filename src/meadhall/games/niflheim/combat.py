@@ -284,8 +284,14 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
         if by is not None and ud.glory and not by.huskarl and s.fate_track_in_use():
             by.glory += ud.glory
             xp += f"; {by.name} gains {ud.glory} Glory"
-        events.append(Event("kill", f"{ud.name} {u.id} is eliminated and its marker goes to the "
-                            f"discard area{xp}", S.ELIMINATED, {"undead": u.id}))
+        s.tally["kills"] += 1
+        # kind "kill" with by/enemy/enemy_type when a hero dealt the blow (the lab counts these).
+        data = {"undead": u.id, "enemy": f"undead{u.id}", "enemy_type": kind}
+        if by is not None:
+            data["by"] = by.id
+        events.append(Event("kill" if by is not None else "eliminated", f"{ud.name} {u.id} is "
+                            f"eliminated and its marker goes to the discard area{xp}",
+                            S.ELIMINATED, data))
         return
     events.append(Event("wound", f"{uname(s, u)} takes a wound ({ud.hv - u.wounds} health "
                         "left)", S.EFFECTS, {"undead": u.id}))
@@ -480,7 +486,7 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total} ≥ "
                                 f"{values[1]}): 1 wound", S.PHIAL, {"hero": o.id}))
-            s.wound_hero(o, events, S.PHIAL)
+            s.wound_hero(o, events, S.PHIAL, by=h.id, by_type="greek fire")
         else:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total}): "
                                 "no effect", S.PHIAL, {"hero": o.id}))
@@ -525,7 +531,7 @@ def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
     if roll != 1 and roll + drm >= 10:
         events.append(Event("bow", text + (" (-1 for the shield)" if drm else "")
                             + ": 1 wound", S.SCENARIO_34, {"hero": h.id}))
-        s.wound_hero(h, events, S.SCENARIO_34)
+        s.wound_hero(h, events, S.SCENARIO_34, by=f"undead{u.id}", by_type=u.kind or "draugr")
         return
     events.append(Event("bow", text + (" (-1 for the shield)" if drm else "") + ": a miss",
                         S.SCENARIO_34, {"hero": h.id}))

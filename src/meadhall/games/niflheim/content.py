@@ -8,9 +8,9 @@ everything it does not print is authored and marked ``"authored": true`` with a 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Literal
+from typing import Literal
 
-from pydantic import Field, PrivateAttr, model_validator
+from pydantic import Field, model_validator
 
 from meadhall.core import grid
 from meadhall.core.content import ContentModel, load
@@ -216,8 +216,6 @@ class NiflheimContent(ContentModel):
     motes: dict[str, str]
     """Lost Memory Mote entries (authored; the Tome of Knowledge is not printed)."""
     mote_pool_size: int = 60
-    _names: Any = PrivateAttr(default=None)
-    """The name tables of action texts (:func:`meadhall.games.niflheim.names.names`)."""
 
     @model_validator(mode="after")
     def _refs(self) -> NiflheimContent:

@@ -11,8 +11,8 @@ from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, validate
 from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError
-from meadhall.core.protocol import Game, Info
-from meadhall.games.niflheim import drawing
+from meadhall.core.protocol import Action, Game, GameState, Info
+from meadhall.games.niflheim import drawing, evaluation, vocabulary
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.content import NiflheimContent, load_content
 from meadhall.games.niflheim.state import NiflheimState
@@ -81,6 +81,24 @@ class NiflheimGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"niflheim.json": NiflheimContent}
+
+    def evaluate(self, state: GameState) -> float:
+        """The party's prospects (see :mod:`.evaluation`): objective progress by walking
+        distance, health, safety; 1 won, 0 lost."""
+        assert isinstance(state, NiflheimState)
+        return evaluation.evaluate(state)
+
+    def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """Objective steps first, then attacks, then moves toward the objective."""
+        assert isinstance(state, NiflheimState)
+        return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with this setup can offer, in the order documented in
+        docs/formats/niflheim.md (:mod:`.vocabulary`)."""
+        s = validate(Setup, self.normalise_setup(setup), "setup")
+        check_choice("scenario", s.scenario, self.content.scenarios, "scenario")
+        return vocabulary.vocabulary(self.content, s.model_dump())
 
     def draw(self, view: Mapping[str, Any]) -> Scene:
         """The map, figures, markers, round track, dashboards and campaign sheet of a view."""

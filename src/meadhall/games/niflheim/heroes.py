@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, NamedTuple
 
 from meadhall.core import grid
 from meadhall.core.errors import IllegalAction
@@ -12,6 +12,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import combat, skills, undead
 from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim.board import BLOCKS_MOVE, Board, name, sq
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
 from meadhall.games.niflheim.names import SUPPLY, SUPPLY_ID, names
 from meadhall.games.niflheim.undead import reveal, zoc
@@ -28,14 +29,43 @@ HUSKARL_ITEMS = 2
 HUSKARL_SUPPLY_LIMIT = {"healing_salves": 3, "holy_water": 3}
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One way to enter a square: cost in MP, whether it burns, and the side square passed."""
 
     to: Sq
     cost: int
     burn: bool
     past: Sq | None
+
+
+Way = tuple[Sq | None, int, bool]
+"""A way into a square: the side square passed (None: orthogonal), MP cost, burns."""
+
+
+def _ways(board: Board, at: Sq) -> list[tuple[Sq, Sq | None, Sq | None, int, tuple[Way, ...]]]:
+    """The steps out of ``at`` that terrain and red lines allow, figures not considered:
+    (square, side squares of a diagonal, cheapest cost, the ways in). Kept with the board."""
+    key = ("hero ways", at)
+    got = board.cache.get(key)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    terrain = board.terrain
+    out = []
+    for b in board.n8[at]:
+        tb = terrain[b]
+        if tb in BLOCKS_MOVE or board.step_walled(at, b):
+            continue
+        hind = 1 if tb == "%" else 0
+        if b[0] == at[0] or b[1] == at[1]:
+            out.append((b, None, None, 1 + hind, ((None, 1 + hind, tb == "^"),)))
+            continue
+        s1, s2 = (b[0], at[1]), (at[0], b[1])
+        ways = tuple((side, 2 + hind + (1 if terrain[side] == "%" else 0),
+                      tb == "^" or terrain[side] == "^")
+                     for side in (s1, s2) if terrain[side] not in BLOCKS_MOVE)
+        if ways:
+            out.append((b, s1, s2, min(w[1] for w in ways), ways))
+    return board.remember(key, out)  # type: ignore[no-any-return]
 
 
 def rate(h: Hero) -> str:
@@ -45,27 +75,27 @@ def rate(h: Hero) -> str:
 
 def steps(s: NiflheimState, h: Hero) -> list[Step]:
     """Every square the hero may enter now, with each distinct cost the player may choose."""
-    assert h.at is not None
+    at = h.at
+    assert at is not None
+    if h.mp <= 0:
+        return []
+    mp = h.mp
     occ = s.occupancy()
-    z = zoc(s)
+    z: dict[Sq, set[int]] | None = None
     out: list[Step] = []
-
-    def free(q: Sq) -> bool:
-        return s.board.inside(q) and not s.board.blocks_move(q) and q not in occ
-
-    for b in grid.neighbours(h.at, diagonal=True):
-        if not free(b) or s.board.step_walled(h.at, b):
+    for b, s1, s2, cheapest, options in _ways(s.board, at):
+        if b in occ or cheapest > mp:
             continue
-        hind = 1 if s.board.hindering(b) else 0
-        if grid.is_orthogonal(h.at, b):
-            out.append(Step(b, 1 + hind, s.board.fire(b), None))
+        if s1 is None:
+            _, cost, burn = options[0]
+            out.append(Step(b, cost, burn, None))
             continue
-        s1, s2 = grid.side_squares(h.at, b)
-        if any(u1 != u2 for u1 in z.get(s1, ()) for u2 in z.get(s2, ())):
+        if z is None:
+            z = zoc(s)
+        z1, z2 = z.get(s1), z.get(s2)
+        if z1 and z2 and any(u1 != u2 for u1 in z1 for u2 in z2):
             continue  # never diagonally between two squares covered by different ZOCs
-        ways = [Step(b, 2 + hind + (1 if s.board.hindering(side) else 0),
-                     s.board.fire(b) or s.board.fire(side), side)
-                for side in (s1, s2) if free(side)]
+        ways = [Step(b, cost, burn, side) for side, cost, burn in options if side not in occ]
         # The player chooses between different costs; a way that is worse in every respect
         # (more MP and no less burn) is never a real choice and is left out.
         for w in ways:
@@ -73,14 +103,14 @@ def steps(s: NiflheimState, h: Hero) -> list[Step]:
                        and (o.cost, o.burn) != (w.cost, w.burn) for o in ways) \
                     and not any(o.cost == w.cost and o.burn == w.burn for o in out if o.to == b):
                 out.append(w)
-    return [st for st in out if st.cost <= h.mp]
+    return [st for st in out if st.cost <= mp]
 
 
 def step_text(all_steps: list[Step], st: Step) -> str:
     same = [x for x in all_steps if x.to == st.to]
-    base = f"move {grid.name(st.to)}"
+    base = f"move {name(st.to)}"
     if len(same) > 1 and st.past is not None:
-        return f"{base} past {grid.name(st.past)}"
+        return f"{base} past {name(st.past)}"
     return base
 
 
@@ -114,7 +144,7 @@ def specials_here(s: NiflheimState, h: Hero) -> list[str]:
     for label, sp in s.scenario.specials.items():
         if label in s.done:
             continue
-        q = grid.sq(sp.square)
+        q = sq(sp.square)
         if q == h.at and not sp.figure or grid.is_orthogonal(q, h.at):
             out.append(f"{sp.action} {label}")
     return out
@@ -122,57 +152,70 @@ def specials_here(s: NiflheimState, h: Hero) -> list[str]:
 
 def legal(s: NiflheimState, h: Hero) -> list[str]:
     """The active hero's legal actions."""
+    return list(_legal(s, h))
+
+
+def only_end(s: NiflheimState, h: Hero) -> bool:
+    """Is ending the activation the hero's only legal action? (Computed lazily: the first
+    other action found answers.)"""
+    return next(_legal(s, h)) == "end activation"
+
+
+def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
+    """The active hero's legal actions, in order (ending the activation last)."""
     if h.intent is None:
         running = not (h.huskarl and h.health < h.max_health)
-        return [f"declare {i}" for i in INTENTS if i != "running" or running]
-    out: list[str] = []
+        yield from (f"declare {i}" for i in INTENTS if i != "running" or running)
+        return
     if h.locked_by is not None:
-        return ["end activation"]  # a locked figure cannot use MAs or attack
-    if not h.zoc_stop:
+        yield "end activation"  # a locked figure cannot use MAs or attack
+        return
+    at = h.at
+    assert at is not None
+    board = s.board
+    if not h.zoc_stop and h.mp > 0:
         st = steps(s, h)
-        out += [step_text(st, x) for x in st]
-        if h.mp >= 1:
-            for e in s.scenario.exits:
-                if grid.sq(e.square) == h.at:
-                    out.append(f"exit {e.direction}")
-        for d in grid.neighbours(h.at):
-            ch = s.board.at(d)
-            cost = DOOR_COST[rate(h)]
+        yield from (step_text(st, x) for x in st)
+        for e in s.scenario.exits:
+            if sq(e.square) == at:
+                yield f"exit {e.direction}"
+        cost = DOOR_COST[rate(h)]
+        for d in board.n4[at]:
+            ch = board.terrain[d]
             if ch == "+" and h.mp >= cost:
-                out.append(f"open door {grid.name(d)}")
+                yield f"open door {name(d)}"
             elif ch == "/" and h.mp >= cost and d not in s.occupancy() \
-                    and grid.name(d) not in s.forced:
-                out.append(f"close door {grid.name(d)}")
-        if h.mp >= PICKUP_COST[rate(h)]:
-            for q in [h.at, *grid.neighbours(h.at)]:
+                    and name(d) not in s.forced:
+                yield f"close door {name(d)}"
+        if h.mp >= PICKUP_COST[rate(h)] and s.items:
+            for q in (at, *board.n4[at]):
                 if any(fits(s, h, i) for i in s.items.get(q, ())):
-                    out.append(f"pick up {grid.name(q)}")
+                    yield f"pick up {name(q)}"
         if h.mp >= 2:
             n = names(s.content)
             for o in s.heroes.values():
-                if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, h.at):
+                if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, at):
                     for it in dict.fromkeys(h.items()):
                         if fits(s, o, it):
-                            out.append(f"pass {n.item[it]} to {n.hero[o.id]}")
+                            yield f"pass {n.item[it]} to {n.hero[o.id]}"
                     for kind, k in sorted(h.supplies.items()):
                         if k > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)):
-                            out.append(f"pass {SUPPLY[kind]} to {n.hero[o.id]}")
-        if h.mp >= 1 and s.scenario.attacks:
-            out += swaps(s, h)
+                            yield f"pass {SUPPLY[kind]} to {n.hero[o.id]}"
+        if s.scenario.attacks:
+            yield from swaps(s, h)
     if h.free_step:
         occ = s.occupancy()
-        out += [f"rune step {grid.name(q)}" for q in grid.neighbours(h.at)
-                if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ]
+        yield from (f"rune step {name(q)}" for q in board.n4[at]
+                    if not board.blocks_move(q) and q not in occ)
     if s.scenario.attacks and h.marker is None:
-        out += [p.text for p in combat.plans(s, h)]
-        out += combat.phial_targets(s, h)
+        yield from (p.text for p in combat.plans(s, h))
+        yield from combat.phial_targets(s, h)
     if h.intent == "stationary" and not h.acted and h.marker is None:
-        out += specials_here(s, h)
+        yield from specials_here(s, h)
         # The rulebook's words; forced results are logged as "!force X", so no clash.
-        out += [f"force locked door {grid.name(d)}" for d in grid.neighbours(h.at)
-                if s.board.at(d) == "L"]
-    out.append("end activation")
-    return out
+        yield from (f"force locked door {name(d)}" for d in board.n4[at]
+                    if board.terrain[d] == "L")
+    yield "end activation"
 
 
 def swaps(s: NiflheimState, h: Hero) -> list[str]:
@@ -267,10 +310,10 @@ def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
             return IllegalAction(ID, S.MOVE_HEROES, "a move enters an adjacent or diagonally "
                                  "adjacent square")
         if s.board.blocks_move(to):
-            return IllegalAction(ID, S.MOVE_HEROES, f"{grid.name(to)} is obstructive terrain")
+            return IllegalAction(ID, S.MOVE_HEROES, f"{name(to)} is obstructive terrain")
         if to in s.occupancy():
             return IllegalAction(ID, S.MOVE_HEROES, f"heroes may not move through a space "
-                                 f"occupied by another figure ({grid.name(to)})")
+                                 f"occupied by another figure ({name(to)})")
         if grid.is_diagonal(to, h.at):
             return IllegalAction(ID, S.MOVE_HEROES, "moving diagonally needs one side square "
                                  "unobstructed and unoccupied, not between two different ZOCs, "
@@ -325,7 +368,7 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         end(s, h, events)
         return
     if words[0] == "move":
-        to = grid.sq(words[1])
+        to = sq(words[1])
         st = steps(s, h)
         choice = [x for x in st if x.to == to and step_text(st, x) == action][0]
         move(s, h, choice, events)
@@ -337,9 +380,9 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         q = grid.sq(words[2])
         h.mp -= DOOR_COST[rate(h)]
         h.acted = True
-        s.board.set(q, "/" if words[0] == "open" else "+")
-        events.append(Event("door", f"{h.name} {words[0]}s the door on {grid.name(q)}",
-                            S.MA_COST, {"hero": h.id, "door": grid.name(q)}))
+        s.board = s.board.with_square(q, "/" if words[0] == "open" else "+")
+        events.append(Event("door", f"{h.name} {words[0]}s the door on {name(q)}",
+                            S.MA_COST, {"hero": h.id, "door": name(q)}))
         reveal(s, events)
         return
     if words[0] == "pick":
@@ -400,13 +443,13 @@ def move(s: NiflheimState, h: Hero, st: Step, events: list[Event]) -> None:
     h.mp -= st.cost
     h.acted = True
     h.at = st.to
-    how = f" past {grid.name(st.past)}" if st.past is not None else ""
-    events.append(Event("move", f"{h.name} moves to {grid.name(st.to)}{how} for {st.cost} MP "
+    how = f" past {name(st.past)}" if st.past is not None else ""
+    events.append(Event("move", f"{h.name} moves to {name(st.to)}{how} for {st.cost} MP "
                         f"({h.mp} left)", S.MOVE_HEROES,
-                        {"hero": h.id, "to": grid.name(st.to), "cost": st.cost}))
+                        {"hero": h.id, "to": name(st.to), "cost": st.cost}))
     if st.burn:
         events.append(Event("burn", f"{h.name} is burned by the fire: 1 wound", S.MOVE_EXAMPLES))
-        s.wound_hero(h, events, S.MOVE_EXAMPLES)
+        s.wound_hero(h, events, S.MOVE_EXAMPLES, by="fire", by_type="fire")
         if not h.on_map:
             return
     z = zoc(s).get(st.to)
@@ -430,7 +473,7 @@ def exit_map(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     ok = (all(a in s.done for a in obj.after) and (obj.carry is None or h.carries(obj.carry))
           and not any(u.kind in obj.kill for u in s.undead.values()))
     events.append(Event("exit", f"{h.name} leaves the map at the exit point on "
-                        f"{grid.name(at)}", S.MOVE_HEROES, {"hero": h.id}))
+                        f"{name(at)}", S.MOVE_HEROES, {"hero": h.id}))
     if ok:
         s.complete(h, events)
     if s.active == h.id:
@@ -472,7 +515,7 @@ def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
     else:
         s.items.pop(q, None)
     names = ", ".join(s.content.armoury[i].name for i in got) or "nothing (no free slot)"
-    events.append(Event("pickup", f"{h.name} picks up {names} from {grid.name(q)}",
+    events.append(Event("pickup", f"{h.name} picks up {names} from {name(q)}",
                         S.MA_COST, {"hero": h.id, "items": got}))
 
 
@@ -571,10 +614,10 @@ def add_supplies(h: Hero, kind: str, n: int) -> None:
 
 def force_door(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
     """Locked Doors: a special action forces a locked door open; it cannot be closed again."""
-    s.board.set(q, "/")
-    s.forced.append(grid.name(q))
-    events.append(Event("door", f"{h.name} forces the locked door on {grid.name(q)} open",
-                        S.NEW_RULES_34, {"hero": h.id, "door": grid.name(q)}))
+    s.board = s.board.with_square(q, "/")
+    s.forced.append(name(q))
+    events.append(Event("door", f"{h.name} forces the locked door on {name(q)} open",
+                        S.NEW_RULES_34, {"hero": h.id, "door": name(q)}))
     h.marker = "attacked"
     end(s, h, events)
     reveal(s, events)

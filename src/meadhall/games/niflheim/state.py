@@ -23,7 +23,7 @@ from meadhall.core.protocol import (
 )
 from meadhall.games.niflheim import campaign, combat, heroes, present, skills, undead
 from meadhall.games.niflheim import sections as S
-from meadhall.games.niflheim.board import Board
+from meadhall.games.niflheim.board import Board, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
@@ -58,6 +58,8 @@ class NiflheimState(GameState):
         self.control: dict[str, str] = {h: p for p, ids in (setup.get("players") or {}).items()
                                         for h in ids}
         """Co-op Play: hero id -> the player who controls it."""
+        self.tally: dict[str, Any] = {"kills": 0, "knockouts": []}
+        """What the lab measures: undead eliminated and heroes knocked out (by whom)."""
         self.camp: dict[str, Any] | None = campaign.new_record() if setup.get("campaign") \
             else None
         self.reset_scenario(setup["scenario"])
@@ -71,7 +73,6 @@ class NiflheimState(GameState):
         self.scenario_id: str = sid
         self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
         self.undead: dict[int, Undead] = {}
-        self.next_uid = 0
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
         self.discard: list[str] = []
         self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
@@ -92,11 +93,11 @@ class NiflheimState(GameState):
         self.forced: list[str] = []
         self.next_active: str | None = None
         for q in sc.face_down:
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, None, grid.sq(q))
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, None, grid.sq(q))
         for q, kind in sc.orange.items():
-            self.next_uid += 1
-            self.undead[self.next_uid] = Undead(self.next_uid, kind, grid.sq(q), orange=True)
+            uid = len(self.undead) + 1
+            self.undead[uid] = Undead(uid, kind, grid.sq(q), orange=True)
 
     # ------------------------------------------------------------------ setup
     def _place_heroes(self, sc: ScenarioData, setup: dict[str, Any]) -> None:
@@ -166,19 +167,22 @@ class NiflheimState(GameState):
     def occupancy(self) -> dict[Sq, str]:
         """Squares holding a figure: ``h:<id>`` heroes, ``u:<id>`` undead, ``f:<label>`` others."""
         occ: dict[Sq, str] = {}
-        for label, sp in self.scenario.specials.items():
-            if sp.figure and label not in self.done:
-                occ[grid.sq(sp.square)] = f"f:{label}"
+        for label, q in special_figures(self.scenario):
+            if label not in self.done:
+                occ[q] = f"f:{label}"
         for h in self.heroes.values():
-            if h.on_map:
+            if h.status == "active" and h.at is not None:
                 occ[h.at] = f"h:{h.id}"
         for u in self.undead.values():
             occ[u.at] = f"u:{u.id}"
         return occ
 
     # ------------------------------------------------------------------ shared effects
-    def wound_hero(self, h: Hero, events: list[Event], section: str) -> None:
-        """One wound; at 0 health the hero is killed and drops what they carried."""
+    def wound_hero(self, h: Hero, events: list[Event], section: str, by: str = "",
+                   by_type: str = "") -> None:
+        """One wound; at 0 health the hero is killed and drops what they carried. ``by`` and
+        ``by_type`` name what dealt it (an undead's figure id and kind, ``fire``, a hero whose
+        natural 2 or Greek fire hit), for the statistics of the lab."""
         h.health -= 1
         if h.health > 0:
             events.append(Event("health", f"{h.name} has {h.health} health left", section,
@@ -191,9 +195,12 @@ class NiflheimState(GameState):
             self.items.setdefault(at, []).extend(dropped)
         h.ready, h.off_hand, h.gear = None, None, []
         h.status, h.at, h.locked_by = "dead", None, None
-        events.append(Event("death", f"{h.name} is killed"
+        # kind "knockout" with hero/by/by_type: the simulation lab counts these.
+        events.append(Event("knockout", f"{h.name} is killed"
                             + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
-                            S.LOSING, {"hero": h.id}))
+                            S.LOSING, {"hero": h.id, "by": by, "by_type": by_type}))
+        self.tally["knockouts"].append({"hero": h.id, "by": by, "by_type": by_type,
+                                        "round": self.round})
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
@@ -207,7 +214,8 @@ class NiflheimState(GameState):
     def wound_figure_at(self, q: Sq, by: Hero, events: list[Event]) -> None:
         who = self.occupancy().get(q, "")
         if who.startswith("h:"):
-            self.wound_hero(self.heroes[who[2:]], events, S.ROLLING)
+            self.wound_hero(self.heroes[who[2:]], events, S.ROLLING, by=by.id,
+                            by_type="natural 2")
         elif who.startswith("u:"):
             combat.wound_undead(self, self.undead[int(who[2:])], by, events)
 
@@ -263,6 +271,9 @@ class NiflheimState(GameState):
         """The scenario's result: complete, lost, or still being played."""
         if self.result:
             return Outcome(self.result[0], self.result[1])  # type: ignore[arg-type]
+        for h in self.heroes.values():
+            if h.status == "active" and h.at is not None:
+                return ONGOING
         present = [h for h in self.heroes.values() if h.status != "reserve"]
         if not any(h.on_map for h in present):
             if all(h.status == "dead" for h in present):
@@ -294,6 +305,13 @@ class NiflheimState(GameState):
             return Decision(seat, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
+
+    def measures(self) -> dict[str, Any]:
+        """Rounds, objectives done, undead left and killed, heroes standing, corruption; on a
+        loss its trigger, final blow and margins (see :func:`.evaluation.measures`)."""
+        from meadhall.games.niflheim.evaluation import measures
+
+        return measures(self)
 
     def _describe(self, text: str) -> tuple[str, tuple[Target, ...]]:
         return present.describe(self, text)
@@ -463,14 +481,14 @@ class NiflheimState(GameState):
             undead.attack(self, u, self.hero_named(action.split(" attacks ", 1)[1]), events)
         elif kind == "undead move":
             u = self.undead[c["uid"]]
-            self._undead_step(u, grid.sq(action.split()[-1]), c["why"], events)
+            self._undead_step(u, sq(action.split()[-1]), c["why"], events)
         elif kind == "blue rune":
             combat.stun_undead(self, self.undead[int(action.split()[-1])], events)
         elif kind == "bow target":
             combat.shoot(self, self.undead[c["uid"]], self.hero_named(action.split(" shoots ", 1)[1]),
                          events)
         elif kind == "spawn":
-            self._spawn(grid.sq(action.split()[-1]), events)
+            self._spawn(sq(action.split()[-1]), events)
         elif kind == "cover":
             if action != NO_COVER:
                 self._cover_attack(action, events)
@@ -511,7 +529,9 @@ class NiflheimState(GameState):
     def _advance(self, events: list[Event]) -> None:
         """Run every automated step up to the next decision."""
         for _ in range(10_000):
-            if self.outcome().over or self.choice is not None:
+            if self.choice is not None or self.conceded is not None:
+                return
+            if self.camp is not None and self.camp.get("result"):
                 return
             if self.scenario_outcome().over:
                 if self.camp is not None:
@@ -590,7 +610,7 @@ class NiflheimState(GameState):
         if self.phase == "action":
             if self.active is not None:
                 h = self.heroes[self.active]
-                if h.intent is not None and heroes.legal(self, h) == ["end activation"] \
+                if h.intent is not None and heroes.only_end(self, h) \
                         and not self._cover_actions(h.id):
                     events.append(Event("end", f"{h.name} has nothing more to do and ends "
                                         "their activation", S.ACTION_PHASE))
@@ -687,7 +707,7 @@ class NiflheimState(GameState):
             labels = self.scenario.round_track[self.track]
             self.spawn_queue = [q for lab in labels for q in self.scenario.spawn[lab]]
         while self.spawn_queue:
-            at = grid.sq(self.spawn_queue.pop(0))
+            at = sq(self.spawn_queue.pop(0))
             spots = undead.spawn_squares(self, at)
             if not spots:
                 events.append(Event("spawn", f"No free square near {grid.name(at)} to spawn on",
@@ -707,8 +727,9 @@ class NiflheimState(GameState):
 
     def _spawn(self, at: Sq, events: list[Event]) -> None:
         """Place a spawned marker; a covering hero may attack it at once if it is revealed."""
-        if undead.place_marker(self, at, events, S.SPAWNING):
-            u = self.undead[self.next_uid]
+        uid = undead.place_marker(self, at, events, S.SPAWNING)
+        if uid is not None:
+            u = self.undead[uid]
             if u.kind is not None:
                 self._offer_cover(u)
 
@@ -987,7 +1008,6 @@ class NiflheimState(GameState):
             "turn": self.turn_no, "active": self.active,
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
             "undead": [self._undead_json(u) for u in self.undead.values()],
-            "next_uid": self.next_uid,
             "pool": self.pool.to_json(), "discard": list(self.discard),
             "items": {grid.name(q): list(v) for q, v in self.items.items()},
             "done": list(self.done),
@@ -998,6 +1018,8 @@ class NiflheimState(GameState):
             "forced": list(self.forced), "next_active": self.next_active,
             "campaign": self.camp,
             "control": dict(self.control),
+            "tally": {"kills": self.tally["kills"],
+                      "knockouts": [dict(k) for k in self.tally["knockouts"]]},
         }
 
     def _load(self, p: dict[str, Any]) -> None:
@@ -1039,8 +1061,6 @@ class NiflheimState(GameState):
                 if u.kind is not None and u.kind not in self.content.undead:
                     raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
                 self.undead[u.id] = u
-            self.next_uid = max([0, *self.undead])
-        self.next_uid = int(p.get("next_uid", self.next_uid))
         if "pool" in p:
             pool = p["pool"]
             if isinstance(pool, dict) and "name" in pool:
@@ -1071,6 +1091,10 @@ class NiflheimState(GameState):
         if "campaign" in p:
             self.camp = p["campaign"]
         self.next_active = p.get("next_active", self.next_active)
+        if "tally" in p:
+            t = p["tally"]
+            self.tally = {"kills": int(t.get("kills", 0)),
+                          "knockouts": [dict(k) for k in t.get("knockouts", [])]}
         self.control = {str(k): str(v) for k, v in p.get("control", self.control).items()}
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:

@@ -10,7 +10,7 @@ from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
-from .content import EnemyData
+from .content import EnemyData, Upgrade
 from .dice_rules import damage_of, roll_pool, upgrades_of
 from .model import (
     POOL,
@@ -28,6 +28,11 @@ if TYPE_CHECKING:
     pass
 
 ID = "runaljod"
+
+
+def upgrade_words(u: Upgrade) -> str:
+    """An upgrade skill as texts name it: ``+1 damage``, ``wound``, ``hold``."""
+    return f"+{u.value} damage" if u.effect == "damage" else u.effect
 
 
 class AttackMixin:
@@ -59,8 +64,11 @@ class AttackMixin:
             out.update(self.content.items[i].cancels)
         return out
 
-    def lose_life(self, h: Hero, n: int, why: str, section: str, events: list[Event]) -> None:
-        """A hero loses life points (no defence); at 0 the hero falls."""
+    def lose_life(self, h: Hero, n: int, why: str, section: str, events: list[Event],
+                  by: tuple[str, str] = ("", "")) -> None:
+        """A hero loses life points (no defence); at 0 the hero falls. ``by`` names what did
+        it and its type (``enemy3``, ``clan_warrior``; ``blizzard``, ``event``) for the
+        statistics event of the fall."""
         if h.fallen or n <= 0:
             return
         n = min(n, self.life_left(h))
@@ -69,7 +77,7 @@ class AttackMixin:
                             f"({self.life_left(h)} left)", section,
                             {"hero": h.id, "lost": n}))
         if self.life_left(h) <= 0:
-            self.fall(h, events)
+            self.fall(h, events, by)
 
     def heal(self, h: Hero, n: int, why: str, section: str, events: list[Event]) -> None:
         """Recover life points; a fallen hero only recovers through recovering/helping."""
@@ -81,8 +89,9 @@ class AttackMixin:
             events.append(Event("heal", f"{self.hname(h)} recovers {n} life point(s): {why}",
                                 section, {"hero": h.id, "healed": n}))
 
-    def fall(self, h: Hero, events: list[Event]) -> None:
-        """Fallen Heroes: full damage, knocked down, conditions discarded, unused runes out."""
+    def fall(self, h: Hero, events: list[Event], by: tuple[str, str] = ("", "")) -> None:
+        """Fallen Heroes: full damage, knocked down, conditions discarded, unused runes out.
+        Emits the statistics event ``knockout`` (hero, by, by_type)."""
         h.damage = self.hero_life(h)
         h.fallen = True
         h.fell_this_turn = self.phase != "enemies"
@@ -90,8 +99,9 @@ class AttackMixin:
         for r in h.runes:
             if r.place == POOL:
                 r.place = "out"
-        events.append(Event("fall", f"{self.hname(h)} falls in battle and is knocked down",
-                            S_DAMAGE, {"hero": h.id}))
+        events.append(Event("knockout", f"{self.hname(h)} falls in battle and is knocked down",
+                            S_DAMAGE, {"hero": h.id, "by": by[0] or None,
+                                       "by_type": by[1] or None}))
         if h.captive:
             self.release_enemy(h, events, "its captor fell")
         if h.held_by:
@@ -107,7 +117,8 @@ class AttackMixin:
         if h.fallen:
             return
         if token in h.conditions:
-            self.lose_life(h, 1, f"a second {token} token", section, events)
+            self.lose_life(h, 1, f"a second {token} token", section, events,
+                           (f"{token} token", "condition"))
             return
         h.conditions.append(token)
         events.append(Event("condition", f"{self.hname(h)} takes a {token} token", section,
@@ -119,6 +130,7 @@ class AttackMixin:
             if h.glory >= 5:
                 break  # track full and 3 skill points: wait for the next preparation phase
             h.glory += 1
+            h.glory_won += 1
             self.convert_glory(h)
         events.append(Event("glory", f"{self.hname(h)} gains {n} glory point(s): {why} "
                             f"(glory {h.glory}, skill points {h.skill_points})", S_DAMAGE,
@@ -153,8 +165,12 @@ class AttackMixin:
                             f"({life - e.damage} left)", section, {"enemy": e.uid, "lost": n}))
         if e.damage >= life:
             self.enemies.remove(e)
-            events.append(Event("defeat", f"{self.enemy_data(e).name} {e.uid} is defeated and "
-                                "removed from the board", S_DAMAGE, {"enemy": e.uid}))
+            text = f"{self.enemy_data(e).name} {e.uid} is defeated and removed from the board"
+            if by is not None:  # the statistics event: a hero's kill
+                events.append(Event("kill", text, S_DAMAGE, {
+                    "by": by.id, "enemy": f"enemy{e.uid}", "enemy_type": e.kind}))
+            else:
+                events.append(Event("defeat", text, S_DAMAGE, {"enemy": e.uid}))
             for h in self.heroes.values():
                 if h.held_by == e.uid:
                     self.release(h, e.at, events, "its captor is defeated")
@@ -199,6 +215,33 @@ class AttackMixin:
                 elif self.adjacent(h.at, q) and self.sees(h.at, q):
                     out.append(q)
         return sorted(out, key=lambda s: (s[1], s[0]))
+
+    def attack_choices(self, h: Hero, reduced: bool, keywords: list[str]) -> list[str]:
+        """``attack <square> with <weapon>`` for every equipped weapon and target it can reach
+        (Attack step 1: declare weapon and target); the reduced attack needs a weapon with at
+        least two dice (ruling 8)."""
+        out = []
+        for w in self.weapons(h):
+            if reduced and len(self.content.items[w].dice) < 2:
+                continue
+            out += [f"attack {self.sqname(t)} with {self.iname(w)}"
+                    for t in self.attack_targets(h, w, keywords)]
+        return out
+
+    def ask_attack(self, h: Hero, reduced: bool, extra: list[str], keywords: list[str],
+                   section: str) -> None:
+        """The rune is placed (or the skill activated): the hero declares weapon and target."""
+        self.ask = {"kind": "target", "seat": h.id, "section": S_ATTACK,
+                    "prompt": f"{self.hname(h)} attacks: choose the weapon and the target"
+                              + (" (reduced attack: one die fewer)" if reduced else ""),
+                    "options": self.attack_choices(h, reduced, keywords), "default": None,
+                    "reduced": reduced, "extra": extra, "keywords": keywords}
+
+    def on_target(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        target, weapon = self.attack_what(action)
+        self.start_hero_attack(h, target, weapon, ask["reduced"], list(ask["extra"]),
+                               list(ask["keywords"]), events)
 
     def attack_pool(self, h: Hero, weapon: str, reduced: bool, extra: list[str],
                     keywords: list[str]) -> list[str]:
@@ -266,11 +309,11 @@ class AttackMixin:
         """(label, cost, effect) of every upgrade skill usable in this attack: both weapons'
         skills (a hero with two weapons uses both), each once per attack."""
         out = []
-        for i in h.equipment:
-            it = self.content.items[i]
-            for u in it.upgrades:
-                what = f"+{u.value} damage" if u.effect == "damage" else u.effect
-                out.append((f"{what} ({self.iname(i)})", u.cost, f"{u.effect}:{u.value}"))
+        # ordered by card name, so that the texts do not depend on the order of equipping
+        for i in sorted(h.equipment, key=self.iname):
+            for u in self.content.items[i].upgrades:
+                out.append((f"{upgrade_words(u)} ({self.iname(i)})", u.cost,
+                            f"{u.effect}:{u.value}"))
         return out
 
     def upgrade_step(self, ctx: dict, events: list[Event]) -> None:
@@ -285,13 +328,15 @@ class AttackMixin:
                 if sum(skills[i][1] for i in c) <= n:
                     combos.append(c)
         maximal = [c for c in combos if not any(set(c) < set(d) for d in combos)]
-        if len(maximal) > 1:
-            opts = ["spend upgrades on " + " and ".join(skills[i][0] for i in c)
-                    for c in maximal]
+        # two copies of a weapon give the same choices twice: one text each
+        by_text = {"spend upgrades on " + " and ".join(skills[i][0] for i in c): c
+                   for c in reversed(maximal)}
+        if len(by_text) > 1:
+            opts = sorted(by_text, key=lambda t: maximal.index(by_text[t]))
             self.ask = {"kind": "upgrades", "seat": h.id, "section": S_ATTACK,
                         "prompt": f"{self.hname(h)} rolled {n} upgrade(s): choose the skills",
                         "options": opts, "default": None, "ctx": ctx,
-                        "combos": [[skills[i][2] for i in c] for c in maximal]}
+                        "combos": [[skills[i][2] for i in by_text[t]] for t in opts]}
             return
         chosen = [skills[i][2] for i in maximal[0]] if maximal else []
         self.finish_hero_attack(ctx, chosen, events)
@@ -375,7 +420,8 @@ class AttackMixin:
                 continue
             self.give_condition(h, {"freeze": "frozen"}.get(t, t), events, S_KEYWORDS)
         if dealt:
-            self.lose_life(h, dealt, f"{ed.name} {e.uid}'s attack", S_ATTACK, events)
+            self.lose_life(h, dealt, f"{ed.name} {e.uid}'s attack", S_ATTACK, events,
+                           (f"enemy{e.uid}", e.kind))
         if "hold" in tokens and not h.fallen and not e.holding and not h.held_by:
             self.hold(e, h, events)
 
@@ -505,7 +551,9 @@ class AttackMixin:
                 if r.face_up:
                     r.side = "down"
                     break
-            self.lose_life(h, 2, "held (Hold)", S_HOLD, events)
+            captor = next((e for e in self.enemies if e.uid == h.held_by), None)
+            self.lose_life(h, 2, "held (Hold)", S_HOLD, events,
+                           (f"enemy{captor.uid}", captor.kind) if captor else ("hold", "hold"))
         pending = ask["pending"]
         if h.fallen or not self.can_act(h):
             return

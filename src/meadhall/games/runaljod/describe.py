@@ -132,8 +132,6 @@ class DescribeMixin:
         else:
             name, text = c.items[power].name, c.items[power].text
         targets: list[Target] = []
-        if power in c.gods:
-            targets.append(Target("figure", f"altar:{power}"))
         if power in ("thor", "jarngreipr") and detail:
             if detail == "every enemy of the tile":
                 tile = self.tile_of(h.at) if h.at else -1
@@ -188,10 +186,10 @@ class DescribeMixin:
             targets[0] = Target("space", f"{h.id}:{act.space}", f"{act.value} MP")
             return f"{name} moves with {act.value} movement points{using}", targets
         if k == "attack":
-            assert act.square is not None
-            words, detail, t = self._attack_words(h, act.square, act.item,
-                                                  act.space == "attack2", [], [])
-            return f"{name} {words}{using}: {detail}", t + targets
+            reduced = act.space == "attack2"
+            what = "a reduced attack (one die fewer)" if reduced else "an attack"
+            return (f"{name} makes {what}{using}, then chooses the weapon and the target",
+                    targets + self._target_squares(self.attack_choices(h, reduced, [])))
         if k == "search":
             assert act.square is not None
             return f"{name} searches the token on {self.sqname(act.square)}: draws a search " \
@@ -214,7 +212,8 @@ class DescribeMixin:
                 Target("card", f"{h.id}:{act.item}"), Target("figure", o.id), *targets]
         if k == "invoke":
             words, effect, t = self._power_words(h, act.power, act.detail)
-            return f"{name} {words}{using}: {effect}; the altar is re-thrown", t + targets
+            return (f"{name} {words}{using}: {effect}; the altar is re-thrown",
+                    [Target("figure", f"altar:{act.power}"), *t, *targets])
         if k == "rethrow":
             return f"{name} re-throws the altar{using} (each sideways god's rune heals every " \
                    "hero 1 life point)", targets
@@ -267,11 +266,24 @@ class DescribeMixin:
         targets = [Target("card", f"{h.id}:{act.skill}", "; ".join(cost))]
         targets += [rune_target(h.id, i) for i in sk.runes]
         head = f"{self.hname(h)} activates {sk.name}{paid}"
-        if act.square is not None and sk.effect is not None:
-            words, detail, t = self._attack_words(h, act.square, act.item, False,
-                                                  list(sk.effect.dice), list(sk.effect.keywords))
-            return f"{head} and {words}: {detail}", t + targets
+        if sk.effect is not None and sk.effect.kind == "attack":
+            targets += self._target_squares(
+                self.attack_choices(h, False, list(sk.effect.keywords)))
+            return f"{head}: {sk.text.rstrip('.')}; then chooses the weapon and the target", \
+                targets
         return f"{head}: {sk.text.rstrip('.')}", targets
+
+    def _target_squares(self, choices: list[str]) -> list[Target]:
+        """The squares an attack may target, from its ``attack <sq> with <weapon>`` texts."""
+        return [Target("square", sq) for sq in dict.fromkeys(
+            t[len("attack "):].partition(" with ")[0] for t in choices)]
+
+    def _describe_target(self, text: str, ask: dict) -> tuple[str, list[Target]]:
+        h = self.heroes[ask["seat"]]
+        square, weapon = self.attack_what(text)
+        words, detail, t = self._attack_words(h, square, weapon, ask["reduced"],
+                                              list(ask["extra"]), list(ask["keywords"]))
+        return f"{self.hname(h)} {words}: {detail}", t + [Target("card", f"{h.id}:{weapon}")]
 
     # ------------------------------------------------------------ sub-decisions
     def _ask_hero(self, ask: dict[str, Any]) -> Hero | None:

@@ -115,13 +115,13 @@ class EnemiesMixin:
             self.active_event = []
             self.event_deck.to_discard(card_id)
         for eff in effects:
-            self.apply_event_effect(eff, events)
+            self.apply_event_effect(eff, events, card_id)
 
-    def apply_event_effect(self, eff: Effect, events: list[Event]) -> None:
+    def apply_event_effect(self, eff: Effect, events: list[Event], card: str = "") -> None:
         heroes = [h for h in self.heroes.values() if not h.fallen]
         if eff.kind == "lose_life_heroes":
             for h in heroes:
-                self.lose_life(h, eff.value, "event", S_ENEMIES, events)
+                self.lose_life(h, eff.value, "event", S_ENEMIES, events, (card, "event"))
         elif eff.kind == "heal_heroes":
             for h in heroes:
                 self.heal(h, eff.value, "event", S_ENEMIES, events)
@@ -585,4 +585,4 @@ class EnemiesMixin:
         events.append(Event("howl", f"{self.ename(e)} howls", S_KEYWORDS))
         for h in self.standing_heroes():
             if min(self.spaces_between(q, h.at) for q in e.squares) <= 3:
-                self.lose_life(h, 1, "howl", S_KEYWORDS, events)
+                self.lose_life(h, 1, "howl", S_KEYWORDS, events, (f"enemy{e.uid}", e.kind))

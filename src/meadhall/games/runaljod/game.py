@@ -9,10 +9,13 @@ from pydantic import Field
 
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, validate
+from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError, RuleNotImplemented
-from meadhall.core.protocol import Game, Info
+from meadhall.core.protocol import Action, Game, GameState, Info
 
+from . import evaluation, vocabulary
 from .content import FILE_MODELS, RunaljodContent, load_content
+from .drawing import draw_scene
 from .state import RunaljodState
 
 SCENARIOS = {
@@ -80,6 +83,30 @@ class RunaljodGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return dict(FILE_MODELS)
+
+    def evaluate(self, state: GameState) -> float:
+        """The party's prospects, 0 to 1: exploration cards played, enemies' and the final
+        enemy's life removed, heroes where they are needed, their life, the time left
+        (evaluation.py)."""
+        assert isinstance(state, RunaljodState)
+        return evaluation.evaluate(state)
+
+    def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """Attacks first, passing last; face down runes spent first (evaluation.py)."""
+        assert isinstance(state, RunaljodState)
+        return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with ``setup`` can offer, in the order documented in
+        docs/formats/runaljod.md (vocabulary.py)."""
+        s = self.normalise_setup(setup)
+        self.blank_state(dict(s), 0)  # refuses a bad setup with the same message
+        return vocabulary.vocabulary(self.content, s)
+
+    def draw(self, view: Mapping[str, Any]) -> Scene:
+        """The table from a seat's view: tiles, figures, the altar and time track, each hero's
+        board with its runes, the active cards and the decks (drawing.py)."""
+        return draw_scene(self.content, self.title, view)
 
 
 GAME = RunaljodGame()

@@ -258,11 +258,13 @@ class HeroesMixin:
                 continue
             if token == "wound" and len(self.cond_queue[0]) == 2:
                 self.cond_queue[0].append("lost")
-                self.lose_life(h, 2, "wound token", S_CONDITION, events)
+                self.lose_life(h, 2, "wound token", S_CONDITION, events,
+                               ("wound token", "condition"))
                 continue
             if token == "frozen" and len(self.cond_queue[0]) == 2:
                 self.cond_queue[0].append("lost")
-                self.lose_life(h, 1, "frozen token", S_CONDITION, events)
+                self.lose_life(h, 1, "frozen token", S_CONDITION, events,
+                               ("frozen token", "condition"))
                 continue
             if token == "wound":
                 spaces = self.wound_spaces(h)
@@ -426,14 +428,8 @@ class HeroesMixin:
             for _, mp in self.move_spaces(h):
                 out += [f"move {mp} using {r}" for r in runes]
         for space, head in (("attack1", "attack"), ("attack2", "reduced attack")):
-            if h.space_used(space):
-                continue
-            for w in self.weapons(h):
-                if space == "attack2" and len(self.content.items[w].dice) < 2:
-                    continue  # ruling 8: a one-die weapon has no reduced attack
-                for t in self.attack_targets(h, w, []):
-                    what = f"{head} {self.sqname(t)} with {self.iname(w)} using "
-                    out += [what + r for r in runes]
+            if not h.space_used(space) and self.attack_choices(h, space == "attack2", []):
+                out += [f"{head} using {r}" for r in runes]
         for act in ([] if h.held_by else self.interactions(h)):
             out += [f"{act} using {r}" for r in runes]
         # God's runes: a sideways (non-god) rune on the interact space.
@@ -513,12 +509,8 @@ class HeroesMixin:
             return []
         eff = sk.effect
         base = f"skill {self.names.skill[sid]}"
-        if eff.kind == "attack":
-            out = []
-            for w in self.weapons(h):
-                for t in self.attack_targets(h, w, list(eff.keywords)):
-                    out.append(f"{base}: attack {self.sqname(t)} with {self.iname(w)}")
-            return out
+        if eff.kind == "attack" and not self.attack_choices(h, False, list(eff.keywords)):
+            return []
         if eff.kind == "move" and h.held_by:
             return []
         if eff.kind == "heal" and h.damage == 0:
@@ -561,12 +553,7 @@ class HeroesMixin:
         if text.startswith("hand over to "):
             return HeroAct("hand_over", hero=self.heroes[text[13:]].id)
         if text.startswith("skill "):
-            head, _, what = text.partition(": ")
-            sid = self.skill_of(h, head[6:])
-            if not what:
-                return HeroAct("skill", skill=sid)
-            sq, item = self._attack_what(what, "attack ")
-            return HeroAct("skill", skill=sid, square=sq, item=item)
+            return HeroAct("skill", skill=self.skill_of(h, text[6:]))
         if text.startswith("buy "):
             god, sep, rest = text[4:].partition(f"{GOD_RUNE} with ")
             if not sep or god not in self.content.gods:
@@ -601,10 +588,9 @@ class HeroesMixin:
             if not space:
                 raise KeyError(mp)
             return HeroAct("move", rune=icon, space=space, value=mp)
-        for prefix, space in (("attack ", "attack1"), ("reduced attack ", "attack2")):
-            if head.startswith(prefix):
-                sq, item = self._attack_what(head, prefix)
-                return HeroAct("attack", rune=icon, space=space, square=sq, item=item)
+        for what, space in (("attack", "attack1"), ("reduced attack", "attack2")):
+            if head == what:
+                return HeroAct("attack", rune=icon, space=space)
         act = HeroAct("", rune=icon, space="interact")
         if head.startswith("search "):
             return replace(act, kind="search", square=grid.sq(head[7:]))
@@ -623,9 +609,9 @@ class HeroesMixin:
             return replace(act, kind="rethrow")
         return None
 
-    def _attack_what(self, text: str, prefix: str) -> tuple[Sq, str]:
+    def attack_what(self, text: str) -> tuple[Sq, str]:
         """``attack K3 with bearded axe`` → (K3, its item id)."""
-        sq, _, item = text[len(prefix):].partition(" with ")
+        sq, _, item = text[len("attack "):].partition(" with ")
         return grid.sq(sq), self.item_id(item)
 
     def _power_what(self, text: str) -> tuple[str, str]:
@@ -653,9 +639,7 @@ class HeroesMixin:
         if k == "move":
             self.begin_move(h, act.value, [], events, S_BASIC)
         elif k == "attack":
-            assert act.square is not None
-            self.start_hero_attack(h, act.square, act.item, act.space == "attack2", [], [],
-                                   events)
+            self.ask_attack(h, act.space == "attack2", [], [], S_BASIC)
         elif k == "search":
             assert act.square is not None
             self.search(h, act.square, events)
@@ -743,9 +727,7 @@ class HeroesMixin:
                             S_SKILL, {"hero": h.id, "skill": sid}))
         eff = sk.effect
         if eff.kind == "attack":
-            assert act.square is not None
-            self.start_hero_attack(h, act.square, act.item, False, list(eff.dice),
-                                   list(eff.keywords), events)
+            self.ask_attack(h, False, list(eff.dice), list(eff.keywords), S_SKILL)
         elif eff.kind == "move":
             self.begin_move(h, eff.value, list(eff.keywords), events, S_SKILL)
         else:
@@ -835,7 +817,7 @@ class HeroesMixin:
             lost = sum(self.content.items[o].life for o in old)
             if self.life_left(h) + self.content.items[item].life - lost <= 0:
                 continue
-            out.append(f" replacing {' and '.join(self.iname(o) for o in old)}"
+            out.append(f" replacing {' and '.join(sorted(self.iname(o) for o in old))}"
                        if len(opts) > 1 else "")
         return out
 
@@ -971,7 +953,8 @@ class HeroesMixin:
             events.append(Event("bonfire", f"{self.hname(h)} passes a bonfire: the frozen token "
                                 "is removed", S_TERRAIN))
         if to in self.bonfires:
-            self.lose_life(h, 1, "moving through a bonfire", S_TERRAIN, events)
+            self.lose_life(h, 1, "moving through a bonfire", S_TERRAIN, events,
+                           ("bonfire", "terrain"))
         if h.fallen:
             self.ask = None
             return False

@@ -97,6 +97,9 @@ class Hero:
     bonus: list[str] = field(default_factory=list)
     passed: bool = False
     held_by: int = 0
+    glory_won: int = 0
+    """Glory points gained in this game (a designer's measure; the track itself is emptied
+    into skill points)."""
 
     def rune(self, icon: str) -> Rune | None:
         for r in self.runes:

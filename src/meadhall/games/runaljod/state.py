@@ -44,6 +44,8 @@ from .model import (
 )
 
 ID = "runaljod"
+SOLO = "player"
+"""The seat of a single player, who decides for both heroes (Single-Player Game)."""
 FREE_ACTIONS = ("use", "card2")
 """Actions that need no rune (items, the 2-player card): a held hero pays no toll for them."""
 LETTERS = {"volva": "V", "berserk": "B", "hunter": "H", "warrior": "W"}
@@ -345,6 +347,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self._advance(events)
 
     def _why_illegal(self, action: str) -> IllegalAction | None:
+        if self.ask is not None and self.ask["kind"] == "target" and action.startswith("attack "):
+            return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within reach "
+                                 "of the weapon and in line of sight")
         if self.ask is not None or not self.active:
             return None
         h = self.heroes[self.active]
@@ -376,9 +381,11 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                                      f"not in {self.hname(h)}'s destiny pool")
         if act.space in ("attack1", "attack2") and h.space_used(act.space):
             return IllegalAction(ID, S_BASIC, "that attack space already holds a rune")
-        if act.kind in ("attack", "skill") and act.square is not None:
-            return IllegalAction(ID, S_ATTACK, "the target must be an enemy space within "
-                                 "reach of the weapon and in line of sight")
+        if act.kind == "attack":
+            return IllegalAction(ID, S_ATTACK, "no enemy space is within reach of an equipped "
+                                 "weapon and in line of sight"
+                                 + (" (the reduced attack needs a weapon with two dice or "
+                                    "more)" if act.space == "attack2" else ""))
         if act.kind in ("invoke", "rethrow"):
             return IllegalAction(ID, S_GOD, "activating a god's rune needs a sideways rune "
                                  "and a face up rune on the altar")
@@ -453,24 +460,90 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 "bought_this_phase": h.bought_this_phase, "skills": list(h.skills),
                 "turned": list(h.turned), "equipment": list(h.equipment),
                 "misc": list(h.misc), "trance": h.trance, "captive": h.captive, "mark": h.mark,
-                "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by}
+                "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by,
+                "glory_won": h.glory_won}
+
+    def _hero_view(self, h: Hero) -> dict[str, Any]:
+        """A hero as the table shows it: the board's tokens and cards, and the values the
+        rules derive from them (life with items, defence icons, movement spaces)."""
+        out = self._hero_json(h)
+        hd = self.content.heroes[h.id]
+        bonus = self.move_bonus(h)
+        out["life"] = self.hero_life(h)
+        out["defence"] = self.hero_defence(h)
+        out["move"] = {s: hd.move[i] + bonus for i, s in enumerate(("move1", "move2"))}
+        out["checks"] = {k: self.check_dice(h, k) for k in ("physical", "spiritual")}
+        out["coloured_available"] = self.coloured_available(h)
+        return out
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
         return {
             "game": ID, "round": self.round, "phase": self.phase,
             "time": self.time, "end": self.end, "snakes": list(self.content.altar.snakes),
+            "track": self.content.altar.track,
             "altar": [list(p) for p in self.altar],
             "board": self.board_rows(),
             "tiles": [[t.tile, t.card, t.x] for t in self.tiles],
-            "heroes": {k: self._hero_json(h) for k, h in self.heroes.items()},
+            "terrain": {t.tile: list(self.content.tiles[t.tile].rows) for t in self.tiles},
+            "heroes": {k: self._hero_view(h) for k, h in self.heroes.items()},
+            "active": self.active,
+            "seats": {h: self.seat_of(h) for h in self.heroes},
             "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
-                         "damage": e.damage, "conditions": list(e.conditions)}
+                         "also": grid.name(e.also) if e.also else None,
+                         "damage": e.damage, "conditions": list(e.conditions),
+                         "life": self.enemy_data(e).life, "defence": self.enemy_defence(e),
+                         "holding": e.holding, "captor": e.captor}
                         for e in self.enemies],
+            "search_tokens": [grid.name(s) for s in self.search_tokens],
+            "bonfires": [grid.name(s) for s in self.bonfires],
+            "starts": [grid.name(s) for s in getattr(self, "starts", [])]
+            if self.phase == "setup" else [],
             "active_card": self.active_card, "active_event": list(self.active_event),
+            "ai_cards": [list(x) for x in self.ai_cards],
+            "two_player_card": self.two_player_card(),
+            "two_player_used": self.two_player_used,
             "decks": {k: {**d.public(), "known_top": list(d.top)}
                       for k, d in self.decks().items()},
             "outcome": self.outcome().to_json(),
         }
+
+    def measures(self) -> dict[str, Any]:
+        """Rounds; the exploration cards played, time left, enemies left and glory won; on a
+        loss its trigger (``time_out``: the time token reached the end marker; ``end_marker``:
+        a recovery moved the end marker onto the time token; ``conceded``) and margins: stages
+        (exploration cards) still to play and the final enemy's life left."""
+        track = self.content.altar.track
+        out: dict[str, Any] = {
+            "rounds": self.round, "stage": len(self.cards_played),
+            "time_left": (self.end - self.time) % track, "enemies_left": len(self.enemies),
+            "glory": sum(h.glory_won for h in self.heroes.values()),
+            "heroes_fallen": sum(h.fallen for h in self.heroes.values())}
+        o = self.outcome()
+        if o.result == "loss":
+            if self.conceded is not None:
+                out["trigger"], out["final_blow"] = "conceded", None
+            elif self.lost.startswith("the end marker"):
+                out["trigger"], out["final_blow"] = "end_marker", "recovery"
+            else:
+                out["trigger"], out["final_blow"] = "time_out", "time"
+            finals = [e for e in self.enemies if self.enemy_data(e).final]
+            full = max((e.life for e in self.content.enemies.values() if e.final), default=0)
+            out["margin_stages_left"] = max(0, 4 - len(self.cards_played))
+            out["margin_final_life"] = (sum(self.enemy_data(e).life - e.damage for e in finals)
+                                        if finals else full)
+        return out
+
+    def seats(self) -> list[str]:
+        """One seat per hero; a single player (``players`` 1) has one seat for both heroes
+        (Single-Player Game)."""
+        if self.setup.get("players") == 1:
+            return [SOLO]
+        return list(self.setup["heroes"])
+
+    def seat_of(self, decision_seat: str) -> str:
+        if self.setup.get("players") == 1 and decision_seat in self.heroes:
+            return SOLO
+        return decision_seat
 
     def render(self) -> str:
         rows = self.board_rows()
@@ -489,7 +562,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 ch = "T"
             track.append(ch)
         lines.append(f"Round {self.round} ({self.phase}) · time track {''.join(track)} "
-                     f"(T time {self.time}, E end {self.end}, S snakes)")
+                     f"(time {self.time}, end {self.end})")
         lines.append("Altar: " + (", ".join(f"{self.content.gods[g].name} {s}"
                                             for g, s in self.altar) or "empty"))
         card = self.content.exploration[self.active_card].name if self.active_card else "none"
@@ -501,10 +574,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             extra.append(f"event in play: {ev.name} ({self.active_event[1]}/{ev.circles} "
                          "circles)")
         if self.two_player_card():
-            fx = "; ".join(f"effect {k + 1}: {e.text.rstrip('.')}"
-                           for k, e in enumerate(self.content.two_player.effects))
             extra.append("2-player card " + ("used this turn" if self.two_player_used
-                                             else f"ready ({fx})"))
+                                             else "ready"))
         extra.append(f"event deck {len(self.event_deck)}, search deck {len(self.search_deck)}, "
                      f"equipment deck {len(self.equipment_deck)}")
         lines.append(" · ".join(extra))
@@ -525,9 +596,22 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             lines.append(f"  {ENEMY_LETTERS.get(e.kind, 'E')} {d.name} {e.uid} at "
                          f"{self.fpname(self.stand(e))} life {d.life - e.damage}/{d.life}"
                          + (f" [{','.join(e.conditions)}]" if e.conditions else ""))
-        lines.append("Legend: . normal  # obstacle  g difficult  i ice  x exit  n entrance  "
-                     "^ bonfire  ? search token  V B H W heroes (lowercase: fallen)  "
-                     "K clan warrior  A clan hunter  U northern wolf  J jotun")
+        return "\n".join(lines)
+
+    def render_help(self) -> str:
+        """The legend of the board and the time track, and the 2-player card's effects."""
+        lines = ["Board: . normal  # obstacle (blocks movement and sight)  g difficult terrain "
+                 "(leaving costs 2 MP)  i ice  x exit  n entrance  ^ bonfire  ? search token",
+                 "Figures: V Volva  B Berserk  H Hunter  W Warrior (lowercase: fallen)  "
+                 "K Clan Warrior  A Clan Hunter  U Northern Wolf  J Frost Jotun (two spaces)",
+                 "Time track: T the time token, E the end marker (the heroes lose when the time "
+                 "token reaches it), S snakes (the active exploration card may be discarded)",
+                 "Runes: up = face up, side = sideways (also face up), down = face down; "
+                 "rune@space = placed (used) this turn"]
+        if self.two_player_card():
+            lines.append("2-player card (once per turn, any hero): " + "; ".join(
+                f"{self.two_player_phrase(k)}: {e.text.rstrip('.')}"
+                for k, e in enumerate(self.content.two_player.effects)))
         return "\n".join(lines)
 
     # ------------------------------------------------------------ position format
@@ -599,7 +683,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             for k in ("fallen", "fell_this_turn", "passed"):
                 setattr(h, k, bool(hj.get(k, False)))
             for k in ("glory", "skill_points", "bought_this_phase", "trance", "held_by",
-                      "captive"):
+                      "captive", "glory_won"):
                 if k in hj:
                     setattr(h, k, int(hj[k]))
             h.recover_choice = hj.get("recover_choice", "")

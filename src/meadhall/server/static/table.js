@@ -148,8 +148,20 @@
     showInfo.t = setTimeout(() => { info.hidden = true; }, 6000);
   }
 
-  body.addEventListener("click", (ev) => {
+  // A figure drawn over a square must not hide the square's action: look underneath it.
+  function targetAt(ev) {
     const el = ev.target.closest("[data-target]");
+    if (el) return el;
+    if (!ev.target.closest("svg")) return null;
+    for (const under of document.elementsFromPoint(ev.clientX, ev.clientY)) {
+      const t = under.closest && under.closest("[data-target]");
+      if (t && body.contains(t)) return t;
+    }
+    return null;
+  }
+
+  body.addEventListener("click", (ev) => {
+    const el = targetAt(ev);
     if (el) { ev.preventDefault(); pick(el); return; }
     const b = ev.target.closest("button");
     if (b && b.classList.contains("act")) { act(b.dataset.action); return; }

@@ -1,0 +1,194 @@
+"""The lab's commands as the terminal shows them (``meadhall sim``, ``tune``, ``replay``):
+``meadhall.cli`` parses the options and calls these."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from meadhall.core.errors import ContentError, MeadhallError
+from meadhall.core.protocol import Decision, Event
+from meadhall.sim import report, results
+from meadhall.sim.lab import Announce, Plan, run
+from meadhall.sim.replay import find_row, replay
+from meadhall.sim.runner import MAX_STEPS, backend
+from meadhall.sim.tune import parse_param, tune
+from meadhall.sim.whatif import Override, parse_override, parse_value
+
+
+def parse_workers(text: str) -> int:
+    """``auto`` (0: one per CPU) or a positive number of worker processes."""
+    if text == "auto":
+        return 0
+    if not text.isdigit() or int(text) < 1:
+        raise MeadhallError(f"--workers takes a positive number or auto, not {text!r}")
+    return int(text)
+
+
+def parse_sweep(text: str) -> tuple[str, list[Any]]:
+    """``PATH=V1,V2,V3`` as the path and its values (JSON when they parse)."""
+    path, sep, raw = text.partition("=")
+    if not sep or not path.strip() or not raw.strip():
+        raise ContentError("--sweep", text, "expected PATH=V1,V2,..., e.g. undead.draugr.mv=1,2,3")
+    try:
+        values = json.loads(f"[{raw}]")
+    except json.JSONDecodeError:
+        values = [parse_value(v.strip()) for v in raw.split(",")]
+    if len(values) != len({json.dumps(v, sort_keys=True) for v in values}):
+        raise ContentError("--sweep", text, "a value is listed twice")
+    return path.strip(), values
+
+
+def parse_bots(bot: str, bots: str | None) -> list[str]:
+    """``--bots a,b`` when given, else ``--bot``."""
+    if bots:
+        out = [b.strip() for b in bots.split(",") if b.strip()]
+        if len(out) != len(set(out)):
+            raise MeadhallError("--bots lists a bot twice")
+        return out
+    return [bot.strip()]
+
+
+@contextmanager
+def progress_bar(err: Console) -> Iterator[Announce]:
+    """A Rich progress bar on stderr; yields the ``announce`` the lab calls per batch."""
+    with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), TimeRemainingColumn(), console=err,
+                  transient=True) as bar:
+        def announce(label: str, n: int) -> Callable[[int], None]:
+            task = bar.add_task(escape(label), total=n)
+            return lambda k: bar.advance(task, k)
+
+        yield announce
+
+
+GAMES = 200
+"""Games per batch when ``--games`` is not given."""
+UNTIL_CI_CAP = 6400
+"""The most games ``--until-ci`` plays when ``--games`` is not given (the seventh look)."""
+
+
+def sim(out: Console, err: Console, game: str, setup: dict[str, Any], bots: list[str],
+        games: int | None, seed: int, workers: str, output: Path | None, html: Path | None,
+        as_json: bool, content: list[str], sweep: str | None, until_ci: float | None,
+        max_steps: int = MAX_STEPS, backend_name: str = "local",
+        ray_address: str | None = None, command: str = "") -> int:
+    """Run ``meadhall sim``; returns the exit code (1 when games failed with an error)."""
+    overrides: list[Override] = [parse_override(c) for c in content]
+    if games is None:
+        games = UNTIL_CI_CAP if until_ci is not None else GAMES
+    plan = Plan(game, setup, bots, overrides, parse_sweep(sweep) if sweep else None, games,
+                seed, until_ci, max_steps)
+    plan.check()
+    if output is not None:
+        results.check_format(output)
+    if html is not None and output is None:
+        output = html.with_suffix(".parquet")
+    with backend(backend_name, parse_workers(workers), ray_address) as b, \
+            progress_bar(err) as announce:
+        result = run(plan, b, announce)
+    rows = result.rows()
+    if output is not None:
+        results.write(rows, output)
+    if html is not None:
+        report.write_html(result, rows, html, output, command)
+    if as_json:
+        out.print_json(json.dumps(result.to_json()))
+    else:
+        report.print_report(out, result)
+        if output is not None:
+            out.print(f"{len(rows)} rows written to {escape(str(output))}"
+                      + (f", report in {escape(str(html))}" if html else ""))
+    failed = sum(b.summary["errors"] for b in result.batches)
+    if failed:
+        err.print(f"[red]error:[/red] {failed} of {len(rows)} games stopped with an error "
+                  "(listed above; replay one with `meadhall replay FILE --row N`)")
+        return 1
+    return 0
+
+
+def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
+                 params: list[str], target: float, bot: str, games: int, trials: int,
+                 seed: int, workers: str, confirm: int, content: list[str], as_json: bool,
+                 backend_name: str = "local", ray_address: str | None = None) -> None:
+    """Run ``meadhall tune`` and print the trials and the best values."""
+    if not params:
+        raise MeadhallError("nothing to tune: give at least one --param PATH=LOW..HIGH")
+    parsed = [parse_param(p) for p in params]
+    overrides = [parse_override(c) for c in content]
+    with backend(backend_name, parse_workers(workers), ray_address) as b, \
+            progress_bar(err) as announce:
+        res = tune(game, setup, parsed, target, b, bot, games, trials, seed, confirm,
+                   overrides, announce)
+    if as_json:
+        out.print_json(json.dumps(res.to_json()))
+        return
+    t = Table("trial", *[escape(p.path) for p in parsed], "win rate [95% interval]",
+              "distance to target", title=f"Trials ({games} games each, the same seeds)")
+    for x in sorted(res.trials, key=lambda x: abs(x.win_rate - target)):
+        t.add_row(str(x.number + 1), *[str(x.values[p.path]) for p in parsed],
+                  f"{report.pct(x.win_rate)} [{report.pct(x.ci[0])}–{report.pct(x.ci[1])}]",
+                  f"{abs(x.win_rate - target):.3f}")
+    out.print(t)
+    assert res.best is not None and res.confirmed is not None
+    out.print(f"[bold]Best values[/bold] for a {report.pct(target)} win rate with {escape(bot)}:")
+    for p in parsed:
+        mark = {True: "authored", False: "[yellow]printed in the rulebook[/yellow]",
+                None: "authored: not marked"}[res.authored[p.path]]
+        out.print(f"  {escape(p.path)}: {res.before[p.path]} → {res.best.values[p.path]} "
+                  f"({mark})")
+    c = res.confirmed
+    out.print(f"Measured again on {c.games} fresh games: {report.pct(c.win_rate)} "
+              f"[{report.pct(c.ci[0])}–{report.pct(c.ci[1])}] (the trial itself: "
+              f"{report.pct(res.best.win_rate)}, picked among {len(res.trials)})")
+
+
+def replay_command(out: Console, file: Path, row: int, from_log: bool, quiet: bool) -> int:
+    """Run ``meadhall replay``; returns 1 when the re-run differs from the row."""
+    rows = results.read(file)
+    r = find_row(rows, row, str(file))
+    out.print(f"[bold]Row {row}[/bold]: {escape(str(r['game']))} "
+              f"{escape(str(r.get('batch') or ''))}, seed {r['seed']}, bot "
+              f"{escape(str(r['bot']))} (seed {r['bot_seed']}), setup {escape(str(r['setup']))}"
+              + (f", content {escape(str(r['content']))}" if r.get("content") else ""))
+    count = 0
+
+    def show(d: Decision, action: str, events: list[Event]) -> None:
+        nonlocal count
+        count += 1
+        if quiet:
+            return
+        who = escape(f"[{d.seat}] ") if d.seat else ""
+        out.print(f"{count:>4}. {who}[bold]{escape(action)}[/bold]")
+        for e in events:
+            sec = f" [dim]— {escape(e.section)}[/dim]" if e.section else ""
+            out.print(f"        • {escape(e.text)}{sec}")
+
+    got = replay(r, show, from_log)
+    how = "its stored action log" if got.from_log else "the bot, from the seeds"
+    out.print(f"[bold]{got.result.upper()}[/bold]: {escape(got.reason or got.error or '')} "
+              f"({count} decisions, replayed with {how})")
+    if got.measures:
+        out.print("Measures: " + escape(json.dumps(got.measures, sort_keys=True)))
+    if got.matches:
+        out.print("[green]Reproduced:[/green] the same actions and result as the row.")
+        return 0
+    out.print(f"[red]error:[/red] the replay differs from the row (row: {r['result']}, "
+              f"{len(json.loads(r.get('log') or '[]'))} log entries; replay: {got.result}, "
+              f"{len(got.log)} log entries)")
+    return 1

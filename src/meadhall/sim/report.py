@@ -1,0 +1,346 @@
+"""Reports of a lab run: tables for the terminal (Rich) and a self-contained HTML page with
+plots (matplotlib, inline SVG) whose outlier games link to their replay command.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.markup import escape
+from rich.table import Table
+
+from meadhall.sim.lab import LabResult
+from meadhall.sim.results import write_text
+from meadhall.sim.summary import Row
+
+
+def pct(x: float | None) -> str:
+    return "–" if x is None else f"{100 * x:.1f}%"
+
+
+def interval(d: dict[str, Any], as_pct: bool = True) -> str:
+    """``41.0% [31.9–50.8%]`` (or plain numbers for means)."""
+    if as_pct:
+        value = pct(d.get("share", d.get("win_rate")))
+        if d.get("ci_low") is None or d.get("ci_high") is None:
+            return value
+        return f"{value} [{pct(d.get('ci_low'))}–{pct(d.get('ci_high'))}]"
+    m, lo, hi = d.get("mean"), d.get("ci_low"), d.get("ci_high")
+    if m is None:
+        return "–"
+    if lo is None or hi is None:
+        return f"{m:.2f}"
+    return f"{m:.2f} [{lo:.2f}–{hi:.2f}]"
+
+
+def _counts(d: dict[str, int]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in d.items()) or "–"
+
+
+def measure_lines(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
+    """Every measure as a line with one cell per batch (shares of losses for causes of
+    defeat, per game for knockouts and kills), in a stable order."""
+    lines: list[tuple[str, list[str]]] = []
+
+    def add(name: str, cell: Any) -> None:
+        lines.append((name, [cell(s) for s in summaries]))
+
+    add("win rate", lambda s: interval(s))
+    add("rounds: mean (median, 10–90%)", lambda s: "–" if not s["rounds"].get("n") else
+        f"{s['rounds']['mean']:.1f} ({s['rounds']['median']:g}, {s['rounds']['p10']:g}–"
+        f"{s['rounds']['p90']:g})")
+    add("rounds of wins / of losses", lambda s: " / ".join(
+        f"{x['mean']:.1f}" if x.get("n") else "–"
+        for x in (s["rounds_of_wins"], s["rounds_of_losses"])))
+    add("decisions per game", lambda s: interval(s["decisions"], False))
+
+    def keys(*path: str) -> list[str]:
+        out: dict[str, None] = {}
+        for s in summaries:
+            d: Any = s
+            for p in path:
+                d = d.get(p, {})
+            out.update(dict.fromkeys(d))
+        return list(out)
+
+    def dig(s: dict[str, Any], *path: str) -> Any:
+        d: Any = s
+        for p in path:
+            d = d.get(p) if isinstance(d, dict) else None
+            if d is None:
+                return None
+        return d
+
+    for t in keys("defeat", "triggers"):
+        add(f"defeat: {t} (share of losses)", lambda s, t=t: interval(
+            dig(s, "defeat", "triggers", t) or {"share": 0.0, "ci_low": None,
+                                                 "ci_high": None}))
+    for b in keys("defeat", "final_blows"):
+        add(f"final blow: {b}", lambda s, b=b: interval(
+            dig(s, "defeat", "final_blows", b) or {"share": 0.0, "ci_low": None,
+                                                    "ci_high": None}))
+    for m in keys("defeat", "margins"):
+        add(f"{m} (losses)", lambda s, m=m: interval(dig(s, "defeat", "margins", m) or {},
+                                                     False))
+    add("knockouts per game", lambda s: interval(s["knockouts"]["per_game"], False))
+    for h in keys("knockouts", "by_hero"):
+        add(f"knockouts of {h} per game", lambda s, h=h: f"{(dig(s, 'knockouts', 'by_hero', h) or {}).get('per_game', 0):.2f}")
+    for h in keys("knockouts", "fell_first"):
+        add(f"{h} fell first (share of games)", lambda s, h=h: interval(
+            dig(s, "knockouts", "fell_first", h) or {"share": 0.0, "ci_low": None,
+                                                      "ci_high": None}))
+    for t in keys("knockouts", "by_enemy_type"):
+        add(f"knocked out by {t}", lambda s, t=t: _counts(
+            dig(s, "knockouts", "by_enemy_type", t) or {}))
+    add("kills per game", lambda s: interval(s["kills"]["per_game"], False))
+    for h in keys("kills", "by_hero"):
+        add(f"kills by {h} per game", lambda s, h=h: f"{(dig(s, 'kills', 'by_hero', h) or {}).get('per_game', 0):.2f}")
+    for t in keys("kills", "by_enemy_type"):
+        add(f"{t} killed", lambda s, t=t: str(dig(s, "kills", "by_enemy_type", t) or 0))
+    for m in keys("measures"):
+        def cell(s: dict[str, Any], m: str = m) -> str:
+            d = dig(s, "measures", m)
+            if d is None:
+                return "–"
+            if "yes" in d:
+                return interval(d["yes"])
+            if "counts" in d:
+                return _counts(d["counts"])
+            return interval(d, False)
+        add(m, cell)
+    return lines
+
+
+def print_report(con: Console, result: LabResult) -> None:
+    """The run's report in the terminal: win rates, comparisons, every measure per batch."""
+    summaries = [b.summary for b in result.batches]
+    first = summaries[0]
+    con.print(f"[bold]{escape(str(first['game']))}[/bold] scenario "
+              f"{escape(str(first['scenario']))}, heroes {escape(str(first['heroes']))}, "
+              f"seed {result.plan.seed}")
+    t = Table("batch", "games", "wins", "win rate [95% interval]", "unfinished", "errors",
+              title="Win rates")
+    for b, s in zip(result.batches, summaries, strict=True):
+        extra = ""
+        if "until_ci" in s:
+            u = s["until_ci"]
+            extra = f" ({u['looks']} looks, width {u['width']:.3f}" + \
+                ("" if u["reached"] else f", [red]not {u['width_asked']:g}: --games cap[/red]") \
+                + ")"
+        t.add_row(escape(b.variant.label), str(s["games"]), str(s["wins"]),
+                  escape(interval(s)) + extra, str(s["unfinished"]),
+                  f"[red]{s['errors']}[/red]" if s["errors"] else "0")
+    con.print(t)
+    if "until_ci" in first:
+        con.print(f"[dim]Intervals: {escape(first['ci_method'])}[/dim]")
+    if result.comparisons:
+        c = Table("variant", "baseline", "effect", "interval", "p", "p Holm", "",
+                  title="Effects on the win rate (simultaneous intervals, Holm-corrected p)")
+        for x in result.comparisons:
+            c.add_row(escape(x["variant"]), escape(x["baseline"]),
+                      f"{100 * x['effect']:+.1f} pts",
+                      f"[{100 * x['ci_low']:+.1f}, {100 * x['ci_high']:+.1f}]",
+                      f"{x['p_value']:.4g}", f"{x['p_holm']:.4g}",
+                      "[bold]significant[/bold]" if x["significant"] else "")
+        con.print(c)
+    m = Table("measure", *[escape(b.variant.label) for b in result.batches],
+              title="Measures (intervals 95%)")
+    for name, cells in measure_lines(summaries):
+        m.add_row(escape(name), *[escape(x) for x in cells])
+    con.print(m)
+    for s in summaries:
+        for e in s["error_examples"]:
+            con.print(f"[red]error[/red] in {escape(s['batch'])} seed {e['seed']}: "
+                      f"{escape(str(e['error']))}")
+
+
+# ---------------------------------------------------------------------- HTML
+def _svg(fig: Any) -> str:
+    buf = io.StringIO()
+    fig.savefig(buf, format="svg", bbox_inches="tight")
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+    text = buf.getvalue()
+    return text[text.index("<svg"):]
+
+
+def plots(result: LabResult) -> list[tuple[str, str]]:
+    """The report's figures as (title, inline SVG)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    out: list[tuple[str, str]] = []
+    labels = [b.variant.label for b in result.batches]
+    summaries = [b.summary for b in result.batches]
+    fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.2))
+    rates = [s["win_rate"] for s in summaries]
+    lows = [s["win_rate"] - s["ci_low"] for s in summaries]
+    highs = [s["ci_high"] - s["win_rate"] for s in summaries]
+    ax.errorbar(range(len(labels)), rates, yerr=[lows, highs], fmt="o", capsize=5)
+    ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+    ax.set_xlim(-0.6, len(labels) - 0.4)
+    ax.set_ylim(0, 1)
+    ax.set_ylabel("win rate")
+    ax.axhspan(0.3, 0.7, color="green", alpha=0.07)
+    ax.grid(axis="y", alpha=0.3)
+    out.append(("Win rate with its interval per batch", _svg(fig)))
+
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    for b in result.batches:
+        values = [r["rounds"] for r in b.rows if isinstance(r.get("rounds"), (int, float))]
+        if values:
+            lo, hi = int(min(values)), int(max(values))
+            ax.hist(values, bins=range(lo, hi + 2), histtype="step", label=b.variant.label,
+                    align="left")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("games")
+    if len(result.batches) > 1:
+        ax.legend(fontsize="small")
+    out.append(("Rounds played", _svg(fig)))
+
+    triggers = sorted({t for s in summaries for t in s["defeat"]["triggers"]})
+    if triggers:
+        fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.2))
+        bottom = [0.0] * len(labels)
+        for t in triggers:
+            vals = [(s["defeat"]["triggers"].get(t) or {}).get("count", 0) / max(1, s["games"])
+                    for s in summaries]
+            ax.bar(range(len(labels)), vals, bottom=bottom, label=t)
+            bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
+        ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+        ax.set_ylabel("share of games lost")
+        ax.set_ylim(0, 1)
+        ax.legend(fontsize="small")
+        out.append(("Causes of defeat", _svg(fig)))
+
+    margins = sorted({m for s in summaries for m in s["defeat"]["margins"]})
+    for m in margins:
+        fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.0))
+        xs, ys, err = [], [], [[], []]
+        for i, s in enumerate(summaries):
+            d = s["defeat"]["margins"].get(m)
+            if d and d["mean"] is not None and not math.isnan(d["mean"]):
+                xs.append(i)
+                ys.append(d["mean"])
+                err[0].append(d["mean"] - (d["ci_low"] if d["ci_low"] is not None else d["mean"]))
+                err[1].append((d["ci_high"] if d["ci_high"] is not None else d["mean"])
+                              - d["mean"])
+        ax.errorbar(xs, ys, yerr=err, fmt="s", capsize=5)
+        ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
+        ax.set_xlim(-0.6, len(labels) - 0.4)
+        ax.set_ylabel(m.removeprefix("margin_").replace("_", " "))
+        ax.grid(axis="y", alpha=0.3)
+        out.append((f"Margin of defeat: {m}", _svg(fig)))
+    return out
+
+
+def outliers(rows: Sequence[Row], limit: int = 12) -> list[tuple[Row, str]]:
+    """Games worth a look, with why: errors and unfinished games, the quickest defeats, and
+    games whose length lies beyond Tukey's fences of their batch."""
+    out: list[tuple[Row, str]] = []
+    seen: set[int] = set()
+
+    def take(r: Row, why: str) -> None:
+        if r["row"] not in seen and len(out) < limit:
+            seen.add(r["row"])
+            out.append((r, why))
+
+    for r in rows:
+        if r["result"] in ("error", "unfinished"):
+            take(r, r["result"] + (f": {r['error']}" if r.get("error") else ""))
+    batches: dict[str, list[Row]] = {}
+    for r in rows:
+        batches.setdefault(r["batch"], []).append(r)
+    for batch_rows in batches.values():
+        losses = sorted((r for r in batch_rows if r["result"] == "loss"
+                         and r.get("rounds") is not None), key=lambda r: (r["rounds"], r["row"]))
+        for r in losses[:2]:
+            take(r, f"one of the quickest defeats ({r['rounds']} rounds: {r['reason']})")
+        vals = sorted(float(r["rounds"]) for r in batch_rows if r.get("rounds") is not None)
+        if len(vals) >= 8:
+            from meadhall.sim.stats import quantile
+
+            q1, q3 = quantile(vals, 0.25), quantile(vals, 0.75)
+            lo, hi = q1 - 1.5 * (q3 - q1), q3 + 1.5 * (q3 - q1)
+            for r in batch_rows:
+                if r.get("rounds") is not None and not lo <= r["rounds"] <= hi:
+                    take(r, f"unusually {'long' if r['rounds'] > hi else 'short'} "
+                         f"({r['rounds']} rounds, {r['result']})")
+    return out
+
+
+def _table(head: Sequence[str], body: Sequence[Sequence[str]]) -> str:
+    h = "".join(f"<th>{html.escape(x)}</th>" for x in head)
+    b = "".join("<tr>" + "".join(f"<td>{html.escape(c)}</td>" for c in row) + "</tr>"
+                for row in body)
+    return f"<table><thead><tr>{h}</tr></thead><tbody>{b}</tbody></table>"
+
+
+def html_report(result: LabResult, rows: Sequence[Row], results_file: Path | None,
+                command: str = "") -> str:
+    """A self-contained HTML page: tables, plots and the outlier games with their replay
+    command (``rows`` are numbered as in ``results_file``)."""
+    summaries = [b.summary for b in result.batches]
+    first = summaries[0]
+    parts = [f"<h1>meadhall sim: {html.escape(str(first['game']))}</h1>",
+             f"<p>Scenario <b>{html.escape(str(first['scenario']))}</b>, heroes "
+             f"<b>{html.escape(str(first['heroes']))}</b>, seed {result.plan.seed}.</p>"]
+    if command:
+        parts.append(f"<p>Command: <code>{html.escape(command)}</code></p>")
+    parts.append("<h2>Win rates</h2>")
+    parts.append(_table(["batch", "games", "wins", "win rate [95% interval]", "unfinished",
+                         "errors"],
+                        [[b.variant.label, str(s["games"]), str(s["wins"]), interval(s),
+                          str(s["unfinished"]), str(s["errors"])]
+                         for b, s in zip(result.batches, summaries, strict=True)]))
+    parts.append(f"<p class=note>{html.escape(first['ci_method'])}.</p>")
+    if result.comparisons:
+        parts.append("<h2>Effects (Holm-corrected)</h2>")
+        parts.append(_table(
+            ["variant", "baseline", "effect", "simultaneous interval", "p (McNemar)",
+             "p (Holm)", "significant"],
+            [[x["variant"], x["baseline"], f"{100 * x['effect']:+.1f} pts",
+              f"[{100 * x['ci_low']:+.1f}, {100 * x['ci_high']:+.1f}]", f"{x['p_value']:.4g}",
+              f"{x['p_holm']:.4g}", "yes" if x["significant"] else "no"]
+             for x in result.comparisons]))
+    for title, svg in plots(result):
+        parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
+    parts.append("<h2>Measures</h2>")
+    parts.append(_table(["measure", *[b.variant.label for b in result.batches]],
+                        [[n, *cells] for n, cells in measure_lines(summaries)]))
+    parts.append("<h2>Games worth a look</h2>")
+    found = outliers(rows)
+    if not found:
+        parts.append("<p>None stand out.</p>")
+    else:
+        items = []
+        for r, why in found:
+            cmd = (f"meadhall replay {results_file} --row {r['row']}" if results_file
+                   else f"(write the rows with --out to replay row {r['row']})")
+            items.append(f"<li id=row-{r['row']}><a href='#row-{r['row']}'>row {r['row']}</a>"
+                         f" ({html.escape(r['batch'])}, seed {r['seed']}): {html.escape(why)}"
+                         f"<br><code>{html.escape(cmd)}</code></li>")
+        parts.append("<ul>" + "".join(items) + "</ul>")
+    style = ("body{font-family:system-ui,sans-serif;max-width:70em;margin:2em auto;"
+             "padding:0 1em}table{border-collapse:collapse;margin:1em 0}"
+             "td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left}"
+             "th{background:#f4f4f4}code{background:#f4f4f4;padding:.1em .3em}"
+             ".note{color:#555}figure{margin:0}")
+    return (f"<!doctype html><html lang=en><head><meta charset=utf-8>"
+            f"<title>meadhall sim: {html.escape(str(first['game']))}</title>"
+            f"<style>{style}</style></head><body>{''.join(parts)}</body></html>")
+
+
+def write_html(result: LabResult, rows: Sequence[Row], path: Path, results_file: Path | None,
+               command: str = "") -> None:
+    """Write the HTML report atomically."""
+    write_text(path, html_report(result, rows, results_file, command))

@@ -1,0 +1,135 @@
+"""``meadhall tune``: search content values toward a target win rate with Optuna.
+
+Every trial plays the same seeds (common random numbers), so trials differ by their values, not
+by their luck. The best trial's rate is optimistic (it was picked for being close), so the best
+values are then measured again on fresh seeds, and that interval is the one reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from meadhall.core.errors import MeadhallError
+from meadhall.sim.lab import Announce, Plan, run
+from meadhall.sim.runner import Backend
+from meadhall.sim.whatif import Override, authored, game_for, get_value
+
+_RANGE = re.compile(r"^\s*(-?\d+(?:\.\d*)?)\s*\.\.\s*(-?\d+(?:\.\d*)?)\s*$")
+
+
+@dataclass(frozen=True)
+class Param:
+    """A content value to tune, between ``low`` and ``high`` (whole numbers when both
+    bounds are)."""
+
+    path: str
+    low: float
+    high: float
+    integer: bool
+
+    def value(self, x: float) -> int | float:
+        return int(round(x)) if self.integer else round(float(x), 6)
+
+
+def parse_param(text: str) -> Param:
+    """``PATH=LOW..HIGH``, e.g. ``undead.draugr.hv=1..3`` or ``scenarios.chase.p=0.2..0.8``."""
+    path, sep, rng = text.partition("=")
+    m = _RANGE.match(rng)
+    if not sep or not path.strip() or m is None:
+        raise MeadhallError(f"--param {text!r}: expected PATH=LOW..HIGH, e.g. "
+                            "undead.draugr.hv=1..3")
+    lo_t, hi_t = m.group(1), m.group(2)
+    lo, hi = float(lo_t), float(hi_t)
+    if lo >= hi:
+        raise MeadhallError(f"--param {text!r}: LOW must be below HIGH")
+    integer = "." not in lo_t and "." not in hi_t
+    return Param(path.strip(), lo, hi, integer)
+
+
+@dataclass
+class Trial:
+    number: int
+    values: dict[str, int | float]
+    games: int
+    wins: int
+    ci: tuple[float, float]
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+
+@dataclass
+class TuneResult:
+    target: float
+    params: list[Param]
+    before: dict[str, Any]
+    authored: dict[str, bool | None]
+    trials: list[Trial] = field(default_factory=list)
+    best: Trial | None = None
+    confirmed: Trial | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        def t(x: Trial | None) -> dict[str, Any] | None:
+            if x is None:
+                return None
+            return {"trial": x.number, "values": x.values, "games": x.games, "wins": x.wins,
+                    "win_rate": round(x.win_rate, 4), "ci_low": round(x.ci[0], 4),
+                    "ci_high": round(x.ci[1], 4)}
+        return {"target_win": self.target, "before": self.before, "authored": self.authored,
+                "best": t(self.best), "confirmed": t(self.confirmed),
+                "trials": [t(x) for x in self.trials]}
+
+
+def tune(game: str, setup: dict[str, Any], params: Sequence[Param], target: float,
+         backend: Backend, bot: str = "heuristic", games: int = 200, trials: int = 20,
+         seed: int = 1, confirm: int = 0, content: Sequence[Override] = (),
+         announce: Announce | None = None) -> TuneResult:
+    """Search ``params`` for the values whose win rate with ``bot`` is closest to ``target``
+    (``games`` per trial, ``trials`` trials), then measure the best on ``confirm`` fresh
+    games (0: as many as a trial)."""
+    import optuna
+
+    if not 0 <= target <= 1:
+        raise MeadhallError("--target-win is a win rate between 0 and 1")
+    if trials < 1:
+        raise MeadhallError("--trials must be at least 1")
+    base = game_for(game, tuple(content)).content
+    out = TuneResult(target, list(params), {p.path: get_value(base, p.path) for p in params},
+                     {p.path: authored(base, p.path) for p in params})
+    for p in params:
+        if not isinstance(out.before[p.path], (int, float)) or isinstance(out.before[p.path],
+                                                                          bool):
+            raise MeadhallError(f"--param {p.path}: the value there is "
+                                f"{out.before[p.path]!r}, not a number")
+
+    def measure(values: dict[str, int | float], base_seed: int, n: int, label: str
+                ) -> tuple[int, int, tuple[float, float]]:
+        plan = Plan(game, setup, [bot], [*content, *values.items()], games=n, seed=base_seed)
+        res = run(plan, backend, (lambda _l, k: announce(label, k)) if announce else None)
+        s = res.batches[0].summary
+        return s["games"], s["wins"], (s["ci_low"], s["ci_high"])
+
+    def objective(trial: optuna.Trial) -> float:
+        values: dict[str, int | float] = {}
+        for p in params:
+            if p.integer:
+                values[p.path] = trial.suggest_int(p.path, int(p.low), int(p.high))
+            else:
+                values[p.path] = trial.suggest_float(p.path, p.low, p.high)
+        n, k, ci = measure(values, seed, games, f"trial {trial.number + 1}/{trials}")
+        out.trials.append(Trial(trial.number, values, n, k, ci))
+        return abs(k / n - target)
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    study = optuna.create_study(direction="minimize",
+                                sampler=optuna.samplers.TPESampler(seed=seed))
+    study.optimize(objective, n_trials=trials)
+    out.best = min(out.trials, key=lambda t: (abs(t.win_rate - target), t.number))
+    n, k, ci = measure(out.best.values, seed + 1_000_003, confirm or games, "confirmation")
+    out.confirmed = Trial(out.best.number, out.best.values, n, k, ci)
+    return out
+

@@ -1,0 +1,319 @@
+"""The browser table in Debian's Chromium, driven by Playwright: every game from the lobby,
+clicks on the board, the step log, undo, reload; two seats live; a spectator; offline and back;
+keyboard only; every target named in the accessibility tree.
+
+One server and one browser serve the whole module. Screenshots of each table go to
+``$MEADHALL_SHOTS`` (``docs/img`` when refreshing the README's pictures) or a temporary folder.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+
+from meadhall import games
+from meadhall.core.protocol import Game
+
+from .serverproc import free_port, start, stop
+
+CHROMIUM = "/usr/bin/chromium"
+if not Path(CHROMIUM).exists():
+    pytest.skip(f"BROWSER TESTS NOT RUN: {CHROMIUM} is missing (apt-get install chromium; "
+                ".ci/run installs it)", allow_module_level=True)
+
+from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    db = tmp_path_factory.mktemp("browser") / "tables.sqlite3"
+    port = free_port()
+    p = start(db, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(p)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    d = Path(os.environ.get("MEADHALL_SHOTS") or tmp_path_factory.mktemp("shots"))
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+def version(page: Page) -> int:
+    return int(page.locator("#state").get_attribute("data-version") or "-1")
+
+
+def wait_version_above(page: Page, v: int, timeout: float = 15_000) -> None:
+    page.wait_for_function(
+        "v => parseInt(document.getElementById('state').dataset.version, 10) > v", arg=v,
+        timeout=timeout)
+
+
+def actions(page: Page) -> list[dict[str, Any]]:
+    import json
+
+    return json.loads(page.locator("#actions-json").text_content() or "[]")
+
+
+def click_centre(page: Page, selector: str) -> bool:
+    """A real mouse click in the middle of the element (figures may be drawn over it)."""
+    loc = page.locator(selector).first
+    loc.scroll_into_view_if_needed()
+    box = loc.bounding_box()
+    if not box:
+        return False
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    return True
+
+
+def take_seats(page: Page) -> None:
+    """Play the table's other seats from this page too ("Play it myself")."""
+    for _ in range(8):
+        btn = page.locator("button.seat-btn[data-holder^='seat:']")
+        if not btn.count():
+            return
+        v = version(page)
+        btn.first.click()
+        wait_version_above(page, v)
+
+
+def decide(page: Page) -> str:
+    """One decision: click a board target of a legal action if there is one (choosing in the
+    little menu when several actions share it), else the action's button. Returns how."""
+    v = version(page)
+    acts = actions(page)
+    assert acts, "no action offered to this seat"
+    drawn = {el for el in page.locator("[data-target]").evaluate_all(
+        "els => els.map(e => e.dataset.target)")}
+    # vary the choice with the version so a game moves on rather than looping
+    order = acts[v % len(acts):] + acts[:v % len(acts)]
+    for a in order:
+        refs = [t["ref"] for t in a["targets"] if t["ref"] in drawn]
+        if refs:
+            if not click_centre(page, f'[data-target="{refs[0]}"]'):
+                continue
+            chooser = page.locator("#chooser")
+            try:
+                page.wait_for_function(
+                    "v => parseInt(document.getElementById('state').dataset.version, 10) > v "
+                    "|| !document.getElementById('chooser').hidden", arg=v, timeout=10_000)
+            except Exception:  # noqa: BLE001 - report below with the page's message
+                msg = page.locator("#msg").text_content()
+                raise AssertionError(f"clicking {refs[0]} did nothing ({msg})") from None
+            if chooser.is_visible():
+                chooser.locator("button").first.click()
+            wait_version_above(page, v)
+            return "board"
+    page.locator("button.act").nth(v % len(acts)).click()
+    wait_version_above(page, v)
+    return "button"
+
+
+def draws(g: Game) -> bool:
+    return type(g).draw is not Game.draw
+
+
+def start_from_lobby(page: Page, server: str, game: str, practice: bool = True) -> None:
+    page.goto(server + "/")
+    page.select_option("#game", game)
+    if practice:
+        page.check("#practice")
+    page.click("#start")
+    page.wait_for_url(re.compile(r"/t/\w+\?token="))
+    page.wait_for_selector("#state")
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_play_a_game_in_the_browser(gid: str, server: str, browser: Browser,
+                                    shots: Path) -> None:
+    g = games.get(gid)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = ctx.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    try:
+        start_from_lobby(page, server, gid)
+        take_seats(page)
+        how = []
+        while len(how) < 12 and page.locator("#state").get_attribute("data-result") == "ongoing":
+            how.append(decide(page))
+        assert len(how) >= 10 or page.locator("#state").get_attribute("data-result") != "ongoing"
+        if draws(g):
+            assert how.count("board") >= min(10, len(how)) // 2, how
+        # the step log shows the automated steps with their rulebook sections
+        expect(page.locator("#log .ev .section").first).to_be_visible()
+        page.evaluate("window.scrollTo(0, 0)")
+        page.screenshot(path=str(shots / f"table-{gid}.png"))
+        # undo (a practice table rewinds anything), then reload: the same state
+        undo = page.locator("#undo")
+        if undo.is_enabled():
+            v = version(page)
+            undo.click()
+            wait_version_above(page, v)
+            expect(page.locator("#log .undone").first).to_be_attached()
+        v = version(page)
+        board = page.locator(".board-area").inner_html()
+        log_len = page.locator("#log > li").count()
+        page.reload()
+        page.wait_for_selector("#state")
+        assert version(page) == v
+        assert page.locator(".board-area").inner_html() == board
+        assert page.locator("#log > li").count() == log_len
+        assert not errors, errors
+    finally:
+        ctx.close()
+
+
+def two_seat_table(server: str) -> dict[str, Any]:
+    r = httpx.post(f"{server}/api/tables", json={"game": "toy", "setup": {
+        "heroes": ["ada", "bo"]}, "seed": 11})
+    assert r.status_code == 201
+    return r.json()
+
+
+def test_two_seats_see_each_other_live_and_a_spectator_cannot_act(
+        server: str, browser: Browser) -> None:
+    t = two_seat_table(server)
+    a_ctx, b_ctx, s_ctx = (browser.new_context() for _ in range(3))
+    try:
+        a, b, s = a_ctx.new_page(), b_ctx.new_page(), s_ctx.new_page()
+        a.goto(t["links"]["ada"])
+        b.goto(t["links"]["bo"])
+        s.goto(t["spectator"])
+        for p in (a, b, s):
+            p.wait_for_function("document.getElementById('main').dataset.live === '1'")
+        expect(b.locator(".decision")).to_contain_text("Waiting for seat ada")
+        click_centre(a, '[data-target="square:B1"]')
+        wait_version_above(b, 0)
+        wait_version_above(s, 0)
+        expect(b.locator("#log")).to_contain_text("Ada moves to B1")
+        expect(b.locator(".decision")).to_contain_text("Your decision")
+        # bo acts; ada sees it live
+        v = version(a)
+        b.locator("button.act", has_text="waits").click()
+        wait_version_above(a, v)
+        expect(a.locator("#log")).to_contain_text("Bo waits")
+        # the spectator sees everything but has nothing to click, and the API refuses it
+        expect(s.locator("#log")).to_contain_text("Bo waits")
+        assert s.locator("[data-target]").count() == 0
+        assert s.locator("button.act").count() == 0
+        status = s.evaluate("""async (id) => (await fetch(`/api/tables/${id}/actions`, {
+            method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({action: 'wait', version: 0})})).status""", t["id"])
+        assert status == 403
+    finally:
+        for c in (a_ctx, b_ctx, s_ctx):
+            c.close()
+
+
+def test_offline_and_back_resyncs(server: str, browser: Browser) -> None:
+    t = two_seat_table(server)
+    a_ctx, b_ctx = browser.new_context(), browser.new_context()
+    try:
+        a, b = a_ctx.new_page(), b_ctx.new_page()
+        a.goto(t["links"]["ada"])
+        b.goto(t["links"]["bo"])
+        b.wait_for_function("document.getElementById('main').dataset.live === '1'")
+        b_ctx.set_offline(True)
+        expect(b.locator("#net")).to_contain_text("ffline")
+        h = {"Authorization": f"Bearer {t['seats']['ada']}"}
+        r = httpx.post(f"{server}/api/tables/{t['id']}/actions", headers=h,
+                       json={"action": "move B1", "version": 0})
+        assert r.status_code == 200
+        b.wait_for_timeout(300)
+        assert version(b) == 0  # offline: nothing arrived
+        b_ctx.set_offline(False)
+        wait_version_above(b, 0)
+        expect(b.locator("#log")).to_contain_text("Ada moves to B1")
+        expect(b.locator(".decision")).to_contain_text("Your decision")
+    finally:
+        a_ctx.close()
+        b_ctx.close()
+
+
+def test_keyboard_only_and_accessible_names(server: str, browser: Browser) -> None:
+    t = two_seat_table(server)
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(t["links"]["ada"])
+        take_seats(page)
+        # every target of a legal action is a named button in the accessibility tree
+        targets = page.locator("[data-target]")
+        assert targets.count() >= 2
+        for i in range(targets.count()):
+            expect(targets.nth(i)).to_have_accessible_name(re.compile(r"\S.*: \S"))
+            expect(targets.nth(i)).to_have_role("button")
+        # keyboard only: Tab to the board, arrows between targets, Enter picks
+        played = 0
+        for _ in range(4):
+            v = version(page)
+            if page.locator("[data-target]").count() == 0:
+                page.keyboard.press("Tab")
+                page.keyboard.press("Enter")  # no board target: an action button
+            else:
+                for _ in range(60):
+                    page.keyboard.press("Tab")
+                    if page.evaluate("!!(document.activeElement && "
+                                     "document.activeElement.dataset.target)"):
+                        break
+                page.keyboard.press("ArrowDown")
+                page.keyboard.press("Enter")
+                if page.locator("#chooser").is_visible():
+                    page.keyboard.press("Enter")
+            try:
+                wait_version_above(page, v)
+            except Exception:
+                page.screenshot(path="/tmp/kb-fail.png")
+                print("ACTIVE", page.evaluate("document.activeElement.outerHTML.slice(0, 300)"))
+                print("MSG", page.locator("#msg").text_content())
+                raise
+            played += 1
+        assert played == 4
+        expect(page.locator("#log")).to_contain_text("moves to")
+    finally:
+        ctx.close()
+
+
+def test_screenshot_lobby_phone(server: str, browser: Browser, shots: Path) -> None:
+    """The lobby and a table fit a phone-sized screen (no sideways page scroll)."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True,
+                              has_touch=True)
+    try:
+        page = ctx.new_page()
+        start_from_lobby(page, server, "toy", practice=False)
+        width = page.evaluate("document.documentElement.scrollWidth")
+        assert width <= 400, width
+        page.locator("[data-target]").first.tap()
+        page.screenshot(path=str(shots / "table-phone.png"))
+    finally:
+        ctx.close()
+
+
+def test_chromium_is_debian_s() -> None:
+    """The browser used is the machine's own Chromium (no downloaded build)."""
+    out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
+    assert "Chromium" in out.stdout
