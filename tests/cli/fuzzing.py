@@ -1,7 +1,11 @@
 """Mutated saves and content files, fed to the terminal; a crash or a hang is classified.
 
-The property tests (test_cli_fuzz.py) and a longer campaign (``python tests/cli/fuzzing.py
-GAME N``) share this code. A failure's *signature* is the exception type and the innermost
+The property tests (test_cli_fuzz.py) and the tools below share this code:
+``python tests/cli/fuzzing.py GAME N [SEED]`` runs a longer campaign and prints each failure;
+``... collect GAME N SEED`` prints each new failure as a shrunk ``Finding``;
+``... refresh`` re-runs the recorded findings and rewrites fuzz_findings.py without the
+fixed ones (and with where a moved one fails now); ``... add "Case(...)"`` records the
+failures of a case a failing property test printed. A failure's *signature* is the exception type and the innermost
 meadhall function it came from, so a known engine bug is recognised however it was reached.
 """
 
@@ -343,14 +347,59 @@ def collect(game_id: str, n: int, seed: int) -> None:
     """Run a campaign, shrink one case per failure signature, print them as Finding(...)."""
     for sig, (f, case) in campaign(game_id, n, seed).items():
         small = shrink(case, sig, f.target)
-        print(f"    Finding({sig!r},\n            {small!r},\n"
-              f"            {first_error_line(f)!r}, {f.target!r}),")
+        print(finding_source(sig, small, first_error_line(f), f.target), end="")
     sys.stdout.flush()
+
+
+def finding_source(sig: tuple[str, ...], case: Case, error: str, target: str) -> str:
+    return (f"    Finding({sig!r},\n            {case!r},\n"
+            f"            {error!r}, {target!r}),\n")
+
+
+def refresh(extra: list[Any] | None = None) -> None:
+    """Re-run every recorded finding (and ``extra`` ones): keep those still there, drop the
+    fixed ones, and record where a moved one fails now; rewrites fuzz_findings.py."""
+    from fuzz_findings import FINDINGS
+
+    path = Path(__file__).with_name("fuzz_findings.py")
+    kept: dict[tuple[str, ...], str] = {}
+    for f in [*FINDINGS, *(extra or [])]:
+        if f.signature in kept:
+            continue
+        failures = f.case.run()
+        same = [x for x in failures if x.signature == f.signature]
+        if same:
+            kept[f.signature] = finding_source(f.signature, f.case, f.error, same[0].target)
+            continue
+        print(f"fixed: {f.signature}" if not failures else f"moved: {f.signature}")
+        for x in failures:
+            if x.signature not in kept and not any(g.signature == x.signature
+                                                   for g in FINDINGS):
+                print(f"   now: {x.signature}")
+                kept[x.signature] = finding_source(x.signature, f.case, first_error_line(x),
+                                                   x.target)
+    text = path.read_text(encoding="utf-8")
+    head, rest = text.split("FINDINGS: list[Finding] = [\n", 1)
+    tail = rest[rest.index("]\n\n_SIGNATURES"):]
+    body = "".join(kept[k] for k in sorted(kept, key=lambda k: (k[0], k[2], k[1])))
+    path.write_text(head + "FINDINGS: list[Finding] = [\n" + body + tail, encoding="utf-8")
+    print(f"{len(kept)} findings recorded")
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "collect":
         collect(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        sys.exit(0)
+    if sys.argv[1] == "refresh":
+        refresh()
+        sys.exit(0)
+    if sys.argv[1] == "add":
+        # add "Case(...)" as printed by a failing property test: records its failures
+        from fuzz_findings import Finding
+
+        new_case = eval(sys.argv[2], {"Case": Case})  # noqa: S307 - a developer's own input
+        refresh([Finding(f.signature, new_case, first_error_line(f), f.target)
+                 for f in new_case.run()])
         sys.exit(0)
     os.environ.setdefault("COLUMNS", "120")
     gid, count = sys.argv[1], int(sys.argv[2])
