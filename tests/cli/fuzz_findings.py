@@ -193,6 +193,9 @@ FINDINGS: list[Finding] = [
     Finding(('toy', 'KeyError', 'games/toy/game.py:_enemy_phase'),
             Case(game='toy', file='', steps=0, mutations=[('unknown_id', ('position', 'wind', 'pile', 0), ' ')], keys='1'),
             "KeyError: ' '", 'play'),
+    Finding(('toy', 'TypeError', 'games/toy/game.py:_outcome'),
+            Case(game='toy', file='', steps=12, mutations=[('wrong_type', ('position', 'caught', 0), True)], keys='1'),
+            'TypeError: sequence item 0: expected str instance, bool found', 'from_json'),
 ]
 
 _SIGNATURES = {f.signature for f in FINDINGS}
