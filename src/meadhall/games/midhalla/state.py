@@ -565,6 +565,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         engine's own snapshot of step 3.3 and test helpers load unchecked."""
         if checked:
             check_types(p)
+        p = fastcopy(p)  # the state never shares a list or dict with the caller's position
         c = self.content
         if "chapter" in p:
             if p["chapter"] not in c.chapters:
