@@ -137,14 +137,20 @@ def test_to_json_and_view_hand_out_copies() -> None:
         st = G.from_json(save)
         twin = st.clone()
         fresh = G.new_game({"scenario": "chapter2", "heroes": ["harkon", "enyk", "tora"]}, 1)
-        fresh_before = fresh.to_json()
-        before = st.to_json()
-        for out in (st.to_json(), st.view(None), st.view("harkon"), st.measures()):
+        fresh_before = _text(fresh.to_json())
+        before = _text(st.to_json())
+        outs = [st.to_json(), st.view(None), st.view("harkon"), st.measures(),
+                *(a.to_json() for a in st.described_actions())]
+        for out in outs:
             _mutate_everything(out)
-        assert st.to_json() == before and twin.to_json() == before
-        assert fresh.to_json() == fresh_before
-        assert G.new_game({"scenario": "chapter2", "heroes": ["harkon", "enyk", "tora"]},
-                          1).to_json() == fresh_before
+        assert _text(st.to_json()) == before and _text(twin.to_json()) == before
+        assert _text(fresh.to_json()) == fresh_before
+        assert _text(G.new_game({"scenario": "chapter2", "heroes": ["harkon", "enyk", "tora"]},
+                                1).to_json()) == fresh_before
+
+
+def _text(d: dict) -> str:
+    return json.dumps(d, sort_keys=True)
 
 
 def _reorder(obj: Any) -> Any:
