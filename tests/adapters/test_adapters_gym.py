@@ -167,3 +167,17 @@ def test_meadhall_imports_without_the_rl_libraries() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert "pip install 'meadhall[rl]'" in out.stdout, out.stderr
+
+
+def test_a_game_the_other_seats_finish_alone_ends_at_reset() -> None:
+    # Bo has escaped already: Ada (a bot, answering the troll's ties too) plays on alone
+    # until the game ends.
+    start = games.get("toy").from_json({
+        "game": "toy", "setup": OPEN, "seed": 4,
+        "position": {"heroes": {"ada": "A1"}, "escaped": ["bo"], "troll": {"at": "C3"}}})
+    env = make_env("toy", OPEN, seat="bo", others="random", choices_by="ada")
+    _, info = env.reset(options={"state": start})
+    assert "outcome" in info and not info["action_mask"].any()
+    assert info["seed"] == 4 and info["events"]
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)

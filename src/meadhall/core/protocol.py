@@ -506,7 +506,7 @@ class GameState(ABC):
     CHECKPOINT_EVERY: ClassVar[int] = 32
     """Steps between the undo checkpoints of seeded play (see :meth:`_run_atomic`)."""
 
-    def _restore(self) -> None:
+    def _undo_failed_step(self) -> None:
         """Put the state back as it was before the failed step: the last checkpoint, replayed
         up to the current log (every entry after it applied cleanly once, and play is
         deterministic, so replaying gives the identical state). A game that began with
@@ -548,7 +548,7 @@ class GameState(ABC):
         try:
             self._run(text, events)
         except BaseException:
-            self._restore()
+            self._undo_failed_step()
             raise
         if text != START:
             self.log.append(text)
