@@ -185,3 +185,64 @@ class BattleForgeContent(ContentModel):
                 if e not in self.scenario_events:
                     raise ValueError(f"{s.name}: unknown event set {e}")
         return self
+
+
+OPS = {"activate", "if", "turn", "move", "attack", "damage", "lose", "heal", "temp", "frost",
+       "stun", "push", "pull", "throw", "token"}
+"""The operations a God or Event card step may use (``op_<name>`` in ``gods.py``)."""
+SELECTORS = {"all", "first", "hit", "moved", "closest", "farthest", "lowest_health",
+             "most_cubes"}
+"""The champions a step may name (``Gods.select``)."""
+
+
+def check_steps(path: str, where: str, steps: list[dict[str, Any]]) -> None:
+    """Every step names a known operation and known champions."""
+    from meadhall.core.errors import ContentError
+
+    for i, st in enumerate(steps):
+        at = f"{where}[{i}]"
+        if st.get("op") not in OPS:
+            raise ContentError(path, f"{at}.op", f"unknown operation {st.get('op')!r}; known: "
+                               f"{', '.join(sorted(OPS))}")
+        for key in ("who", "toward", "adjacent_to"):
+            if key in st and st[key] not in SELECTORS:
+                raise ContentError(path, f"{at}.{key}", f"unknown champion selector "
+                                   f"{st[key]!r}; known: {', '.join(sorted(SELECTORS))}")
+        target = st.get("target")
+        if isinstance(target, dict) and "champion" in target and \
+                target["champion"] not in SELECTORS:
+            raise ContentError(path, f"{at}.target.champion", f"unknown champion selector "
+                               f"{target['champion']!r}")
+        for key in ("then",):
+            if isinstance(st.get(key), list):
+                check_steps(path, f"{at}.{key}", st[key])
+
+
+def check_content(path: str, c: BattleForgeContent) -> None:
+    """The checks beyond the schema (see :meth:`BattleForgeGame.check_content`)."""
+    from meadhall.core.errors import ContentError
+
+    from .basics import Board
+
+    for k, sc in c.scenarios.items():
+        Board.build(sc.map, path, f"scenarios.{k}.map")
+        for slot, card in sc.minions.items():
+            if c.minion_cards[card].type != slot:
+                raise ContentError(path, f"scenarios.{k}.minions.{slot}", f"{card} is a Minion "
+                                   f"{c.minion_cards[card].type} card, not Minion {slot}")
+        if set(sc.minions) != {1, 2, 3}:
+            raise ContentError(path, f"scenarios.{k}.minions", "the three numbered Minion "
+                               "spaces 1, 2, 3 (Reading the Confrontation Board)")
+    for k, card in c.thor_cards.items():
+        check_steps(path, f"thor_cards.{k}.steps", card.steps)
+    for k, card in c.general_events.items():
+        check_steps(path, f"general_events.{k}.steps", card.steps)
+    for g, group in c.scenario_events.items():
+        for k, card in group.items():
+            check_steps(path, f"scenario_events.{g}.{k}.steps", card.steps)
+    track = c.round_track
+    if len(track) != 13 or track[-1] != "end" or any(
+            s not in ("triangle", "square", "circle") for s in track[:-1]):
+        raise ContentError(path, "round_track", "12 Rounds of Spawning symbols (triangle, "
+                           "square, circle) then the last space, 'end' (Winning and Losing: "
+                           "the end of Round 12)")

@@ -16,7 +16,7 @@ from meadhall.core.protocol import Action, Game, GameState, Info
 
 from . import drawing, evaluation, vocabulary
 from .basics import GAME_ID, Board
-from .components import BattleForgeContent
+from .components import BattleForgeContent, check_content
 from .state import BattleForgeState
 
 CONTENT = Path(__file__).parent / "content" / "battleforge.json"
@@ -44,12 +44,21 @@ class BattleForgeGame(Game):
         self._boards: dict[str, Board] = {}
 
     def load_content(self) -> BattleForgeContent:
-        return load(BattleForgeContent, CONTENT)
+        content = load(BattleForgeContent, CONTENT)
+        self.check_content(str(CONTENT), content)
+        return content
+
+    def check_content(self, path: str, model: Any) -> None:
+        """What the game checks beyond the schema when it loads its content (the maps, the
+        minion card slots, the card steps, the Rounds track); ``meadhall validate`` calls it
+        too, so both refuse a file with the same message."""
+        if isinstance(model, BattleForgeContent):
+            check_content(path, model)
 
     def board(self, scenario: str) -> Board:
         if scenario not in self._boards:
             self._boards[scenario] = Board.build(self.content.scenarios[scenario].map,
-                                                 f"{CONTENT}: scenarios.{scenario}")
+                                                 str(CONTENT), f"scenarios.{scenario}.map")
         return self._boards[scenario]
 
     def scenarios(self) -> list[Info]:
