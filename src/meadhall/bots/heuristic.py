@@ -1,9 +1,9 @@
 """The heuristic bot: one-step search scored by the game's own evaluation.
 
-For each legal action (at most ``width`` of them, most promising first by the game's
-``order_actions``) it applies the action on a few determinized copies of the position, lets the
-engine run every automated step and the players'-choice defaults up to the next hero decision,
-and scores the result with ``Game.evaluate``. All actions are tried against the same copies
+For each legal action (when the game orders actions, its ``width`` most promising ones) it
+applies the action on a few determinized copies of the position, lets the engine run every
+automated step and the players'-choice defaults up to the next hero decision, and scores the
+result with ``Game.evaluate``. All actions are tried against the same copies
 (common random numbers), so that the comparison is fair; ties go to the bot's seeded generator.
 Coming back to a position it decided in before, it tries an action it has not chosen there
 (:class:`~meadhall.bots.base.Repetition`), so free actions that undo each other cannot loop.
@@ -39,7 +39,9 @@ class HeuristicBot:
         the sampled futures."""
         game = self.game or game_of(state)
         actions = actions or legal_or_fail(state)
-        if len(actions) > 1:
+        if len(actions) > 1 and type(game).order_actions is not Game.order_actions:
+            # Only a game's own ordering says which actions are worth the search: without
+            # one, every action is tried.
             actions = game.order_actions(state, actions)[: self.width]
         totals = [0.0] * len(actions)
         for _ in range(self.samples):

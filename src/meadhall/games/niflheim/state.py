@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core import grid
-from meadhall.core.chance import ChanceMode
+from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck, Pool
 from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
@@ -76,6 +76,8 @@ class NiflheimState(GameState):
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
         self.discard: list[str] = []
         self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
+        self.ground_runes: dict[Sq, dict[str, str]] = {}
+        """Runestones affixed to weapons lying on the ground (square -> weapon -> colour)."""
         self.done: list[str] = []
         self.round = 1
         self.track = 0
@@ -193,6 +195,10 @@ class NiflheimState(GameState):
         dropped = h.items()
         if dropped:
             self.items.setdefault(at, []).extend(dropped)
+            for item, colour in h.runes.items():
+                if item in dropped:  # the runestone stays on its weapon
+                    self.ground_runes.setdefault(at, {})[item] = colour
+            h.runes = {}
         h.ready, h.off_hand, h.gear = None, None, []
         h.status, h.at, h.locked_by = "dead", None, None
         # kind "knockout" with hero/by/by_type: the simulation lab counts these.
@@ -204,7 +210,7 @@ class NiflheimState(GameState):
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
-                    x.glory = max(x.glory - 3, -skills.MAX_CORRUPTION)
+                    skills.change_fate(self, x, -3, events)
             events.append(Event("glory", "A huskarl dies: every character present loses 3 "
                                 "Glory", S.ADDITIONAL))
         if self.active == h.id:
@@ -229,7 +235,7 @@ class NiflheimState(GameState):
     def break_locks_if_apart(self, u: Undead, events: list[Event]) -> None:
         """A pushed undead no longer adjacent to the hero it locked releases the lock."""
         for h in self.heroes.values():
-            if h.locked_by == u.id and h.at is not None and not grid.is_orthogonal(h.at, u.at):
+            if h.locked_by == u.id and h.at is not None and not self.board.adjacent(h.at, u.at):
                 h.locked_by = None
                 events.append(Event("unlock", f"{h.name} is no longer locked", S.LOCKS,
                                     {"hero": h.id}))
@@ -259,9 +265,9 @@ class NiflheimState(GameState):
             for x in present:
                 if not x.huskarl:
                     x.glory = max(x.glory + 1 - failed, -skills.MAX_CORRUPTION)
-            events.append(Event("glory", f"Each character present gains 1 Glory for completing "
-                                f"the scenario and loses {failed} for failed secondary "
-                                "objectives", S.ADDITIONAL))
+            lost = (f" and loses {failed} for failed secondary objectives" if failed else "")
+            events.append(Event("glory", "Each character present gains 1 Glory for completing "
+                                f"the scenario{lost}", S.ADDITIONAL))
         if sc.exit_text:
             events.append(Event("exit text", sc.exit_text, S.FINISHED_S1))
         self.result = ["win", f"Scenario {sc.number}: {sc.name} complete"]
@@ -290,7 +296,9 @@ class NiflheimState(GameState):
     def _decision(self) -> Decision | None:
         if self.choice is not None:
             c = self.choice
-            return Decision(PLAYERS, c["prompt"], c["section"], "choice", c["default"])
+            # A covering attack is its hero's player's to make; other choices are the players'.
+            return Decision(c.get("seat") or PLAYERS, c["prompt"], c["section"], "choice",
+                            c["default"])
         if self.active is not None:
             h = self.heroes[self.active]
             if h.intent is None:
@@ -317,22 +325,21 @@ class NiflheimState(GameState):
         return present.describe(self, text)
 
     def seats(self) -> list[str]:
-        """Co-op Play: one seat per player (setup ``players``); otherwise one per hero of the
-        setup, characters then huskarls."""
+        """Co-op Play: one seat per player (setup ``players``, each selecting one character).
+        Without players the game is played solo: one person runs the whole party, seated as
+        the first character (see rulings)."""
         if self.players:
             return list(self.players)
-        return [*self.setup["heroes"], *self.setup.get("huskarls", [])]
+        return [self.setup["heroes"][0]]
 
     def seat_of(self, hid: str) -> str:
-        """The seat deciding for a hero: its controlling player in co-op play; without players,
-        the hero's own seat, or for a hero found later (a freed prisoner, a recruit) the first
-        character's seat."""
-        if self.players:
-            return self.control.get(hid, hid)
+        """The seat deciding for a hero: its controlling player in co-op play, the solo seat
+        otherwise."""
         if hid in (PLAYERS, CHANCE):
             return hid
-        seats = self.seats()
-        return hid if hid in seats else seats[0]
+        if self.players:
+            return self.control.get(hid, hid)
+        return self.setup["heroes"][0]
 
     def cover_prefix(self, h: Hero) -> str:
         """How a covering hero's attack begins: ``cover: <hero> ``."""
@@ -346,10 +353,15 @@ class NiflheimState(GameState):
     def names(self) -> Names:
         return names(self.content)
 
-    def _cover_actions(self, exclude: str | None) -> list[str]:
+    def _cover_actions(self, active: str) -> list[str]:
+        """Covering attacks offered among the active hero's actions: those of other covering
+        heroes decided from the same seat (another seat's heroes are asked on their own, see
+        :meth:`_offer_cover`)."""
         out = []
+        seat = self.seat_of(active)
         for h in self.heroes.values():
-            if h.id != exclude and h.marker and h.marker.startswith("cover"):
+            if h.id != active and h.marker and h.marker.startswith("cover") \
+                    and self.seat_of(h.id) == seat:
                 out += [p.text for p in combat.plans(self, h, prefix=self.cover_prefix(h))]
         return out
 
@@ -392,7 +404,10 @@ class NiflheimState(GameState):
             self._cover_attack(action, events)
         else:
             assert self.active is not None
-            heroes.apply(self, self.heroes[self.active], action, events)
+            h = self.heroes[self.active]
+            n = len(events)
+            heroes.apply(self, h, action, events)
+            self._cover_revealed(events[n:], self.seat_of(h.id))
         self._advance(events)
 
     def _start(self, events: list[Event]) -> None:
@@ -411,29 +426,42 @@ class NiflheimState(GameState):
             raise AskCoin(what, r, section)
         return r
 
-    def _guarded(self, action: str, events: list[Event]) -> None:
+    def _guarded(self, action: str, events: list[Event], shown: int = 0) -> None:
+        """Run an action; while the Coin of Fate is unused a die roll may stop it to ask the
+        players. The action's events up to that roll are reported with the question (``shown``
+        of them were reported by an earlier question of the same action, and are not repeated
+        when it is run again)."""
+        n = len(events)
         if self.coin_used and self.camp is None:
-            self._do(action, events)  # the coin cannot come back within this action
+            try:
+                self._do(action, events)  # the coin cannot come back within this action
+            finally:
+                del events[n:n + shown]
             return
         snapshot = self.clone()
-        n = len(events)
         try:
             self._do(action, events)
+        except NeedChance:
+            del events[n:n + shown]  # table mode asks for a result: report only what is new
+            raise
         except AskCoin as ask:
             script = [*self.coin_script[: self.coin_pos], ask.result]
             chance = self.chance  # results already drawn stay drawn
+            happened = events[n:]
             self.__dict__ = snapshot.__dict__
             self.chance = chance
             prior = self.choice
             del events[n:]
+            events.extend(happened[shown:])
             self.coin_script, self.coin_pos = [], 0
             self._ask("coin", f"{ask.what}: rolled {ask.result}. Keep it, or flip the Coin of "
                       "Fate (once per scenario: heads re-roll, tails keep)?", S.COIN,
                       [KEEP, FLIP], KEEP, action=action, script=script, what=ask.what,
-                      prior=prior)
+                      prior=prior, shown=len(happened))
             events.append(Event("roll", f"{ask.what}: {ask.result}", ask.section,
                                 {"roll": ask.result}))
             return
+        del events[n:n + shown]
         self.coin_script, self.coin_pos = [], 0
 
     def _coin(self, answer: str, events: list[Event]) -> None:
@@ -453,7 +481,7 @@ class NiflheimState(GameState):
                 events.append(Event("coin", f"The Coin of Fate shows tails: the {script[-1]} "
                                     "stands", S.COIN))
         self.coin_script, self.coin_pos = script, 0
-        self._guarded(c["action"], events)
+        self._guarded(c["action"], events, int(c.get("shown", 0)))
 
     # ------------------------------------------------------------------ choices
     def _ask(self, kind: str, prompt: str, section: str, options: list[str],
@@ -493,7 +521,13 @@ class NiflheimState(GameState):
             if action != NO_COVER:
                 self._cover_attack(action, events)
             else:
-                events.append(Event("cover", "No covering hero interrupts", S.COVERING))
+                who = [h.name for h in self.heroes.values() if h.on_map and h.marker
+                       and h.marker.startswith("cover") and self.seat_of(h.id) == c.get("seat")]
+                events.append(Event("cover", f"{' and '.join(who) or 'No covering hero'} "
+                                    "does not interrupt", S.COVERING))
+            u = self.undead.get(c.get("uid", -1))
+            if c.get("later") and u is not None and self.choice is None:
+                self._offer_cover(u, c["later"])
         elif kind == "ready passed":
             if " readies " in action:
                 heroes.ready(self, self.heroes[c["hero"]], c["item"], action.endswith("off hand"),
@@ -560,8 +594,10 @@ class NiflheimState(GameState):
         mardrom = any(u.kind == "mardrom" for u in self.undead.values())
         mod = 0 if mardrom else -4
         while True:
-            hr = self.d12("heroes' initiative roll", S.INITIATIVE)
-            ur = self.d12("undead initiative roll", S.INITIATIVE)
+            hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
+                          S.INITIATIVE)
+            ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
+                          f"{hr - mod + 1}+)", S.INITIATIVE)
             if hr != ur + mod:
                 break
             events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}{mod:+d} = "
@@ -741,16 +777,42 @@ class NiflheimState(GameState):
         self.uact = {"uid": uid, "stage": 0, "stunned": int(u.stunned), "moves": 0, "moved": 0}
         self._offer_cover(u)
 
-    def _offer_cover(self, u: Undead) -> None:
-        options = []
+    def _cover_revealed(self, events: list[Event], active_seat: str) -> None:
+        """An undead revealed by a hero's action during the hero turn may be attacked at once by
+        covering heroes of the other seats (the active seat's covering heroes have their
+        attacks among its actions)."""
+        if self.choice is not None:
+            return
+        others = [self.seat_of(h.id) for h in self.heroes.values() if h.on_map and h.marker
+                  and h.marker.startswith("cover") and self.seat_of(h.id) != active_seat]
+        if not others:
+            return
+        for e in events:
+            u = self.undead.get(e.data.get("undead", -1)) if e.kind == "reveal" else None
+            if u is not None:
+                self._offer_cover(u, others)
+                if self.choice is not None:
+                    return
+
+    def _offer_cover(self, u: Undead, seats: list[str] | None = None) -> None:
+        """Covering: heroes with a Cover marker that can attack ``u`` may interrupt. Each seat
+        is asked in turn for its own covering heroes (only ``seats``, when given), so a
+        player decides only for the heroes they control."""
+        groups: dict[str, list[str]] = {}
         for h in self.heroes.values():
             if h.on_map and h.marker and h.marker.startswith("cover"):
-                options += [p.text for p in combat.plans(self, h, only=u.id,
-                                                         prefix=self.cover_prefix(h))]
-        if options:
+                seat = self.seat_of(h.id)
+                if seats is not None and seat not in seats:
+                    continue
+                opts = [p.text for p in combat.plans(self, h, only=u.id,
+                                                     prefix=self.cover_prefix(h))]
+                if opts:
+                    groups.setdefault(seat, []).extend(opts)
+        if groups:
+            first, *later = groups
             self._ask("cover", f"{uname(self, u)} is in a covering hero's LOS and range: "
-                      "interrupt with a covering attack?", S.COVERING, [NO_COVER, *options],
-                      NO_COVER)
+                      "interrupt with a covering attack?", S.COVERING,
+                      [NO_COVER, *groups[first]], NO_COVER, seat=first, uid=u.id, later=later)
 
     def _act_undead(self, u: Undead, events: list[Event]) -> None:
         assert self.uact is not None
@@ -885,6 +947,7 @@ class NiflheimState(GameState):
             "undead": [self._undead_json(u, public=True) for u in self.undead.values()],
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
+            "ground_runes": {grid.name(q): dict(v) for q, v in sorted(self.ground_runes.items())},
             "done": list(self.done), "coin_used": self.coin_used,
             "campaign": None if self.camp is None else {
                 k: self.camp[k] for k in ("played", "interim_counts", "notes", "motes",
@@ -903,6 +966,7 @@ class NiflheimState(GameState):
             "ready": h.ready, "off_hand": h.off_hand, "gear": list(h.gear),
             "supplies": dict(h.supplies), "xp": h.xp, "glory": h.glory,
             "runes": dict(h.runes), "skills": list(h.skills), "free_step": h.free_step,
+            "fate_mp": h.fate_mp, "rearranging": h.rearranging,
         }
 
     def _undead_json(self, u: Undead, public: bool = False) -> dict[str, Any]:
@@ -1010,6 +1074,7 @@ class NiflheimState(GameState):
             "undead": [self._undead_json(u) for u in self.undead.values()],
             "pool": self.pool.to_json(), "discard": list(self.discard),
             "items": {grid.name(q): list(v) for q, v in self.items.items()},
+            "ground_runes": {grid.name(q): dict(v) for q, v in self.ground_runes.items()},
             "done": list(self.done),
             "undead_activation": dict(self.uact) if self.uact else None,
             "choice": self.choice, "spawn_queue": self.spawn_queue,
@@ -1079,6 +1144,8 @@ class NiflheimState(GameState):
             self.discard = list(p["discard"])
         if "items" in p:
             self.items = {grid.sq(q): list(v) for q, v in p["items"].items()}
+        if "ground_runes" in p:
+            self.ground_runes = {grid.sq(q): dict(v) for q, v in p["ground_runes"].items()}
         self.done = list(p.get("done", self.done))
         self.uact = p.get("undead_activation", self.uact)
         self.choice = p.get("choice", self.choice)
@@ -1114,7 +1181,9 @@ class NiflheimState(GameState):
                  dict(d.get("supplies", {"projectiles": 0, "healing_salves": 0,
                                          "holy_water": 0})),
                  int(d.get("xp", 0)), int(d.get("glory", 0)), dict(d.get("runes", {})),
-                 skills=list(d.get("skills", [])), free_step=bool(d.get("free_step", False)))
+                 skills=list(d.get("skills", [])), free_step=bool(d.get("free_step", False)),
+                 fate_mp=bool(d.get("fate_mp", False)),
+                 rearranging=d.get("rearranging"))
         for it in h.items():
             if it not in self.content.armoury:
                 raise ContentError("", f"heroes.{hid}", f"unknown item {it!r}")

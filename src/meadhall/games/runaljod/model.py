@@ -108,7 +108,7 @@ class Hero:
         return None
 
     def pool(self) -> list[Rune]:
-        return [r for r in self.runes if r.place == POOL]
+        return [r for r in self.runes if r.place == "pool"]
 
     def god_rune(self) -> Rune | None:
         for r in self.runes:
@@ -117,7 +117,10 @@ class Hero:
         return None
 
     def space_used(self, space: str) -> bool:
-        return any(r.place == space for r in self.runes)
+        for r in self.runes:  # noqa: SIM110 - a loop, not a generator: a hot path
+            if r.place == space:
+                return True
+        return False
 
 
 @dataclass(slots=True)
