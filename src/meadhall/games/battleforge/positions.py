@@ -418,6 +418,14 @@ def check_tasks(p: Position, heroes: list[str], board: Board) -> None:
                        "resolved")
         if p.ask.h == "pick" and not (p.attack and p.attack.pick):
             raise fail("attack.pick", "the dice being chosen")
+    names = [t.t for t in p.tasks]
+    if p.phase == "setup" and p.result is None and "begin" not in names:
+        raise fail("tasks", "Champion Preparation ends with the step that begins Round 1 "
+                   "('begin')")
+    if p.phase == "ironborn" and p.result is None and names and not {
+            "end_round", "ironborn"} & set(names):
+        raise fail("tasks", "the Ironborn Phase ends with the step that ends the Round "
+                   "('end_round')")
     if p.ask is not None and p.ask.h == "attack_order" and not p.pending_attacks:
         raise fail("pending_attacks", "the Attacks to order")
     if p.attack is not None:
