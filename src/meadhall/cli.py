@@ -307,12 +307,15 @@ def play_cmd(
     save: Annotated[Path | None, typer.Option(help="autosave file")] = None,
     table: Annotated[bool, typer.Option("--table", help="table mode: you roll the dice")] = False,
     option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
+    bot: Annotated[list[str] | None, typer.Option(help="SEAT=KIND: a bot plays this seat "
+                                                  "(heuristic, random, mcts:200; all=KIND "
+                                                  "for every seat)")] = None,
 ) -> None:
     """Play interactively in the terminal, with undo and autosave."""
     from meadhall.play import TerminalSession
 
     setup = parse_setup(None, None, option or [])
-    TerminalSession(_out()).run(game, scenario, heroes, seed, save, table, setup)
+    TerminalSession(_out(), bots=bot or []).run(game, scenario, heroes, seed, save, table, setup)
 
 
 @app.command("bench")
@@ -342,8 +345,9 @@ def sim_cmd(
     bot: Annotated[str, typer.Option(help="random, heuristic, mcts:200, mcts:1s")] = "heuristic",
     bots: Annotated[str | None, typer.Option(help="several bots, comma-separated: one batch "
                                              "each (random,heuristic,mcts:200)")] = None,
-    n_games: Annotated[int, typer.Option("--games", help="games per batch (the cap with "
-                                         "--until-ci)")] = 200,
+    n_games: Annotated[int | None, typer.Option("--games", help="games per batch (default "
+                                                "200); with --until-ci the most to play "
+                                                "(default 6400)")] = None,
     seed: Annotated[int, typer.Option(help="base seed: game i of every batch has the same "
                                       "seed")] = 1,
     workers: Annotated[str, typer.Option(help="worker processes, or auto (one per CPU)")] = "auto",

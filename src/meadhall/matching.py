@@ -1,7 +1,7 @@
 """Forgiving typing: what a person typed, matched to a legal action or to a listed choice.
 
 Case never matters and a unique beginning is enough (``move d5`` for ``move D5``, ``nif`` for
-Niflheim, ``att tr`` for ``attack troll``); text that matches nothing is answered with the
+Niflheim, ``att tr`` for ``attack troll``, ``pl 3`` for ``place in space 3``); text that matches nothing is answered with the
 closest legal actions (``did you mean ...``), never with an unrelated rule. Used by the
 terminal (``meadhall act`` and ``meadhall play``) for every game alike.
 """
@@ -30,12 +30,21 @@ def _word_prefix(typed: str, name: str) -> bool:
     return len(t) <= len(n) and all(b.startswith(a) for a, b in zip(t, n, strict=False))
 
 
+def _word_subsequence(typed: str, name: str) -> bool:
+    """The typed words begin some of the name's words, in order (``pl 3`` → ``place in
+    space 3``)."""
+    words = iter(name.split())
+    return all(any(w.startswith(t) for w in words) for t in typed.split())
+
+
 def _matches(typed: str, names: Sequence[Sequence[str]]) -> list[int]:
     """Indices of the options ``typed`` picks: an exact (case-insensitive) name wins, then a
-    unique beginning of a name, then word-by-word beginnings."""
+    unique beginning of a name, then word-by-word beginnings, then beginnings of some of the
+    words in order."""
     t = normalise(typed)
     folded = [[normalise(n) for n in option] for option in names]
-    for test in (lambda n: n == t, lambda n: n.startswith(t), lambda n: _word_prefix(t, n)):
+    for test in (lambda n: n == t, lambda n: n.startswith(t), lambda n: _word_prefix(t, n),
+                 lambda n: _word_subsequence(t, n)):
         found = [i for i, option in enumerate(folded) if any(test(n) for n in option)]
         if found:
             return found
@@ -79,9 +88,15 @@ def match_choice(typed: str, options: Sequence[Sequence[str]], what: str,
         raise ContentError("your answer", field or what, f"{typed!r} fits several: "
                            f"{_listing([ids[i] for i in found])}; type more of it")
     close = suggest(typed, [n for o in options for n in o])
-    hint = f"did you mean {' or '.join(dict.fromkeys(close))}?" if close else \
+    hint = f"did you mean {_either(list(dict.fromkeys(close)))}?" if close else \
         f"choose from {_listing(ids)}"
     raise ContentError("your answer", field or what, f"unknown {what} {typed!r}; {hint}")
+
+
+def _either(items: Sequence[str]) -> str:
+    """``a``, ``a or b``, ``a, b or c``."""
+    items = list(items)
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} or {items[-1]}"
 
 
 def _verbs(texts: Sequence[str]) -> list[str]:
@@ -128,7 +143,7 @@ def resolve_action(state: GameState, typed: str) -> Action:
                             f"{_listing([texts[i] for i in found])}; type more of it or "
                             "its number")
     close = suggest(text, texts)
-    did_you_mean = f"did you mean {' or '.join(close)}?" if close else \
+    did_you_mean = f"did you mean {_either(close)}?" if close else \
         f"the actions now begin with {_listing(_verbs(texts))}"
     if text.split()[0].casefold() in _verbs(texts):
         # The right kind of action with a wrong detail: the game's rule-naming reason helps.

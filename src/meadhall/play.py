@@ -18,8 +18,10 @@ from rich.console import Console
 from rich.markup import escape
 
 from meadhall import games
+from meadhall.bots.base import Bot
+from meadhall.bots.seats import bot_to_move, seat_bots
 from meadhall.core import saves
-from meadhall.core.chance import ChanceRequest, NeedChance
+from meadhall.core.chance import ChanceRequest
 from meadhall.core.errors import ContentError, MeadhallError, SaveError
 from meadhall.core.protocol import CHANCE, Event, Game, GameState
 from meadhall.matching import match_choice, resolve_action
@@ -50,10 +52,17 @@ def _percent(p: float) -> str:
 
 
 def _chance_lines(request: ChanceRequest) -> list[str]:
+    """The possible results on one line: with their chances when they differ."""
     odds = request.odds()
-    if len(odds) > 24:
-        return [f"  results: {', '.join(o for o, _ in odds[:24])} … ({len(odds)} in all)"]
-    return [f"  {o:>6}  [dim]({_percent(p)})[/dim]" for o, p in odds]
+    names = [o for o, _ in odds]
+    shown = names if len(names) <= 24 else [*names[:23], "…", names[-1]]
+    if len({round(p, 9) for _, p in odds}) == 1:
+        return [f"  one of {', '.join(shown)}, each as likely as the others "
+                f"({_percent(odds[0][1])})"]
+    parts = [f"{o} ({_percent(p)})" for o, p in odds]
+    if len(parts) > 24:
+        parts = [*parts[:23], "…", parts[-1]]
+    return ["  " + " · ".join(parts)]
 
 
 def print_outcome(con: Console, state: GameState) -> None:
@@ -76,7 +85,7 @@ def print_decision(con: Console, state: GameState, numbered: bool = True) -> Non
         if numbered:
             for line in _chance_lines(r):
                 con.print(line)
-            con.print("  [dim]type the result as it fell (its chance in brackets)[/dim]")
+            con.print("  [dim]type the result as it fell[/dim]")
         return
     con.print(f"[bold]{escape(d.seat)}[/bold] decides: {escape(d.prompt)}{section}")
     if not numbered:
@@ -146,11 +155,14 @@ class Quit(Exception):  # noqa: N818 - control flow: the person left at a prompt
 class TerminalSession:
     """One interactive game in the terminal."""
 
-    def __init__(self, console: Console, read: Callable[[str], str] | None = None) -> None:
+    def __init__(self, console: Console, read: Callable[[str], str] | None = None,
+                 bots: Sequence[str] = ()) -> None:
         self.con = console
         self._read = read or (lambda prompt: console.input(prompt))
         self.save: saves.Save | None = None
         self.path: Path | None = None
+        self.bot_specs = list(bots)
+        self.bots: dict[str, Bot] = {}
 
     # ------------------------------------------------------------ asking
     def ask(self, prompt: str, default: str = "") -> str:
@@ -301,6 +313,11 @@ class TerminalSession:
                 saves.write(self.save, target)
                 self.con.print(f"New {game.title} game, seed {s}; autosaving to {target}. "
                                "Type ? for help.", markup=False)
+        if self.bot_specs:
+            self.bots = seat_bots(self.state, self.bot_specs)
+            self.con.print("Bots play " + ", ".join(f"{seat} ({b.spec})"
+                                                    for seat, b in self.bots.items()),
+                           markup=False)
         self.loop()
 
     def resume(self, path: Path, source: Path) -> None:
@@ -361,12 +378,38 @@ class TerminalSession:
         if legend:
             self.con.print(legend, markup=False)
         self.show()
+        listed = False
         while True:
-            print_decision(self.con, self.state)
+            if self.bot_move():
+                listed = False
+                continue
+            if not listed:
+                print_decision(self.con, self.state)
             d = self.state.decision()
             answer = self.ask(">", (d.default or "") if d else "")
-            if not self.command(answer) and answer:
+            # Enter with no default asks again without listing everything once more.
+            listed = not answer
+            if answer and not self.command(answer):
                 self.act(answer)
+
+    def bot_move(self) -> bool:
+        """Let the bot whose seat decides now act (``--bot SEAT=KIND``); False when a
+        person decides."""
+        assert self.save is not None
+        turn = bot_to_move(self.state, self.bots)
+        if turn is None:
+            return False
+        seat, bot = turn
+        action = bot.choose(self.state)
+        self.con.print(f"[dim]{escape(seat)} ({escape(bot.spec)}) >[/dim] "
+                       f"{escape(self.state.describe(action).label)}")
+        events = self.save.history.apply(self.state, action)
+        self.save.record(action.text, events)
+        print_events(self.con, events)
+        self.autosave()
+        if bot_to_move(self.state, self.bots) is None:
+            self.show()
+        return True
 
     def command(self, answer: str) -> bool:
         """Carry out a session command; False when ``answer`` is not one."""
@@ -420,6 +463,12 @@ class TerminalSession:
         except MeadhallError as e:
             self.error(str(e))
             return
+        while bot_to_move(self.state, self.bots) is not None:
+            # Back to a person's decision: bots would only replay the steps undone.
+            try:
+                self.save.state = self.save.history.undo(1)
+            except MeadhallError:
+                break
         self.save.journal.append({"action": f"undo {n}" if n > 1 else "undo", "events": []})
         self.autosave()
         self.con.print("Undone.")
@@ -462,26 +511,10 @@ class TerminalSession:
 
 
 def board_so_far(state: GameState) -> str | None:
-    """The board as it stands when table mode asks for a roll: the automated steps before
-    the roll are carried out on a copy (the state itself stays before the action, so that
-    the action can be replayed with the result). None when that cannot be drawn."""
-    p = state.pending
-    if p is None:
-        return None
-    copy = state.clone()
-    copy.pending = None
-    copy.chance.queue[:0] = list(p.results)
+    """The board as it stands when table mode asks for a roll (see
+    :meth:`GameState.at_question`). None when that cannot be drawn."""
     try:
-        # The protocol rolls a state back when it asks the table; the copy is stopped at the
-        # question instead, which is exactly the board the players see.
-        copy._run(p.action, [])
-    except NeedChance:
-        pass
-    except Exception:  # noqa: BLE001 - no preview rather than a crash
-        return None
-    else:
-        return None
-    try:
-        return copy.render()
-    except Exception:  # noqa: BLE001 - a half-applied step the game cannot draw
+        copy = state.at_question()
+        return copy.render() if copy is not None else None
+    except Exception:  # noqa: BLE001 - a half-applied step the game cannot draw: no preview
         return None

@@ -24,7 +24,8 @@ def test_encode_an_observation(benchmark, drawn_case: Case) -> None:  # type: ig
     assert len(obs) > 1 or any(n.startswith(("track:", "panel:")) for n in encoder.layout.vector)
 
 
-def test_gymnasium_episode_of_masked_random_steps(benchmark, case: Case) -> None:  # type: ignore[no-untyped-def]
+def test_gymnasium_episode_of_masked_random_steps(  # type: ignore[no-untyped-def]
+        benchmark, case: Case) -> None:
     env = make_env(case.game, case.setup, others="random", max_steps=case.max_steps)
 
     def episode() -> int:

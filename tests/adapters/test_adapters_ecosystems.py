@@ -63,7 +63,7 @@ def test_pettingzoo_seed_test(case: Case) -> None:
 
 def test_openspiel_random_sim_test(case: Case) -> None:
     game = mspiel.load(case.game, **(case.setup or {}), max_steps=case.max_steps)
-    pyspiel.random_sim_test(game, num_sims=3, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=True, verbose=False)
 
 
 def test_openspiel_mcts_bot_plays_a_game_to_its_end(case: Case) -> None:

@@ -13,6 +13,7 @@ import pytest
 from meadhall import games
 from meadhall.adapters.gym import MeadhallEnv, env_id, make_env, register
 from meadhall.adapters.table import Table, TableError
+from meadhall.bots import BotError, HeuristicBot, MCTSBot, RandomBot
 from meadhall.core.protocol import PLAYERS, Action, GameState
 
 OPEN = {"scenario": "open", "heroes": ["ada", "bo"]}
@@ -116,14 +117,17 @@ def test_other_seats_play_with_the_given_bot() -> None:
 def test_unknown_seats_and_bots_are_refused() -> None:
     with pytest.raises(TableError, match="seat must be one of ada, bo"):
         make_env("toy", OPEN, seat="troll")
-    with pytest.raises(ValueError, match="unknown bot 'genius'"):
+    with pytest.raises(BotError, match="unknown bot 'genius'"):
         make_env("toy", OPEN, others="genius").reset(seed=0)
 
 
-def test_a_bot_that_is_not_available_yet_is_announced() -> None:
-    env = make_env("toy", OPEN, seat="bo", others="heuristic")
-    with pytest.warns(UserWarning, match="'heuristic' bot is not available yet"):
-        env.reset(seed=0)
+@pytest.mark.parametrize(("spec", "kind"), [("random", RandomBot), ("heuristic", HeuristicBot),
+                                            ("mcts:20", MCTSBot)])
+def test_other_seats_are_played_by_meadhalls_bots(spec: str, kind: type) -> None:
+    env = make_env("toy", OPEN, seat="bo", others=spec)
+    _, info = env.reset(seed=0)
+    assert isinstance(env._bot, kind)
+    assert info["events"][0].startswith("Ada ")  # the bot played Ada's turn before Bo's
 
 
 def test_games_are_registered_with_gymnasium() -> None:
@@ -163,3 +167,17 @@ def test_meadhall_imports_without_the_rl_libraries() -> None:
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)
     assert "pip install 'meadhall[rl]'" in out.stdout, out.stderr
+
+
+def test_a_game_the_other_seats_finish_alone_ends_at_reset() -> None:
+    # Bo has escaped already: Ada (a bot, answering the troll's ties too) plays on alone
+    # until the game ends.
+    start = games.get("toy").from_json({
+        "game": "toy", "setup": OPEN, "seed": 4,
+        "position": {"heroes": {"ada": "A1"}, "escaped": ["bo"], "troll": {"at": "C3"}}})
+    env = make_env("toy", OPEN, seat="bo", others="random", choices_by="ada")
+    _, info = env.reset(options={"state": start})
+    assert "outcome" in info and not info["action_mask"].any()
+    assert info["seed"] == 4 and info["events"]
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.step(0)

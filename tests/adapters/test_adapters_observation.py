@@ -6,6 +6,7 @@ import doctest
 import importlib
 from typing import Any
 
+import gymnasium
 import numpy as np
 import pytest
 from adapter_cases import Case
@@ -46,7 +47,7 @@ def test_observations_never_depend_on_hidden_information(drawn_case: Case) -> No
         state, bot = table.new_state(seed), RandomBot(seed)
         for step in range(case.max_steps):
             if step % 5 == 0:
-                for seat in table.seats:
+                for seat in (*table.seats, None):  # None: the global state
                     obs = encoder.encode(state, seat)
                     assert obs in space
                     for k in (1, 2):
@@ -69,6 +70,8 @@ def test_flat_observation_is_the_pieces_in_layout_order(any_case: Case) -> None:
     assert flat.shape == (encoder.layout.size,) and flat.dtype == np.float32
     assert np.array_equal(flat, np.concatenate([pieces[n].ravel()
                                                 for n in encoder.layout.shapes()]))
+    space = encoder.layout.space()
+    assert np.array_equal(flat, gymnasium.spaces.flatten(space, pieces))
     described = describe_layout(encoder.layout)
     assert list(described) == list(encoder.layout.shapes())
     assert described["vector"]["entries"] == list(encoder.layout.vector)

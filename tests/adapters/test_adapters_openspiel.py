@@ -5,7 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from open_spiel.python.algorithms import mcts
+from adapter_cases import NO_VOCABULARY_YET
+from open_spiel.python.algorithms import ismcts, mcts
 
 from meadhall import games
 from meadhall.adapters.openspiel import (
@@ -143,3 +144,34 @@ def test_bad_parameters_are_refused() -> None:
         load("toy", max_steps=0)
     with pytest.raises(TableError, match="choices_by must be one of the seats"):
         load("toy", choices_by="troll")
+
+
+def test_resampling_keeps_what_the_seat_sees() -> None:
+    game = load("toy", heroes=["ada", "bo"])
+    state = game.new_initial_state()
+    _play(state, "move B1")
+    again = state.resample_from_infostate(1, pyspiel.UniformProbabilitySampler(0., 1.))
+    assert again.information_state_string(1) == state.information_state_string(1)
+    assert again.observation_tensor(1) == state.observation_tensor(1)
+    assert again.history() == state.history() and again is not state
+
+
+IMPERFECT = [g for g in games.ids()
+             if game_type(g).information == pyspiel.GameType.Information.IMPERFECT_INFORMATION]
+
+
+@pytest.mark.parametrize("game_id", [
+    pytest.param(g, marks=[pytest.mark.xfail(strict=True, reason=f"{g}: no action vocabulary")]
+                 if g in NO_VOCABULARY_YET else []) for g in IMPERFECT])
+def test_ismcts_plays_the_games_that_hide_something(game_id: str) -> None:
+    game = load(game_id, max_steps=40)
+    rng = np.random.RandomState(0)
+    bot = ismcts.ISMCTSBot(game, HeuristicEvaluator(game), 2.0, 10, random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=odds)))
+        else:
+            state.apply_action(bot.step(state))
+    assert len(set(state.returns())) == 1

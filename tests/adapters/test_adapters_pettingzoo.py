@@ -73,3 +73,12 @@ def test_wrapped_environment_enforces_order_and_seeds_like_meadhall() -> None:
     e.reset(seed=9)
     assert isinstance(e.unwrapped, MeadhallAEC) and e.unwrapped.game_seed == 9
     assert e.unwrapped.game_state == games.get("toy").new_game(OPEN, 9)
+
+
+def test_the_global_state_is_the_public_view() -> None:
+    e = raw_env("toy", OPEN)
+    e.reset(seed=0)
+    state = e.state()
+    assert state in e.state_space and state.shape == (e.layout.size,)
+    vector = dict(zip(e.layout.vector, state[-len(e.layout.vector):], strict=True))
+    assert vector["seat:ada"] == vector["seat:bo"] == 0 and vector["decider:ada"] == 1

@@ -163,3 +163,34 @@ def test_searchers_beat_random_in_the_toy() -> None:
     random_wins = wins("random", 30)
     assert wins("heuristic", 30) >= random_wins + 10
     assert wins("mcts:25", 12) >= 6
+
+
+def test_a_position_seen_again_gets_a_different_choice() -> None:
+    from meadhall.bots.base import Repetition
+
+    state = TOY.new_game(None, 1)
+    rep = Repetition()
+    actions = state.legal_actions()
+    assert rep.allowed(state, actions) == actions
+    rep.record(state, actions[0])
+    assert rep.allowed(state.clone(), actions) == actions[1:]
+    for a in actions[1:]:
+        rep.record(state, a)
+    assert rep.allowed(state, actions) == actions, "all tried: all allowed again"
+    other = state.clone()
+    other.apply("wait")
+    assert rep.allowed(other, other.legal_actions()) == other.legal_actions()
+
+
+def test_free_actions_that_undo_each_other_do_not_loop() -> None:
+    """Midhalla's preparation lets the party give an item back and forth for free; a weak
+    search once chose that forever. Bots come back to a position and try something else."""
+    game = games.get("midhalla")
+    for spec in ("mcts:10", "heuristic:1"):
+        state = game.new_game({"scenario": "chapter1"}, 1)
+        bot = make_bot(spec, 5)
+        for _ in range(1500):
+            if state.decision() is None:
+                break
+            state.apply(bot.choose(state))
+        assert state.outcome().over, spec

@@ -49,7 +49,7 @@ def test_a_table_mode_question_names_the_roll_and_draws_the_board_so_far(
     # Bo's move came before the draw: it is printed, and the board shows Bo on A3 already
     # (the state itself waits before the move, to replay it with the card).
     assert out.rindex("Bo moves to A3", 0, question) < out.rindex(" 3 B", 0, question)
-    assert "calm  (50%)" in out
+    assert "calm (50%) · fog (25%) · gust (25%)" in out
     assert json.loads(save.read_text())["log"] == ["wait", "move A3", "result calm"]
 
 
@@ -110,3 +110,19 @@ def test_a_rule_not_implemented_is_reported_and_play_goes_on(
     assert "not implemented: toy: Hero Turn (waiting is not written yet)" in r.output
     assert "Type an action's number" in r.output  # the session went on
     assert json.loads(save.read_text())["log"] == []
+
+
+def test_equally_likely_results_are_listed_on_one_line() -> None:
+    from meadhall.core.chance import ChanceRequest
+    from meadhall.play import _chance_lines
+
+    d12 = ChanceRequest("heroes' initiative roll (d12)", tuple(str(i) for i in range(1, 13)))
+    assert _chance_lines(d12) == [
+        "  one of 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, each as likely as the others (8%)"]
+
+
+def test_enter_without_a_default_asks_again_quietly(tmp_path: Path) -> None:
+    r = meadhall("play", "toy", "--scenario", "open", "--heroes", "ada", "--seed", "1",
+                 "--save", str(tmp_path / "p.json"), input="\n\n\nq\n")
+    assert r.exit_code == 0, r.output
+    assert r.output.count("ada decides") == 1

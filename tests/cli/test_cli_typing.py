@@ -85,6 +85,9 @@ def test_match_choice_by_id_title_case_and_beginning() -> None:
     assert ids[match_choice("RUN", options, "game")] == "runaljod"
     with pytest.raises(ContentError, match="did you mean niflheim"):
         match_choice("niflhiem", options, "game")
+    places = [(f"place in space {i}",) for i in range(1, 7)]
+    assert match_choice("pl 3", places, "action") == 2
+    assert match_choice("PLACE IN SPACE 6", places, "action") == 5
 
 
 def test_a_table_mode_roll_is_entered_as_its_value() -> None:

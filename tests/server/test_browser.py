@@ -80,13 +80,19 @@ def actions(page: Page) -> list[dict[str, Any]]:
 
 def click_centre(page: Page, selector: str) -> bool:
     """A real mouse click in the middle of the element (figures may be drawn over it)."""
-    loc = page.locator(selector).first
-    loc.scroll_into_view_if_needed()
-    box = loc.bounding_box()
-    if not box:
-        return False
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    return True
+    for _ in range(3):
+        loc = page.locator(selector).first
+        try:
+            loc.scroll_into_view_if_needed(timeout=5_000)
+            box = loc.bounding_box(timeout=5_000)
+        except Exception:  # noqa: BLE001 - the page swapped its board meanwhile: look again
+            page.wait_for_timeout(200)
+            continue
+        if not box:
+            return False
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+        return True
+    return False
 
 
 def take_seats(page: Page) -> None:
@@ -317,3 +323,22 @@ def test_chromium_is_debian_s() -> None:
     """The browser used is the machine's own Chromium (no downloaded build)."""
     out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
     assert "Chromium" in out.stdout
+
+
+def test_a_game_to_its_end_in_the_browser(server: str, browser: Browser) -> None:
+    """The toy game played by clicks until it is won or lost: the page says which, and why."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        start_from_lobby(page, server, "toy", practice=False)
+        for _ in range(80):
+            if page.locator("#state").get_attribute("data-result") != "ongoing":
+                break
+            decide(page)
+        result = page.locator("#state").get_attribute("data-result")
+        assert result in ("win", "loss")
+        expect(page.locator(".decision.over")).to_contain_text(
+            "Victory" if result == "win" else "Defeat")
+        assert page.locator("button.act").count() == 0
+    finally:
+        ctx.close()

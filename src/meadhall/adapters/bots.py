@@ -7,21 +7,19 @@
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any
 
-from meadhall.bots.random import RandomBot
-from meadhall.core.protocol import Action, GameState
-
-
-class Bot(Protocol):
-    """Anything that picks a legal action for the current decision."""
-
-    def choose(self, state: GameState) -> Action: ...
+from meadhall.bots import Bot
+from meadhall.bots import make_bot as registered_bot
+from meadhall.core.protocol import Action, Game, GameState
 
 
 class _CallableBot:
+    """A function of the state, as a bot."""
+
+    spec = "function"
+
     def __init__(self, fn: Callable[[GameState], Action | str]) -> None:
         self.fn = fn
 
@@ -33,21 +31,14 @@ class _CallableBot:
 Others = str | Bot | Callable[[GameState], Action | str]
 
 
-def make_bot(others: Any, seed: int) -> Bot:
-    """A bot for ``others`` seeded with ``seed`` (specs), or ``others`` itself (objects)."""
+def make_bot(others: Any, seed: int, game: Game | None = None) -> Bot:
+    """A bot for ``others``: a spec built by :func:`meadhall.bots.make_bot` with ``seed`` (and
+    ``game``'s evaluation), or ``others`` itself when it is a bot or a function."""
     if hasattr(others, "choose"):
-        return others
+        return others  # type: ignore[no-any-return]
     if callable(others):
         return _CallableBot(others)
     if not isinstance(others, str) or not others:
         raise ValueError(f"others must be a bot spec such as 'random' or 'heuristic', a bot "
                          f"with choose(state), or a function of the state, not {others!r}")
-    if others == "random":
-        return RandomBot(seed)
-    if others.split(":", 1)[0] in ("heuristic", "mcts"):
-        # meadhall.bots has only the random bot so far; the heuristic and MCTS bots are being
-        # written. Until they land, say so loudly and play the other seats at random.
-        warnings.warn(f"the {others!r} bot is not available yet in meadhall.bots: the other "
-                      "seats play at random", stacklevel=3)
-        return RandomBot(seed)
-    raise ValueError(f"unknown bot {others!r}: use 'random', 'heuristic' or 'mcts:N'")
+    return registered_bot(others, seed, game)

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, SupportsInt
 
 from meadhall import games
@@ -48,7 +49,8 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def __init__(self, game_id: str, setup: Mapping[str, Any] | None = None,
                  seat: str | None = None, others: Others = "heuristic", *,
                  choices_by: str | None = None, max_steps: int | None = None,
-                 illegal_reward: float = ILLEGAL_REWARD, vocabulary_file: str | None = None,
+                 illegal_reward: float = ILLEGAL_REWARD,
+                 vocabulary_file: str | Path | None = None,
                  render_mode: str | None = None) -> None:
         table = Table.of(game_id, setup, choices_by)
         self.seat = table.seats[0] if seat is None else seat
@@ -98,7 +100,7 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         else:
             self.state = self.table.new_state(game_seed)
         self._seed = game_seed
-        self._bot = make_bot(self.others, bot_seed)
+        self._bot = make_bot(self.others, bot_seed, self.table.game)
         self._steps = 0
         events = self._advance()
         return self._observe(), self._info(events)

@@ -25,6 +25,7 @@ import math
 import re
 import warnings
 import zlib
+from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
@@ -173,6 +174,7 @@ class Layout:
         tiles: dict[str, TilePiece] = {}
         tracks: dict[str, int] = {}
         panels: dict[str, list[str]] = {}
+        sheets: set[str] = set()
         for scene in scenes:
             for b in scene.boards:
                 if isinstance(b, draw.TileNetwork):
@@ -198,6 +200,13 @@ class Layout:
                 for st in p.stats:
                     if st.name not in names:
                         names.append(st.name)
+                if p.seat is not None:
+                    sheets.add(p.id)
+        # Seats' sheets are alike: a stat one sheet showed (a bleed, a bonus) has its place on
+        # every seat's sheet, even if the probe games never showed it there.
+        shared = list(_merge((), (n for pid in panels if pid in sheets for n in panels[pid])))
+        for pid in sheets:
+            panels[pid] = shared
         vector: list[str] = [f"seat:{s}" for s in table.seats]
         vector += [f"decider:{s}" for s in table.seats]
         vector += ["decider:mine", "decider:players", "decider:chance",
@@ -240,8 +249,10 @@ class Layout:
         one Box of the flat vector."""
         if flat:
             return spaces.Box(-LIMIT, LIMIT, (self.size,), np.float32)
-        return spaces.Dict({name: spaces.Box(-LIMIT, LIMIT, shape, np.float32)
-                            for name, shape in self.shapes().items()})
+        # An OrderedDict keeps the layout's order (gymnasium sorts a plain dict's keys), so
+        # gymnasium's FlattenObservation gives the same vector as Encoder.flat.
+        return spaces.Dict(OrderedDict((name, spaces.Box(-LIMIT, LIMIT, shape, np.float32))
+                                       for name, shape in self.shapes().items()))
 
     def zeros(self) -> dict[str, np.ndarray]:
         return {name: np.zeros(shape, np.float32) for name, shape in self.shapes().items()}
@@ -290,9 +301,10 @@ class Encoder:
         self.unencoded: list[str] = []
         """What the last :meth:`encode` drew but could not place in the layout."""
 
-    def encode(self, state: GameState, seat: str,
+    def encode(self, state: GameState, seat: str | None,
                out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
-        """The observation of ``seat`` (fresh arrays, or written into ``out``)."""
+        """The observation of ``seat`` (fresh arrays, or written into ``out``); ``None``
+        observes as a spectator (the public view: no seat, nothing of one's own)."""
         arrays = out if out is not None else self.layout.zeros()
         if out is not None:
             for a in arrays.values():
@@ -315,7 +327,8 @@ class Encoder:
             if i is not None:
                 vec[i] += value
 
-        put(f"seat:{seat}", 1.0)
+        if seat is not None:
+            put(f"seat:{seat}", 1.0)
         decider = self.table.decider(state)
         d = state.decision()
         if decider == CHANCE:
@@ -401,7 +414,7 @@ class Encoder:
             np.clip(a, -LIMIT, LIMIT, out=a)
         return arrays
 
-    def flat(self, state: GameState, seat: str) -> np.ndarray:
+    def flat(self, state: GameState, seat: str | None) -> np.ndarray:
         """The observation as one flat ``float32`` vector (the pieces in layout order)."""
         arrays = self.encode(state, seat)
         return np.concatenate([arrays[n].ravel() for n in self.layout.shapes()])

@@ -26,6 +26,7 @@ from meadhall.adapters.observation import Encoder, Layout, layout_of, text_view
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import CHANCE, RESULT, Game, GameState
+from meadhall.core.rng import Rng
 
 try:
     import numpy as np
@@ -272,6 +273,15 @@ class MeadhallSpielState(pyspiel.State):
         """The party's result for every seat (0 while playing or when cut)."""
         value = self._game.table.returns(self._held.state)
         return [value] * len(self._game.table.seats)
+
+    def resample_from_infostate(self, player_id: int,
+                                probability_sampler: Callable[[], float]) -> MeadhallSpielState:
+        """A state ``player_id`` cannot tell from this one: everything hidden resampled
+        (``GameState.determinize``), as OpenSpiel's ``ISMCTSBot`` asks."""
+        seed = int(probability_sampler() * 2**31)
+        copy = self.clone()
+        copy._held = _Held(self._held.state.determinize(Rng(seed)), True)
+        return copy
 
     def seat(self, player: int) -> str:
         """The meadhall seat of OpenSpiel player ``player``."""

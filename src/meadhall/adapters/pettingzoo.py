@@ -14,6 +14,7 @@ result: +1 each when it wins, -1 when it loses. docs/adapters.md has the details
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any, SupportsInt
 
 from meadhall.adapters import missing
@@ -37,7 +38,8 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
 
     def __init__(self, game_id: str, setup: Mapping[str, Any] | None = None, *,
                  choices_by: str | None = None, max_steps: int | None = None,
-                 illegal_reward: float = ILLEGAL_REWARD, vocabulary_file: str | None = None,
+                 illegal_reward: float = ILLEGAL_REWARD,
+                 vocabulary_file: str | Path | None = None,
                  render_mode: str | None = None, flatten: bool = True) -> None:
         super().__init__()
         table = Table.of(game_id, setup, choices_by)
@@ -64,6 +66,7 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
                             "action_mask": spaces.Box(0, 1, (n,), np.int8)})
             for a in self.possible_agents}
         self.action_spaces = {a: spaces.Discrete(n) for a in self.possible_agents}
+        self.state_space = self.layout.space(flat=True)
         self.game_state: GameState | None = None
         self._rng: np.random.Generator | None = None
         self._steps = 0
@@ -105,6 +108,11 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         obs = (self.encoder.flat(state, agent) if self.flatten
                else self.encoder.encode(state, agent))
         return {"observation": obs, "action_mask": mask}
+
+    def state(self) -> np.ndarray:
+        """The global state for centralised training: the flat observation of the public
+        (spectator's) view — hidden information stays hidden here too."""
+        return self.encoder.flat(self._state(), None)
 
     def step(self, action: SupportsInt | None) -> None:
         """The selected agent plays vocabulary action ``action`` (``None`` once it is done)."""

@@ -9,6 +9,8 @@ from the bot's own generator, so that nothing the players cannot see can steer a
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Protocol, runtime_checkable
 
 from meadhall.core.errors import MeadhallError
@@ -70,3 +72,31 @@ def game_of(state: GameState) -> Game:
     from meadhall import games
 
     return games.get(state.game)
+
+
+class Repetition:
+    """What a bot chose in each position it decided in, so that coming back to the same
+    position (as everyone sees it, with the same decision) it tries something else: free
+    actions that undo each other, such as giving an item back and forth, cannot loop forever.
+    When every action has been tried there, all are allowed again."""
+
+    def __init__(self) -> None:
+        self.tried: dict[bytes, set[str]] = {}
+
+    @staticmethod
+    def key(state: GameState) -> bytes:
+        d = state.decision()
+        text = json.dumps([d.to_json() if d else None, state.view(None)], sort_keys=True,
+                          default=str)
+        return hashlib.blake2b(text.encode(), digest_size=16).digest()
+
+    def allowed(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """The actions not yet chosen in this position (all of them if none is left)."""
+        tried = self.tried.get(self.key(state))
+        if not tried:
+            return actions
+        fresh = [a for a in actions if a.text not in tried]
+        return fresh or actions
+
+    def record(self, state: GameState, action: Action) -> None:
+        self.tried.setdefault(self.key(state), set()).add(action.text)

@@ -1,16 +1,18 @@
 """The heuristic bot: one-step search scored by the game's own evaluation.
 
-For each legal action (at most ``width`` of them, most promising first by the game's
-``order_actions``) it applies the action on a few determinized copies of the position, lets the
-engine run every automated step and the players'-choice defaults up to the next hero decision,
-and scores the result with ``Game.evaluate``. All actions are tried against the same copies
+For each legal action (when the game orders actions, its ``width`` most promising ones) it
+applies the action on a few determinized copies of the position, lets the engine run every
+automated step and the players'-choice defaults up to the next hero decision, and scores the
+result with ``Game.evaluate``. All actions are tried against the same copies
 (common random numbers), so that the comparison is fair; ties go to the bot's seeded generator.
+Coming back to a position it decided in before, it tries an action it has not chosen there
+(:class:`~meadhall.bots.base.Repetition`), so free actions that undo each other cannot loop.
 Each game contributes only its evaluation (and optionally an ordering) from its own package.
 """
 
 from __future__ import annotations
 
-from meadhall.bots.base import follow_defaults, game_of, legal_or_fail, search_copy
+from meadhall.bots.base import Repetition, follow_defaults, game_of, legal_or_fail, search_copy
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
@@ -29,12 +31,17 @@ class HeuristicBot:
         self.width = width
         self.game = game
         self.spec = "heuristic" if samples == 3 else f"heuristic:{samples}"
+        self.repetition = Repetition()
 
-    def scores(self, state: GameState) -> list[tuple[Action, float]]:
-        """Each candidate action with its mean evaluation over the sampled futures."""
+    def scores(self, state: GameState, actions: list[Action] | None = None
+               ) -> list[tuple[Action, float]]:
+        """Each candidate action (default: every legal one) with its mean evaluation over
+        the sampled futures."""
         game = self.game or game_of(state)
-        actions = legal_or_fail(state)
-        if len(actions) > 1:
+        actions = actions or legal_or_fail(state)
+        if len(actions) > 1 and type(game).order_actions is not Game.order_actions:
+            # Only a game's own ordering says which actions are worth the search: without
+            # one, every action is tried.
             actions = game.order_actions(state, actions)[: self.width]
         totals = [0.0] * len(actions)
         for _ in range(self.samples):
@@ -50,7 +57,9 @@ class HeuristicBot:
         actions = legal_or_fail(state)
         if len(actions) == 1:
             return actions[0]
-        scored = self.scores(state)
+        scored = self.scores(state, self.repetition.allowed(state, actions))
         best = max(s for _, s in scored)
         ties = [a for a, s in scored if s >= best - TIE]
-        return ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
+        choice = ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
+        self.repetition.record(state, choice)
+        return choice

@@ -8,7 +8,9 @@ Selection is UCT with availability counts (an action legal in few determinizatio
 penalised for the others); a new node is expanded in the game's ``order_actions`` order; a
 rollout plays ``depth`` decisions with the random or the heuristic policy and is scored by
 ``Game.evaluate`` (a finished game scores 1 for a win, 0 for a loss). The party cooperates,
-so every decision, a hero's or the players', maximises the same value.
+so every decision, a hero's or the players', maximises the same value. Back in a position it
+decided in before, it searches only the actions it has not chosen there yet
+(:class:`~meadhall.bots.base.Repetition`).
 
 Cowling, Powley and Whitehouse, "Information Set Monte Carlo Tree Search" (IEEE TCIAIG 2012).
 """
@@ -18,7 +20,7 @@ from __future__ import annotations
 import math
 import time
 
-from meadhall.bots.base import BotError, game_of, legal_or_fail, search_copy
+from meadhall.bots.base import BotError, Repetition, game_of, legal_or_fail, search_copy
 from meadhall.bots.heuristic import HeuristicBot
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
@@ -30,7 +32,7 @@ MAX_DEPTH = 400
 class _Node:
     """Statistics of one action sequence from the root."""
 
-    __slots__ = ("children", "visits", "total", "avail", "order")
+    __slots__ = ("children", "visits", "total", "avail", "order", "allowed")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
@@ -38,6 +40,7 @@ class _Node:
         self.total = 0.0
         self.avail = 0
         self.order: list[str] | None = None
+        self.allowed: set[str] | None = None
 
 
 class MCTSBot:
@@ -71,12 +74,16 @@ class MCTSBot:
         self.spec = f"mcts:{budget}{extra}"
         self.last_iterations = 0
         self.last_seconds = 0.0
+        self.repetition = Repetition()
 
     # ------------------------------------------------------------------ the search
-    def search(self, state: GameState) -> _Node:
-        """Run the budget from ``state``; returns the root of the tree."""
+    def search(self, state: GameState, allowed: list[Action] | None = None) -> _Node:
+        """Run the budget from ``state`` (at the root, only the ``allowed`` actions);
+        returns the root of the tree."""
         game = self.game or game_of(state)
         root = _Node()
+        if allowed is not None:
+            root.allowed = {a.text for a in allowed}
         start = time.perf_counter()
         done = 0
         while True:
@@ -95,41 +102,44 @@ class MCTSBot:
         det = search_copy(state, self.rng)
         node = root
         path = [root]
-        log_c = self.c
+        c = self.c
         for _ in range(MAX_DEPTH):
             if det.decision() is None:
                 break
             legal = det.legal_actions()
-            texts = [a.text for a in legal]
+            # Applying the very Action objects legal_actions() returned skips a second
+            # legality check (the protocol's fast path for bots).
+            by_text = {a.text: a for a in legal}
+            if node.allowed is not None:
+                by_text = {t: a for t, a in by_text.items() if t in node.allowed} or by_text
             children = node.children
             if node.order is None:
                 node.order = [a.text for a in game.order_actions(det, legal)] \
-                    if len(legal) > 1 else texts
+                    if len(legal) > 1 else list(by_text)
             new = None
-            if any(t not in children for t in texts):
-                allowed = set(texts)
-                new = next((t for t in node.order if t not in children and t in allowed),
-                           None) or next(t for t in texts if t not in children)
+            if any(t not in children for t in by_text):
+                new = next((t for t in node.order if t not in children and t in by_text),
+                           None) or next(t for t in by_text if t not in children)
             if new is not None:
                 child = children[new] = _Node()
-                for t in texts:
+                for t in by_text:
                     ch = children.get(t)
                     if ch is not None:
                         ch.avail += 1
-                det.apply(new)
+                det.apply(by_text[new])
                 path.append(child)
                 break
             best: _Node | None = None
             best_text = ""
             best_score = -math.inf
-            for t in texts:
+            for t in by_text:
                 ch = children[t]
                 ch.avail += 1
-                score = ch.total / ch.visits + log_c * math.sqrt(math.log(ch.avail) / ch.visits)
+                score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if score > best_score:
                     best, best_text, best_score = ch, t, score
             assert best is not None
-            det.apply(best_text)
+            det.apply(by_text[best_text])
             node = best
             path.append(best)
         value = self._rollout(det, game)
@@ -152,12 +162,16 @@ class MCTSBot:
         actions = legal_or_fail(state)
         if len(actions) == 1:
             return actions[0]
-        root = self.search(state)
+        allowed = self.repetition.allowed(state, actions)
+        root = self.search(state, allowed)
         ranked = [(root.children[a.text].visits, root.children[a.text].total
                    / root.children[a.text].visits, a)
-                  for a in actions if a.text in root.children]
+                  for a in allowed if a.text in root.children]
         if not ranked:
-            return actions[self.rng.below(len(actions))]
-        top = max((v, q) for v, q, _ in ranked)
-        ties = [a for v, q, a in ranked if (v, q) == top]
-        return ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
+            choice = allowed[self.rng.below(len(allowed))]
+        else:
+            top = max((v, q) for v, q, _ in ranked)
+            ties = [a for v, q, a in ranked if (v, q) == top]
+            choice = ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
+        self.repetition.record(state, choice)
+        return choice

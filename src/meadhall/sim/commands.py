@@ -77,13 +77,21 @@ def progress_bar(err: Console) -> Iterator[Announce]:
         yield announce
 
 
+GAMES = 200
+"""Games per batch when ``--games`` is not given."""
+UNTIL_CI_CAP = 6400
+"""The most games ``--until-ci`` plays when ``--games`` is not given (the seventh look)."""
+
+
 def sim(out: Console, err: Console, game: str, setup: dict[str, Any], bots: list[str],
-        games: int, seed: int, workers: str, output: Path | None, html: Path | None,
+        games: int | None, seed: int, workers: str, output: Path | None, html: Path | None,
         as_json: bool, content: list[str], sweep: str | None, until_ci: float | None,
         max_steps: int = MAX_STEPS, backend_name: str = "local",
         ray_address: str | None = None, command: str = "") -> int:
     """Run ``meadhall sim``; returns the exit code (1 when games failed with an error)."""
     overrides: list[Override] = [parse_override(c) for c in content]
+    if games is None:
+        games = UNTIL_CI_CAP if until_ci is not None else GAMES
     plan = Plan(game, setup, bots, overrides, parse_sweep(sweep) if sweep else None, games,
                 seed, until_ci, max_steps)
     plan.check()

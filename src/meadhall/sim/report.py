@@ -43,6 +43,30 @@ def _counts(d: dict[str, int]) -> str:
     return ", ".join(f"{k} {v}" for k, v in d.items()) or "–"
 
 
+BARS = " ▁▂▃▄▅▆▇█"
+
+
+def sparklines(summaries: Sequence[dict[str, Any]], width: int = 30) -> tuple[str, list[str]]:
+    """The rounds histogram of each batch as a bar line on a common scale, and the scale's
+    label (``rounds 1–12``)."""
+    hists = [{int(k): v for k, v in s["rounds"].get("histogram", {}).items()}
+             for s in summaries]
+    keys = [k for h in hists for k in h]
+    if not keys:
+        return "rounds histogram", ["–" for _ in summaries]
+    lo, hi = min(keys), max(keys)
+    step = max(1, -(-(hi - lo + 1) // width))
+    lines = []
+    for h in hists:
+        bins = [0] * ((hi - lo) // step + 1)
+        for k, v in h.items():
+            bins[(k - lo) // step] += v
+        top = max(bins) or 1
+        lines.append("".join(BARS[0 if not b else max(1, round(8 * b / top))] for b in bins))
+    per = "" if step == 1 else f", {step} per bar"
+    return f"rounds histogram ({lo}–{hi}{per})", lines
+
+
 def measure_lines(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, list[str]]]:
     """Every measure as a line with one cell per batch (shares of losses for causes of
     defeat, per game for knockouts and kills), in a stable order."""
@@ -55,6 +79,8 @@ def measure_lines(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, list[s
     add("rounds: mean (median, 10–90%)", lambda s: "–" if not s["rounds"].get("n") else
         f"{s['rounds']['mean']:.1f} ({s['rounds']['median']:g}, {s['rounds']['p10']:g}–"
         f"{s['rounds']['p90']:g})")
+    label, bars = sparklines(summaries)
+    lines.append((label, bars))
     add("rounds of wins / of losses", lambda s: " / ".join(
         f"{x['mean']:.1f}" if x.get("n") else "–"
         for x in (s["rounds_of_wins"], s["rounds_of_losses"])))

@@ -40,8 +40,9 @@ def rounds_summary(rows: Sequence[Row]) -> dict[str, Any]:
         return {"n": 0}
     hist = Counter(int(v) for v in values)
     return {"n": len(values), "mean": _r(sum(values) / len(values), 2),
-            "min": values[0], "p10": stats.quantile(values, 0.1),
-            "median": stats.quantile(values, 0.5), "p90": stats.quantile(values, 0.9),
+            "min": values[0], "p10": _r(stats.quantile(values, 0.1), 2),
+            "median": _r(stats.quantile(values, 0.5), 2),
+            "p90": _r(stats.quantile(values, 0.9), 2),
             "max": values[-1], "histogram": {str(k): hist[k] for k in sorted(hist)}}
 
 

@@ -86,13 +86,16 @@ def test_temporary_and_frost_cubes_are_discarded_when_repositioned() -> None:
     # The 3 cubes are re-placed in spaces 2, 3, 4 in the order the champion wants; the
     # temporary and frost cubes are then discarded: the Action Cube ends in 2, 3 or 4.
     assert s.decision().seat == "ragnar"
-    assert legal(s) == ["Action Cubes to space 2", "Action Cubes to space 3",
-                        "Action Cubes to space 4"]
-    assert s.decision().default == "Action Cubes to space 2"
-    s.apply("Action Cubes to space 3")
+    assert legal(s) == ["Action Cube to space 2", "discarded cube to space 2"]
+    assert s.decision().default == "Action Cube to space 2"
+    s.apply("discarded cube to space 2")
+    assert legal(s) == ["Action Cube to space 3", "discarded cube to space 3"]
+    s.apply("Action Cube to space 3")  # the last place takes the frost cube without asking
     assert s.champs["ragnar"].rondel[:4] == [[], ["c"], ["c"], []]
     assert (s.reserve_temp, s.reserve_frost) == (4, 4)
-    # Frost: 2 Health lost per frost cube, after the action.
+    # Frost: 2 Health lost per frost cube, once the Move Action is performed.
+    assert s.champs["ragnar"].health == 12
+    s.apply("stop moving")
     assert s.champs["ragnar"].health == 10
 
 
@@ -178,9 +181,17 @@ def test_temporary_cubes_take_places_in_the_clockwise_sequence() -> None:
     s.reserve_temp = 3
     restart_turn(s)
     s.apply("move space 1")
-    assert legal(s) == ["Action Cubes to space 2, 3", "Action Cubes to space 2, 4",
-                        "Action Cubes to space 3, 4"]
-    s.apply("Action Cubes to space 2, 4")
+    outcomes = set()
+    for first in ("Action Cube to space 2", "discarded cube to space 2"):
+        for second in ("Action Cube to space 3", "discarded cube to space 3"):
+            t = s.clone()
+            t.apply(first)
+            if second in legal(t):
+                t.apply(second)
+            outcomes.add(tuple(len(x) for x in t.champs["ragnar"].rondel[1:4]))
+    assert outcomes == {(2, 1, 0), (2, 0, 1), (1, 1, 1)}  # Action Cubes in 2+3, 2+4, 3+4
+    s.apply("Action Cube to space 2")
+    s.apply("discarded cube to space 3")
     assert s.champs["ragnar"].rondel[:4] == [[], ["c", "c"], [], ["c"]]
     assert s.reserve_temp == 4
     s.apply("step to C3")

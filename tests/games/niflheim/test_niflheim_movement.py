@@ -73,7 +73,7 @@ def test_obstructive_and_dotted_red_block_movement() -> None:
 def test_dotted_red_does_not_block_los() -> None:
     s = pos(open_map(6, 6, {"C3": ":"}), {"frida": frida("A3", "running")})
     assert s.board.sees((0, 2), (4, 2))
-    s.board.set((2, 2), "#")
+    s.board = s.board.with_square((2, 2), "#")
     assert not s.board.sees((0, 2), (4, 2))
 
 

@@ -12,11 +12,12 @@ from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, load, validate
 from meadhall.core.draw import Scene
 from meadhall.core.errors import ContentError
-from meadhall.core.protocol import Game, Info
+from meadhall.core.protocol import Action, Game, GameState, Info
 
-from . import drawing
+from . import drawing, evaluation, vocabulary
 from .basics import GAME_ID, Board
-from .components import BattleForgeContent
+from .components import BattleForgeContent, check_content
+from .positions import Position
 from .state import BattleForgeState
 
 CONTENT = Path(__file__).parent / "content" / "battleforge.json"
@@ -44,12 +45,25 @@ class BattleForgeGame(Game):
         self._boards: dict[str, Board] = {}
 
     def load_content(self) -> BattleForgeContent:
-        return load(BattleForgeContent, CONTENT)
+        content = load(BattleForgeContent, CONTENT)
+        self.check_content(str(CONTENT), content)
+        return content
+
+    def check_content(self, path: str, model: Any) -> None:
+        """What the game checks beyond the schema when it loads its content (the maps, the
+        minion card slots, the card steps, the Rounds track); ``meadhall validate`` calls it
+        too, so both refuse a file with the same message."""
+        if isinstance(model, BattleForgeContent):
+            check_content(path, model)
+
+    def position_model(self) -> type[Any] | None:
+        """The schema of a BattleForge ``position`` (docs/formats/battleforge.md)."""
+        return Position
 
     def board(self, scenario: str) -> Board:
         if scenario not in self._boards:
             self._boards[scenario] = Board.build(self.content.scenarios[scenario].map,
-                                                 f"{CONTENT}: scenarios.{scenario}")
+                                                 str(CONTENT), f"scenarios.{scenario}.map")
         return self._boards[scenario]
 
     def scenarios(self) -> list[Info]:
@@ -75,6 +89,23 @@ class BattleForgeGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"battleforge.json": BattleForgeContent}
+
+    def evaluate(self, state: GameState) -> float:
+        """The party's prospects, 0 (lost) to 1 (won): Thor's Faces, Points of Interest,
+        Health, time, and what turns into Damage next (see :mod:`.evaluation`)."""
+        assert isinstance(state, BattleForgeState)
+        return evaluation.evaluate(state)
+
+    def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
+        """Attacks on Thor's Faces first, then other attacks, skills, healing, rituals, moves."""
+        assert isinstance(state, BattleForgeState)
+        return evaluation.order_actions(state, actions)
+
+    def action_vocabulary(self, setup: Mapping[str, Any] | None = None) -> list[str]:
+        """Every action text a game with ``setup`` can offer, in the order documented in
+        docs/formats/battleforge.md ("Action texts"); see :mod:`.vocabulary`."""
+        st = self.blank_state(self.normalise_setup(setup), 0).setup
+        return vocabulary.vocabulary(self.content, self.board(st["scenario"]), st)
 
     def draw(self, view: Mapping[str, Any]) -> Scene:
         """The table from a seat's view: map, figures, Thor's Faces, champions' boards, the

@@ -47,6 +47,9 @@ class Gods:
             return order[:1]
         if sel == "hit":
             return list(self.last_hit)
+        if sel == "moved":
+            # "that Champion": the one the card moved Thor next to.
+            return [self.thor_target] if self.thor_target in self.champs else []
         dist = self.board.walking(self.thor_area)
 
         def d(c: str) -> float:
@@ -90,7 +93,8 @@ class Gods:
             self.tasks.insert(0, {"t": "steps", "steps": step["then"], "sec": sec})
 
     def op_turn(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
-        who = self.select(step["toward"])
+        toward = step["toward"]
+        who = [toward] if toward in self.champs else self.select(toward)
         if not who:
             return
         area = self.champs[who[0]].area
@@ -107,6 +111,11 @@ class Gods:
         here = self.thor_area
         if not who:
             return
+        # The champion chosen now stays the card's champion: the Face turns toward "them" and
+        # "that Champion" is attacked even if, once Thor has moved, another would be chosen.
+        self.thor_target = who[0]
+        if step["toward"] == step["adjacent_to"]:
+            step = dict(step, toward=who[0])
         x = self.champs[who[0]].area
         qual = [a for a in self.board.adjacent(x) if a not in self.board.god_inaccessible]
         gd = self.board.god_walking(here)
@@ -205,7 +214,7 @@ class Gods:
             events.append(Event("push", f"{self.cname(who)} is pushed to {area}", S_GOD_ACT))
             self.enter_area(who, area, events)
         else:
-            self.minions[who].area = area
+            self.set_minion(who, area=area)
             events.append(Event("push", f"{self.minion_name(who)} is pushed to {area}",
                                 S_GOD_ACT))
             self.ashfolk_enters(who, area, events)
@@ -231,7 +240,9 @@ class Gods:
             dist = self.board.walking(here)
             near = [c for c in order if dist.get(self.champs[c].area, 99) <= tg["within"]]
             hits = [c for c in self.select(tg["champion"]) if c in near]
-            what = f"the {tg['champion'].replace('_', ' ')} Champion up to {tg['within']} Areas away"
+            who = ("Champion he moved next to" if tg["champion"] == "moved"
+                   else f"{tg['champion'].replace('_', ' ')} Champion")
+            what = f"the {who} up to {tg['within']} Areas away"
         else:
             dist = self.board.walking(here)
             hits = [c for c in order if 0 < dist.get(self.champs[c].area, 99) <= tg["within"]]
@@ -245,7 +256,7 @@ class Gods:
         for c in hits:
             kind = "lose" if step.get("lose") else "damage"
             follow.append({"t": kind, "c": c, "n": step["damage"], "sec": sec,
-                           "src": "Thor's Attack"})
+                           "src": "Thor's Attack", "by": "thor", "by_type": "Thor"})
             for eff in step.get("then", []):
                 follow.append({"t": "steps", "steps": [dict(eff, who=c if eff.get("who") == "hit"
                                                              else eff.get("who"))], "sec": sec})
@@ -256,11 +267,13 @@ class Gods:
 
     def op_damage(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         self.tasks[:0] = [{"t": "damage", "c": c, "n": step["amount"], "sec": sec,
-                           "src": self.card_name()} for c in self.champions_for(step["who"])]
+                           "src": self.card_name(), **self.card_source(sec)}
+                          for c in self.champions_for(step["who"])]
 
     def op_lose(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         self.tasks[:0] = [{"t": "lose", "c": c, "n": step["amount"], "sec": sec,
-                           "src": self.card_name()} for c in self.champions_for(step["who"])]
+                           "src": self.card_name(), **self.card_source(sec)}
+                          for c in self.champions_for(step["who"])]
 
     def op_heal(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         for c in self.champions_for(step["who"]):
@@ -314,4 +327,17 @@ class Gods:
 
     def card_name(self) -> str:
         return self.cur_card or "the card"
+
+    def card_source(self, sec: str) -> dict[str, str]:
+        """Who deals what a card's step deals, for the statistics events: Thor for his God
+        cards, the Event card for a Scenario Event."""
+        if sec == S_GOD_ACT:
+            return {"by": "thor", "by_type": "Thor"}
+        return {"by": self.card_name(), "by_type": "event"}
+
+    def enemy_source(self, target: str) -> dict[str, str]:
+        """An attack target (a minion id or ``thor-<face>``) as a damage source."""
+        if target.startswith("thor"):
+            return {"by": "thor", "by_type": "Thor"}
+        return {"by": target, "by_type": self.minion_card(self.minions[target].type).name}
 

@@ -16,6 +16,7 @@ from .basics import (
     S_IRONBORN,
     S_PHASES,
     S_VICTORY,
+    copy_deck,
 )
 
 Task = dict[str, Any]
@@ -32,8 +33,10 @@ class IronbornPhase:
     def t_advance(self, t: Task, events: list[Event]) -> None:
         self.advance_twilight(events, S_ADVANCE)
 
-    def advance_twilight(self, events: list[Event], section: str) -> None:
-        """Advance the Twilight marker; reaching the last space of the Rounds track loses."""
+    def advance_twilight(self, events: list[Event], section: str,
+                         cause: str | None = None) -> None:
+        """Advance the Twilight marker; reaching the last space of the Rounds track loses
+        (``cause``: what knocked out the champion whose knockout advanced it)."""
         self.twilight += 1
         last = len(self.content.round_track) - 1
         sym = self.content.round_track[min(self.twilight, last)]
@@ -41,7 +44,7 @@ class IronbornPhase:
                             f"{self.twilight + 1} ({sym})", section, {"space": self.twilight + 1}))
         if self.twilight >= last:
             self.finish("loss", "the Twilight marker reached the last space of the Rounds track",
-                        S_DEFEAT, events)
+                        S_DEFEAT, events, "time_out", cause or "time")
 
     def spawn_symbol(self) -> str:
         """The Spawning Area symbol of the Twilight marker's space (the last space shows none;
@@ -54,6 +57,7 @@ class IronbornPhase:
 
     def t_event(self, t: Task, events: list[Event]) -> None:
         """Draw the top Event card and resolve it; then it is discarded."""
+        self.event_deck = copy_deck(self.event_deck)  # decks are shared by clones until changed
         card_id = self.event_deck.draw(self.chance, S_EVENT)
         if card_id is None:
             return
@@ -67,11 +71,13 @@ class IronbornPhase:
 
     def t_god(self, t: Task, events: list[Event]) -> None:
         """Draw the top God card: activate its Minion types in order, then Thor's steps."""
+        self.god_deck = copy_deck(self.god_deck)
         card_id = self.god_deck.draw(self.chance, S_GODCARD)
         if card_id is None:
             return
         card = self.content.thor_cards[card_id]
         self.cur_card = card.name
+        self.thor_target = None
         self.god_card = card_id
         events.append(Event("god_card", f"God card: {card.name} - activates Minions "
                             f"{', '.join(str(k) for k in card.activate)}; {card.text}",
@@ -89,9 +95,11 @@ class IronbornPhase:
     def t_end_round(self, t: Task, events: list[Event]) -> None:
         """Discard the God card, pass the First Champion marker to the left, new round."""
         if self.god_card:
+            self.god_deck = copy_deck(self.god_deck)
             self.god_deck.to_discard(self.god_card)
             self.god_card = None
         self.cur_card = None
+        self.thor_target = None
         self.first = (self.first + 1) % len(self.order)
         self.round += 1
         self.phase = "champions"
@@ -109,9 +117,10 @@ class IronbornPhase:
             return
         if self.scenario_poi == "flame" and not any(self.is_heat(a) for a in self.tokens):
             self.finish("loss", "every Heat and Sacred Flame token has been removed", S_DEFEAT,
-                        events)
+                        events, "flames_gone", self.last_poi_by)
         if self.scenario_poi == "furnace" and all(n for n in self.furnaces.values()):
-            self.finish("loss", "every Furnace is Lit", S_DEFEAT, events)
+            self.finish("loss", "every Furnace is Lit", S_DEFEAT, events, "furnaces_lit",
+                        self.last_poi_by)
 
     def thor_defeated(self, events: list[Event]) -> None:
         """Thor's six Faces are Destroyed: the scenario's Victory Conditions decide (The Last
@@ -126,4 +135,5 @@ class IronbornPhase:
         if ok:
             self.finish("win", f"Thor is Defeated and {need}", S_VICTORY, events)
         else:
-            self.finish("loss", f"Thor is Defeated but not {need}", S_DEFEAT, events)
+            self.finish("loss", f"Thor is Defeated but not {need}", S_DEFEAT, events,
+                        "no_point_of_interest", self.last_poi_by)

@@ -28,6 +28,7 @@ from .basics import (
     S_STUN,
     S_TEMP,
     START_HEALTH,
+    plural,
     replacement_choices,
     rondel_take,
 )
@@ -84,13 +85,13 @@ class OtherRules:
             t["stage"] = 2
             self.tasks.insert(0, t)
             opts = [f"defend {k} damage" for k in range(t["most"], 0, -1)]
-            self.ask_seat(c.id, f"{self.cname(c.id)} defends with {t['strength']} cube(s) and "
-                          f"bonus: how much of the {t['n']} Damage ({t['src']})?", S_DEFENSE,
+            self.ask_seat(c.id, f"{self.cname(c.id)} defends with strength {t['strength']}: "
+                          f"how much of the {t['n']} Damage ({t['src']})?", S_DEFENSE,
                           opts, "block", {}, default=opts[0])
             return
         if stage == 2:
             self.lose_health(c.id, t["n"], t["src"], t.get("sec", S_DEFENSE), events,
-                             heat=t.get("heat", False), undefended=True)
+                             heat=t.get("heat", False), undefended=True, source=t)
 
     def ans_block(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks[0]
@@ -125,6 +126,7 @@ class OtherRules:
             return
         if choice.startswith("defend with space "):
             space = int(choice.split()[-1]) - 1
+            what = self.cubes_text(cid, space, "defense")[1]
             strength, frost = self.perform_rondel(cid, space, "defense")
             if frost:
                 self.tasks.insert(1, self.frost_loss_task(cid, frost))
@@ -134,28 +136,32 @@ class OtherRules:
                 # number of Action Cubes used": against Heat, less can be worth it.
                 t.update(stage=3, most=blocked, strength=strength)
                 events.append(Event("defense", f"{self.cname(cid)} defends with space "
-                                    f"{space + 1} ({strength} cube(s) and bonus)", S_DEFENSE,
+                                    f"{space + 1} ({what})", S_DEFENSE,
                                     {"champion": cid, "space": space + 1}))
                 return
             t["n"] -= blocked
             events.append(Event("defense", f"{self.cname(cid)} defends with space {space + 1} "
-                                f"({strength} cube(s) and bonus): {blocked} Damage blocked, "
-                                f"{t['n']} left", S_DEFENSE, {"champion": cid, "space": space + 1}))
+                                f"({what}): {blocked} Damage blocked, {t['n']} left", S_DEFENSE,
+                                {"champion": cid, "space": space + 1}))
 
     def lose_health(self, cid: str, n: int, src: str, section: str, events: list[Event],
-                    heat: bool = False, undefended: bool = False) -> None:
+                    heat: bool = False, undefended: bool = False,
+                    source: Task | None = None) -> None:
         """Reduce Health (Losing Health Points); a heat token that cost Health gives a
-        Temporary Cube; 0 Health is a knockout."""
+        Temporary Cube; 0 Health is a knockout (by the ``by``/``by_type`` of ``source``)."""
         c = self.champs[cid]
         if n <= 0:
             events.append(Event("health", f"{self.cname(cid)} loses no Health ({src})", section))
             return
         c.health = max(0, c.health - n)
-        events.append(Event("health", f"{self.cname(cid)} loses {n} Health Point(s) ({src}): "
+        events.append(Event("health", f"{self.cname(cid)} loses {plural(n, 'Health Point')} "
+                            f"({src}): "
                             f"{c.health} left", section, {"champion": cid, "lost": n}))
         follow: list[Task] = []
         if c.health <= 0:
-            follow.append({"t": "ko", "c": cid})
+            src_ = source or {}
+            follow.append({"t": "ko", "c": cid, "by": src_.get("by"),
+                           "by_type": src_.get("by_type")})
         elif heat:
             follow.append({"t": "gain", "c": cid, "kind": "t", "n": 1, "sec": S_HEAT})
         self.tasks[:0] = follow
@@ -168,13 +174,13 @@ class OtherRules:
                if self.skill_useful(cid, form)] if t["n"] > 0 else []
         if sks:
             self.tasks.insert(0, dict(t))
-            self.ask_seat(cid, f"{self.cname(cid)} is about to lose {t['n']} Health Point(s) "
+            self.ask_seat(cid, f"{self.cname(cid)} is about to lose {plural(t['n'], 'Health Point')} "
                           f"({t['src']}, no Defense possible): use "
                           f"{' or '.join(x[6:] for x in sks)} first?", S_SKILL_REQ,
                           [*sks, f"lose {t['n']} health"], "anytime_lose", {},
                           default=f"lose {t['n']} health")
             return
-        self.lose_health(cid, t["n"], t["src"], t.get("sec", S_DEFENSE), events)
+        self.lose_health(cid, t["n"], t["src"], t.get("sec", S_DEFENSE), events, source=t)
 
     def ans_anytime_lose(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks.pop(0)
@@ -183,7 +189,7 @@ class OtherRules:
             self.tasks.insert(0, t)
             self.use_own_skill(t["c"], choice[6:], events)
             return
-        self.lose_health(t["c"], t["n"], t["src"], t.get("sec", S_DEFENSE), events)
+        self.lose_health(t["c"], t["n"], t["src"], t.get("sec", S_DEFENSE), events, source=t)
 
     def t_anytime(self, t: Task, events: list[Event]) -> None:
         """A window for "Anytime" Special Skills outside the holder's turn (ruling): each
@@ -214,13 +220,15 @@ class OtherRules:
         c = self.champs[cid]
         got = max(0, min(n, MAX_HEALTH - c.health))
         c.health += got
-        events.append(Event("heal", f"{self.cname(cid)} heals {got} Health Point(s) ({src}): "
+        events.append(Event("heal", f"{self.cname(cid)} heals {plural(got, 'Health Point')} "
+                            f"({src}): "
                             f"{c.health}", section, {"champion": cid, "healed": got}))
         return got
 
     def frost_loss_task(self, cid: str, frost: int) -> Task:
         return {"t": "lose", "c": cid, "n": 2 * frost, "sec": S_FROST,
-                "src": f"{frost} Frost Cube(s) returned to the Reserve"}
+                "src": f"{plural(frost, 'Frost Cube')} returned to the Reserve", "by": "frost",
+                "by_type": "Frost Cube"}
 
     def perform_rondel(self, cid: str, space: int, icon: str) -> tuple[int, int]:
         """The three steps on ``space``; returns (strength including the boon bonus, frost cubes
@@ -232,10 +240,10 @@ class OtherRules:
             choices = replacement_choices(space, len(cubes), normal)
             if len(choices) > 1:
                 # Which places the temporary/frost cubes take is the champion's choice; it is
-                # asked right after the handler that performed the action (see ``_apply``).
-                self.arrange = {"t": "arrange", "c": cid, "space": space,
-                                "from": [list(k) for k in choices][0],
-                                "opts": [list(k) for k in choices]}
+                # asked right after the handler that performed the action (see ``_apply``),
+                # place by place clockwise.
+                self.arrange = {"t": "arrange", "c": cid, "space": space, "n": len(cubes),
+                                "normal": normal, "k": 1, "lifted": False}
         n, discarded = rondel_take(c.rondel, space)
         for k in discarded:
             if k == "t":
@@ -244,33 +252,46 @@ class OtherRules:
                 self.reserve_frost += 1
         return n + self.boon_bonus(cid, space, icon), discarded.count("f")
 
-    @staticmethod
-    def arrange_text(spaces: list[int]) -> str:
-        return "Action Cubes to space " + ", ".join(str(i + 1) for i in spaces)
-
     def t_arrange(self, t: Task, events: list[Event]) -> None:
-        """The Three Steps: the cubes are re-placed 1 by 1 clockwise and the temporary and
-        frost cubes among them are then discarded, so the champion chooses which places the
-        normal Action Cubes take (Temporary Action Cubes, step 1; Frost Cubes, step 1)."""
-        opts = [self.arrange_text(o) for o in t["opts"]]
-        self.tasks.insert(0, t)
-        self.ask_seat(t["c"], f"{self.cname(t['c'])} re-places the cubes taken from space "
-                      f"{t['space'] + 1} clockwise, then discards the temporary/frost ones: "
-                      "where do the Action Cubes end?", S_STEPS, opts, "arrange", {},
-                      default=opts[0])
-
-    def ans_arrange(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
-        t = self.tasks.pop(0)
+        """The Three Steps: the ``n`` cubes taken are re-placed 1 by 1 clockwise and the
+        temporary and frost cubes among them are then discarded, so the champion chooses, place
+        by place, whether an Action Cube or a cube to be discarded goes there (Temporary Action
+        Cubes, step 1; Frost Cubes, step 1). Once only one kind is left, the rest follows."""
         c = self.champs[t["c"]]
-        new = next(o for o in t["opts"] if self.arrange_text(o) == choice)
-        for i in t["from"]:
-            c.rondel[i].remove("c")
-        for i in new:
-            c.rondel[i].append("c")
+        if not t["lifted"]:
+            # The Action Cubes were put down in the first places by default: take them back.
+            for k in range(1, t["normal"] + 1):
+                c.rondel[(t["space"] + k) % 6].remove("c")
+            t["lifted"] = True
+            t["placed"] = []
+        left = t["normal"] - len(t["placed"])
+        others = t["n"] - t["k"] + 1 - left
+        if left > 0 and others > 0:
+            where = (t["space"] + t["k"]) % 6 + 1
+            opts = [f"Action Cube to space {where}", f"discarded cube to space {where}"]
+            self.tasks.insert(0, t)
+            self.ask_seat(t["c"], f"{self.cname(t['c'])} re-places the cubes taken from space "
+                          f"{t['space'] + 1} one by one clockwise ({left} Action, {others} "
+                          f"temporary/frost to be discarded): which goes to space {where}?",
+                          S_STEPS, opts, "arrange", {}, default=opts[0])
+            return
+        for k in range(t["k"], t["k"] + left):
+            t["placed"].append((t["space"] + k) % 6)
+            c.rondel[(t["space"] + k) % 6].append("c")
+        spaces = sorted(t["placed"])
         events.append(Event("rondel", f"{self.cname(c.id)} re-places the Action Cubes of space "
                             f"{t['space'] + 1} in space(s) "
-                            f"{', '.join(str(i + 1) for i in new)}", S_STEPS,
-                            {"champion": c.id, "spaces": [i + 1 for i in new]}))
+                            f"{', '.join(str(i + 1) for i in spaces)}; the temporary/frost "
+                            "cubes re-placed among them are discarded", S_STEPS,
+                            {"champion": c.id, "spaces": [i + 1 for i in spaces]}))
+
+    def ans_arrange(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        t = self.tasks[0]
+        if choice.startswith("Action Cube"):
+            where = (t["space"] + t["k"]) % 6
+            t["placed"].append(where)
+            self.champs[t["c"]].rondel[where].append("c")
+        t["k"] += 1
 
     # ------------------------------------------------------------------ knocked out
     def t_ko(self, t: Task, events: list[Event]) -> None:
@@ -280,15 +301,19 @@ class OtherRules:
         cid = t["c"]
         c = self.champs[cid]
         self.knockouts += 1
+        # kind "knockout" with hero/by/by_type: the simulation lab counts these.
+        data = {"hero": cid, "champion": cid, "by": t.get("by"), "by_type": t.get("by_type")}
         if not self.marker_red:
+            events.append(Event("knockout", f"{self.cname(cid)} is Knocked Out with the First "
+                                "Champion marker already grey", S_KO, data))
             self.finish("loss", f"{self.cname(cid)} is Knocked Out a second time for the group "
-                        "(the First Champion marker was already grey)", S_KO, events)
+                        "(the First Champion marker was already grey)", S_KO, events,
+                        "knockouts", t.get("by_type"))
             return
         self.marker_red = False
-        events.append(Event("ko", f"{self.cname(cid)} is Knocked Out: the First Champion marker "
-                            "flips to grey and the Twilight marker advances", S_KO,
-                            {"champion": cid}))
-        self.advance_twilight(events, S_KO)
+        events.append(Event("knockout", f"{self.cname(cid)} is Knocked Out: the First Champion "
+                            "marker flips to grey and the Twilight marker advances", S_KO, data))
+        self.advance_twilight(events, S_KO, t.get("by_type"))
         if self.result:
             return
         c.health = START_HEALTH
@@ -307,9 +332,16 @@ class OtherRules:
         if back:
             follow.append({"t": "place", "c": cid, "kinds": back, "sec": S_KO})
         follow.append({"t": "relocate", "c": cid, "left": 2, "free": True})
+        if c.area == self.thor_area:
+            # Knocked Out while crossing Thor's Area (a Heat token under him): the turn ends,
+            # but no Champion stops in a God's Area; they are pushed out as Thor pushes the
+            # characters of an Area he takes (ruling 45).
+            follow.append({"t": "god_push", "who": cid, "area": c.area})
         if self.phase == "champions" and self.current() == cid:
             self.turn["over"] = True
             self.turn["move"] = 0
+            # Knocked Out removes every condition: a Move Action's Frost Cube loss lapses.
+            self.turn.pop("frost", None)
         self.tasks[:0] = follow
 
     # ------------------------------------------------------------------ cubes
@@ -335,7 +367,7 @@ class OtherRules:
         follow: list[Task] = []
         if got:
             word = "Temporary" if kind == "t" else "Frost"
-            events.append(Event("cube", f"{self.cname(cid)} receives {got} {word} Cube(s)",
+            events.append(Event("cube", f"{self.cname(cid)} receives {plural(got, word + ' Cube')}",
                                 S_TEMP if kind == "t" else S_FROST, {"champion": cid}))
             follow.append({"t": "place", "c": cid, "kinds": [kind] * got,
                            "sec": S_TEMP if kind == "t" else S_FROST})
@@ -358,7 +390,8 @@ class OtherRules:
             c.centre = [k for k in c.centre if k != "f"]
             self.reserve_frost += n
             follow.append({"t": "lose", "c": cid, "n": 2 * n, "sec": S_FROSTBITE,
-                           "src": f"Frostbite, {n} Frost Cube(s) returned"})
+                           "src": f"Frostbite, {plural(n, 'Frost Cube')} returned",
+                           "by": "frostbite", "by_type": "Frostbite"})
         self.tasks[:0] = follow
 
     def t_place(self, t: Task, events: list[Event]) -> None:
@@ -468,7 +501,7 @@ class OtherRules:
         space = int(parts[-1]) - 1
         kind = {"temporary": "t", "frost": "f"}.get(parts[2], "c")
         c.rondel[space].remove(kind)
-        c.centre.append(kind)
+        c.centre = [*c.centre, kind]
         t["left"] -= 1
 
     def end_stun(self, cid: str, events: list[Event]) -> None:
@@ -505,10 +538,15 @@ class OtherRules:
                             {"area": area, "kind": kind}))
         return True
 
-    def remove_token(self, area: str, why: str, section: str, events: list[Event]) -> None:
+    def remove_token(self, area: str, why: str, section: str, events: list[Event],
+                     by: str | None = None) -> None:
+        """Remove the token in ``area``; ``by`` (a minion card or ``champion``) is recorded as
+        the last remover of a Point of Interest, the final blow if it was the last one."""
         kind = self.tokens.pop(area, None)
         if kind is None:
             return
+        if kind in ("heat", "flame"):
+            self.last_poi_by = by
         word = {"heat": "Heat token", "flame": "Sacred Flame token", "freeze": "Freeze token"}[kind]
         events.append(Event("token", f"The {word} in {area} is removed ({why})", section,
                             {"area": area}))
@@ -519,11 +557,13 @@ class OtherRules:
         the token is removed."""
         kind = self.tokens.get(area)
         if kind in ("heat", "flame"):
-            self.remove_token(area, f"{self.cname(cid)} entered it", S_HEAT, events)
+            self.remove_token(area, f"{self.cname(cid)} entered it", S_HEAT, events,
+                              "champion")
             if self.result:
                 return
             self.tasks.insert(0, {"t": "damage", "c": cid, "n": 4, "heat": True, "sec": S_HEAT,
-                                  "src": f"the Heat in {area}"})
+                                  "src": f"the Heat in {area}", "by": "heat",
+                                  "by_type": "Heat token"})
         elif kind == "freeze":
             self.remove_token(area, f"{self.cname(cid)} entered it", S_FREEZE, events)
             self.tasks.insert(0, {"t": "gain", "c": cid, "kind": "f", "n": 1, "sec": S_FREEZE})

@@ -16,7 +16,7 @@ from typing import Any
 
 from meadhall.core.protocol import Target
 
-from .basics import MAX_HEALTH, TRANSFORM_FURY
+from .basics import MAX_HEALTH, TRANSFORM_FURY, plural
 
 SOLO_SEAT = "solo"
 """The one person's seat in solo mode (``players: 1``), who runs both champions."""
@@ -53,13 +53,6 @@ def option_id(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
 
 
-def plural(n: int, word: str) -> str:
-    """``1 cube``, ``2 cubes``; ``1 die``, ``2 dice``."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {'dice' if word == 'die' else word + 's'}"
-
-
 class Presentation:
     """Mixin of :class:`BattleForgeState`: labels, targets and seats."""
 
@@ -74,6 +67,12 @@ class Presentation:
         if self.setup.get("players") == 1 and decision_seat in self.champs:
             return SOLO_SEAT
         return decision_seat
+
+    def measures(self) -> dict[str, Any]:
+        """For the simulation lab (see :func:`.evaluation.measures`)."""
+        from .evaluation import measures
+
+        return measures(self)
 
     # ------------------------------------------------------------------ targets
     def rondel_target(self, cid: str, space: int, note: str = "") -> Target:
@@ -106,7 +105,12 @@ class Presentation:
         if a is None:
             return text, ()
         fn = getattr(self, "d_" + a["h"], None)
-        label, targets = fn(text, a) if fn is not None else (text, [])
+        try:
+            label, targets = fn(text, a) if fn is not None else (text, [])
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            # An option a hand-written position offers that the rules would word otherwise:
+            # it keeps its text as its label.
+            label, targets = text, []
         if not targets:
             targets = [self.option(text)]
         return label, tuple(targets)
@@ -131,7 +135,7 @@ class Presentation:
             return f"{name} ends the turn", []
         if text == "relocate":
             return (f"{name} Relocates 1 or 2 Action Cubes (Strategic Action; "
-                    f"{self.turn['actions']} Action(s) left)", [])
+                    f"{plural(self.turn['actions'], 'Action')} left)", [])
         if text == "taunt":
             d = self.board.direction(self.thor_area, c.area)
             now = self.face_at(d) if d is not None else "red"
@@ -166,7 +170,7 @@ class Presentation:
             pts = max(1, len(c.rondel[space]) + c.attrs["movement"])
             extra = f" + {c.attrs['movement']} Movement Attribute" if c.attrs["movement"] else ""
             return (f"{name} Moves with space {space + 1} ({plural(len(c.rondel[space]), 'cube')}"
-                    f"{extra}): {pts} Movement Point(s)",
+                    f"{extra}): {plural(pts, 'Movement Point')}",
                     [self.rondel_target(cid, space, f"{pts} MP")])
         return text, []
 
@@ -349,11 +353,12 @@ class Presentation:
 
     def d_arrange(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         cid = a["seat"]
-        spaces = [int(x) - 1 for x in text.split("space ", 1)[1].split(", ")]
-        return (f"{self.cname(cid)}'s Action Cubes end in space(s) "
-                f"{', '.join(str(i + 1) for i in spaces)}; the temporary and frost cubes "
-                "re-placed among them are discarded",
-                [self.rondel_target(cid, i) for i in dict.fromkeys(spaces)])
+        space = int(text.split()[-1]) - 1
+        if text.startswith("Action"):
+            return (f"{self.cname(cid)} re-places an Action Cube in space {space + 1}; it stays",
+                    [self.rondel_target(cid, space, "Action Cube")])
+        return (f"{self.cname(cid)} re-places a temporary/frost cube in space {space + 1}; it "
+                "is then discarded", [self.rondel_target(cid, space, "discarded")])
 
     def d_relocate(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         cid = a["seat"]
@@ -410,6 +415,11 @@ class Presentation:
         mid = self.target_id(who)
         return (f"{who} steps to {to} (one of its equally short paths to its Target)",
                 [Target("area", to), Target("figure", mid)])
+
+    def d_minion_stand(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
+        who, to = text.rsplit(" to ", 1)
+        return (f"{who} Stands in {to}, next to its Spawning Area that Thor occupies",
+                [Target("area", to), Target("figure", self.target_id(who))])
 
     def d_attack_order(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         who = text[len("resolve attack of "):]

@@ -3,14 +3,14 @@ damage and the keywords that change them."""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from typing import Any
 
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import GATE, Board
+from meadhall.games.midhalla.board import GATE
+from meadhall.games.midhalla.pieces import Snapshot
 
 ID = "midhalla"
 
@@ -29,7 +29,7 @@ class CombatRules:
     def _begin_step(self, step: str, events: list[Event]) -> None:
         if step == "enemies":
             self.rounds += 1
-        order = Board(self.tiles).tao()
+        order = list(self.topo.tao())
         self.cb = {"step": step, "order": order, "i": 0, "done": [], "cur": None, "sub": "",
                    "left": 0, "action": None}
         title = {"enemies": ("3.1 Enemy turns", S.ENEMY_TURNS),
@@ -41,8 +41,8 @@ class CombatRules:
             for h in self.heroes.values():
                 h.acted = False
             # Players may replay the actions of 3.3 until 3.1 starts: keep the position at the
-            # start of the step (immutable text, so clones share it).
-            self.cb["snapshot"] = json.dumps(self._dump())
+            # start of the step (immutable, so clones share it).
+            self.cb["snapshot"] = Snapshot(self._capture())
 
     def _combat_step(self, events: list[Event]) -> None:
         step = self.cb["step"]
@@ -55,7 +55,7 @@ class CombatRules:
 
     # ----------------------------------------------------------- geometry
     def _in_range(self, tile: str, rng: int | str) -> set[str]:
-        return Board(self.tiles).within(tile, rng)
+        return self.topo.within(tile, rng)
 
     # ----------------------------------------------------------- 3.1 enemy turns
     def _enemy_phase_step(self, events: list[Event]) -> None:
@@ -238,7 +238,10 @@ class CombatRules:
         cb = self.cb
         e = self.enemies[eid]
         data = self.content.cat.enemies[e.card]
-        if e.slow == "slowed":
+        steps = self.topo.steps_toward_gate(e.tile) if cb["moves"] > 0 else ()
+        if e.slow == "slowed" and steps:
+            # Slow stops a move that would happen; an enemy (a boss: default move 0) that
+            # would not move keeps its Slow token for its next move
             e.slow = "immune"
             events.append(Event("slow", f"{data.name} ({eid}) is slowed and does not move; its "
                                 "Slow token flips to Slow-immune", "Slow"))
@@ -252,7 +255,6 @@ class CombatRules:
                 return
             cb["sub"] = "fast" if data.fast and cb.get("moved") == eid else "end"
             return
-        steps = Board(self.tiles).steps_toward_gate(e.tile)
         if not steps:
             cb["moves"] = 0
             return
@@ -272,9 +274,12 @@ class CombatRules:
         e.tile = tile
         self.cb["moves"] -= 1
         self.cb["moved"] = eid
+        why = ("its boss action moves it first" if self.cb.get("then") == "target" else
+               "no preferred target and the gate out of range")
         events.append(Event("move", f"{self._ename(eid)} ({eid}) moves to map tile {tile}, "
-                            "toward the gate: no target and the gate out of range",
-                            S.ACTIVATING_ENEMY, {"enemy": eid, "to": tile}))
+                            f"toward the gate: {why}",
+                            S.BOSSES if self.cb.get("then") == "target" else S.ACTIVATING_ENEMY,
+                            {"enemy": eid, "to": tile}))
 
     def _end_of_enemy_turn(self, eid: str, events: list[Event]) -> None:
         """End of Activation/Turn: bleed damage, then evasion is regained."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core.protocol import Target
-from meadhall.games.midhalla.board import GATE, Board
+from meadhall.games.midhalla.board import GATE
 from meadhall.games.midhalla.render import describe as effects_text
 
 Described = tuple[str, tuple[Target, ...]]
@@ -106,7 +106,8 @@ class DescribeRules:
 
     def _label_row(self, row: str, ch: Any) -> Described:
         hid = self.lv["todo"][0]
-        return (f"{self._hname(hid)} places the skill in the {row} row",
+        name = self.content.cat.skills[self.lv["card"]].name
+        return (f"{self._hname(hid)} places {name} at the end of the {row} row",
                 (Target("hero", hid),))
 
     def _label_cover(self, slot: str, ch: Any) -> Described:
@@ -121,7 +122,7 @@ class DescribeRules:
         return Target("card", f"{hid}.{row}.{int(i) + 1}")
 
     def _label_explore(self, letter: str, ch: Any) -> Described:
-        tile, side = next((t, s) for lt, t, s in Board(self.tiles).unexplored() if lt == letter)
+        tile, side = next((t, s) for lt, t, s in self.board.unexplored() if lt == letter)
         where = {"N": "top", "E": "right", "S": "bottom", "W": "left"}[side]
         return (f"Explore path {letter} on the {where} side of map tile {tile} and read its "
                 "campaign book section", (Target("space", f"path-{letter}"),
@@ -328,7 +329,7 @@ class DescribeRules:
             return (f"{name} skips the {do} of {src}" if do != "move"
                     else f"{name} stays on map tile {h.tile}"), ()
         if do == "move":
-            d = int(Board(self.tiles).distance(h.tile, choice))
+            d = int(self.topo.distance(h.tile, choice))
             return (f"{name} moves to map tile {choice} ({plural(d, 'tile')})",
                     (Target("tile", choice, plural(d, "tile")),))
         if do == "attack":
@@ -361,6 +362,10 @@ class DescribeRules:
                 f"{self.content.cat.ultimates[ult].name}", (Target("card", f"{hid}.ult.{ult}"),))
 
     def _label_play(self, chapter: str, ch: Any) -> Described:
+        if not chapter:
+            rec = self._campaign_record()
+            return (f"End the campaign now ({rec['chapters_played']} chapter(s) played, "
+                    f"{len(rec['won'])} won); the party sheet records how it ended", ())
         c = self.content.chapters[chapter]
         return f"Play {c.name} ({c.kind} chapter, {plural(c.cycles, 'cycle')})", ()
 

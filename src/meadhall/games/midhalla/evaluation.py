@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core.protocol import Action
-from meadhall.games.midhalla.board import GATE, Board
+from meadhall.games.midhalla.board import GATE
 
 # Weights: progress dominates, then the gate, then the party's means of fighting.
 W_PROGRESS = 0.45
@@ -50,6 +50,8 @@ def evaluate(st: Any) -> float:
         if o.result == "win":
             return 1.0
         return 0.0
+    if st.phase == "aftermath" and st.result:
+        return 1.0 if st.result[0] == "win" else 0.0  # decided; a global event is read
     if st.phase in ("interlude", "roster"):
         won = sum(1 for _, r in st.record if r == "win")
         return _clamp(0.5 + 0.4 * won / max(1, len(st.content.chapters)) - 0.05 * (
@@ -144,7 +146,7 @@ def _fight(st: Any) -> float:
         # nothing left to fight: as good as being engaged everywhere (killing the last enemy
         # must never look worse than leaving it alive)
         return W_ENGAGE * standing
-    board = Board(st.tiles)
+    board = st.topo
     foes = {e.tile for e in st.enemies.values()}
     ht = st.ht
     queue = ht.get("queue") if ht else None

@@ -9,7 +9,6 @@ from typing import Any
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import Board
 
 ID = "midhalla"
 REPLAY = "replay step 3.3"
@@ -58,7 +57,10 @@ class HeroRules:
         ... as long as the next step 3.1 has not started yet": back to the step's start."""
         snapshot = self.cb["snapshot"]
         replays = self.replays + 1
-        self._load(json.loads(snapshot))
+        if snapshot.attrs is not None:
+            self._restore(snapshot.attrs)
+        else:
+            self._load(json.loads(snapshot.text(None)), checked=False)
         self.cb["snapshot"] = snapshot
         self.replays = replays
         events.append(Event("replay", "Step 3.3 is replayed: every hero action since the step "
@@ -189,7 +191,7 @@ class HeroRules:
         eff = ht["queue"][0]
         do = eff["do"]
         src = ht["source"]
-        board = Board(self.tiles)
+        board = self.board
         if do == "move":
             dist = board.distances_from(h.tile)
             dest = sorted(t for t, d in dist.items() if 0 < d <= eff["value"])
@@ -212,6 +214,18 @@ class HeroRules:
             self._ask("effect", self._seat(h), f"{src}: Attack {eff['value']}" + (
                 f" x{eff['times']}" if eff.get("times", 1) > 1 else "") + " - choose a target",
                 S.TARGETING, opts, turn=True)
+            return
+        if do in ("slow", "bleed"):
+            # a separate line: its own target, any enemy in its range (Targeting)
+            reach = board.within(h.tile, eff.get("range", 0))
+            targets = [e.id for e in self._enemies_sorted() if e.tile in reach]
+            if not targets:
+                ht["queue"].pop(0)
+                return
+            opts = [(f"{do} {e}", e) for e in targets] + [(f"skip {do}", None)]
+            what = "Slow" if do == "slow" else f"Bleed {eff.get('value', 1)}"
+            self._ask("effect", self._seat(h), f"{src}: {what} - choose a target (a separate "
+                      "line: any enemy in range)", S.TARGETING, opts, turn=True)
             return
         if do in ("heal", "repair"):
             cands = self._support_targets(h, eff)
@@ -242,7 +256,7 @@ class HeroRules:
             raise RuleNotImplemented(ID, S.TARGETING, f"a stand-alone {do} effect")
 
     def _support_targets(self, h: Any, eff: dict[str, Any]) -> list[str]:
-        reach = Board(self.tiles).within(h.tile, eff.get("range", 0))
+        reach = self.topo.within(h.tile, eff.get("range", 0))
         if eff["do"] == "repair":
             # destroyed traps may not be repaired
             return [t.id for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:]))
@@ -282,6 +296,9 @@ class HeroRules:
                                     f"{o.hp - before} (a unit never exceeds its maximum HP)",
                                     S.HP))
                 done = self._next_time(eff)
+        elif do in ("slow", "bleed") and choice is not None:
+            self._linked_on_enemy(choice, eff, events)
+            done = self._next_time(eff)
         elif do == "repair" and choice is not None:
             t = self.traps[choice]
             before = t.hp

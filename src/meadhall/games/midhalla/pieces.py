@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, TypeVar
+
+from meadhall.core.fastcopy import fastcopy
+from meadhall.core.protocol import Decision
 
 T = TypeVar("T")
 
@@ -121,14 +125,21 @@ class Choice:
         return getattr(self, key)
 
     @cached_property
+    def decision(self) -> Decision:
+        """The protocol's Decision for this choice (built once; clones share the choice)."""
+        return Decision(self.seat, self.prompt, self.section,
+                        "choice" if self.default else "turn", self.default)
+
+    @cached_property
     def index(self) -> dict[str, Any]:
         """Payload by action text (built once per decision; clones share the choice)."""
         return dict(self.options)
 
     def to_json(self) -> dict[str, Any]:
+        # copies: the choice is shared by clones, so nothing of it may leave by reference
         return {"kind": self.kind, "seat": self.seat, "prompt": self.prompt,
-                "section": self.section, "options": [[t, p] for t, p in self.options],
-                "default": self.default, "ctx": self.ctx}
+                "section": self.section, "options": [[t, fastcopy(p)] for t, p in self.options],
+                "default": self.default, "ctx": fastcopy(self.ctx)}
 
     @classmethod
     def from_json(cls, d: dict[str, Any] | None) -> Choice | None:
@@ -136,3 +147,26 @@ class Choice:
             return None
         return cls(d["kind"], d["seat"], d["prompt"], d["section"],
                    tuple((t, p) for t, p in d["options"]), d.get("default"), d.get("ctx", {}))
+
+
+class Snapshot:
+    """The position at the start of step 3.3, which "replay step 3.3" goes back to.
+
+    Immutable once taken and shared by clones (``__shared__``). Taken during play it holds
+    copies of the state's position attributes (``attrs``); loaded from a save it holds the
+    position's JSON text; each form is worked out from the other only when needed (``text``
+    for a save, ``attrs`` are not rebuilt: a loaded snapshot is restored through the loader).
+    """
+
+    __shared__ = True
+    __slots__ = ("attrs", "_text")
+
+    def __init__(self, attrs: dict[str, Any] | None = None, text: str | None = None) -> None:
+        self.attrs = attrs
+        self._text = text
+
+    def text(self, dump: Any) -> str:
+        """The JSON text of the position (``dump(attrs)`` makes the position dict)."""
+        if self._text is None:
+            self._text = json.dumps(dump(self.attrs))
+        return self._text

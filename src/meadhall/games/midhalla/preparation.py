@@ -8,7 +8,11 @@ from typing import Any
 
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import GATE, Board
+from meadhall.games.midhalla.board import GATE
+
+SPAWN_TOKENS = {"plus1": "+1 Spawn token", "elite": "Elite Spawn token",
+                "none": "No Spawn token"}
+"""The spawn tokens' printed names by their position-format keys."""
 
 
 class PreparationRules:
@@ -29,6 +33,11 @@ class PreparationRules:
     def _fortify_cost(self, tid: str) -> int:
         """1 + number of players runestones, +1 on a cursed tile (Fortifying Map Tiles)."""
         return 1 + self._players() + (1 if self.tiles[tid].curses else 0)
+
+    def _traps_on(self, tid: str) -> int:
+        """Traps on a map tile for the limit of two: a destroyed trap "no longer counts as a
+        trap for any effects" (Hitpoints (HP), KO, destroyed & defeated), so it does not."""
+        return sum(1 for x in self.traps.values() if x.tile == tid and not x.destroyed)
 
     def _stock_left(self, kind: str) -> int:
         return self.content.cat.traps[kind].stock - sum(
@@ -93,7 +102,7 @@ class PreparationRules:
                         opts.append((f"give {cat.items[item].name} from {self._short(h.id)} "
                                      f"to {self._short(other.id)}",
                                      ["give", item, h.id, other.id]))
-        board = Board(self.tiles)
+        board = self.board
         for tid in sorted(self.tiles):
             t = self.tiles[tid]
             if not t.fortified and board.adjacent_to_fortified(tid):
@@ -106,19 +115,21 @@ class PreparationRules:
                 continue
             for tid in sorted(self.tiles):
                 t = self.tiles[tid]
-                if (tid != GATE and t.fortified and sum(
-                        1 for x in self.traps.values() if x.tile == tid)
-                        < self.content.printed.max_traps_per_tile):
+                if (tid != GATE and t.fortified
+                        and self._traps_on(tid) < self.content.printed.max_traps_per_tile):
                     opts.append((f"build {trap.name} on {tid}", ["build", kind, tid]))
         for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:])):
             trap = cat.traps[t.kind]
-            if t.special is None and t.level < len(trap.levels):
+            if t.destroyed:
+                # "It no longer counts as a trap for any effects": restore it first
+                pass
+            elif t.special is None and t.level < len(trap.levels):
                 nxt = trap.levels[t.level]
                 if nxt.runestones <= self.runestones:
                     for pay in self._pay_options(nxt.components):
                         opts.append((f"upgrade {t.id}{self._paying(pay)}",
                                      ["upgrade", t.id, pay]))
-            if t.special is None:
+            if t.special is None and not t.destroyed:
                 for sid in sorted(self.party["unlocks"]["special_upgrades"]):
                     sp = cat.special_upgrades[sid]
                     if sp.runestones <= self.runestones and sp.silver <= self.silver:
@@ -194,9 +205,9 @@ class PreparationRules:
             t.level += 1
             gained = lv.hp - cat.traps[t.kind].levels[t.level - 2].hp
             t.hp = min(lv.hp, t.hp + max(0, gained)) if t.hp > 0 else 0
+            comps = ", ".join(cat.components[k].name for k in p[2]) or "no components"
             events.append(Event("upgrade", f"Trap {t.id} is upgraded to level {t.level} for "
-                                f"{lv.runestones} runestones and "
-                                f"{', '.join(p[2]) or 'no components'}", S.UPGRADE))
+                                f"{lv.runestones} runestones and {comps}", S.UPGRADE))
         elif what == "special":
             sp = cat.special_upgrades[p[1]]
             t = self.traps[p[2]]
@@ -224,8 +235,8 @@ class PreparationRules:
             was_ko = h.ko
             h.hp = h.max_hp
             events.append(Event("heal", f"{self._hname(h.id)} is "
-                                f"{'revived' if was_ko else 'healed'} to full HP for 1 silver",
-                                S.REVIVE))
+                                f"{'revived' if was_ko else 'healed'} to full HP for "
+                                f"{self.content.printed.heal_cost} silver", S.REVIVE))
         elif what == "done":
             self.phase = "spawn"
 
@@ -265,7 +276,7 @@ class PreparationRules:
             deck.shuffle(with_discard=True)
             events.append(Event("shuffle", "The enemy discard pile is shuffled back into the "
                                 "enemy deck", S.SPAWN))
-        order = Board(self.tiles).tao()
+        order = list(self.topo.tao())
         events.append(Event("tao", "Tile activation order: " + ", ".join(order), S.TAO,
                             {"order": order}))
         for tid in order:
@@ -289,7 +300,7 @@ class PreparationRules:
         elif t.token == "none":
             basic = 0
         if t.token:
-            events.append(Event("token", f"Map tile {tid} has a {t.token} spawn token "
+            events.append(Event("token", f"Map tile {tid} has a {SPAWN_TOKENS[t.token]} "
                                 f"({'fortified' if t.fortified else 'unfortified'})",
                                 S.SPAWN_TOKENS))
         for _ in range(basic):

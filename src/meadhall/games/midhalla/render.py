@@ -97,7 +97,7 @@ def render(st: Any) -> str:
     lines.append(f"Fate scale: {p['fate']}  Quests: {len(st.quests)}  Story markers: "
                  f"{len(st.story)}")
     if st.choice:
-        lines.append(f"Now: {st.choice['seat']} - {st.choice['prompt']}")
+        lines.append(f"Now: {st.choice.seat} - {st.choice.prompt}")
     return "\n".join(lines)
 
 

@@ -9,6 +9,9 @@ from typing import Any
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
 
+END_CAMPAIGN = "end the campaign"
+ROWS = {"up": ("top",), "down": ("bottom",), "both": ("top", "bottom")}
+"""The skill rows a card's arrow allows (4.5 Level up)."""
 UNLOCK_KINDS = {"class": "classes", "trap": "traps", "item": "items", "component": "components",
                 "special_upgrade": "special_upgrades", "chapter": "chapters", "lore": "lore",
                 "decision": "decisions"}
@@ -64,8 +67,9 @@ class RewardRules:
         p = self.content.printed
         drawn = self.decks["items"].draw_many(self.chance, p.reward_rare_items, S.R_CART)
         self.cart.extend(drawn)
-        events.append(Event("cart", f"Rare items added to Dara's cart: "
-                            f"{', '.join(drawn) or 'none left'}", S.R_CART))
+        events.append(Event("cart", "Rare items added to Dara's cart: "
+                            f"{', '.join(self._iname(i) for i in drawn) or 'none left'}",
+                            S.R_CART))
         self.silver += p.reward_silver
         self.runestones += p.reward_runestones
         events.append(Event("gain", f"The party gains {p.reward_silver} silver and "
@@ -154,7 +158,15 @@ class RewardRules:
             return
         card = lv["card"]
         arrow = self.content.cat.skills[card].arrow
-        rows = {"up": ["top"], "down": ["bottom"], "both": ["top", "bottom"]}[arrow]
+        rows = ROWS[arrow]
+        if lv["level"] < 3:
+            # a card whose arrow allows both rows: whoever chose the skill chooses the row
+            opts = [(f"place in the {row} row", row) for row in rows]
+            seat = PLAYERS if lv["level"] == 1 else hid
+            self._ask("row", seat, f"{self._hname(hid)}: the level {lv['level']} skill "
+                      f"{self.content.cat.skills[card].name} may go in either row (arrow both)",
+                      S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS, opts, turn=True)
+            return
         opts = [(f"cover {self._slot_text(slot)} {self._skill_name(h, slot)}", slot)
                 for slot in self._slots(h) if slot.split(":")[0] in rows]
         self._ask("cover", hid, f"{self._hname(hid)}: place the level 3 skill "
@@ -165,18 +177,28 @@ class RewardRules:
         lv = self.lv
         h = self.heroes[lv["todo"][0]]
         lv["pool"].remove(skill)
-        name = self.content.cat.skills[skill].name
-        if lv["level"] == 3:
-            lv["card"] = skill
+        rows = ROWS[self.content.cat.skills[skill].arrow]
+        if lv["level"] == 3 or len(rows) > 1:
+            lv["card"] = skill  # where it goes is asked next
             return
-        if lv["level"] == 1:
-            h.top.append(skill)  # the level 1 slot extends the top row (authored tableau)
-        else:
-            h.bottom.append(skill)  # the level 2 slot extends the bottom row
+        self._gain_skill(h, skill, rows[0], events)
+
+    def _on_row(self, row: str, events: list[Event]) -> None:
+        lv = self.lv
+        h = self.heroes[lv["todo"][0]]
+        card = lv["card"]
+        lv["card"] = None
+        self._gain_skill(h, card, row, events)
+
+    def _gain_skill(self, h: Any, skill: str, row: str, events: list[Event]) -> None:
+        """A level 1 or 2 skill joins the row its arrow shows (ruling 3)."""
+        lv = self.lv
+        (h.top if row == "top" else h.bottom).append(skill)
         h.level = lv["level"]
         lv["todo"].pop(0)
         events.append(Event("level", f"{self._hname(h.id)} gains the level {lv['level']} skill "
-                            f"{name}", S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS))
+                            f"{self.content.cat.skills[skill].name} in the {row} row",
+                            S.R_LEVEL if lv["level"] > 1 else S.PLAYER_AREAS))
 
     def _on_cover(self, slot: str, events: list[Event]) -> None:
         lv = self.lv
@@ -225,7 +247,17 @@ class RewardRules:
             extra = " (added to the available components now)"
         elif kind == "chapter" and what not in self.content.chapters:
             extra = " (not printed in this build: it cannot be played)"
-        name = self.content.cat.lore.get(what, "") if kind == "lore" else ""
+        cat = self.content.cat
+        name = {"lore": lambda w: cat.lore.get(w, ""),
+                "item": lambda w: cat.items[w].name if w in cat.items else "",
+                "trap": lambda w: cat.traps[w].name if w in cat.traps else "",
+                "component": lambda w: cat.components[w].name if w in cat.components else "",
+                "class": lambda w: cat.heroes[w].name if w in cat.heroes else "",
+                "chapter": lambda w: (self.content.chapters[w].name
+                                      if w in self.content.chapters else ""),
+                "special_upgrade": lambda w: (cat.special_upgrades[w].name
+                                              if w in cat.special_upgrades else ""),
+                }.get(kind, lambda w: "")(what)
         events.append(Event("unlock", f"Unlocked {kind} {what}{' - ' + name if name else ''}"
                             f"{extra}", S.UNLOCKS, {"kind": kind, "id": what}))
 
@@ -245,7 +277,7 @@ class RewardRules:
         """Losing: in-chapter unlocks are lost; fate moves two slots toward Athyr's Blessing.
         ``trigger`` (``gate_destroyed``, ``heroes_ko``) and ``by`` (who dealt the final blow,
         id and type) are kept for the statistics (``measures``)."""
-        if self.phase in ("over", "interlude"):
+        if self.phase in ("over", "interlude", "aftermath"):
             return
         self.ending = {"trigger": trigger, "by": by[0] if by else None,
                        "final_blow": by[1] if by else None}
@@ -276,14 +308,15 @@ class RewardRules:
     def _after_chapter(self, result: str, reason: str, events: list[Event]) -> None:
         self.record.append([self.chapter, result])
         self.cb = self.ht = self.lv = self.rw = self.choice = None
-        if not self.setup.get("campaign"):
-            self.script = []
-            self.phase = "over"
-            self.result = [result, reason]
-            return
+        # A global event the fate scale calls for (its leftmost position) is still read,
+        # also when the chapter is played on its own.
         self.script = [o for o in self.script if o.get("op") == "global"]
-        self.phase = "interlude"
         self.result = [result, reason]
+        self.phase = "interlude" if self.setup.get("campaign") else "aftermath"
+
+    def _aftermath_step(self, events: list[Event]) -> None:
+        """A chapter played on its own ends once the fate scale's global event is read."""
+        self.phase = "over"
 
     def _playable_chapters(self) -> list[str]:
         p = self.party
@@ -293,18 +326,40 @@ class RewardRules:
     def _interlude_step(self, events: list[Event]) -> None:
         options = self._playable_chapters()
         if not options:
-            self.phase = "over"
-            self.result = ["win", "every printed chapter of the campaign is completed"]
-            events.append(Event("campaign", "The campaign ends: every printed chapter is "
-                                "completed", S.CAMPAIGN))
+            self._end_campaign("win", "every printed chapter of the campaign is completed",
+                               events)
             return
-        opts = [(f"play {self.content.chapters[c].name}", c) for c in options]
-        self._ask("play", PLAYERS, "Choose the next chapter to play (the campaign can be "
-                  "saved here)", S.CAMPAIGN, opts, turn=True)
+        opts: list[tuple[str, Any]] = [(f"play {self.content.chapters[c].name}", c)
+                                       for c in options]
+        opts.append((END_CAMPAIGN, ""))
+        self._ask("play", PLAYERS, "Choose the next chapter to play, or end the campaign (it "
+                  "can be saved here)", S.CAMPAIGN, opts, turn=True)
 
     def _on_play(self, chapter: str, events: list[Event]) -> None:
+        if not chapter:
+            self._end_campaign("loss", "the players ended the campaign before completing it",
+                               events)
+            return
         self.next_chapter = chapter
         self.phase = "roster"
+
+    def _campaign_record(self) -> dict[str, Any]:
+        won = [c for c, r in self.record if r == "win"]
+        return {"chapters_played": len(self.record), "won": won,
+                "lost": sum(1 for _, r in self.record if r == "loss"),
+                "completed": list(self.party["completed"]), "fate": self.party["fate"]}
+
+    def _end_campaign(self, result: str, how: str, events: list[Event]) -> None:
+        """The campaign is over; the party sheet records how it ended (Campaign Play: the
+        players decide when they stop; completing every printed chapter ends it too)."""
+        rec = self._campaign_record()
+        self.party["ended"] = {"how": how, **rec}
+        self.phase = "over"
+        won = ", ".join(rec["won"]) or "none"
+        self.result = [result, f"{how}: {rec['chapters_played']} chapter(s) played, won: "
+                               f"{won}, lost: {rec['lost']}"]
+        events.append(Event("campaign", f"The campaign ends: {self.result[1]}", S.CAMPAIGN,
+                            {"result": result, **rec}))
 
     def _roster_step(self, events: list[Event]) -> None:
         """Drop-in / drop-out: choose the heroes among the unlocked classes (Campaign Play)."""

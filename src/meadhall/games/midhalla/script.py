@@ -11,8 +11,8 @@ from typing import Any
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import Board
 from meadhall.games.midhalla.pieces import EnemyState, TrapState
+from meadhall.games.midhalla.preparation import SPAWN_TOKENS
 
 ID = "midhalla"
 
@@ -25,7 +25,7 @@ class ExplorationRules:
         """Repeat 1.1-1.3 until the campaign book calls for Phase 2 (Phase 1: Exploration)."""
         ch = self.chapter_data
         quota = ch.explorations_per_cycle[min(self.cycle, len(ch.explorations_per_cycle)) - 1]
-        paths = [p for p in Board(self.tiles).unexplored() if p[0] in ch.sections]
+        paths = [p for p in self.board.unexplored() if p[0] in ch.sections]
         if self.explored_in_cycle >= quota or not paths:
             why = (f"the campaign book calls for Phase 2 after {quota} paths in this cycle"
                    if paths else "no unexplored path with a campaign book section is left")
@@ -38,7 +38,7 @@ class ExplorationRules:
 
     def _on_explore(self, letter: str, events: list[Event]) -> None:
         """1.1/1.2: read the section of the chosen path and follow its instructions."""
-        tile, side = next((t, s) for lt, t, s in Board(self.tiles).unexplored() if lt == letter)
+        tile, side = next((t, s) for lt, t, s in self.board.unexplored() if lt == letter)
         self.here = tile
         self.exploring = [tile, side]
         self.explored_in_cycle += 1
@@ -74,14 +74,17 @@ class ExplorationRules:
         at, side = self.exploring
         data = getattr(self.content.cat.tiles[name[:-1]], name[-1])
         try:
-            Board(self.tiles).place(name, at, side, data.attach, dict(data.paths))
+            self.board.place(name, at, side, data.attach, dict(data.paths))
         except ValueError as e:
             raise RuleNotImplemented(ID, S.PLACING, str(e)) from None
+        self._tiles_changed()
         self.here = name
-        letters = ", ".join(f"{v} ({k})" for k, v in sorted(self.tiles[name].paths.items()))
-        events.append(Event("place", f"Map tile {name} is placed against path on {at} "
-                            f"({side}); new paths: {letters or 'none'}", S.PLACING,
-                            {"tile": name}))
+        where = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
+        letters = ", ".join(f"{v} ({where[k]})" for k, v in
+                            sorted(self.tiles[name].paths.items()))
+        events.append(Event("place", f"Map tile {name} is placed with its numbered side "
+                            f"against the path on the {where[side]} side of {at}; new paths: "
+                            f"{letters or 'none'}", S.PLACING, {"tile": name}))
 
     def _op_verse(self, op: dict[str, Any], events: list[Event]) -> None:
         verse = self.chapter_data.verses[op["id"]]
@@ -160,9 +163,11 @@ class ExplorationRules:
     def _op_gain(self, op: dict[str, Any], events: list[Event]) -> None:
         for k in ("silver", "runestones"):
             if op.get(k):
-                setattr(self, k, max(0, getattr(self, k) + op[k]))
-                events.append(Event("gain", f"The party {'gains' if op[k] > 0 else 'loses'} "
-                                    f"{abs(op[k])} {k} (now {getattr(self, k)})", S.EVENTS))
+                before = getattr(self, k)
+                setattr(self, k, max(0, before + op[k]))
+                change = getattr(self, k) - before
+                events.append(Event("gain", f"The party {'gains' if change >= 0 else 'loses'} "
+                                    f"{abs(change)} {k} (now {getattr(self, k)})", S.EVENTS))
         if op.get("components"):
             self._draw_components(op["components"], events, S.EVENTS)
         if op.get("gate"):
@@ -178,7 +183,8 @@ class ExplorationRules:
         for h in self._party_heroes():
             if not h.ko:
                 h.hp = min(h.max_hp, h.hp + op["value"])
-        events.append(Event("heal", f"Every hero who is not KO heals {op['value']} HP", S.EVENTS))
+        events.append(Event("heal", f"Every hero who is not KO heals {op['value']} HP (never "
+                            "above their maximum)", S.EVENTS))
 
     def _op_damage_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
         """Global event 19: all but the hero with the lowest HP suffer damage (ties: players)."""
@@ -224,7 +230,7 @@ class ExplorationRules:
     def _op_spawn_token(self, op: dict[str, Any], events: list[Event]) -> None:
         tile = self.tiles[self.here or "G"]
         tile.token = op["token"]
-        events.append(Event("token", f"A {op['token']} spawn token is placed on map tile "
+        events.append(Event("token", f"A {SPAWN_TOKENS[op['token']]} is placed on map tile "
                             f"{tile.id}", S.SPAWN_TOKENS, {"tile": tile.id}))
 
     def _op_curse(self, op: dict[str, Any], events: list[Event]) -> None:

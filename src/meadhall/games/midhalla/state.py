@@ -9,13 +9,13 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from meadhall.core.chance import ChanceMode
+from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.board import GATE, Board, Tile
+from meadhall.games.midhalla.board import GATE, Board, Tile, Topology
 from meadhall.games.midhalla.combat import CombatRules
 from meadhall.games.midhalla.content import Chapter, Content
 from meadhall.games.midhalla.describe import DescribeRules
@@ -24,10 +24,12 @@ from meadhall.games.midhalla.pieces import (
     Choice,
     EnemyState,
     HeroState,
+    Snapshot,
     TrapState,
     from_json,
     to_json,
 )
+from meadhall.games.midhalla.position import check_state, check_types, op_known
 from meadhall.games.midhalla.preparation import PreparationRules
 from meadhall.games.midhalla.render import render as render_state
 from meadhall.games.midhalla.render import render_help
@@ -35,8 +37,37 @@ from meadhall.games.midhalla.rewards import RewardRules
 from meadhall.games.midhalla.script import ExplorationRules
 
 ID = "midhalla"
+POSITION_ATTRS = (
+    "chapter", "phase", "cycle", "result", "explored_in_cycle", "timer", "gate_hp", "silver",
+    "runestones", "components", "cart", "tiles", "heroes", "enemies", "traps", "decks", "gifts",
+    "quests", "story", "script", "here", "exploring", "choice", "cb", "ht", "rw", "lv",
+    "curses_to_place", "epilogue_read", "kills", "traps_lost", "kos", "rounds", "replays",
+    "ending", "record", "roster", "next_chapter", "party", "party_start", "last_ctx")
+"""The attributes that make a position (what ``_dump`` writes and a 3.3 snapshot keeps)."""
+RESHUFFLING = frozenset({"enemy", "elite"})
+"""The decks whose discard is shuffled back when they run out (2.2 Spawn Enemies)."""
 DECKS = ("enemy", "elite", "items", "components", "tier1", "tier2", "chapter", "level1",
          "level2", "level3")
+
+
+def _number(pid: str) -> int:
+    """The number of a standee id (``e12`` -> 12), for a fixed order whatever the save's."""
+    return int(pid[1:]) if pid[1:].isdigit() else 10**6
+
+
+UNLOCK_KEYS = ("classes", "traps", "items", "components", "special_upgrades", "chapters",
+               "lore", "decisions")
+
+
+def _full_party(party: dict[str, Any]) -> dict[str, Any]:
+    """A party sheet with every key (a hand-written one may leave empty ones out)."""
+    for k in UNLOCK_KEYS:
+        party.setdefault("unlocks", {}).setdefault(k, [])
+    party.setdefault("new", [])
+    party.setdefault("completed", [])
+    party.setdefault("events", {"tier1": {}, "tier2": {}})
+    party.setdefault("fate", 0)
+    return party
 
 
 def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
@@ -46,8 +77,7 @@ def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
         "unlocks": {k: list(v) for k, v in start.items()},
         "new": [], "completed": [], "events": {"tier1": {}, "tier2": {}}, "fate": 0,
     }
-    for k in ("classes", "traps", "items", "components", "special_upgrades", "chapters",
-              "lore", "decisions"):
+    for k in UNLOCK_KEYS:
         party["unlocks"].setdefault(k, [])
     over = setup.get("party") or {}
     for k, v in over.get("unlocks", {}).items():
@@ -78,6 +108,24 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         """Every chapter played in this game (a campaign plays several): [chapter, result]."""
         self._setup_chapter(setup["scenario"])
 
+    # ----------------------------------------------------------- the dungeon's shape
+    @property
+    def topo(self) -> Topology:
+        """The dungeon's shape with its cached distances and TAO (shared by clones; rebuilt
+        after :meth:`_tiles_changed`)."""
+        t = self.__dict__.get("_topo")
+        if t is None:
+            t = self.__dict__["_topo"] = Topology(self.tiles)
+        return t
+
+    @property
+    def board(self) -> Board:
+        return Board(self.tiles, self.topo)
+
+    def _tiles_changed(self) -> None:
+        """A tile was placed or the tiles were replaced: the shape must be worked out again."""
+        self.__dict__.pop("_topo", None)
+
     # ----------------------------------------------------------- setup
     @property
     def chapter_data(self) -> Chapter:
@@ -103,14 +151,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         for tid, (x, y) in c.cat.dungeon_board.items():
             # the gate map tile and its neighbours on the dungeon board start fortified
             self.tiles[tid] = Tile(tid, x, y, fortified=True)
-        board = Board(self.tiles)
         for a, b in (("L", "G"), ("G", "R")):
             self.tiles[a].links["E"] = b
             self.tiles[b].links["W"] = a
         for where, letter in self.chapter_data.board_paths.items():
             tid, side = where.split(".")
             self.tiles[tid].paths[side] = letter
-        del board
+        self._tiles_changed()
         self.enemies: dict[str, EnemyState] = {}
         self.traps: dict[str, TrapState] = {}
         u = self.party["unlocks"]
@@ -130,18 +177,20 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                     out.append(card)
             return out
 
+        # Only the enemy decks shuffle their discard back when they run out (2.2 Spawn
+        # Enemies says so); every other discard pile stays a discard pile (ruling 8).
         self.decks: dict[str, Deck] = {
             "enemy": Deck("enemy", list(ch.enemy_deck)),
             "elite": Deck("elite", list(ch.elite_deck)),
             "items": Deck("items", [i for i in u["items"] if c.cat.items[i].kind == "rare"],
                           reshuffle=False),
-            "components": Deck("components", comp),
-            "tier1": Deck("tier1", evolved("tier1", list(c.cat.tier1_deck))),
-            "tier2": Deck("tier2", evolved("tier2", list(c.cat.tier2_deck))),
-            "chapter": Deck("chapter", list(ch.chapter_events)),
-            "level1": Deck("level1", list(c.cat.skill_decks["level1"])),
-            "level2": Deck("level2", list(c.cat.skill_decks["level2"])),
-            "level3": Deck("level3", list(c.cat.skill_decks["level3"])),
+            "components": Deck("components", comp, reshuffle=False),
+            "tier1": Deck("tier1", evolved("tier1", list(c.cat.tier1_deck)), reshuffle=False),
+            "tier2": Deck("tier2", evolved("tier2", list(c.cat.tier2_deck)), reshuffle=False),
+            "chapter": Deck("chapter", list(ch.chapter_events), reshuffle=False),
+            "level1": Deck("level1", list(c.cat.skill_decks["level1"]), reshuffle=False),
+            "level2": Deck("level2", list(c.cat.skill_decks["level2"]), reshuffle=False),
+            "level3": Deck("level3", list(c.cat.skill_decks["level3"]), reshuffle=False),
         }
         self.cart = [i for i in u["items"] if c.cat.items[i].kind == "common"]
         self.heroes: dict[str, HeroState] = {}
@@ -187,7 +236,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self._draw_components(p.start_components, events, S.MAIN_AREA)
         drawn = self.decks["items"].draw_many(self.chance, p.start_rare_items, S.MAIN_AREA)
         self.cart.extend(drawn)
-        events.append(Event("setup", "Dara's cart: " + ", ".join(self.cart), S.CART))
+        events.append(Event("setup", "Dara's cart: " + ", ".join(
+            self._iname(i) for i in self.cart), S.CART))
         fate = self.party["fate"]
         if fate > 0:
             self.silver += p.blessing_silver * fate
@@ -207,8 +257,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _draw_components(self, n: int, events: list[Event], section: str) -> None:
         got = self.decks["components"].draw_many(self.chance, n, section)
         self.components.extend(got)
-        events.append(Event("components", f"The party gains trap components: "
-                            f"{', '.join(got) or 'none left'}", section))
+        names = [self.content.cat.components[k].name for k in got]
+        events.append(Event("components", "The party gains trap components: "
+                            f"{', '.join(names) or 'none (the deck is empty)'}", section))
 
     def _place_curse(self, tid: str, events: list[Event]) -> None:
         on_board = sum(t.curses for t in self.tiles.values())
@@ -223,7 +274,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
     def _setup_step(self, events: list[Event]) -> None:
         if self.curses_to_place:
-            cands = [t for t in Board(self.tiles).tao() if not self.tiles[t].fortified]
+            cands = [t for t in self.topo.tao() if not self.tiles[t].fortified]
             if not cands:
                 n = self.curses_to_place
                 self.curses_to_place = 0
@@ -294,8 +345,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         assert ch is not None
         payload = ch.index[action]
         self.choice = None
-        self.last_ctx = ch["ctx"]  # what the handler needs besides the payload
-        getattr(self, f"_on_{ch['kind']}")(payload, events)
+        self.last_ctx = ch.ctx  # what the handler needs besides the payload
+        getattr(self, f"_on_{ch.kind}")(payload, events)
         self.last_ctx = {}
         self._advance(events)
 
@@ -303,11 +354,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         ch = self.choice
         if ch is None:
             return None
-        return Decision(ch["seat"], ch["prompt"], ch["section"],
-                        "choice" if ch["default"] else "turn", ch["default"])
+        return ch.decision
 
     def _legal(self) -> list[str]:
-        return [t for t, _ in self.choice["options"]] if self.choice else []
+        return list(self.choice.index) if self.choice else []
 
     def _why_illegal(self, action: str) -> IllegalAction | None:
         ch = self.choice
@@ -318,20 +368,20 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             return IllegalAction(ID, S.HERO_TURNS, "step 3.3 can be replayed when a hero ends a "
                                  "turn (before step 3.1 starts), not within a skill or after "
                                  "3.3 has ended")
-        if word == "fortify" and ch["kind"] == "prep":
+        if word == "fortify" and ch.kind == "prep":
             tid = action.split(" ")[-1]
             t = self.tiles.get(tid)
             if t is None:
                 return IllegalAction(ID, S.FORTIFY, f"there is no map tile {tid}")
             if t.fortified:
                 return IllegalAction(ID, S.FORTIFY, f"map tile {tid} is already fortified")
-            if not Board(self.tiles).adjacent_to_fortified(tid):
+            if not self.board.adjacent_to_fortified(tid):
                 return IllegalAction(ID, S.FORTIFY, f"map tile {tid} is not adjacent to a "
                                      "fortified map tile")
             return IllegalAction(ID, S.FORTIFY, f"fortifying {tid} costs "
                                  f"{self._fortify_cost(tid)} runestones; the party has "
                                  f"{self.runestones}")
-        if word == "build" and ch["kind"] == "prep":
+        if word == "build" and ch.kind == "prep":
             parts = action.split(" ")
             tid = parts[-1]
             if tid == GATE:
@@ -339,43 +389,50 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             t = self.tiles.get(tid)
             if t is not None and not t.fortified:
                 return IllegalAction(ID, S.BUILD, f"map tile {tid} is not fortified")
-            if sum(1 for x in self.traps.values() if x.tile == tid) >= 2:
+            if self._traps_on(tid) >= self.content.printed.max_traps_per_tile:
                 return IllegalAction(ID, S.BUILD, "there can never be more than two traps on "
                                      "one map tile")
             return IllegalAction(ID, S.BUILD, "the trap is locked, out of stock or too "
                                  "expensive")
-        if word == "explore" and ch["kind"] == "explore":
+        if word == "explore" and ch.kind == "explore":
             return IllegalAction(ID, S.CHOOSE_PATH, "only a path letter on a placed map tile "
                                  "with no map tile attached to it (unexplored) can be explored")
-        if word == "buy" and ch["kind"] == "prep":
+        if word == "buy" and ch.kind == "prep":
             return IllegalAction(ID, S.BUY_SELL, "only items in Dara's cart can be bought, for "
                                  f"their cost (the party has {self.silver} silver)")
-        if word == "sell" and ch["kind"] == "prep":
+        if word == "sell" and ch.kind == "prep":
             return IllegalAction(ID, S.ITEM_TYPES, "only a hero's common and rare items can be "
                                  "sold; unique items are a persistent part of the equipment")
-        if word == "restore" and ch["kind"] == "prep":
+        if word == "restore" and ch.kind == "prep":
             return IllegalAction(ID, S.RESTORE, "restoring a trap below its maximum HP costs "
                                  f"{self.content.printed.restore_cost} silver")
-        if word == "heal" and ch["kind"] == "prep":
+        if word == "heal" and ch.kind == "prep":
             return IllegalAction(ID, S.REVIVE, "restoring a hero below full HP (even KO) costs "
                                  f"{self.content.printed.heal_cost} silver")
-        if word == "skill" and ch["kind"] == "hero":
+        if word == "skill" and ch.kind == "hero":
             return IllegalAction(ID, S.HERO_TURN, "a skill token can only move to an unoccupied, "
                                  "unexhausted skill of the row whose turn it is (top row first)")
-        if ch["kind"] == "effect" and word == "attack":
+        if ch.kind == "effect" and word == "attack":
             return IllegalAction(ID, S.RANGE, "that enemy is not within the effect's range "
                                  "(range counts map tiles; 0 means the same map tile)")
-        if ch["kind"] == "effect" and word == "move":
+        if ch.kind == "effect" and word == "move":
             return IllegalAction(ID, S.MOVE, "heroes move at most the Move value in map tiles, "
                                  "along connected tiles")
         if word == "position":
             return IllegalAction(ID, S.POSITION, "heroes can only be placed on fortified map "
                                  "tiles")
-        if ch["kind"] != "prep" and word in ("buy", "sell", "fortify", "build", "heal",
+        if ch.kind != "prep" and word in ("buy", "sell", "fortify", "build", "heal",
                                              "restore", "upgrade", "give"):
             return IllegalAction(ID, S.CYCLES, "resources are spent only in the preparation "
                                  "phase")
         return None
+
+    def concede(self, reason: str = "") -> None:
+        """The players give up (the protocol's concede); in a campaign the party sheet records
+        that it was abandoned and how far it got."""
+        super().concede(reason)
+        if self.setup.get("campaign"):
+            self.party["ended"] = {"how": self.conceded, **self._campaign_record()}
 
     def measures(self) -> dict[str, Any]:
         """For the simulation lab: combat rounds, cycle, gate HP, enemies left, kills, KOs,
@@ -394,7 +451,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if o.result == "loss":
             ending = self.ending or {}
             out["trigger"] = ("conceded" if self.conceded is not None
-                              else ending.get("trigger") or "campaign_ended")
+                              else "campaign_ended" if self.party.get("ended")
+                              else ending.get("trigger") or "unknown")
             out["final_blow"] = ending.get("final_blow")
             out["margin_gate_hp"] = self.gate_hp
             out["margin_enemies_left"] = len(self.enemies)
@@ -440,6 +498,24 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def render_help(self) -> str:
         return render_help(self)
 
+    def _capture(self) -> dict[str, Any]:
+        """Copies of the position attributes (for the snapshot at the start of step 3.3)."""
+        d = self.__dict__
+        return {k: fastcopy(d[k]) for k in POSITION_ATTRS}
+
+    def _restore(self, attrs: dict[str, Any]) -> None:
+        """Back to captured position attributes (copied again: the capture stays intact)."""
+        for k, v in attrs.items():
+            self.__dict__[k] = fastcopy(v)
+        self._tiles_changed()
+
+    def _snapshot_dump(self, attrs: dict[str, Any]) -> dict[str, Any]:
+        """The position dict of captured attributes (a throwaway state that shares them)."""
+        tmp = object.__new__(type(self))
+        tmp.__dict__.update(self.__dict__)
+        tmp.__dict__.update(attrs)
+        return tmp._dump()
+
     def view(self, seat: str | None = None) -> dict[str, Any]:
         pos = self._dump()
         for k in ("decks",):
@@ -453,7 +529,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _dump(self) -> dict[str, Any]:
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
-            "result": self.result, "explored_in_cycle": self.explored_in_cycle,
+            "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
             "timer": self.timer, "gate_hp": self.gate_hp, "silver": self.silver,
             "runestones": self.runestones, "components": list(self.components),
             "cart": list(self.cart),
@@ -464,9 +540,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "decks": {n: self.decks[n].to_json() for n in DECKS},
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
-            "here": self.here, "exploring": self.exploring,
+            "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
             "choice": self.choice.to_json() if self.choice else None,
-            "combat": fastcopy(self.cb), "hero_turn": fastcopy(self.ht),
+            "combat": self._dump_combat(), "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
             "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos,
@@ -477,7 +553,19 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "party": fastcopy(self.party), "party_start": json.loads(self.party_start),
         }
 
-    def _load(self, p: dict[str, Any]) -> None:
+    def _dump_combat(self) -> dict[str, Any] | None:
+        cb = fastcopy(self.cb)
+        if cb and isinstance(cb.get("snapshot"), Snapshot):
+            cb["snapshot"] = cb["snapshot"].text(self._snapshot_dump)
+        return cb
+
+    def _load(self, p: dict[str, Any], checked: bool = True) -> None:
+        """Fill the state from a position (docs/formats/midhalla.md). ``checked``: refuse any
+        position the rules cannot produce (:mod:`meadhall.games.midhalla.position`); only the
+        engine's own snapshot of step 3.3 and test helpers load unchecked."""
+        if checked:
+            check_types(p)
+        p = fastcopy(p)  # the state never shares a list or dict with the caller's position
         c = self.content
         if "chapter" in p:
             if p["chapter"] not in c.chapters:
@@ -496,6 +584,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             self.exploring = p["exploring"]
         if "tiles" in p:
             self.tiles = {t: Tile.from_json(t, v) for t, v in p["tiles"].items()}
+            self._tiles_changed()
             for t in self.tiles.values():
                 for side, other in t.links.items():
                     if other not in self.tiles:
@@ -503,7 +592,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                            f"unknown map tile {other!r}")
         if "heroes" in p:
             self.heroes = {}
-            for h, v in p["heroes"].items():
+            # setup order, then followers in catalogue order: never the save's key order
+            order = [*self.setup["heroes"], *c.cat.heroes, *c.cat.followers]
+            for h, v in sorted(p["heroes"].items(),
+                               key=lambda kv: order.index(kv[0]) if kv[0] in order else 99):
                 if h not in c.cat.heroes and h not in c.cat.followers:
                     raise ContentError("", f"heroes.{h}", "unknown hero or follower")
                 hd = c.cat.heroes.get(h) or c.cat.followers[h]
@@ -512,7 +604,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                 self.heroes[h] = from_json(HeroState, {**base, **v})
         if "enemies" in p:
             self.enemies = {}
-            for e, v in p["enemies"].items():
+            for e, v in sorted(p["enemies"].items(), key=lambda kv: _number(kv[0])):
                 if v.get("card") not in c.cat.enemies:
                     raise ContentError("", f"enemies.{e}.card", f"unknown enemy {v.get('card')!r}")
                 data = c.cat.enemies[v["card"]]
@@ -521,15 +613,23 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                 self.enemies[e] = from_json(EnemyState, {**base, **v})
         if "traps" in p:
             self.traps = {}
-            for t, v in p["traps"].items():
+            for t, v in sorted(p["traps"].items(), key=lambda kv: _number(kv[0])):
                 if v.get("kind") not in c.cat.traps:
                     raise ContentError("", f"traps.{t}.kind", f"unknown trap {v.get('kind')!r}")
-                base = {"id": t, "hp": c.cat.traps[v["kind"]].levels[v.get("level", 1) - 1].hp}
+                levels = c.cat.traps[v["kind"]].levels
+                level = v.get("level", 1)
+                if not 1 <= level <= len(levels):
+                    raise ContentError("", f"traps.{t}.level", f"levels 1 to {len(levels)}")
+                base = {"id": t, "hp": levels[level - 1].hp}
                 self.traps[t] = from_json(TrapState, {**base, **v})
         for n, d in p.get("decks", {}).items():
             self.decks[n] = Deck.from_json(d)
+            # which discard piles are shuffled back is a rule, not a property of the save
+            self.decks[n].reshuffle = n in RESHUFFLING
         self.choice = Choice.from_json(fastcopy(p.get("choice")))
         self.cb = fastcopy(p.get("combat"))
+        if self.cb and isinstance(self.cb.get("snapshot"), str):
+            self.cb["snapshot"] = Snapshot(text=self.cb["snapshot"])
         self.ht = fastcopy(p.get("hero_turn"))
         self.rw = fastcopy(p.get("rewards"))
         self.lv = fastcopy(p.get("levelup"))
@@ -542,12 +642,75 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.ending = dict(p["ending"]) if p.get("ending") else None
         self.record = [list(r) for r in p.get("record", [])]
         if "party" in p:
-            self.party = fastcopy(p["party"])
+            self.party = _full_party(fastcopy(p["party"]))
         self.roster = list(p.get("roster", [h for h, v in self.heroes.items()
                                             if not v.follower]))
         self.next_chapter = p.get("next_chapter")
         if "party_start" in p:
-            self.party_start = json.dumps(p["party_start"])
+            self.party_start = json.dumps(_full_party(fastcopy(p["party_start"])))
         if "choice" not in p and self.pending is None and self.phase != "over":
             # a hand-written position without a pending choice: run to the next decision
             self._advance([])
+        if checked:
+            self._check_loaded()
+
+    def _check_loaded(self) -> None:
+        """The rules' invariants, a valid 3.3 snapshot, and the pending decision: exactly the
+        one the rules ask in this position (so it has at least one legal action)."""
+        check_state(self)
+        snap = self.cb.get("snapshot") if self.cb else None
+        if isinstance(snap, Snapshot) and snap.attrs is None:
+            probe = self.clone()
+            try:
+                probe._load(json.loads(snap.text(None)), checked=False)
+                probe.cb["snapshot"] = None
+                probe._advance([])
+                check_state(probe)
+            except ContentError as e:
+                raise ContentError("", f"combat.snapshot.{e.field}", e.reason) from None
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+                raise ContentError("", "combat.snapshot", "not a position this game can "
+                                   "return to (the start of step 3.3)") from None
+        ended = self.phase in ("aftermath", "over")
+        if ended:
+            if self.choice is not None:
+                raise ContentError("", "choice", "the chapter has ended: nothing to decide")
+            return
+        if self.pending is not None:
+            return
+        if self.choice is None:
+            raise ContentError("", "choice", "the game is not over, so someone must be "
+                               "deciding something (a pending choice)")
+        expected = self._expected_choice(self.choice)
+        if expected != self.choice:
+            want = ", ".join(t for t, _ in expected.options[:4]) if expected else "nothing"
+            raise ContentError("", "choice", "not the decision the rules ask in this "
+                               f"position ({expected.kind if expected else 'none'}: {want}"
+                               f"{' ...' if expected and len(expected.options) > 4 else ''})")
+
+    def _expected_choice(self, loaded: Choice) -> Choice | None:
+        """The decision the engine itself asks here, worked out on a copy; a choice asked in
+        the middle of an instruction is asked again from the instruction it names."""
+        probe = self.clone()
+        probe.choice = None
+        probe.pending = None
+        ctx = loaded.ctx
+        try:
+            if loaded.kind in ("event_choice", "spare"):
+                op = ctx.get("op")
+                if not isinstance(op, dict) or not op_known(self.content, op, self.chapter):
+                    return None
+                probe.script.insert(0, fastcopy(op))
+            elif loaded.kind == "event_build":
+                probe.script.insert(0, {"op": "build_trap", "trap": ctx.get("kind")})
+            elif loaded.kind == "exhaust":
+                if ctx.get("hero") not in probe.heroes:
+                    return None
+                probe._exhaust(ctx["hero"], [])
+            if probe.choice is None:
+                probe._advance([])
+        except (ContentError, ValueError, KeyError, TypeError, AttributeError, IndexError,
+                AssertionError, RuntimeError, NeedChance):
+            # a broken ctx, or table mode asking for a result: not a decision to hold
+            return None
+        return probe.choice

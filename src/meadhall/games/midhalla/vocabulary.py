@@ -13,11 +13,11 @@ from collections.abc import Iterable, Iterator, Mapping
 from itertools import combinations_with_replacement
 from typing import Any
 
-from meadhall.games.midhalla.content import Content, Effect
+from meadhall.games.midhalla.content import Content
 
 ROWS = ("top", "bottom")
-MAX_ROW = 4
-"""Skills in a row: three on the tableau plus the level 1 or level 2 slot."""
+MAX_ROW = 5
+"""Skills in a row: three on the tableau plus the level 1 and level 2 skills."""
 
 
 def _ops(items: Iterable[Any]) -> Iterator[dict[str, Any]]:
@@ -94,14 +94,6 @@ def _payments(c: Content, need: list[str]) -> list[str]:
     return out
 
 
-def _effects(c: Content) -> list[Effect]:
-    lines: list[Effect] = []
-    for group in (c.cat.skills, c.cat.ultimates, c.cat.items):
-        for thing in group.values():
-            lines.extend(thing.effects)
-    return lines
-
-
 def vocabulary(c: Content, setup: Mapping[str, Any]) -> list[str]:
     """Every action text, in the documented order, without repeats."""
     chapters = chapters_of(c, setup)
@@ -136,7 +128,6 @@ def vocabulary(c: Content, setup: Mapping[str, Any]) -> list[str]:
         pay_combos.extend(_payments(c, sp.components))
     pay_combos = list(dict.fromkeys(pay_combos))
     slots = [f"{row} {n}" for row in ROWS for n in range(1, MAX_ROW + 1)]
-    has = {e.do for e in _effects(c)}
     out: list[str] = []
     add = out.extend
     # setup and exploration
@@ -184,15 +175,13 @@ def vocabulary(c: Content, setup: Mapping[str, Any]) -> list[str]:
     add(["stay"])
     add(f"attack {e}" for e in enemies)
     add(["skip attack"])
-    for do in ("heal", "repair", "slow", "bleed"):
-        if do in has or do == "heal":
-            if do == "heal":
-                add(f"heal {h}" for h in heroes)
-            elif do == "repair":
-                add(f"repair {t}" for t in traps)
-            else:
-                add(f"{do} {e}" for e in enemies)
-            add([f"skip {do}"])
+    add(f"heal {h}" for h in heroes)
+    add(["skip heal"])
+    add(f"repair {t}" for t in traps)
+    add(["skip repair"])
+    for do in ("slow", "bleed"):
+        add(f"{do} {e}" for e in enemies)
+        add([f"skip {do}"])
     # phase 4 and the campaign
     add(f"refresh {u}" for u in ults)
     add(f"play {c.chapters[cid].name}" for cid in chapters)

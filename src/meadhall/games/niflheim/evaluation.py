@@ -28,21 +28,16 @@ STEP_COST = {".": 1, "/": 1, "%": 2, "+": 2, "^": 4, "L": 5}
 """The MP a hero pays to enter a square on the way to a goal: a closed door costs its opening,
 a locked door stands for the special action that forces it, fire for the wound it burns."""
 
-_FIELDS: dict[tuple[Any, ...], dict[Sq, int]] = {}
-
-
 def walk_field(s: NiflheimState, goals: Iterable[Sq]) -> dict[Sq, int]:
     """MP from every square to the nearest goal over the map, figures ignored (diagonals 2, as
     the Movement Actions table prices them; a diagonal past two blocked squares is no step).
     Cached on terrain, red lines and goals: the map changes only when a door does."""
     board = s.board
     goal_t = tuple(sorted(set(goals)))
-    key = (tuple(board.rows), board.walls, goal_t)
-    got = _FIELDS.get(key)
+    key = ("walk", goal_t)
+    got = board.cache.get(key)
     if got is not None:
         return got
-    if len(_FIELDS) > 4000:
-        _FIELDS.clear()
     dist: dict[Sq, int] = {}
     heap = [(0, g) for g in goal_t if board.inside(g) and board.at(g) in STEP_COST]
     heapq.heapify(heap)
@@ -62,8 +57,7 @@ def walk_field(s: NiflheimState, goals: Iterable[Sq]) -> dict[Sq, int]:
                 continue
             # Moving from b to a costs entering a (the field is walked backwards).
             heapq.heappush(heap, (d + cost_a + (1 if diagonal else 0), b))
-    _FIELDS[key] = dist
-    return dist
+    return board.remember(key, dist)
 
 
 def _near(q: Sq, figure: bool) -> list[Sq]:
@@ -257,7 +251,8 @@ def measures(s: NiflheimState) -> dict[str, Any]:
         if s.conceded is not None:
             trigger = "conceded"
         elif s.camp is not None and s.camp.get("result"):
-            trigger = "gave_up"
+            ended = str(s.camp["result"][1]).startswith("the players ended")
+            trigger = "ended_campaign" if ended else "gave_up"
         elif all(h.status == "dead" for h in s.heroes.values() if h.status != "reserve"):
             trigger = "heroes_killed"
         else:

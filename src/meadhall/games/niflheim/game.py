@@ -82,6 +82,19 @@ class NiflheimGame(Game):
     def content_models(self) -> dict[str, type[Any]]:
         return {"niflheim.json": NiflheimContent}
 
+    def position_model(self) -> type[Any] | None:
+        """The schema of a Niflheim ``position`` (docs/formats/niflheim.md)."""
+        from meadhall.games.niflheim.position import NiflheimPosition
+
+        return NiflheimPosition
+
+    def check_content(self, path: str, model: Any) -> None:
+        """The checks made when the content loads (squares figures must stand on, red
+        lines), with the same messages."""
+        from meadhall.games.niflheim.content import check
+
+        check(model, path)
+
     def evaluate(self, state: GameState) -> float:
         """The party's prospects (see :mod:`.evaluation`): objective progress by walking
         distance, health, safety; 1 won, 0 lost."""

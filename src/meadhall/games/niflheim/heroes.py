@@ -3,8 +3,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, NamedTuple
 
 from meadhall.core import grid
 from meadhall.core.errors import IllegalAction
@@ -12,6 +12,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import combat, skills, undead
 from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim.board import BLOCKS_MOVE, Board, name, sq
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
 from meadhall.games.niflheim.names import SUPPLY, SUPPLY_ID, names
 from meadhall.games.niflheim.undead import reveal, zoc
@@ -28,14 +29,44 @@ HUSKARL_ITEMS = 2
 HUSKARL_SUPPLY_LIMIT = {"healing_salves": 3, "holy_water": 3}
 
 
-@dataclass(frozen=True, slots=True)
-class Step:
+class Step(NamedTuple):
     """One way to enter a square: cost in MP, whether it burns, and the side square passed."""
 
     to: Sq
     cost: int
     burn: bool
     past: Sq | None
+
+
+Way = tuple[Sq | None, int, bool]
+"""A way into a square: the side square passed (None: orthogonal), MP cost, burns."""
+
+
+def _ways(board: Board, at: Sq) -> list[tuple[Sq, Sq | None, Sq | None, int, tuple[Way, ...]]]:
+    """The steps out of ``at`` that terrain and red lines allow, figures not considered:
+    (square, side squares of a diagonal, cheapest cost, the ways in). Kept with the board."""
+    key = ("hero ways", at)
+    got = board.cache.get(key)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    terrain = board.terrain
+    out = []
+    for b in board.n8[at]:
+        tb = terrain[b]
+        if tb in BLOCKS_MOVE or board.step_walled(at, b):
+            continue
+        hind = 1 if tb == "%" else 0
+        if b[0] == at[0] or b[1] == at[1]:
+            out.append((b, None, None, 1 + hind, ((None, 1 + hind, tb == "^"),)))
+            continue
+        s1, s2 = (b[0], at[1]), (at[0], b[1])
+        # One movement into or past hindering terrain pays its +1 once (see rulings).
+        ways = tuple((side, 2 + (1 if hind or terrain[side] == "%" else 0),
+                      tb == "^" or terrain[side] == "^")
+                     for side in (s1, s2) if terrain[side] not in BLOCKS_MOVE)
+        if ways:
+            out.append((b, s1, s2, min(w[1] for w in ways), ways))
+    return board.remember(key, out)  # type: ignore[no-any-return]
 
 
 def rate(h: Hero) -> str:
@@ -45,27 +76,27 @@ def rate(h: Hero) -> str:
 
 def steps(s: NiflheimState, h: Hero) -> list[Step]:
     """Every square the hero may enter now, with each distinct cost the player may choose."""
-    assert h.at is not None
+    at = h.at
+    assert at is not None
+    if h.mp <= 0:
+        return []
+    mp = h.mp
     occ = s.occupancy()
-    z = zoc(s)
+    z: dict[Sq, set[int]] | None = None
     out: list[Step] = []
-
-    def free(q: Sq) -> bool:
-        return s.board.inside(q) and not s.board.blocks_move(q) and q not in occ
-
-    for b in grid.neighbours(h.at, diagonal=True):
-        if not free(b) or s.board.step_walled(h.at, b):
+    for b, s1, s2, cheapest, options in _ways(s.board, at):
+        if b in occ or cheapest > mp:
             continue
-        hind = 1 if s.board.hindering(b) else 0
-        if grid.is_orthogonal(h.at, b):
-            out.append(Step(b, 1 + hind, s.board.fire(b), None))
+        if s1 is None:
+            _, cost, burn = options[0]
+            out.append(Step(b, cost, burn, None))
             continue
-        s1, s2 = grid.side_squares(h.at, b)
-        if any(u1 != u2 for u1 in z.get(s1, ()) for u2 in z.get(s2, ())):
+        if z is None:
+            z = zoc(s)
+        z1, z2 = z.get(s1), z.get(s2)
+        if z1 and z2 and any(u1 != u2 for u1 in z1 for u2 in z2):
             continue  # never diagonally between two squares covered by different ZOCs
-        ways = [Step(b, 2 + hind + (1 if s.board.hindering(side) else 0),
-                     s.board.fire(b) or s.board.fire(side), side)
-                for side in (s1, s2) if free(side)]
+        ways = [Step(b, cost, burn, side) for side, cost, burn in options if side not in occ]
         # The player chooses between different costs; a way that is worse in every respect
         # (more MP and no less burn) is never a real choice and is left out.
         for w in ways:
@@ -73,14 +104,14 @@ def steps(s: NiflheimState, h: Hero) -> list[Step]:
                        and (o.cost, o.burn) != (w.cost, w.burn) for o in ways) \
                     and not any(o.cost == w.cost and o.burn == w.burn for o in out if o.to == b):
                 out.append(w)
-    return [st for st in out if st.cost <= h.mp]
+    return [st for st in out if st.cost <= mp]
 
 
 def step_text(all_steps: list[Step], st: Step) -> str:
     same = [x for x in all_steps if x.to == st.to]
-    base = f"move {grid.name(st.to)}"
+    base = f"move {name(st.to)}"
     if len(same) > 1 and st.past is not None:
-        return f"{base} past {grid.name(st.past)}"
+        return f"{base} past {name(st.past)}"
     return base
 
 
@@ -114,70 +145,95 @@ def specials_here(s: NiflheimState, h: Hero) -> list[str]:
     for label, sp in s.scenario.specials.items():
         if label in s.done:
             continue
-        q = grid.sq(sp.square)
-        if q == h.at and not sp.figure or grid.is_orthogonal(q, h.at):
+        q = sq(sp.square)
+        if q == h.at and not sp.figure or s.board.adjacent(q, h.at):
             out.append(f"{sp.action} {label}")
     return out
 
 
 def legal(s: NiflheimState, h: Hero) -> list[str]:
     """The active hero's legal actions."""
+    return list(_legal(s, h))
+
+
+def only_end(s: NiflheimState, h: Hero) -> bool:
+    """Is ending the activation the hero's only legal action? (Computed lazily: the first
+    other action found answers.)"""
+    return next(_legal(s, h)) == "end activation"
+
+
+def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
+    """The active hero's legal actions, in order (ending the activation last)."""
     if h.intent is None:
         running = not (h.huskarl and h.health < h.max_health)
-        return [f"declare {i}" for i in INTENTS if i != "running" or running]
-    out: list[str] = []
+        yield from (f"declare {i}" for i in INTENTS if i != "running" or running)
+        return
     if h.locked_by is not None:
-        return ["end activation"]  # a locked figure cannot use MAs or attack
-    if not h.zoc_stop:
+        yield "end activation"  # a locked figure cannot use MAs or attack
+        return
+    at = h.at
+    assert at is not None
+    board = s.board
+    if h.rearranging is not None:
+        # "Once you performed a search action, you may immediately pick up any found items
+        # and rearrange your inventory at no MP cost."
+        q = sq(h.rearranging)
+        if any(fits(s, h, i) for i in s.items.get(q, ())):
+            yield f"pick up {h.rearranging}"
+        yield from swaps(s, h)
+        yield "end activation"
+        return
+    if not h.zoc_stop and h.mp > 0:
         st = steps(s, h)
-        out += [step_text(st, x) for x in st]
-        if h.mp >= 1:
-            for e in s.scenario.exits:
-                if grid.sq(e.square) == h.at:
-                    out.append(f"exit {e.direction}")
-        for d in grid.neighbours(h.at):
-            ch = s.board.at(d)
-            cost = DOOR_COST[rate(h)]
+        yield from (step_text(st, x) for x in st)
+        for e in s.scenario.exits:
+            if sq(e.square) == at:
+                yield f"exit {e.direction}"
+        cost = DOOR_COST[rate(h)]
+        for d in board.near[at]:
+            ch = board.terrain[d]
             if ch == "+" and h.mp >= cost:
-                out.append(f"open door {grid.name(d)}")
+                yield f"open door {name(d)}"
             elif ch == "/" and h.mp >= cost and d not in s.occupancy() \
-                    and grid.name(d) not in s.forced:
-                out.append(f"close door {grid.name(d)}")
-        if h.mp >= PICKUP_COST[rate(h)]:
-            for q in [h.at, *grid.neighbours(h.at)]:
+                    and name(d) not in s.forced:
+                yield f"close door {name(d)}"
+        if h.mp >= PICKUP_COST[rate(h)] and s.items:
+            for q in (at, *board.near[at]):
                 if any(fits(s, h, i) for i in s.items.get(q, ())):
-                    out.append(f"pick up {grid.name(q)}")
+                    yield f"pick up {name(q)}"
         if h.mp >= 2:
             n = names(s.content)
             for o in s.heroes.values():
-                if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, h.at):
+                if o.id != h.id and o.on_map and board.adjacent(o.at, at):
                     for it in dict.fromkeys(h.items()):
                         if fits(s, o, it):
-                            out.append(f"pass {n.item[it]} to {n.hero[o.id]}")
+                            yield f"pass {n.item[it]} to {n.hero[o.id]}"
                     for kind, k in sorted(h.supplies.items()):
-                        if k > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)):
-                            out.append(f"pass {SUPPLY[kind]} to {n.hero[o.id]}")
-        if h.mp >= 1 and s.scenario.attacks:
-            out += swaps(s, h)
+                        if k > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)) \
+                                and supply_room(o, kind):
+                            yield f"pass {SUPPLY[kind]} to {n.hero[o.id]}"
+        if s.scenario.attacks:
+            yield from swaps(s, h)
     if h.free_step:
         occ = s.occupancy()
-        out += [f"rune step {grid.name(q)}" for q in grid.neighbours(h.at)
-                if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ]
+        yield from (f"rune step {name(q)}" for q in board.near[at]
+                    if not board.blocks_move(q) and q not in occ)
     if s.scenario.attacks and h.marker is None:
-        out += [p.text for p in combat.plans(s, h)]
-        out += combat.phial_targets(s, h)
+        yield from (p.text for p in combat.plans(s, h))
+        yield from combat.phial_targets(s, h)
     if h.intent == "stationary" and not h.acted and h.marker is None:
-        out += specials_here(s, h)
+        yield from specials_here(s, h)
         # The rulebook's words; forced results are logged as "!force X", so no clash.
-        out += [f"force locked door {grid.name(d)}" for d in grid.neighbours(h.at)
-                if s.board.at(d) == "L"]
-    out.append("end activation")
-    return out
+        yield from (f"force locked door {name(d)}" for d in board.near[at]
+                    if board.terrain[d] == "L")
+    yield "end activation"
 
 
 def swaps(s: NiflheimState, h: Hero) -> list[str]:
-    """Change readied weapon(s) for 1 MP: a gear weapon to the Ready slot, or a one-handed
-    weapon to the Off-Hand slot when the ready weapon is one-handed too."""
+    """Change readied weapon(s), one movement action for 1 MP: a gear weapon to the Ready
+    slot, a one-handed weapon to the Off-Hand slot when the ready weapon is one-handed too, or
+    two one-handed weapons into both slots at once (the MA table's "Change readied
+    weapon(s)")."""
     out = []
     arm = s.content.armoury
     n = names(s.content)
@@ -187,16 +243,61 @@ def swaps(s: NiflheimState, h: Hero) -> list[str]:
         out.append(f"ready {n.item[w]}")
         if arm[w].one_handed and h.ready and arm[h.ready].one_handed:
             out.append(f"ready {n.item[w]} off hand")
+    out += [f"ready {n.item[x]} and {n.item[y]} off hand" for x, y in both_hands(s, h)]
     return out
+
+
+def both_hands(s: NiflheimState, h: Hero) -> list[tuple[str, str]]:
+    """Pairs of one-handed weapons the hero may ready in both slots at once, changing both
+    (from gear slots, or swapping a readied one to the other hand)."""
+    arm = s.content.armoury
+    pool = [w for w in (*h.gear, h.ready, h.off_hand) if w and arm[w].kind == "weapon"
+            and arm[w].one_handed]
+    out = []
+    for x in dict.fromkeys(pool):
+        rest = list(pool)
+        rest.remove(x)
+        for y in dict.fromkeys(rest):
+            if x != h.ready and y != h.off_hand:
+                out.append((x, y))
+    return out
+
+
+def ready_both(s: NiflheimState, h: Hero, x: str, y: str, events: list[Event],
+               cost: int = 1) -> None:
+    """Ready ``x`` and ``y`` (one-handed) in the Ready and Off-Hand slots in one movement
+    action; what they replace goes to gear slots."""
+    if cost:
+        h.mp -= cost
+        h.acted = True
+    old_ready, old_off = h.ready, h.off_hand
+    gear = list(h.gear)
+    for w, source in ((x, "off"), (y, "ready")):
+        if w in gear:
+            gear.remove(w)
+        elif source == "off" and w == old_off:
+            old_off = None  # the off-hand weapon moves to the Ready slot
+        elif source == "ready" and w == old_ready:
+            old_ready = None  # the ready weapon moves to the off hand
+        else:
+            raise ValueError(f"{h.name} does not carry {w}")
+    gear += [w for w in (old_ready, old_off) if w]
+    h.gear, h.ready, h.off_hand = gear, x, y
+    arm = s.content.armoury
+    how = "(1 MP)" if cost else "at no MP cost"
+    events.append(Event("ready", f"{h.name} readies the {arm[x].name} and the {arm[y].name} in "
+                        f"the off hand {how}", S.ONE_HANDED, {"hero": h.id, "weapon": x}))
 
 
 def declare(s: NiflheimState, h: Hero, intent: str, events: list[Event]) -> None:
     """Declare stationary / walking / running: 0 / 3 / 6 MP (5 Corruption: -1 MP)."""
     h.intent = intent
     h.mp = MP[intent]
+    h.fate_mp = False
     extra = ""
-    if h.corruption >= 5 and h.mp > 0:
+    if h.corruption >= skills.CORRUPTION_MP and h.mp > 0:
         h.mp -= 1
+        h.fate_mp = True
         extra = " (-1 MP for 5 Corruption)"
     events.append(Event("intent", f"{h.name} declares {intent}: {h.mp} MP{extra}",
                         S.ACTION_PHASE, {"hero": h.id, "intent": intent, "mp": h.mp}))
@@ -217,7 +318,9 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     drm += sum(m for m, _ in skills.passive(s, h, {"break_lock"}))
     if h.huskarl and h.health < h.max_health:
         drm -= 2  # a wounded huskarl's attacks, this H2H roll included
-    roll = s.d12(f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
+    need = combat.needed(stun, drm)
+    roll = s.d12(f"{h.name}'s roll to break the lock ({f'{need}+' if need else 'nothing'} "
+                 "breaks it)", S.ACTION_PHASE)
     total = roll + drm
     if roll != 1 and total >= stun:
         h.locked_by = None
@@ -245,6 +348,7 @@ def end(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     h.activated = True
     h.mp = 0
     h.free_step = False
+    h.rearranging = None
     if s.active == h.id:
         s.active = None
 
@@ -267,10 +371,10 @@ def why_illegal(s: NiflheimState, h: Hero, action: str) -> IllegalAction | None:
             return IllegalAction(ID, S.MOVE_HEROES, "a move enters an adjacent or diagonally "
                                  "adjacent square")
         if s.board.blocks_move(to):
-            return IllegalAction(ID, S.MOVE_HEROES, f"{grid.name(to)} is obstructive terrain")
+            return IllegalAction(ID, S.MOVE_HEROES, f"{name(to)} is obstructive terrain")
         if to in s.occupancy():
             return IllegalAction(ID, S.MOVE_HEROES, f"heroes may not move through a space "
-                                 f"occupied by another figure ({grid.name(to)})")
+                                 f"occupied by another figure ({name(to)})")
         if grid.is_diagonal(to, h.at):
             return IllegalAction(ID, S.MOVE_HEROES, "moving diagonally needs one side square "
                                  "unobstructed and unoccupied, not between two different ZOCs, "
@@ -325,7 +429,7 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         end(s, h, events)
         return
     if words[0] == "move":
-        to = grid.sq(words[1])
+        to = sq(words[1])
         st = steps(s, h)
         choice = [x for x in st if x.to == to and step_text(st, x) == action][0]
         move(s, h, choice, events)
@@ -337,9 +441,9 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         q = grid.sq(words[2])
         h.mp -= DOOR_COST[rate(h)]
         h.acted = True
-        s.board.set(q, "/" if words[0] == "open" else "+")
-        events.append(Event("door", f"{h.name} {words[0]}s the door on {grid.name(q)}",
-                            S.MA_COST, {"hero": h.id, "door": grid.name(q)}))
+        s.board = s.board.with_square(q, "/" if words[0] == "open" else "+")
+        events.append(Event("door", f"{h.name} {words[0]}s the door on {name(q)}",
+                            S.MA_COST, {"hero": h.id, "door": name(q)}))
         reveal(s, events)
         return
     if words[0] == "pick":
@@ -363,6 +467,7 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         h.acted = True
         take_item(h, item)
         receive(s, to, item)
+        move_rune(h, to, item)
         events.append(Event("pass", f"{h.name} passes the {s.content.armoury[item].name} to "
                             f"{to.name} (2 MP)", S.MA_COST, {"hero": h.id, "item": item}))
         opts = ready_passed_options(s, to, item)
@@ -370,9 +475,15 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
             s.ask_ready_passed(to, item, opts)
         return
     if words[0] == "ready":
+        n = names(s.content)
+        cost = 0 if h.rearranging is not None else 1
         off = action.endswith(" off hand")
         what = action[6:-9] if off else action[6:]
-        ready(s, h, names(s.content).item_id[what], off, events)
+        if off and " and " in what and what not in n.item_id:
+            x, y = what.split(" and ", 1)
+            ready_both(s, h, n.item_id[x], n.item_id[y], events, cost)
+            return
+        ready(s, h, n.item_id[what], off, events, cost)
         return
     if words[0] in ("rescue", "search"):
         special(s, h, words[1], events)
@@ -400,10 +511,10 @@ def move(s: NiflheimState, h: Hero, st: Step, events: list[Event]) -> None:
     h.mp -= st.cost
     h.acted = True
     h.at = st.to
-    how = f" past {grid.name(st.past)}" if st.past is not None else ""
-    events.append(Event("move", f"{h.name} moves to {grid.name(st.to)}{how} for {st.cost} MP "
+    how = f" past {name(st.past)}" if st.past is not None else ""
+    events.append(Event("move", f"{h.name} moves to {name(st.to)}{how} for {st.cost} MP "
                         f"({h.mp} left)", S.MOVE_HEROES,
-                        {"hero": h.id, "to": grid.name(st.to), "cost": st.cost}))
+                        {"hero": h.id, "to": name(st.to), "cost": st.cost}))
     if st.burn:
         events.append(Event("burn", f"{h.name} is burned by the fire: 1 wound", S.MOVE_EXAMPLES))
         s.wound_hero(h, events, S.MOVE_EXAMPLES, by="fire", by_type="fire")
@@ -430,12 +541,19 @@ def exit_map(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     ok = (all(a in s.done for a in obj.after) and (obj.carry is None or h.carries(obj.carry))
           and not any(u.kind in obj.kill for u in s.undead.values()))
     events.append(Event("exit", f"{h.name} leaves the map at the exit point on "
-                        f"{grid.name(at)}", S.MOVE_HEROES, {"hero": h.id}))
+                        f"{name(at)}", S.MOVE_HEROES, {"hero": h.id}))
     if ok:
         s.complete(h, events)
     if s.active == h.id:
         h.activated = True
         s.active = None
+
+
+def move_rune(a: Hero, b: Hero, item: str) -> None:
+    """"A runestone may not be removed from a weapon once affixed": it goes where the weapon
+    goes (unless the giver still holds another, inscribed copy of the same weapon)."""
+    if item in a.runes and not a.carries(item):
+        b.runes[item] = a.runes.pop(item)
 
 
 def take_item(h: Hero, item: str) -> None:
@@ -456,23 +574,30 @@ def receive(s: NiflheimState, h: Hero, item: str) -> None:
 
 
 def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
-    """Pick up any number of items on or adjacent to the hero for 1 MP / 2 MP."""
-    h.mp -= PICKUP_COST[rate(h)]
-    h.acted = True
+    """Pick up any number of items on or adjacent to the hero for 1 MP / 2 MP (no MP after a
+    search, for what was found)."""
+    if h.rearranging is None:
+        h.mp -= PICKUP_COST[rate(h)]
+        h.acted = True
     got = []
     left = []
+    runes = s.ground_runes.get(q, {})
     for it in s.items.get(q, []):
         if fits(s, h, it):
             receive(s, h, it)
             got.append(it)
+            if it in runes and it not in h.runes:
+                h.runes[it] = runes.pop(it)
         else:
             left.append(it)
+    if q in s.ground_runes and not s.ground_runes[q]:
+        del s.ground_runes[q]
     if left:
         s.items[q] = left
     else:
         s.items.pop(q, None)
     names = ", ".join(s.content.armoury[i].name for i in got) or "nothing (no free slot)"
-    events.append(Event("pickup", f"{h.name} picks up {names} from {grid.name(q)}",
+    events.append(Event("pickup", f"{h.name} picks up {names} from {name(q)}",
                         S.MA_COST, {"hero": h.id, "items": got}))
 
 
@@ -496,7 +621,9 @@ def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event],
             h.gear.append(h.off_hand)
             h.off_hand = None
     slot = "Off-Hand slot" if off else "Ready Weapon slot"
-    how, sec = ("(1 MP)", S.READY) if cost else ("at once, for free", S.PASSING)
+    how, sec = (("(1 MP)", S.READY) if cost else
+                ("at no MP cost after the search", S.SPECIAL) if h.rearranging is not None else
+                ("at once, for free", S.PASSING))
     events.append(Event("ready", f"{h.name} puts the {s.content.armoury[w].name} in the {slot} "
                         f"{how}", sec, {"hero": h.id, "weapon": w}))
 
@@ -534,15 +661,23 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
         found.append("no room for " + ", ".join(s.content.armoury[i].name for i in left)
                      + f" (left on {sp.square})")
     for k, n in sp.supplies.items():
-        add_supplies(h, k, n)
-        found.append(f"{n} {k.replace('_', ' ')}")
+        got = add_supplies(h, k, n)
+        text = f"{n} {k.replace('_', ' ')}"
+        if got < n:
+            text += (" (a huskarl has unlimited projectiles)" if k == "projectiles" else
+                     f" ({n - got} more than a huskarl can carry are lost)")
+        found.append(text)
     what = "rescues" if sp.action == "rescue" else "searches"
     extra = f": found {', '.join(found)}" if found else ""
     events.append(Event("special", f"{h.name} {what} {sp.name} ({label}){extra}. {sp.text}",
                         S.SPECIAL, {"hero": h.id, "special": label}))
     h.marker = "attacked"
-    end(s, h, events)
-    q = grid.sq(sp.square)
+    h.mp = 0
+    q = sq(sp.square)
+    if sp.action == "search" and (swaps(s, h) or any(fits(s, h, i) for i in s.items.get(q, ()))):
+        h.rearranging = sp.square  # may pick up what was found and rearrange for free
+    else:
+        end(s, h, events)
     if sp.joins and sp.joins not in s.heroes:
         # Rescue a Prisoner: the freed huskarl joins and activates right after the rescuer.
         s.heroes[sp.joins] = s.new_hero(sp.joins, q)
@@ -558,23 +693,35 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
             undead.place_marker(s, spots[0], events, S.SPECIAL)
 
 
-def add_supplies(h: Hero, kind: str, n: int) -> None:
-    """Supplies; huskarls hold at most 3 healing salves and 3 holy water phials and never track
-    projectiles (they have unlimited ones)."""
+def supply_room(h: Hero, kind: str) -> bool:
+    """Can the hero take one more of a supply? Huskarls "can carry up to 3 Healing Salves and
+    3 Holy Water Phials" (and have unlimited projectiles, so never take any)."""
+    if not h.huskarl:
+        return True
+    if kind == "projectiles":
+        return False
+    return h.supplies.get(kind, 0) < HUSKARL_SUPPLY_LIMIT.get(kind, 99)
+
+
+def add_supplies(h: Hero, kind: str, n: int) -> int:
+    """Add supplies; a huskarl takes only what its limits allow. Returns how many were taken
+    (the rest is left behind)."""
     if h.huskarl:
         if kind == "projectiles":
-            return
-        h.supplies[kind] = min(HUSKARL_SUPPLY_LIMIT.get(kind, 99), h.supplies.get(kind, 0) + n)
-        return
+            return 0
+        have = h.supplies.get(kind, 0)
+        h.supplies[kind] = min(HUSKARL_SUPPLY_LIMIT.get(kind, 99), have + n)
+        return h.supplies[kind] - have
     h.supplies[kind] = h.supplies.get(kind, 0) + n
+    return n
 
 
 def force_door(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
     """Locked Doors: a special action forces a locked door open; it cannot be closed again."""
-    s.board.set(q, "/")
-    s.forced.append(grid.name(q))
-    events.append(Event("door", f"{h.name} forces the locked door on {grid.name(q)} open",
-                        S.NEW_RULES_34, {"hero": h.id, "door": grid.name(q)}))
+    s.board = s.board.with_square(q, "/")
+    s.forced.append(name(q))
+    events.append(Event("door", f"{h.name} forces the locked door on {name(q)} open",
+                        S.NEW_RULES_34, {"hero": h.id, "door": name(q)}))
     h.marker = "attacked"
     end(s, h, events)
     reveal(s, events)

@@ -42,10 +42,14 @@ class Names:
                                  "apart")
 
 
+_NAMES: dict[int, tuple[NiflheimContent, Names]] = {}
+
+
 def names(content: NiflheimContent) -> Names:
-    """The name tables of ``content``, built once and kept with it."""
-    got = content._names
-    if got is None:
-        got = Names(content)
-        content._names = got
-    return got
+    """The name tables of ``content``, built once per content object."""
+    got = _NAMES.get(id(content))
+    if got is None or got[0] is not content:
+        if len(_NAMES) > 64:
+            _NAMES.clear()
+        got = _NAMES[id(content)] = (content, Names(content))
+    return got[1]

@@ -10,6 +10,7 @@ from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
+from meadhall.games.niflheim.board import UNDEAD_TERRAIN, Board, name, special_figures
 from meadhall.games.niflheim.figures import Hero, Undead
 
 if TYPE_CHECKING:
@@ -41,9 +42,9 @@ def reveal(s: NiflheimState, events: list[Event]) -> None:
         if kind is None:  # cannot happen: every face-down marker's identity is in the pool
             raise RuntimeError("undead pool is empty while a face-down marker is on the map")
         u.kind = kind
-        events.append(Event("reveal", f"{seer.name} sees the marker on {grid.name(u.at)}: "
+        events.append(Event("reveal", f"{seer.name} sees the marker on {name(u.at)}: "
                             f"it is a {s.content.undead[kind].name} ({uname(s, u)})", S.REVEALING,
-                            {"undead": u.id, "kind": kind, "at": grid.name(u.at)}))
+                            {"undead": u.id, "kind": kind, "at": name(u.at)}))
 
 
 def draw(s: NiflheimState) -> str | None:
@@ -59,112 +60,158 @@ def physical_pool(s: NiflheimState) -> int:
 
 # ----------------------------------------------------------------------------- geometry
 def zoc(s: NiflheimState) -> dict[Sq, set[int]]:
-    """Zone of Control: the four squares adjacent to each undead that is not stunned."""
+    """Zone of Control: the four squares adjacent to each undead that is not stunned (not
+    across a red line, which it cannot attack through)."""
     out: dict[Sq, set[int]] = {}
+    near = s.board.near
     for u in s.undead.values():
         if u.stunned:
             continue
-        for n in grid.neighbours(u.at):
-            out.setdefault(n, set()).add(u.id)
+        for n in near.get(u.at, ()):
+            got = out.get(n)
+            if got is None:
+                out[n] = {u.id}
+            else:
+                got.add(u.id)
     return out
 
 
-def _enterable(s: NiflheimState, q: Sq, occ: dict[Sq, str], ignore_undead: bool) -> bool:
-    """Undead may not move into obstructive or hindering terrain (nor fire), nor figures."""
-    if not s.board.inside(q) or s.board.at(q) not in "./":
+def _free(board: Board, q: Sq, occ: dict[Sq, str], ignore_undead: bool) -> bool:
+    """Clear terrain an undead may enter or slip past: not obstructive, hindering or fire, and
+    unoccupied (other undead do not count when ``ignore_undead``)."""
+    if board.terrain.get(q) not in UNDEAD_TERRAIN:
         return False
     who = occ.get(q)
-    if who is None:
-        return True
-    return ignore_undead and who.startswith("u")
-
-
-def _side_ok(s: NiflheimState, q: Sq, occ: dict[Sq, str], ignore_undead: bool) -> bool:
-    """A side square an undead may slip past: unoccupied and clear (see rulings)."""
-    if not s.board.inside(q) or s.board.at(q) not in "./":
-        return False
-    who = occ.get(q)
-    return who is None or (ignore_undead and who.startswith("u"))
+    return who is None or (ignore_undead and who[0] == "u")
 
 
 def can_step(s: NiflheimState, a: Sq, b: Sq, occ: dict[Sq, str], ignore_undead: bool) -> bool:
-    """One undead move from a to b (orthogonal or diagonal, each one move)."""
-    if not _enterable(s, b, occ, ignore_undead) or s.board.step_walled(a, b):
+    """One undead move from a to b (orthogonal or diagonal, each one move): never into
+    obstructive or hindering terrain, fire or a figure; a diagonal needs a side square that is
+    unoccupied and clear, and never crosses the corner of a fire square (see rulings)."""
+    board = s.board
+    if not _free(board, b, occ, ignore_undead) or board.step_walled(a, b):
         return False
-    if grid.is_diagonal(a, b):
-        s1, s2 = grid.side_squares(a, b)
-        if s.board.fire(s1) or s.board.fire(s2):
+    if a[0] != b[0] and a[1] != b[1]:
+        s1, s2 = (b[0], a[1]), (a[0], b[1])
+        terrain = board.terrain
+        if terrain.get(s1) == "^" or terrain.get(s2) == "^":
             return False  # never diagonally across the corner of a fire square
-        if not (_side_ok(s, s1, occ, ignore_undead) or _side_ok(s, s2, occ, ignore_undead)):
+        if not (_free(board, s1, occ, ignore_undead) or _free(board, s2, occ, ignore_undead)):
             return False
     return True
 
 
-def _bfs(s: NiflheimState, starts: list[Sq], occ: dict[Sq, str]) -> dict[Sq, int]:
-    """Fewest undead moves from ``starts`` to every square, ignoring blocking undead."""
+def _moves(board: Board, a: Sq) -> list[tuple[Sq, tuple[Sq, ...]]]:
+    """The undead moves out of ``a`` that terrain and red lines allow, figures not considered:
+    (square, the clear side squares a diagonal may slip past; empty for an orthogonal step).
+    Kept with the board; :func:`can_step` gives the same answers."""
+    key = ("undead moves", a)
+    got = board.cache.get(key)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    terrain = board.terrain
+    out: list[tuple[Sq, tuple[Sq, ...]]] = []
+    for b in board.n8.get(a, ()):
+        if terrain[b] not in UNDEAD_TERRAIN or board.step_walled(a, b):
+            continue
+        if a[0] == b[0] or a[1] == b[1]:
+            out.append((b, ()))
+            continue
+        s1, s2 = (b[0], a[1]), (a[0], b[1])
+        if terrain[s1] == "^" or terrain[s2] == "^":
+            continue
+        sides = tuple(q for q in (s1, s2) if terrain[q] in UNDEAD_TERRAIN)
+        if sides:
+            out.append((b, sides))
+    return board.remember(key, out)  # type: ignore[no-any-return]
+
+
+def steps_from(s: NiflheimState, a: Sq, occ: dict[Sq, str]) -> list[Sq]:
+    """Squares an undead on ``a`` can move to now (other figures block), neighbour order."""
+    out = []
+    for b, sides in _moves(s.board, a):
+        if b in occ:
+            continue
+        if sides and all(q in occ for q in sides):
+            continue
+        out.append(b)
+    return out
+
+
+def _still(s: NiflheimState) -> tuple[Sq, ...]:
+    """The squares undead distances depend on: every figure but the undead (heroes on the map,
+    special figures not yet rescued)."""
+    out = tuple(h.at for h in s.heroes.values() if h.status == "active" and h.at is not None)
+    figs = special_figures(s.scenario)
+    if figs:
+        out += tuple(q for label, q in figs if label not in s.done)
+    return out
+
+
+def _field(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str],
+           still: tuple[Sq, ...] | None = None) -> dict[Sq, int]:
+    """Fewest undead moves from every square to a square adjacent to the hero, ignoring
+    undead (steps are symmetric, so one search from the hero's side serves every undead).
+    Kept with the board, keyed on the other figures' squares."""
+    board = s.board
+    key = ("ufield", _still(s) if still is None else still, hero_at)
+    got = board.cache.get(key)
+    if got is not None:
+        return got
+    starts = [q for q in board.near.get(hero_at, ()) if _free(board, q, occ, True)]
     dist = {q: 0 for q in starts}
     todo = deque(starts)
+    n8 = board.n8
     while todo:
         a = todo.popleft()
         d = dist[a] + 1
-        for b in grid.neighbours(a, diagonal=True):
+        for b in n8[a]:
             if b not in dist and can_step(s, a, b, occ, True):
                 dist[b] = d
                 todo.append(b)
-    return dist
+    return board.remember(key, dist)
 
 
-def _goals(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str]) -> list[Sq]:
-    return [q for q in grid.neighbours(hero_at) if _enterable(s, q, occ, True)]
-
-
-_FIELDS: dict[tuple, dict[Sq, int]] = {}
-
-
-def _field(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str]) -> dict[Sq, int]:
-    """Fewest undead moves from every square to a square adjacent to the hero, ignoring
-    undead (steps are symmetric, so one search from the hero's side serves every undead).
-    Cached on everything it depends on: terrain, red lines, hero and other figures' squares."""
-    still = frozenset((q, w) for q, w in occ.items() if not w.startswith("u"))
-    key = (tuple(s.board.rows), s.board.walls, still, hero_at)
-    got = _FIELDS.get(key)
-    if got is None:
-        if len(_FIELDS) > 2_000:
-            _FIELDS.clear()
-        got = _bfs(s, _goals(s, hero_at, occ), occ)
-        _FIELDS[key] = got
-    return got
-
-
-def _distance(s: NiflheimState, u: Undead, field: dict[Sq, int], occ: dict[Sq, str]) -> int:
+def _distance(s: NiflheimState, at: Sq, field: dict[Sq, int], occ: dict[Sq, str]) -> int:
     best = INF
-    for b in grid.neighbours(u.at, diagonal=True):
+    for b in s.board.n8.get(at, ()):
         d = field.get(b)
-        if d is not None and d + 1 < best and can_step(s, u.at, b, occ, True):
+        if d is not None and d + 1 < best and can_step(s, at, b, occ, True):
             best = d + 1
     return best
 
 
-def hero_distances(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None
-                   ) -> dict[str, int]:
+def hero_distances(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None,
+                   still: tuple[Sq, ...] | None = None) -> dict[str, int]:
     """Moves the undead needs to reach (move adjacent to) each hero, regardless of undead
-    blocking the path; 0 when already adjacent."""
+    blocking the path; 0 when already adjacent. Kept with the board, keyed on the squares of
+    the figures it depends on (``still``: :func:`_still` of ``occ``, when known)."""
     occ = s.occupancy() if occ is None else occ
+    if still is None:
+        still = _still(s)
+    board = s.board
     out: dict[str, int] = {}
     for h in s.heroes.values():
         if not h.on_map:
             continue
-        assert h.at is not None
-        if grid.is_orthogonal(u.at, h.at):
+        hat = h.at
+        assert hat is not None
+        if board.adjacent(u.at, hat):
             out[h.id] = 0
             continue
-        out[h.id] = _distance(s, u, _field(s, h.at, occ), occ)
+        key = ("udist", still, hat, u.at)
+        d = board.cache.get(key)
+        if d is None:
+            d = board.remember(key, _distance(s, u.at, _field(s, hat, occ, still), occ))
+        out[h.id] = d
     return out
 
 
-def closest(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None
-            ) -> tuple[int, list[str]]:
-    d = hero_distances(s, u, occ)
+def closest(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None,
+            still: tuple[Sq, ...] | None = None) -> tuple[int, list[str]]:
+    """The fewest moves to reach a hero and the heroes that close."""
+    d = hero_distances(s, u, occ, still)
     if not d:
         return INF, []
     best = min(d.values())
@@ -180,17 +227,38 @@ def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
         return 0, [], "no hero can be reached"
     if best == 0:
         return 0, [], "it is already adjacent to a hero"
-    tat = [s.heroes[t].at for t in targets]
-    steps = [b for b in grid.neighbours(u.at, diagonal=True) if can_step(s, u.at, b, occ, False)]
+    tat: list[Sq] = [s.heroes[t].at for t in targets]  # type: ignore[misc]
+    steps = steps_from(s, u.at, occ)
     names = " and ".join(s.heroes[t].name for t in targets)
-    opt1 = [b for b in steps if any(grid.is_orthogonal(b, t) for t in tat)]
+    opt1, opt2 = [], []
+    for b in steps:
+        near = 3
+        for t in tat:
+            dx, dy = abs(b[0] - t[0]), abs(b[1] - t[1])
+            if dx + dy == 1 and s.board.adjacent(b, t):
+                near = 1
+                break
+            if dx == 1 and dy == 1:
+                near = 2
+        if near == 1:
+            opt1.append(b)
+        elif near == 2:
+            opt2.append(b)
     if opt1:
         return 1, _order(opt1), f"moves adjacent to {names}"
-    opt2 = [b for b in steps if any(grid.is_diagonal(b, t) for t in tat)]
     if opt2:
         return 2, _order(opt2), f"moves diagonally adjacent to {names}"
-    fields = [_field(s, t, occ) for t in tat]  # type: ignore[arg-type]
-    opt3 = [b for b in steps if min((f.get(b, INF) for f in fields), default=INF) == best - 1]
+    still = _still(s)
+    fields = [_field(s, t, occ, still) for t in tat]
+    opt3 = []
+    for b in steps:
+        d = INF
+        for f in fields:
+            v = f.get(b, INF)
+            if v < d:
+                d = v
+        if d == best - 1:
+            opt3.append(b)
     if opt3:
         return 3, _order(opt3), f"moves towards {names} ({best} moves away) by the shortest path"
     return 0, [], f"every square towards {names} is occupied or inaccessible"
@@ -217,18 +285,23 @@ def activation_candidates(s: NiflheimState) -> list[int]:
     if not todo:
         return []
     occ = s.occupancy()
-    dist = {u.id: closest(s, u, occ)[0] for u in todo}
+    still = _still(s)
+    dist = {}
+    for u in todo:
+        d = hero_distances(s, u, occ, still)
+        dist[u.id] = min(d.values()) if d else INF
     best = min(dist.values())
     ids = sorted(i for i, d in dist.items() if d == best)
     return ids if best < INF else ids[:1]
 
 
 def attack_targets(s: NiflheimState, u: Undead) -> list[str]:
-    """Heroes adjacent to the undead (a locking undead always wounds the hero it locks)."""
+    """Heroes adjacent to the undead, not behind a red line (a locking undead always wounds the
+    hero it locks)."""
     locked = [h.id for h in s.heroes.values() if h.on_map and h.locked_by == u.id]
     if locked:
         return locked[:1]
-    return [h.id for h in s.heroes.values() if h.on_map and grid.is_orthogonal(h.at, u.at)]
+    return [h.id for h in s.heroes.values() if h.on_map and s.board.adjacent(h.at, u.at)]
 
 
 def attack(s: NiflheimState, u: Undead, hero: Hero, events: list[Event]) -> None:
@@ -257,18 +330,21 @@ def spawn_squares(s: NiflheimState, at: Sq) -> list[Sq]:
 
     if free(at):
         return [at]
+    board = s.board
+    key = ("by range", at)
+    ring = board.cache.get(key)
+    if ring is None:
+        ring = board.remember(key, sorted((grid.manhattan(q, at), q[1], q[0])
+                                          for q in board.terrain))
     best = INF
     out: list[Sq] = []
-    for y in range(s.board.height):
-        for x in range(s.board.width):
-            q = (x, y)
-            if free(q):
-                d = grid.manhattan(q, at)
-                if d < best:
-                    best, out = d, [q]
-                elif d == best:
-                    out.append(q)
-    return _order(out)
+    for d, y, x in ring:
+        if d > best:
+            break
+        if free((x, y)):
+            best = d
+            out.append((x, y))
+    return out
 
 
 def free_id(s: NiflheimState) -> int:
@@ -291,11 +367,11 @@ def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) ->
         s.discard = []
     if physical_pool(s) <= 0:
         events.append(Event("spawn", f"No undead marker is left in the pool to place on "
-                            f"{grid.name(at)}", section))
+                            f"{name(at)}", section))
         return None
     u = Undead(free_id(s), None, at)
     s.undead[u.id] = u
     events.append(Event("spawn", f"A face-down undead marker ({uname(s, u)}) is placed on "
-                        f"{grid.name(at)}", section, {"undead": u.id, "at": grid.name(at)}))
+                        f"{name(at)}", section, {"undead": u.id, "at": name(at)}))
     reveal(s, events)
     return u.id

@@ -332,26 +332,84 @@ class ToyState(GameState):
         }
 
     def _load(self, p: dict[str, Any]) -> None:
-        rows = p.get("map", self.rows)
+        """Fill the state from a position, refusing anything the rules cannot produce."""
+        pos = validate(ToyPosition, p, "")
+        sc = self.content.scenarios[self.setup["scenario"]]
+        rows = list(pos.map) if pos.map is not None else self.rows
         if not rows or any(len(r) != len(rows[0]) for r in rows):
             raise ContentError("", "map", "every row must have the same width")
-        self.rows = list(rows)
-        try:
-            self.heroes = {h: grid.sq(s) for h, s in p["heroes"].items()}
-            self.troll = grid.sq(p["troll"]["at"])
-        except ValueError as e:
-            raise ContentError("", "heroes/troll", str(e)) from None
-        for h in self.heroes:
-            if h not in self.content.heroes:
-                raise ContentError("", f"heroes.{h}", "unknown hero")
-        self.escaped = list(p.get("escaped", []))
-        self.caught = list(p.get("caught", []))
-        self.stunned = bool(p["troll"].get("stunned", False))
-        self.steps_left = int(p["troll"].get("steps_left", 0))
-        self.round = int(p.get("round", 1))
-        self.turn = int(p.get("turn", 0))
-        if "wind" in p:
-            self.wind = Deck.from_json(p["wind"])
+        if any(ch not in ".#X" for r in rows for ch in r):
+            raise ContentError("", "map", "squares are . (floor), # (wall) or X (exit)")
+        self.rows = rows
+
+        def square(field: str, text: str) -> grid.Sq:
+            try:
+                at = grid.sq(text)
+            except ValueError as e:
+                raise ContentError("", field, str(e)) from None
+            if not grid.in_bounds(at, self.width, self.height):
+                raise ContentError("", field, f"{text} is off the map [{S_TURN}]")
+            if self.terrain(at) == "#":
+                raise ContentError("", field, f"{text} is a wall: figures stand on floor "
+                                   f"or exit squares [{S_TURN}]")
+            return at
+
+        self.heroes = {h: square(f"heroes.{h}", at) for h, at in pos.heroes.items()}
+        self.escaped, self.caught = list(pos.escaped), list(pos.caught)
+        party = list(self.setup["heroes"])
+        named = [*self.heroes, *self.escaped]
+        if sorted(named) != sorted(party):
+            raise ContentError("", "heroes", f"the setup's heroes ({', '.join(party)}) must "
+                               "each be on the map or escaped, exactly once")
+        if not set(self.caught) <= set(self.heroes):
+            raise ContentError("", "caught", "a caught hero stays on the map, where the troll "
+                               f"caught them [{S_END}]")
+        if len(set(self.heroes.values())) != len(self.heroes):
+            raise ContentError("", "heroes", f"two heroes on one square [{S_TURN}]")
+        self.troll = square("troll.at", pos.troll.at)
+        self.stunned = pos.troll.stunned
+        self.steps_left = pos.troll.steps_left
+        if self.steps_left > max(STEPS.values()):
+            raise ContentError("", "troll.steps_left", f"at most {max(STEPS.values())} "
+                               f"(the strongest wind card) [{S_WIND}]")
+        self.round, self.turn = pos.round, pos.turn
+        if not 1 <= self.round <= sc.rounds + 1:
+            raise ContentError("", "round", f"from 1 to {sc.rounds + 1} [{S_END}]")
+        if not 0 <= self.turn <= len(party):
+            raise ContentError("", "turn", f"from 0 to {len(party)} (the troll)")
+        if pos.wind is not None:
+            wind = Deck.from_json(pos.wind)
+            cards = sorted([*wind.pile, *wind.top, *wind.bottom, *wind.discard])
+            if cards != sorted(self.content.wind_deck):
+                raise ContentError("", "wind", "the wind deck must hold exactly the printed "
+                                   f"cards ({', '.join(self.content.wind_deck)}) [{S_WIND}]")
+            self.wind = wind
+        if not self._outcome().over and not self._decision_possible():
+            raise ContentError("", "turn", "no hero is left to act and the troll has no step "
+                               "to take")
+
+    def _decision_possible(self) -> bool:
+        return bool(self.steps_left) or self._current() is not None
+
+
+class ToyTroll(ContentModel):
+    at: str
+    stunned: bool = False
+    steps_left: int = Field(0, ge=0)
+
+
+class ToyPosition(ContentModel):
+    """The toy's position (docs/formats/toy.md): every field typed, unknown keys refused."""
+
+    map: list[str] | None = None
+    legend: dict[str, str] = Field(default_factory=dict)
+    heroes: dict[str, str]
+    escaped: list[str] = Field(default_factory=list)
+    caught: list[str] = Field(default_factory=list)
+    troll: ToyTroll
+    round: int = 1
+    turn: int = Field(0, ge=0)
+    wind: dict[str, Any] | None = None
 
 
 class ToyGame(Game):

@@ -58,14 +58,31 @@
     if (added) log.parentElement.scrollTop = log.parentElement.scrollHeight;
   }
 
-  async function refresh() {
+  // One fetch at a time; a request made meanwhile runs once after it. An unchanged fragment
+  // is not put back, so nothing under the pointer or the keyboard moves for nothing.
+  let inflight = null;
+  let again = false;
+  let lastHtml = null;
+  function refresh() {
+    if (inflight) { again = true; return inflight; }
+    inflight = doRefresh().finally(() => {
+      inflight = null;
+      if (again) { again = false; refresh(); }
+    });
+    return inflight;
+  }
+
+  async function doRefresh() {
     const focused = document.activeElement && document.activeElement.dataset
       ? (document.activeElement.dataset.target || document.activeElement.dataset.action || document.activeElement.id)
       : null;
     const r = await fetch(`/t/${tableId}/fragment${token ? "?token=" + encodeURIComponent(token) : ""}`,
                           { cache: "no-store" });
     if (!r.ok) { message(`Could not load the table (${r.status})`); return; }
-    body.innerHTML = await r.text();
+    const html = await r.text();
+    if (html === lastHtml) return;
+    lastHtml = html;
+    body.innerHTML = html;
     adopt();
     if (focused) {
       const again = body.querySelector(`[data-target="${CSS.escape(focused)}"], [data-action="${CSS.escape(focused)}"], #${CSS.escape(focused)}`);
@@ -251,7 +268,7 @@
     socket.onopen = () => { retry = 0; net.textContent = ""; main.dataset.live = "1"; };
     socket.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (typeof m.version === "number" && (m.version !== version || !m.ping)) refresh();
+      if (typeof m.version === "number" && (m.version !== version || m.presence)) refresh();
     };
     socket.onclose = () => {
       main.dataset.live = "0";
