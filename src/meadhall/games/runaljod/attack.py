@@ -566,14 +566,33 @@ class AttackMixin:
         if action.startswith("physical check using "):
             ok, _ = self.check(h, "physical", action[len("physical check using "):], events)
         if not ok:
-            for r in h.pool():
-                if r.face_up:
-                    r.side = "down"
-                    break
             captor = next((e for e in self.enemies if e.uid == h.held_by), None)
             self.lose_life(h, 2, "held (Hold)", S_HOLD, events,
                            (f"enemy{captor.uid}", captor.kind) if captor else ("hold", "hold"))
-        pending = ask["pending"]
+            up = [r for r in h.pool() if r.face_up]
+            if len(up) > 1 and not h.fallen:
+                # which rune pays the destiny is the hero's choice (Destiny, ruling 9)
+                self.ask = {"kind": "hold_destiny", "seat": h.id, "section": S_HOLD,
+                            "prompt": f"{self.hname(h)} loses 1 destiny to the Hold: choose "
+                                      "the rune to flip face down",
+                            "options": [f"flip {self.rname(r)} face down" for r in up],
+                            "default": None, "pending": ask["pending"]}
+                return
+            for r in up:
+                r.side = "down"
+        self.hold_go_on(h, ask["pending"], events)
+
+    def on_hold_destiny(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        r = h.rune(self.icon_of(action[len("flip "):-len(" face down")]))
+        assert r is not None
+        r.side = "down"
+        events.append(Event("hold", f"{self.hname(h)} flips {self.rname(r)} face down (1 "
+                            "destiny lost to the Hold)", S_HOLD, {"hero": h.id}))
+        self.hold_go_on(h, ask["pending"], events)
+
+    def hold_go_on(self, h: Hero, pending: str, events: list[Event]) -> None:
+        """After the Hold's toll or check, the held hero performs the action it chose."""
         if h.fallen or not self.can_act(h):
             return
         if pending not in self.hero_actions(h):

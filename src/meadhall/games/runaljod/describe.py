@@ -408,6 +408,12 @@ class DescribeMixin:
         return (f"{self.hname(h)} cannot make the check: loses 2 life points and 1 destiny, "
                 "then acts", [])
 
+    def _describe_hold_destiny(self, text: str, ask: dict) -> tuple[str, list[Target]]:
+        h = self.heroes[ask["seat"]]
+        name = text[len("flip "):-len(" face down")]
+        return (f"{self.hname(h)} flips {name} face down: the destiny lost to the Hold",
+                [rune_target(h.id, self.icon_of(name))])
+
     def _describe_destiny_up(self, text: str, ask: dict) -> tuple[str, list[Target]]:
         h = self.heroes[ask["seat"]]
         names = text[len("flip "):-len(" face up")].split(" and ")
