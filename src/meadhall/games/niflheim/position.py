@@ -133,41 +133,41 @@ class CampaignRecord(_Model):
 class NiflheimPosition(_Model):
     """One scenario in play (docs/formats/niflheim.md)."""
 
-    scenario: str | None = None
-    map: list[str] | None = None
-    legend: dict[str, str] | None = None
-    walls: list[tuple[str, str]] | None = None
-    round: int | None = Field(default=None, ge=1)
-    track: int | None = Field(default=None, ge=0)
-    lap: int | None = Field(default=None, ge=1)
+    scenario: str = ""
+    map: list[str] = Field(default_factory=list)
+    legend: dict[str, str] = Field(default_factory=dict)
+    walls: list[tuple[str, str]] = Field(default_factory=list)
+    round: int = Field(default=1, ge=1)
+    track: int = Field(default=0, ge=0)
+    lap: int = Field(default=1, ge=1)
     segment: Literal["initiative", "choosing", "heroes", "undead", "end", "interim", "retry",
-                     "new character", "over"] | None = None
-    phase: Literal["start", "action", "final"] | None = None
-    order: list[Literal["heroes", "undead"]] | None = None
-    turn: int | None = Field(default=None, ge=0, le=1)
+                     "new character", "over"] = "heroes"
+    phase: Literal["start", "action", "final"] = "action"
+    order: list[Literal["heroes", "undead"]] = Field(default_factory=list)
+    turn: int = Field(default=0, ge=0, le=1)
     active: str | None = None
-    heroes: dict[str, HeroPosition] | None = None
-    hero_order: list[str] | None = None
-    undead: list[UndeadPosition] | None = None
-    pool: dict[str, Any] | None = None
-    discard: list[str] | None = None
-    items: dict[str, list[str]] | None = None
-    ground_runes: dict[str, dict[str, str]] | None = None
-    done: list[str] | None = None
+    heroes: dict[str, HeroPosition] = Field(default_factory=dict)
+    hero_order: list[str] = Field(default_factory=list)
+    undead: list[UndeadPosition] = Field(default_factory=list)
+    pool: dict[str, Any] = Field(default_factory=dict)
+    discard: list[str] = Field(default_factory=list)
+    items: dict[str, list[str]] = Field(default_factory=dict)
+    ground_runes: dict[str, dict[str, str]] = Field(default_factory=dict)
+    done: list[str] = Field(default_factory=list)
     undead_activation: UndeadActivation | None = None
     choice: Choice | None = None
     spawn_queue: list[str] | None = None
-    coin_used: bool | None = None
+    coin_used: bool = False
     result: list[str] | None = None
-    coin_script: list[int] | None = None
-    coin_pos: int | None = Field(default=None, ge=0)
-    forced: list[str] | None = None
+    coin_script: list[int] = Field(default_factory=list)
+    coin_pos: int = Field(default=0, ge=0)
+    forced: list[str] = Field(default_factory=list)
     next_active: str | None = None
     next_uid: int | None = None
     """Written by saves before undead numbers were reused; ignored."""
     campaign: CampaignRecord | None = None
-    control: dict[str, str] | None = None
-    tally: Tally | None = None
+    control: dict[str, str] = Field(default_factory=dict)
+    tally: Tally = Field(default_factory=Tally)
 
 
 class CoinChoice(_Model):
