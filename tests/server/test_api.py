@@ -301,18 +301,20 @@ def test_restart_resumes_every_table(db: Path) -> None:
             assert r.status_code == 200
             version = r.json()["state"]["version"]
         before = state(c, t, "ada")
-        save = c.get(f"/api/tables/{t['id']}/save").json()
+        save = c.get(f"/api/tables/{t['id']}/save", headers=auth(t["seats"]["ada"])).json()
     with TestClient(create_app(db, bot_delay=0)) as c:
         after = state(c, t, "ada")
         assert after["version"] == version
         assert after["view"] == before["view"] and after["journal"] == before["journal"]
-        assert c.get(f"/api/tables/{t['id']}/save").json() == save
+        assert c.get(f"/api/tables/{t['id']}/save",
+                     params={"token": t["seats"]["bo"]}).json() == save
 
 
 def test_save_and_import(client: TestClient) -> None:
     t = new_table(client, setup=TWO)
     act(client, t, "ada", "move B1", 0)
-    save = client.get(f"/api/tables/{t['id']}/save").json()
+    assert client.get(f"/api/tables/{t['id']}/save").status_code == 403  # spectators
+    save = client.get(f"/api/tables/{t['id']}/save", headers=auth(t["seats"]["bo"])).json()
     assert save["format"] == "meadhall/position" and save["log"] == ["move B1"]
     assert save["history"]["steps"][0]["text"] == "move B1"
     r = client.post("/api/tables/import", json=save)

@@ -28,7 +28,15 @@ from meadhall import games
 from meadhall.core.errors import MeadhallError
 from meadhall.server import pages
 from meadhall.server.store import Store, StoreError, default_path
-from meadhall.server.tables import BOTS, Stale, Table, TableError, Tables, parse_import
+from meadhall.server.tables import (
+    BOTS,
+    Forbidden,
+    Stale,
+    Table,
+    TableError,
+    Tables,
+    parse_import,
+)
 
 MAX_BODY = 4 * 1024 * 1024
 """Largest request body accepted (an imported save of a long campaign fits easily)."""
@@ -359,9 +367,15 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         return {"events": [], "state": t.snapshot_for(seat)}
 
     @app.get("/api/tables/{table_id}/save", tags=["tables"], responses=ERRORS)
-    def save(table_id: str) -> JSONResponse:
-        """The table's position (docs/formats.md) with its undo history and journal."""
+    def save(table_id: str, token: Annotated[str | None, Query(
+                 max_length=200, description="a seat token (or the Authorization header)")
+             ] = None, cred: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+             = None) -> JSONResponse:
+        """The table's position (docs/formats.md) with its undo history and journal, for a
+        seat: a save holds what the table hides (face-down markers), so spectators get 403."""
         t = tables.get(table_id)
+        if t.seat_of_token(_token(cred) or token) is None:
+            raise Forbidden("a save shows what the table hides: a seat link is needed")
         return JSONResponse(t.save(), headers={
             "Content-Disposition": f'attachment; filename="{t.row.game}-{table_id}.json"'})
 

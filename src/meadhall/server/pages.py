@@ -109,8 +109,9 @@ def table(t: Table, seat: str | None, token: str | None,
     head = (f'<header class="top"><h1>{_e(t.game.title)}</h1>'
             f'<p>{_e(_setup_text(r.setup))} · <span id="who">{_e(who)}</span> · '
             f'<a href="/">lobby</a> · <a id="replay-link" href="/t/{_e(r.id)}/replay'
-            f'{"?token=" + _e(token) if token else ""}">replay</a> · '
-            f'<a href="/api/tables/{_e(r.id)}/save" download>save</a>'
+            f'{"?token=" + _e(token) if token else ""}">replay</a>'
+            + (f' · <a href="/api/tables/{_e(r.id)}/save?token={_e(token)}" download>save</a>'
+               if token else "")
             + (f' · <a href="/t/{_e(r.id)}/sheet{"?token=" + _e(token) if token else ""}">'
                "campaign sheet</a>" if r.setup.get("campaign") else "")
             + '</p><p id="net" class="net" role="status" aria-live="polite"></p></header>')

@@ -17,6 +17,7 @@ from meadhall.core.protocol import Action, Game, GameState, Info
 from . import drawing, evaluation, vocabulary
 from .basics import GAME_ID, Board
 from .components import BattleForgeContent, check_content
+from .positions import Position
 from .state import BattleForgeState
 
 CONTENT = Path(__file__).parent / "content" / "battleforge.json"
@@ -54,6 +55,10 @@ class BattleForgeGame(Game):
         too, so both refuse a file with the same message."""
         if isinstance(model, BattleForgeContent):
             check_content(path, model)
+
+    def position_model(self) -> type[Any] | None:
+        """The schema of a BattleForge ``position`` (docs/formats/battleforge.md)."""
+        return Position
 
     def board(self, scenario: str) -> Board:
         if scenario not in self._boards:

@@ -529,7 +529,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _dump(self) -> dict[str, Any]:
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
-            "result": self.result, "explored_in_cycle": self.explored_in_cycle,
+            "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
             "timer": self.timer, "gate_hp": self.gate_hp, "silver": self.silver,
             "runestones": self.runestones, "components": list(self.components),
             "cart": list(self.cart),
@@ -540,7 +540,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "decks": {n: self.decks[n].to_json() for n in DECKS},
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
-            "here": self.here, "exploring": self.exploring,
+            "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
             "choice": self.choice.to_json() if self.choice else None,
             "combat": self._dump_combat(), "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
@@ -565,6 +565,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         engine's own snapshot of step 3.3 and test helpers load unchecked."""
         if checked:
             check_types(p)
+        p = fastcopy(p)  # the state never shares a list or dict with the caller's position
         c = self.content
         if "chapter" in p:
             if p["chapter"] not in c.chapters:
