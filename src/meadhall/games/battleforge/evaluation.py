@@ -29,6 +29,8 @@ WEIGHTS = {"thor": 0.43, "poi": 0.14, "health": 0.16, "ready": 0.06, "position":
 HEALTH_SCALE = 3.0
 """Health's worth flattens above a few points (see :func:`health_value`)."""
 READY_POWER = 1.0
+POSITION_RANGE = 8.0
+"""Areas beyond which a champion counts as nowhere near an Area to attack from."""
 EXPOSURE_WEIGHT = 1.0
 """How much of the Damage a champion is exposed to in the next Ironborn Phase counts now."""
 HUNTER_WEIGHT = 3.0
@@ -235,7 +237,7 @@ def evaluate(s: BattleForgeState) -> float:
         c = s.champs[cid]
         h = c.health - (counter_risk if s.atk and s.atk["c"] == cid else 0.0) - \
             losses.get(cid, 0.0) - EXPOSURE_WEIGHT * threat.get(cid, 0.0)
-        health += health_value(h)
+        health += min(1.0, health_value(h))
         # How much of what one attack must deal to destroy a standing Face (its Health left
         # plus Thor's Passive, 1 per destroyed Face) the champion's best pile brings.
         ready += min(attack_strength(s, cid) / need, 1.0) ** READY_POWER
@@ -244,7 +246,7 @@ def evaluate(s: BattleForgeState) -> float:
             d = min((dist.get(a, 20) for a in goals), default=20)
             if cid == mover and s.turn.get("moving"):
                 d = max(0.0, d - s.turn.get("move", 0))
-            position += 1.0 / (1.0 + d)
+            position += 1.0 - min(d, POSITION_RANGE) / POSITION_RANGE
     health /= n
     ready /= n
     position /= n
