@@ -133,41 +133,106 @@ class CampaignRecord(_Model):
 class NiflheimPosition(_Model):
     """One scenario in play (docs/formats/niflheim.md)."""
 
-    scenario: str | None = None
-    map: list[str] | None = None
-    legend: dict[str, str] | None = None
-    walls: list[tuple[str, str]] | None = None
-    round: int | None = Field(default=None, ge=1)
-    track: int | None = Field(default=None, ge=0)
-    lap: int | None = Field(default=None, ge=1)
+    scenario: str = ""
+    map: list[str] = Field(default_factory=list)
+    legend: dict[str, str] = Field(default_factory=dict)
+    walls: list[tuple[str, str]] = Field(default_factory=list)
+    round: int = Field(default=1, ge=1)
+    track: int = Field(default=0, ge=0)
+    lap: int = Field(default=1, ge=1)
     segment: Literal["initiative", "choosing", "heroes", "undead", "end", "interim", "retry",
-                     "new character", "over"] | None = None
-    phase: Literal["start", "action", "final"] | None = None
-    order: list[Literal["heroes", "undead"]] | None = None
-    turn: int | None = Field(default=None, ge=0, le=1)
+                     "new character", "over"] = "heroes"
+    phase: Literal["start", "action", "final"] = "action"
+    order: list[Literal["heroes", "undead"]] = Field(default_factory=list)
+    turn: int = Field(default=0, ge=0, le=1)
     active: str | None = None
-    heroes: dict[str, HeroPosition] | None = None
-    hero_order: list[str] | None = None
-    undead: list[UndeadPosition] | None = None
-    pool: dict[str, Any] | None = None
-    discard: list[str] | None = None
-    items: dict[str, list[str]] | None = None
-    ground_runes: dict[str, dict[str, str]] | None = None
-    done: list[str] | None = None
+    heroes: dict[str, HeroPosition] = Field(default_factory=dict)
+    hero_order: list[str] = Field(default_factory=list)
+    undead: list[UndeadPosition] = Field(default_factory=list)
+    pool: dict[str, Any] = Field(default_factory=dict)
+    discard: list[str] = Field(default_factory=list)
+    items: dict[str, list[str]] = Field(default_factory=dict)
+    ground_runes: dict[str, dict[str, str]] = Field(default_factory=dict)
+    done: list[str] = Field(default_factory=list)
     undead_activation: UndeadActivation | None = None
     choice: Choice | None = None
     spawn_queue: list[str] | None = None
-    coin_used: bool | None = None
+    coin_used: bool = False
     result: list[str] | None = None
-    coin_script: list[int] | None = None
-    coin_pos: int | None = Field(default=None, ge=0)
-    forced: list[str] | None = None
+    coin_script: list[int] = Field(default_factory=list)
+    coin_pos: int = Field(default=0, ge=0)
+    forced: list[str] = Field(default_factory=list)
     next_active: str | None = None
     next_uid: int | None = None
     """Written by saves before undead numbers were reused; ignored."""
     campaign: CampaignRecord | None = None
-    control: dict[str, str] | None = None
-    tally: Tally | None = None
+    control: dict[str, str] = Field(default_factory=dict)
+    tally: Tally = Field(default_factory=Tally)
+
+
+class CoinChoice(_Model):
+    """The keys of a Coin of Fate question: the action interrupted and the rolls kept."""
+
+    action: str
+    script: list[int]
+    what: str
+    prior: Choice | None = None
+    shown: int = 0
+
+
+class UndeadChoice(_Model):
+    uid: int
+    why: str = ""
+
+
+class CoverChoice(_Model):
+    seat: str | None = None
+    uid: int | None = None
+    later: list[str] = Field(default_factory=list)
+
+
+class HeroChoice(_Model):
+    hero: str
+    item: str | None = None
+
+
+CHOICE_DATA: dict[str, type[_Model]] = {
+    "coin": CoinChoice, "undead move": UndeadChoice, "undead target": UndeadChoice,
+    "bow target": UndeadChoice, "cover": CoverChoice, "ready passed": HeroChoice,
+    "control": HeroChoice}
+"""The keys each kind of choice carries besides kind, prompt, section, options and default."""
+
+
+def _parse_choice(raw: dict[str, Any], field: str) -> dict[str, Any]:
+    """A choice with its kind's own keys checked (a coin question's earlier choice too)."""
+    try:
+        base = Choice.model_validate(raw)
+    except ValidationError as e:
+        err = e.errors()[0]
+        raise ContentError("", ".".join([field, *(str(x) for x in err["loc"])]),
+                           err["msg"]) from None
+    common = {"kind", "prompt", "section", "options", "default"}
+    extra = {k: v for k, v in raw.items() if k not in common}
+    model = CHOICE_DATA.get(base.kind)
+    if model is None:
+        if extra:
+            raise ContentError("", f"{field}.{next(iter(extra))}", f"a {base.kind!r} choice "
+                               "carries no such key")
+        data: dict[str, Any] = {}
+    else:
+        try:
+            data = model.model_validate(extra).model_dump(exclude_unset=True)
+        except ValidationError as e:
+            err = e.errors()[0]
+            raise ContentError("", ".".join([field, *(str(x) for x in err["loc"])]),
+                               err["msg"]) from None
+        if base.kind == "coin" and extra.get("prior") is not None:
+            data["prior"] = _parse_choice(extra["prior"], f"{field}.prior")
+    out = base.model_dump(include=common)
+    out["default"] = out["default"] or out["options"][0]
+    if out["default"] not in out["options"]:
+        raise ContentError("", f"{field}.default", "must be one of the options")
+    return {**out, **data}
 
 
 def parse(position: Any) -> dict[str, Any]:
@@ -183,7 +248,7 @@ def parse(position: Any) -> dict[str, Any]:
         raise ContentError("", where, err["msg"]) from None
     out = model.model_dump(exclude_unset=True)
     if "choice" in position and position["choice"] is not None:
-        out["choice"] = model.choice.model_dump() if model.choice else None  # extras kept
+        out["choice"] = _parse_choice(position["choice"], "choice")
     return out
 
 
@@ -272,6 +337,17 @@ def check(s: NiflheimState) -> None:
         _square(s, "forced", name, passable=False)
     for name in s.spawn_queue or []:
         _square(s, "spawn_queue", name, passable=False)
+    ch = s.choice
+    while ch is not None:
+        if "uid" in ch and ch["uid"] is not None and ch["uid"] not in s.undead:
+            raise _bad("choice.uid", f"no undead {ch['uid']} on the map")
+        if "hero" in ch and ch["hero"] not in s.heroes:
+            raise _bad("choice.hero", f"no hero {ch['hero']!r} in the position")
+        if ch.get("item") is not None and ch["item"] not in c.armoury:
+            raise _bad("choice.item", f"unknown item {ch['item']!r}")
+        if ch["kind"] == "coin" and any(not 1 <= r <= 12 for r in ch["script"]):
+            raise _bad("choice.script", "d12 results from 1 to 12")
+        ch = ch.get("prior")
     if s.uact is not None and s.uact["uid"] not in s.undead:
         raise _bad("undead_activation.uid", f"no undead {s.uact['uid']} on the map")
     if any(not 1 <= r <= 12 for r in s.coin_script) or s.coin_pos > len(s.coin_script):
