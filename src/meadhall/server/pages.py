@@ -6,6 +6,7 @@ The table page's changing part (board, decision, actions, seats, journal) is one
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from html import escape
@@ -277,7 +278,12 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
 
 def table_body(t: Table, seat: str | None, token: str | None,
                present: Callable[[str], bool]) -> str:
-    """The part of the table page that changes with each version."""
+    """The part of the table page that changes with each version.
+
+    Its pieces carry ``data-part``: the page swaps only the pieces whose HTML changed (so a
+    seat arriving does not redraw the board under a pointer), and ``data-digest`` on
+    ``#state`` lets it skip an unchanged fragment without comparing it.
+    """
     snap = t.snapshot_for(seat)
     hl = svg.Highlights.from_actions(snap["actions"])
     try:
@@ -286,14 +292,20 @@ def table_body(t: Table, seat: str | None, token: str | None,
     except Exception as e:  # noqa: BLE001 - a drawing bug must not hide the table
         drawn = (f'<p class="msg" role="alert">This game\'s drawing failed ({_e(type(e).__name__)}: '
                  f"{_e(e)}); the choices below still work.</p>")
-    return (f'<div id="state" data-version="{snap["version"]}" '
-            f'data-can-act="{int(snap["can_act"])}" data-result="{_e(snap["outcome"]["result"])}">'
-            f'{_decision_html(t, seat, snap)}<p id="msg" class="msg" role="alert"></p>'
-            f'<div class="play"><div class="board-area">{drawn}</div>'
-            f'<div class="side">{_actions_html(snap)}{_undo_html(t, seat, snap)}'
-            f"{_seats_html(t, seat, present)}</div></div>"
-            f'<ol id="log-src" hidden>{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
-            f'{_json_script("actions-json", snap["actions"])}</div>')
+    inner = (f'<div data-part="decision">{_decision_html(t, seat, snap)}</div>'
+             '<p id="msg" class="msg" role="alert"></p>'
+             f'<div class="play"><div class="board-area" data-part="board">{drawn}</div>'
+             f'<div class="side"><div data-part="actions">{_actions_html(snap)}</div>'
+             f'<div data-part="undo">{_undo_html(t, seat, snap)}</div>'
+             f'<div data-part="seats">{_seats_html(t, seat, present)}</div></div></div>'
+             f'<ol id="log-src" data-part="log-src" hidden>'
+             f'{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
+             f'<div data-part="actions-json">{_json_script("actions-json", snap["actions"])}'
+             "</div>")
+    attrs = (f'data-version="{snap["version"]}" data-can-act="{int(snap["can_act"])}" '
+             f'data-result="{_e(snap["outcome"]["result"])}"')
+    digest = hashlib.blake2b((attrs + inner).encode(), digest_size=8).hexdigest()
+    return f'<div id="state" {attrs} data-digest="{digest}">{inner}</div>'
 
 
 def _replay_at(t: Table, token: str | None) -> str:

@@ -31,7 +31,8 @@ class Setup(ContentModel):
     heroes: list[str] = Field(default_factory=lambda: ["ragnar", "lagertha"], min_length=2,
                               max_length=4)
     berserkers: list[str] = Field(default_factory=list)
-    players: int = Field(0, ge=0, le=4)
+    players: int | None = Field(None, ge=1, le=4)
+    """None: one player per Champion; 1: solo, one player runs both Champions."""
 
 
 class BattleForgeGame(Game):
@@ -84,6 +85,10 @@ class BattleForgeGame(Game):
         check_choices("berserkers", s.berserkers, c.berserker_forms, "berserker form")
         if s.players == 1 and len(s.heroes) != 2:
             raise ContentError("setup", "heroes", "in solo mode the player controls 2 Champions")
+        if s.players not in (None, 1, len(s.heroes)):
+            raise ContentError("setup", "players", "each player controls 1 Champion, or in "
+                               "solo mode 2 (Game Overview): players is 1 or the number of "
+                               "heroes")
         return BattleForgeState(c, s.model_dump(), seed, self.board(s.scenario), chance,
                                 auto_choices)
 
