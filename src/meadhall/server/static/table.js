@@ -206,6 +206,7 @@
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = a.label;
+      b.dataset.action = a.text;
       b.addEventListener("click", () => act(a.text));
       chooser.appendChild(b);
     }
