@@ -260,10 +260,12 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
     out = []
     for e in journal:
         cls = "entry undone" if e.get("undone") else "entry"
-        if e["kind"] in ("act", "concede"):
+        if e["kind"] in ("act", "concede", "start"):
             evs = "".join(_event_html(ev) for ev in e.get("events", []))
             by = f" (by {e['by']})" if e.get("by") else ""
-            head = f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}'
+            head = (f'<span class="who">Setup:</span> {_e(e.get("label", ""))}'
+                    if e["kind"] == "start" else
+                    f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}')
             if e.get("undone"):
                 head += ' <span class="tag">(undone)</span>'
             elif replay_at:
@@ -348,7 +350,8 @@ def replay_state(t: Table, step: int) -> tuple[dict[str, Any] | None, GameState,
                 state.apply(e["action"])
             except Exception as ex:  # noqa: BLE001
                 raise TableError(f"replay failed at step {e['seq']}: {ex}") from None
-    return (line[k - 1] if k else None), state, n
+    first = t.journal[0] if t.journal and t.journal[0]["kind"] == "start" else None
+    return (line[k - 1] if k else first), state, n
 
 
 def replay(t: Table, seat: str | None, token: str | None, step: int) -> str:

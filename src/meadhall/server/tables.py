@@ -95,16 +95,23 @@ class Table:
         self.store = store
         self.lock = threading.RLock()
         self.game = games.get(row.game)
-        self.state, self.history = self._initial()
+        self.state, self.history, start = self._initial()
         self.seats: list[str] = self.state.seats()
         self.holders: dict[str, str] = {s: "" for s in self.seats}
         self.proposal: Proposal | None = None
         self.journal: list[dict[str, Any]] = []
+        if start:
+            # The setup's automated steps (first draws and rolls) are the table's first step.
+            self.journal.append({"seq": 0, "kind": "start", "seat": "", "at": row.created,
+                                 "undone": False, "action": "", "label": "The table is set up",
+                                 "events": start, "random": True})
         self.effective: list[int] = []  # journal indices of the steps undo may take back
         self.version = 0
         self.bots: dict[str, Bot] = {}
 
-    def _initial(self) -> tuple[GameState, History]:
+    def _initial(self) -> tuple[GameState, History, list[dict[str, Any]]]:
+        """The game as set up (or as imported), its undo history, and the setup's events
+        (stored with the table; recomputed for a table stored before they were kept)."""
         r = self.row
         if r.base is not None:
             state = GameState.from_json(r.base, "import")
@@ -114,9 +121,11 @@ class Table:
                 history.practice = r.practice
             else:
                 history = History(state, r.practice)
-            return state, _detach(history)
-        state = self.game.new_game(r.setup, r.seed, r.chance, r.auto_choices)  # type: ignore[arg-type]
-        return state, _detach(History(state, r.practice))
+            return state, _detach(history), []
+        state, events = self.game.start(r.setup, r.seed, r.chance,  # type: ignore[arg-type]
+                                        r.auto_choices)
+        start = r.start if r.start is not None else [e.to_json() for e in events]
+        return state, _detach(History(state, r.practice)), start
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -554,11 +563,13 @@ class Tables:
         except games.UnknownGame as e:
             raise TableError(str(e)) from None
         s = seed if seed is not None else secrets.randbelow(2**31)
+        start: list[dict[str, Any]] | None = None
         try:
             if base is not None:
                 state = GameState.from_json(base, "import")
             else:
-                state = game.new_game(setup, s, chance, auto_choices)  # type: ignore[arg-type]
+                state, events = game.start(setup, s, chance, auto_choices)  # type: ignore[arg-type]
+                start = [e.to_json() for e in events]
         except MeadhallError as e:
             raise TableError(str(e)) from None
         except (KeyError, TypeError, ValueError) as e:
@@ -567,7 +578,7 @@ class Tables:
         row = TableRow(new_table_id(), game.id, state.setup, state.seed, state.chance.mode,
                        practice, state.auto_choices, base,
                        {seat: _new_token() for seat in state.seats()}, t_now, t_now, 0,
-                       state.outcome().result, "")
+                       state.outcome().result, "", start)
         self.store.create(row)
         table = Table(row, self.store)
         with self.lock:
