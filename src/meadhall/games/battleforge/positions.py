@@ -24,7 +24,8 @@ HANDLERS = ("turn", "step", "boon", "attr", "roll", "manage", "pick", "window", 
             "skill_prevent", "defend", "block", "anytime_lose", "anytime", "arrange", "place",
             "relocate", "stun_take", "shift", "charge")
 """Every decision handler an ``ask`` may name."""
-TASKS = ("begin", "turn", "place", "boon", "ask_attr", "charge", "attack", "damage", "lose",
+TASKS = ("begin", "turn", "place", "boon", "ask_attr", "charge", "fury", "attack", "damage",
+         "lose",
          "anytime", "arrange", "ko", "gain", "frostbite", "relocate", "stun", "shift",
          "activate", "minion", "minion_attacks", "lights", "steps", "face", "god_to",
          "god_push", "god_place", "ironborn", "advance", "event", "god", "god_begin",
@@ -335,3 +336,99 @@ def check_position(p: Position, content: BattleForgeContent, board: Board,
         raise fail("turn.c", f"unknown champion {p.turn.c!r}")
     if p.attack is not None and p.attack.c not in heroes:
         raise fail("attack.c", f"unknown champion {p.attack.c!r}")
+    check_tasks(p, heroes, board)
+
+
+# What each queued rule step needs: key -> kind of value ("champion", "int", "minion",
+# "area", "list", "str", "bool", "steps", "type", "figure", "kinds", "dir").
+TASK_KEYS: dict[str, dict[str, str]] = {
+    "damage": {"c": "champion", "n": "int", "src": "str"},
+    "lose": {"c": "champion", "n": "int", "src": "str"}, "fury": {"c": "champion", "n": "int"},
+    "gain": {"c": "champion", "kind": "kind", "n": "int"},
+    "place": {"c": "champion", "kinds": "kinds"}, "boon": {"c": "champion"},
+    "ask_attr": {"c": "champion"}, "charge": {"c": "champion"}, "ko": {"c": "champion"},
+    "relocate": {"c": "champion", "left": "int"}, "stun": {"c": "champion"},
+    "shift": {"c": "champion", "n": "int", "dir": "dir"}, "activate": {"type": "type"},
+    "minion": {"id": "minion", "left": "int", "side": "side", "attacked": "list"},
+    "steps": {"steps": "steps"}, "face": {"face": "str", "toward": "str"},
+    "god_to": {"cands": "areas", "push": "bool", "why": "str"},
+    "god_push": {"who": "figure", "area": "area"}, "god_place": {"area": "area", "why": "str"},
+    "arrange": {"c": "champion", "space": "space", "n": "int", "normal": "int", "k": "int",
+                "lifted": "bool"},
+    "anytime": {"why": "str"},
+}
+ASK_TASK = {"defend": "damage", "block": "damage", "skill_prevent": "damage",
+            "anytime_lose": "lose", "anytime": "anytime", "arrange": "arrange", "place": "place",
+            "relocate": "relocate", "stun_take": "stun", "shift": "shift", "god_to": "god_to",
+            "god_push": "god_push", "minion_step": "minion", "minion_stand": "minion",
+            "roll": "attack", "manage": "attack", "pick": "attack", "window": "attack",
+            "redface": "attack"}
+"""The rule step a pending decision answers: it must head the queue."""
+
+
+def check_tasks(p: Position, heroes: list[str], board: Board) -> None:
+    """Queued rule steps carry what their handlers read, and a pending decision has the step
+    it answers at the head of the queue; raises :class:`ContentError` naming the field."""
+    from .components import check_steps
+
+    minions = set(p.minions) if p.minions is not None else {
+        f"{x}{i + 1}" for x in "ADT" for i in range(len(heroes))}
+    ok: dict[str, Any] = {
+        "champion": lambda v: v in heroes, "int": lambda v: type(v) is int and 0 <= v <= 99,
+        "minion": lambda v: v in minions, "area": lambda v: board.cells.get(v) in (".", "S"),
+        "list": lambda v: isinstance(v, list), "str": lambda v: isinstance(v, str),
+        "bool": lambda v: isinstance(v, bool), "type": lambda v: v in (1, 2, 3),
+        "figure": lambda v: v in heroes or v in minions, "kind": lambda v: v in ("t", "f"),
+        "kinds": lambda v: isinstance(v, list) and all(k in ("c", "t", "f") for k in v),
+        "dir": lambda v: v in (-1, 1), "side": lambda v: v in ("standard", "overheated"),
+        "space": lambda v: type(v) is int and 0 <= v <= 5,
+        "areas": lambda v: isinstance(v, list) and v and all(board.cells.get(a) == "."
+                                                             for a in v),
+        "steps": lambda v: isinstance(v, list) and all(isinstance(x, dict) for x in v)}
+    for i, t in enumerate(p.tasks):
+        extra = t.model_extra or {}
+        for key, kind in TASK_KEYS.get(t.t, {}).items():
+            if key not in extra or not ok[kind](extra[key]):
+                raise fail(f"tasks[{i}].{key}", f"a {t.t!r} step needs {key} ({kind})")
+        if t.t == "steps":
+            check_steps("", f"tasks[{i}].steps", extra["steps"], tuple(heroes))
+        # Keys a step reads once it is under way.
+        later = {("damage", 3): {"most": "int", "strength": "int"},
+                 ("stun", False): {"left": "int"}, ("arrange", True): {"placed": "list"}}
+        stage = {"damage": extra.get("stage", 0), "stun": extra.get("new", True),
+                 "arrange": extra.get("lifted")}.get(t.t)
+        if t.t == "damage" and stage not in (0, 1, 2, 3):
+            raise fail(f"tasks[{i}].stage", "0 to 3")
+        for key, kind in later.get((t.t, stage), {}).items():
+            if key not in extra or not ok[kind](extra[key]):
+                raise fail(f"tasks[{i}].{key}", f"a {t.t!r} step under way needs {key} "
+                           f"({kind})")
+        if t.t == "damage" and not ok["list"](extra.get("asked", [])):
+            raise fail(f"tasks[{i}].asked", "a list of champions")
+        if t.t == "attack" and p.attack is None:
+            raise fail(f"tasks[{i}]", "an attack step without the attack being resolved "
+                       "(attack)")
+    if p.ask is not None and p.ask.h in ASK_TASK:
+        need = ASK_TASK[p.ask.h]
+        if not p.tasks or p.tasks[0].t != need:
+            raise fail("tasks", f"the pending {p.ask.h!r} decision answers a {need!r} step, "
+                       "which must head the queue")
+        if need == "attack" and p.attack is None:
+            raise fail("attack", f"the pending {p.ask.h!r} decision needs the attack being "
+                       "resolved")
+        if p.ask.h == "pick" and not (p.attack and p.attack.pick):
+            raise fail("attack.pick", "the dice being chosen")
+    names = [t.t for t in p.tasks]
+    if p.phase == "setup" and p.result is None and "begin" not in names:
+        raise fail("tasks", "Champion Preparation ends with the step that begins Round 1 "
+                   "('begin')")
+    if p.phase == "ironborn" and p.result is None and names and not {
+            "end_round", "ironborn"} & set(names):
+        raise fail("tasks", "the Ironborn Phase ends with the step that ends the Round "
+                   "('end_round')")
+    if p.ask is not None and p.ask.h == "attack_order" and not p.pending_attacks:
+        raise fail("pending_attacks", "the Attacks to order")
+    if p.attack is not None:
+        t = p.attack.target
+        if not (t in minions or (t.startswith("thor-") and len(t) > 5)):
+            raise fail("attack.target", f"unknown target {t!r}: a minion id or thor-<face>")

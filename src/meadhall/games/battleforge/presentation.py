@@ -105,7 +105,12 @@ class Presentation:
         if a is None:
             return text, ()
         fn = getattr(self, "d_" + a["h"], None)
-        label, targets = fn(text, a) if fn is not None else (text, [])
+        try:
+            label, targets = fn(text, a) if fn is not None else (text, [])
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            # An option a hand-written position offers that the rules would word otherwise:
+            # it keeps its text as its label.
+            label, targets = text, []
         if not targets:
             targets = [self.option(text)]
         return label, tuple(targets)

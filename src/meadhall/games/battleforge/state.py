@@ -38,6 +38,7 @@ from .minions import Minions
 from .other_rules import OtherRules
 from .positions import Position, check_position
 from .presentation import Presentation
+from .vocabulary import known
 
 Task = dict[str, Any]
 MINION_LETTER = {1: "A", 2: "D", 3: "T"}
@@ -544,12 +545,14 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                                "docs/formats/battleforge.md)")
         model = validate(Position, p, "")
         check_position(model, self.content, self.board, self.setup)
-        p = model.model_dump(mode="json", exclude_unset=True)
+        # Keys the position gives, each with its nested defaults filled in.
+        full = model.model_dump(mode="json")
+        p = {k: full[k] for k in model.model_fields_set}
         self.round = int(p.get("round", 1))
         self.twilight = int(p.get("twilight_space", 1)) - 1
-        if "champions" in p:
+        if p.get("champions") is not None:
             self.champs = {c: Champion.from_json(c, p["champions"][c]) for c in self.order}
-        fc = p.get("first_champion", self.order[0])
+        fc = p.get("first_champion") or self.order[0]
         if fc not in self.order:
             raise ContentError("", "first_champion", f"unknown champion {fc!r}")
         self.first = self.order.index(fc)
@@ -557,30 +560,46 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.knockouts = int(p.get("knockouts", 0))
         self.phase = p.get("phase", "champions")
         self.turn_pos = int(p.get("turn_pos", 0))
-        if "minions" in p:
+        if p.get("minions") is not None:
             self.minions = {}
             for mid in sorted(p["minions"]):
                 d = p["minions"][mid]
                 self.minions[mid] = Minion(mid, int(d["type"]), d.get("area"),
                                            int(d.get("damage", 0)), d.get("lying"))
-        self.overheated = {str(k): bool(v) for k, v in p.get("overheated", self.overheated).items()}
-        if "thor" in p:
+        self.overheated = {**self.overheated,
+                           **{str(k): bool(v) for k, v in (p.get("overheated") or {}).items()}}
+        if p.get("thor") is not None:
             t = p["thor"]
-            self.thor["area"] = t.get("area", self.thor["area"])
+            self.thor["area"] = t.get("area") or self.thor["area"]
             self.thor["activated"] = bool(t.get("activated", False))
             self.thor["damage"].update(t.get("damage", {}))
             self.thor["destroyed"] = list(t.get("destroyed", []))
             self.set_face("red", int(t.get("red_face", 2)))
-        self.tokens = dict(p.get("tokens", self.tokens))
-        self.furnaces = {a: int(n) for a, n in p.get("furnaces", self.furnaces).items()}
-        if "furnace_pool" in p:
+        if p.get("tokens") is not None:
+            self.tokens = dict(p["tokens"])
+        if p.get("furnaces") is not None:
+            self.furnaces = {a: int(n) for a, n in p["furnaces"].items()}
+        if p.get("furnace_pool") is not None:
             self.furnace_pool = Deck.from_json(p["furnace_pool"])
-        r = p.get("reserves", {})
-        self.reserve_temp = int(r.get("temporary", self.reserve_temp))
-        self.reserve_frost = int(r.get("frost", self.reserve_frost))
-        if "events" in p:
+        if self.scenario_poi == "furnace":
+            # The numbers under the Unlit Furnaces are the face-down pool (Forge of Doom).
+            lit = sorted(str(n) for n in self.furnaces.values() if n)
+            hidden = sorted(self.furnace_pool.cards())
+            if len(set(lit)) != len(lit) or sorted(lit + hidden) != \
+                    [str(i + 1) for i in range(len(self.board.poi))]:
+                raise ContentError("", "furnace_pool", "the face-down Furnace numbers and the "
+                                   "Lit Furnaces' numbers must be 1 to 3, each once (Forge of "
+                                   "Doom Setup step 2)")
+        elif self.furnaces or len(self.furnace_pool):
+            raise ContentError("", "furnaces", "Furnaces belong to Forge of Doom")
+        r = p.get("reserves") or {}
+        if r.get("temporary") is not None:
+            self.reserve_temp = int(r["temporary"])
+        if r.get("frost") is not None:
+            self.reserve_frost = int(r["frost"])
+        if p.get("events") is not None:
             self.event_deck = Deck.from_json(p["events"])
-        if "gods" in p:
+        if p.get("gods") is not None:
             self.god_deck = Deck.from_json(p["gods"])
         self.cur_card = p.get("current_card")
         self.god_card = p.get("god_card")
@@ -594,10 +613,25 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.end = p.get("end")
         self.last_poi_by = p.get("last_poi_by")
         self.thor_target = p.get("thor_target")
-        given = p.get("turn")
+        # The turn's own keys only: the missing ones take a new turn's values.
+        given = model.turn.model_dump(mode="json", exclude_unset=True) if model.turn else None
         if self.phase == "champions" or given:
             self.new_turn()
             self.turn.update(given or {})
+        if self.ask is not None and self.ask["h"] in ("turn", "step"):
+            # A champion's turn is asked again from the position itself, so its options are
+            # exactly the rules' whatever the save says.
+            self.ask = None
+            if not self.tasks or self.tasks[0].get("t") != "turn":
+                self.tasks.insert(0, {"t": "turn"})
+        elif self.ask is not None:
+            vocab = known(self.content, self.board, self.setup)
+            for i, o in enumerate(self.ask["options"]):
+                if o not in vocab:
+                    raise ContentError("", f"ask.options[{i}]", f"{o!r} is not an action of "
+                                       "this game (docs/formats/battleforge.md, Action texts)")
+            if self.ask.get("default") not in (None, *self.ask["options"]):
+                raise ContentError("", "ask.default", "the default must be one of the options")
         if self.ask is None and self.result is None and self.phase != "setup":
             # A hand-written position: start at the current champion's turn, or at the
             # beginning of the Ironborn Phase.

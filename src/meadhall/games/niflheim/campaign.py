@@ -31,7 +31,7 @@ def new_record() -> dict[str, Any]:
     """The Party Control Sheet: scenarios played, interim scenario counts, party notes, lost
     memory motes found, runestones not yet inscribed, the state at the scenario's start."""
     return {"played": [], "interim_counts": {}, "notes": [], "motes": [], "runestones": [],
-            "healed": [], "start": None, "result": None, "resume": None}
+            "healed": [], "start": None, "result": None, "resume": None, "retries": {}}
 
 
 def remember_start(s: NiflheimState) -> None:

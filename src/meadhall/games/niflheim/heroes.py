@@ -180,7 +180,8 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
         q = sq(h.rearranging)
         if any(fits(s, h, i) for i in s.items.get(q, ())):
             yield f"pick up {h.rearranging}"
-        yield from swaps(s, h)
+        if not h.acted:  # one change of readied weapons reaches any arrangement (see rulings)
+            yield from swaps(s, h)
         yield "end activation"
         return
     if not h.zoc_stop and h.mp > 0:
@@ -477,6 +478,7 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
     if words[0] == "ready":
         n = names(s.content)
         cost = 0 if h.rearranging is not None else 1
+        h.acted = True
         off = action.endswith(" off hand")
         what = action[6:-9] if off else action[6:]
         if off and " and " in what and what not in n.item_id:

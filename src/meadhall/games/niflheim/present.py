@@ -264,7 +264,7 @@ def _choice(s: NiflheimState, text: str) -> Described:
         h = s.hero_named(text.split(" shoots ", 1)[1])
         note = "11+" if skills.carries_shield(s, h, readied=False) else "10+"
         return (f"{undead.uname(s, u)} shoots {h.name} with its spectral bow: {note} wounds",
-                (hero_fig(h.id, note),))
+                (Target("figure", h.id, note),))
     if kind == "undead move":
         u = s.undead[c["uid"]]
         q = text.rsplit(" ", 1)[1]

@@ -21,7 +21,7 @@ from meadhall.core.protocol import (
     Outcome,
     Target,
 )
-from meadhall.games.niflheim import campaign, combat, heroes, present, skills, undead
+from meadhall.games.niflheim import campaign, combat, heroes, position, present, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
@@ -33,6 +33,23 @@ NO_COVER = "no cover attack"
 KEEP = "keep the roll"
 FLIP = "flip the coin of fate"
 START_ACTION = "__start__"
+
+
+def _plain(x: Any) -> Any:
+    """A deep copy of JSON-like data: what leaves the engine never shares its internals."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _sq(field: str, name: Any) -> Sq:
+    """A square named in a position; a bad name is refused naming the field."""
+    try:
+        return grid.sq(str(name))
+    except ValueError:
+        raise ContentError("", field, f"{name!r} is not a square name like E5") from None
 
 
 class AskCoin(Exception):  # noqa: N818 - control flow
@@ -54,7 +71,8 @@ class NiflheimState(GameState):
         self.heroes: dict[str, Hero] = {}
         self.coin_script: list[int] = []
         self.coin_pos = 0
-        self.players: list[str] = list(setup.get("players") or {})
+        self.players: list[str] = sorted(setup.get("players") or {})
+        """Co-op players in name order (a setup's key order is not part of the game)."""
         self.control: dict[str, str] = {h: p for p, ids in (setup.get("players") or {}).items()
                                         for h in ids}
         """Co-op Play: hero id -> the player who controls it."""
@@ -950,10 +968,11 @@ class NiflheimState(GameState):
             "ground_runes": {grid.name(q): dict(v) for q, v in sorted(self.ground_runes.items())},
             "done": list(self.done), "coin_used": self.coin_used,
             "campaign": None if self.camp is None else {
-                k: self.camp[k] for k in ("played", "interim_counts", "notes", "motes",
-                                          "runestones", "result")},
+                k: _plain(self.camp[k]) for k in ("played", "interim_counts", "notes", "motes",
+                                                  "runestones", "result", "healed")},
             "choice": None if self.choice is None else {
-                k: self.choice[k] for k in ("kind", "prompt", "options", "default")},
+                k: _plain(self.choice.get(k)) for k in ("kind", "prompt", "options", "default",
+                                                        "seat")},
             "outcome": self.outcome().to_json(),
         }
 
@@ -1071,25 +1090,29 @@ class NiflheimState(GameState):
             "segment": self.segment, "phase": self.phase, "order": list(self.order),
             "turn": self.turn_no, "active": self.active,
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
+            "hero_order": list(self.heroes),
             "undead": [self._undead_json(u) for u in self.undead.values()],
             "pool": self.pool.to_json(), "discard": list(self.discard),
             "items": {grid.name(q): list(v) for q, v in self.items.items()},
             "ground_runes": {grid.name(q): dict(v) for q, v in self.ground_runes.items()},
             "done": list(self.done),
             "undead_activation": dict(self.uact) if self.uact else None,
-            "choice": self.choice, "spawn_queue": self.spawn_queue,
-            "coin_used": self.coin_used, "result": self.result,
+            "choice": _plain(self.choice), "spawn_queue": _plain(self.spawn_queue),
+            "coin_used": self.coin_used, "result": _plain(self.result),
             "coin_script": list(self.coin_script), "coin_pos": self.coin_pos,
             "forced": list(self.forced), "next_active": self.next_active,
-            "campaign": self.camp,
+            "campaign": _plain(self.camp),
             "control": dict(self.control),
             "tally": {"kills": self.tally["kills"],
                       "knockouts": [dict(k) for k in self.tally["knockouts"]]},
         }
 
-    def _load(self, p: dict[str, Any]) -> None:
-        if "campaign" in p and p["campaign"] is not None and "scenario" in p \
-                and p["scenario"] != self.scenario_id:
+    def _load(self, raw: dict[str, Any]) -> None:
+        """Fill the state from a position (docs/formats/niflheim.md): the schema names a field of
+        a wrong type, :func:`.position.check` refuses what the rules cannot produce."""
+        p = position.parse(raw)
+        if p.get("campaign") is not None and p.get("scenario", self.scenario_id) \
+                != self.scenario_id:
             if p["scenario"] not in self.content.scenarios:
                 raise ContentError("", "scenario", f"unknown scenario {p['scenario']!r}")
             self.reset_scenario(p["scenario"])
@@ -1098,71 +1121,106 @@ class NiflheimState(GameState):
                                f"the position scenario {p['scenario']}")
         if "map" in p:
             rows = list(p["map"])
-            if not rows or any(len(r) != len(rows[0]) for r in rows):
-                raise ContentError("", "map", "every row must have the same width")
+            if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+                raise ContentError("", "map", "one or more rows, every row the same width")
             bad = {c for r in rows for c in r} - set(TERRAIN)
             if bad:
                 raise ContentError("", "map", f"unknown terrain {''.join(sorted(bad))!r}")
             self.board = Board(rows, self.board.walls)
+            # A hand-drawn map keeps only the scenario's own markers that are on it.
+            if "items" not in p:
+                self.items = {q: v for q, v in self.items.items() if self.board.inside(q)}
+            if "undead" not in p:
+                self.undead = {i: u for i, u in self.undead.items()
+                               if not self.board.blocks_move(u.at)}
         if "walls" in p:
-            self.board = Board(self.board.rows,
-                               [grid.edge(grid.sq(a), grid.sq(b)) for a, b in p["walls"]])
+            edges = []
+            for a, b in p["walls"]:
+                qa, qb = _sq("walls", a), _sq("walls", b)
+                if grid.manhattan(qa, qb) != 1:
+                    raise ContentError("", "walls", f"{a} and {b} are not orthogonally adjacent: "
+                                       "a red line lies between two such squares")
+                edges.append(grid.edge(qa, qb))
+            self.board = Board(self.board.rows, edges)
         for k in ("round", "track", "lap"):
             if k in p:
-                setattr(self, k, int(p[k]))
+                setattr(self, k, p[k])
         self.segment = p.get("segment", "heroes" if "active" in p else self.segment)
         self.phase = p.get("phase", "action" if "active" in p else self.phase)
         self.order = list(p.get("order", self.order))
-        self.turn_no = int(p.get("turn", self.turn_no))
+        self.turn_no = p.get("turn", self.turn_no)
         self.active = p.get("active", self.active)
         if "heroes" in p:
-            self.heroes = {hid: self._load_hero(hid, d) for hid, d in p["heroes"].items()}
+            heroes = {hid: self._load_hero(hid, d) for hid, d in p["heroes"].items()}
+            self.heroes = {hid: heroes[hid] for hid in self._hero_order(heroes, p)}
         if "undead" in p:
             self.undead = {}
             for d in p["undead"]:
-                u = Undead(int(d["id"]), d.get("kind"), grid.sq(d["at"]),
-                           int(d.get("wounds", 0)), bool(d.get("stunned", False)),
-                           bool(d.get("activated", False)), bool(d.get("orange", False)))
-                if u.kind is not None and u.kind not in self.content.undead:
-                    raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
-                self.undead[u.id] = u
+                if d["id"] in self.undead:
+                    raise ContentError("", f"undead.{d['id']}", "two undead share a number")
+                self.undead[d["id"]] = Undead(d["id"], d.get("kind"),
+                                              _sq(f"undead.{d['id']}.at", d["at"]),
+                                              d.get("wounds", 0), d.get("stunned", False),
+                                              d.get("activated", False), d.get("orange", False))
         if "pool" in p:
             pool = p["pool"]
-            if isinstance(pool, dict) and "name" in pool:
+            if "name" in pool:
                 self.pool = Deck.from_json(pool)
+                cards = self.pool.cards()
             else:  # hand-written: {"draugr": 3}, every undead not yet revealed
-                cards = [k for k, n in dict(pool).items() for _ in range(int(n))]
-                hidden = sum(1 for u in self.undead.values() if u.kind is None)
-                if len(cards) < hidden:
-                    raise ContentError("", "pool", f"{len(cards)} unrevealed undead for "
-                                       f"{hidden} face-down markers on the map")
-                for k in cards:
-                    if k not in self.content.undead:
-                        raise ContentError("", "pool", f"unknown undead {k!r}")
+                cards = []
+                for k, n in pool.items():
+                    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                        raise ContentError("", f"pool.{k}", "a number of markers (0 or more)")
+                    cards += [k] * n
                 self.pool = Pool("undead pool", cards)
+            for k in cards:
+                if k not in self.content.undead:
+                    raise ContentError("", "pool", f"unknown undead {k!r}")
+        hidden = sum(1 for u in self.undead.values() if u.kind is None)
+        if len(self.pool) < hidden:
+            raise ContentError("", "pool", f"{len(self.pool)} unrevealed undead for {hidden} "
+                               "face-down markers on the map (Revealing Undead)")
         if "discard" in p:
             self.discard = list(p["discard"])
         if "items" in p:
-            self.items = {grid.sq(q): list(v) for q, v in p["items"].items()}
+            self.items = {_sq(f"items.{q}", q): list(v) for q, v in p["items"].items()}
         if "ground_runes" in p:
-            self.ground_runes = {grid.sq(q): dict(v) for q, v in p["ground_runes"].items()}
+            self.ground_runes = {_sq(f"ground_runes.{q}", q): dict(v)
+                                 for q, v in p["ground_runes"].items()}
         self.done = list(p.get("done", self.done))
         self.uact = p.get("undead_activation", self.uact)
         self.choice = p.get("choice", self.choice)
         self.spawn_queue = p.get("spawn_queue", self.spawn_queue)
-        self.coin_used = bool(p.get("coin_used", self.coin_used))
+        self.coin_used = p.get("coin_used", self.coin_used)
         self.result = p.get("result", self.result)
-        self.coin_script = [int(x) for x in p.get("coin_script", self.coin_script)]
-        self.coin_pos = int(p.get("coin_pos", self.coin_pos))
+        self.coin_script = list(p.get("coin_script", self.coin_script))
+        self.coin_pos = p.get("coin_pos", self.coin_pos)
         self.forced = list(p.get("forced", self.forced))
         if "campaign" in p:
-            self.camp = p["campaign"]
+            camp = p["campaign"]
+            self.camp = None if camp is None else position.CampaignRecord.model_validate(
+                camp).model_dump(exclude_none=False)
+            if self.camp is not None and self.camp["start"] is None:
+                campaign.remember_start(self)  # without a record: the scenario starts here
         self.next_active = p.get("next_active", self.next_active)
         if "tally" in p:
-            t = p["tally"]
-            self.tally = {"kills": int(t.get("kills", 0)),
-                          "knockouts": [dict(k) for k in t.get("knockouts", [])]}
-        self.control = {str(k): str(v) for k, v in p.get("control", self.control).items()}
+            self.tally = {"kills": p["tally"].get("kills", 0),
+                          "knockouts": [dict(k) for k in p["tally"].get("knockouts", [])]}
+        self.control = dict(p.get("control", self.control))
+        position.check(self)
+
+    def _hero_order(self, heroes: dict[str, Hero], p: dict[str, Any]) -> list[str]:
+        """The heroes in play order: as the position lists them in ``hero_order``, else the
+        setup's order then the content's; never the key order of a JSON object."""
+        if "hero_order" in p:
+            order = list(p["hero_order"])
+            if sorted(order) != sorted(heroes):
+                raise ContentError("", "hero_order", "must list every hero of the position once")
+            return order
+        known = [*self.setup["heroes"], *self.setup.get("huskarls", []),
+                 *self.content.characters, *self.content.huskarls]
+        return [h for h in dict.fromkeys(known) if h in heroes]
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:
         c = self.content.characters.get(hid)
@@ -1171,15 +1229,18 @@ class NiflheimState(GameState):
             raise ContentError("", f"heroes.{hid}", "unknown character or huskarl")
         name, health = (c.name, c.health) if c else (hk.name, hk.health)  # type: ignore[union-attr]
         at = d.get("at")
-        h = Hero(hid, d.get("name", name), hk is not None,
-                 grid.sq(at) if at else None, int(d.get("health", health)),
-                 int(d.get("max_health", health)), d.get("status", "active"),
+        hp = d.get("health")
+        top = d.get("max_health")
+        h = Hero(hid, name, hk is not None,
+                 _sq(f"heroes.{hid}.at", at) if at else None,
+                 int(health if hp is None else hp), int(health if top is None else top),
+                 d.get("status", "active"),
                  d.get("intent"), int(d.get("mp", 0)), d.get("marker"),
                  bool(d.get("activated", False)), bool(d.get("acted", False)),
                  bool(d.get("zoc_stop", False)), d.get("locked_by"), d.get("ready"),
                  d.get("off_hand"), list(d.get("gear", [])),
-                 dict(d.get("supplies", {"projectiles": 0, "healing_salves": 0,
-                                         "holy_water": 0})),
+                 {"projectiles": 0, "healing_salves": 0, "holy_water": 0,
+                  **d.get("supplies", {})},
                  int(d.get("xp", 0)), int(d.get("glory", 0)), dict(d.get("runes", {})),
                  skills=list(d.get("skills", [])), free_step=bool(d.get("free_step", False)),
                  fate_mp=bool(d.get("fate_mp", False)),

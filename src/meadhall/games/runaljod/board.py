@@ -82,7 +82,9 @@ class BoardMixin:
         or its ends change: exploring, loading, a test placing tiles)."""
         tl = self.tiles
         c = self.__dict__.get("_tcache")
-        if c is not None and c[0] is tl and c[1] == len(tl) and (
+        # tiles are immutable and shared by clones: the same first and last tile objects (at
+        # most two tiles are in play) mean the same board
+        if c is not None and c[1] == len(tl) and (
                 not tl or (c[2] is tl[0] and c[3] is tl[-1])):
             return c[4]
         m = board_map(self.content, tl)

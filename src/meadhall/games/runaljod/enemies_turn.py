@@ -524,29 +524,31 @@ class EnemiesMixin:
             return [], [], f"already adjacent to {self.hname(h)}"
         stands = self.stands_within(e, h.at)
         why = f"toward {self.hname(h)}"
-        at_goal = [fp for fp in stands if any(self.adjacent(q, h.at) for q in fp)]
+        # ``best`` orders by the rulebook's keys then the engine's: the spaces best by the
+        # rulebook's keys alone (``allowed``) are narrowed by the engine's further keys.
+        ht = h.at
+        at_goal = [fp for fp in stands
+                   if any(max(abs(q[0] - ht[0]), abs(q[1] - ht[1])) == 1 for q in fp)]
         if at_goal:
-            return (self.best(at_goal, lambda fp: (-self.heroes_adjacent(fp), stands[fp])),
-                    self.best(at_goal, lambda fp: -self.heroes_adjacent(fp)),
+            allowed = self.best(at_goal, lambda fp: -self.heroes_adjacent(fp))
+            return (self.best(allowed, stands.__getitem__), allowed,
                     why + f", ending adjacent to {self.hname(h)}")
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
         to_goal = self.enemy_field(e, goals, reverse=True)
-
-        def left(fp: tuple[Sq, ...]) -> float:
-            return min(to_goal.get(q, INF) for q in fp)
-        moving = [fp for fp in stands if left(fp) < INF]
+        lefts = {fp: min(to_goal.get(q, INF) for q in fp) for fp in stands}
+        moving = [fp for fp in stands if lefts[fp] < INF]
         if not moving:
             # the target cannot be reached: end in the nearest possible space
             def near(fp: tuple[Sq, ...]) -> int:
                 return min(grid.chebyshev(q, h.at) for q in fp)
-            return (self.best(list(stands), lambda fp: (near(fp), stands[fp])),
-                    self.best(list(stands), near),
+            allowed = self.best(list(stands), near)
+            return (self.best(allowed, stands.__getitem__), allowed,
                     why + " (no route: nearest possible space)")
         allh = [x.at for x in self.standing_heroes()]
-        return (self.best(moving, lambda fp: (
-            left(fp), -self.heroes_adjacent(fp),
+        allowed = self.best(moving, lambda fp: (lefts[fp], -self.heroes_adjacent(fp)))
+        return (self.best(allowed, lambda fp: (
             sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])),
-            self.best(moving, lambda fp: (left(fp), -self.heroes_adjacent(fp))), why)
+            allowed, why)
 
     def best(self, options: list[Any], key: Callable[[Any], Any]) -> list[Any]:
         """The options with the least ``key`` (computed once each), in reading order."""

@@ -909,10 +909,12 @@ class HeroesMixin:
                     "prompt": "", "options": [], "default": None}
         self.refresh_move()
 
-    def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...]) -> list[Sq]:
+    def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...],
+                   cost: Callable[[Sq, Sq], int | None] | None = None) -> list[Sq]:
         """The squares the hero may step to with ``points`` left: a legal step after which
-        the movement can still end on a square where the hero may stop (Movement; Terrain)."""
-        cost = self.hero_cost_fn(h, kw)
+        the movement can still end on a square where the hero may stop (Movement; Terrain).
+        ``cost``: the hero's step costs when the caller has them already."""
+        cost = cost or self.hero_cost_fn(h, kw)
         nbrs = self.board.nbrs
         can_end = self.hero_end_test(h)
         last_life = self.life_left(h) <= 1
@@ -948,11 +950,11 @@ class HeroesMixin:
                 heapq.heappush(heap, (d + c, n))
         return False
 
-    def refresh_move(self) -> None:
+    def refresh_move(self, cost: Callable[[Sq, Sq], int | None] | None = None) -> None:
         ask = self.ask
         h = self.heroes[ask["seat"]]
         assert h.at is not None
-        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]))
+        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), cost)
         can_end = self.hero_can_end(h, h.at)
         opts = [f"step {self.sqname(s)}" for s in steps]
         if can_end:
@@ -970,7 +972,8 @@ class HeroesMixin:
         to = self.parse_sq(action[len("step "):])
         frm = h.at
         assert frm is not None
-        cost = self.hero_step_cost(h, frm, to, tuple(ask["keywords"]))
+        step_cost = self.hero_cost_fn(h, tuple(ask["keywords"]))
+        cost = step_cost(frm, to)
         assert cost is not None
         ask["points"] -= cost
         h.at = to
@@ -982,7 +985,8 @@ class HeroesMixin:
                             f"point(s), {ask['points']} left)", S_MOVE, {"hero": h.id}))
         self.ask = ask
         if self.enter_square(h, to, ask, events):
-            self.refresh_move()
+            # the other figures stand where they stood, unless a held enemy moved along
+            self.refresh_move(None if h.captive else step_cost)
 
     def enter_square(self, h: Hero, to: Sq, ask: dict, events: list[Event]) -> bool:
         """Terrain on entering a square: bonfires (adjacent: frozen removed; on it: -1 life)
