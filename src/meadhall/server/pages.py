@@ -235,22 +235,49 @@ def _undo_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def event_dice(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dice an event rolled, as ``{"kind", "face", "modifier"}``: the protocol's
+    convention (``data["dice"]``, docs/architecture.md "Dice in events"), or what games emitted
+    before it: ``roll``/``rolls`` (numbers, with an optional ``modifier``), ``dice`` as
+    ``[colour, face]`` pairs, ``faces`` (words), and rune throws (``runes``, ``altar``: ``[rune,
+    orientation]`` pairs)."""
+    def die(kind: Any, face: Any, modifier: Any = 0) -> dict[str, Any] | None:
+        if isinstance(face, bool) or not isinstance(face, int | str) or face == "":
+            return None
+        mod = modifier if isinstance(modifier, int) and not isinstance(modifier, bool) else 0
+        return {"kind": str(kind or ""), "face": str(face), "modifier": mod}
+
+    out: list[dict[str, Any] | None] = []
+    dice = data.get("dice")
+    if isinstance(dice, list) and dice:
+        for d in dice:
+            if isinstance(d, dict):
+                out.append(die(d.get("kind"), d.get("face"), d.get("modifier", 0)))
+            elif isinstance(d, list | tuple) and len(d) >= 2:
+                out.append(die(d[0], d[1]))
+            else:
+                out.append(die("", d))
+    else:
+        for key in ("roll", "rolls", "faces", "runes", "altar"):
+            v = data.get(key)
+            if v is None:
+                continue
+            vals = v if isinstance(v, list) else [v]
+            for x in vals:
+                if isinstance(x, list | tuple) and len(x) >= 2:
+                    out.append(die(x[0], x[1]))  # a rune and how it fell
+                else:
+                    out.append(die("", x, data.get("modifier", 0) if key == "roll" else 0))
+            break
+    return [d for d in out if d is not None] if all(d is not None for d in out) else []
+
+
 def _event_html(ev: dict[str, Any]) -> str:
     sec = f' <span class="section">— {_e(ev["section"])}</span>' if ev.get("section") else ""
-    data = ev.get("data") or {}
-    dice = ""
-    for key in ("roll", "rolls", "dice", "result"):
-        v = data.get(key)
-        vals = v if isinstance(v, list) else [v]
-        # a face is a number, a word, or [colour, face] as some games record it
-        faces = [x[-1] if isinstance(x, list) and x else x for x in vals]
-        if faces and all(isinstance(x, int | str) and not isinstance(x, bool) for x in faces):
-            dice = "".join(f'<span class="die-mini" aria-hidden="true">{_e(x)}</span>'
-                           for x in faces)
-            break
-    mod = data.get("modifier")
-    if dice and isinstance(mod, int) and mod:
-        dice += f'<span class="die-mod" aria-hidden="true">{mod:+d}</span>'
+    dice = "".join(svg.mini_die(d["kind"], d["face"], d["modifier"])
+                   for d in event_dice(ev.get("data") or {}))
+    if dice:
+        dice = f'<span class="dice-row">{dice}</span>'
     return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{dice}{_e(ev["text"])}{sec}</li>'
 
 
