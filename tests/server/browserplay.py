@@ -78,7 +78,8 @@ def click_centre(page: Page, selector: str) -> None:
 
 
 def start_from_lobby(page: Page, server: str, game: str, practice: bool = True,
-                     seed: int = 7, heroes: list[str] | None = None) -> None:
+                     seed: int = 7, heroes: list[str] | None = None,
+                     table_mode: bool = False) -> None:
     """Start ``game`` from the lobby with a fixed seed (the same game every run), the given
     heroes ticked (default: the lobby's), and wait for its table."""
     page.goto(server + "/")
@@ -89,6 +90,8 @@ def start_from_lobby(page: Page, server: str, game: str, practice: bool = True,
             box.set_checked(box.get_attribute("value") in heroes)
     if practice:
         page.check("#practice")
+    if table_mode:
+        page.check("#table_mode")
     page.click("#start")
     page.wait_for_url(re.compile(r"/t/\w+\?token="))
     settled(page)

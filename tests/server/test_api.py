@@ -553,3 +553,33 @@ def _html_text(text: str) -> str:
     from html import escape
 
     return escape(text, quote=True)
+
+
+def test_table_mode_shows_the_table_at_the_question(client: TestClient) -> None:
+    """While table mode waits for a result, the view is the table as the automated steps left
+    it (GameState.at_question), and the question names the roll, its section and each result's
+    chance (ChanceRequest.odds)."""
+    setup = {"scenario": "1", "heroes": ["frida"]}
+    t = new_table(client, "niflheim", setup=setup, seed=3, table_mode=True)
+    local = games.get("niflheim").new_game(setup, 3, chance="table")
+    s = state(client, t, "frida")
+    for _ in range(40):  # on to a question asked after something moved
+        if s["question"] and local.at_question().view("frida") != local.view("frida"):
+            break
+        a = s["actions"][0]["text"]
+        r = act(client, t, "frida", a, s["version"])
+        assert r.status_code == 200, r.text
+        local.apply(a)
+        s = r.json()["state"]
+    q = s["question"]
+    assert q is not None and s["decision"]["owner"] == "chance"
+    assert s["view"] == local.at_question().view("frida") != local.view("frida")
+    request = local.pending.request
+    assert q["what"] == request.what and q["section"] == request.section
+    assert [(o["result"], o["chance"]) for o in q["odds"]] == request.odds()
+    assert abs(sum(o["chance"] for o in q["odds"]) - 1) < 1e-9
+    page = client.get(f"/t/{t['id']}/fragment?token={t['seats']['frida']}").text
+    assert "The table rolls:" in page and 'id="roll-for-me"' in page
+    assert page.count('class="act face"') == len(q["odds"])
+    assert "Each result: 1 in 12 (8%)" in page  # a d12's faces
+    assert q["step"] == "the table's setup"  # the first initiative roll is part of the setup

@@ -271,3 +271,34 @@ def test_a_game_to_its_end_in_the_browser(gid: str, server: str, browser: Browse
         assert played.board >= played.decisions // 2, played
     finally:
         ctx.close()
+
+
+def test_table_mode_asks_for_each_result_with_its_odds(server: str, browser: Browser) -> None:
+    """Roll your own dice: the table shows the question (what the result decides), one button
+    per result with its chance, and any seat enters it; "Roll it for me" rolls with the odds."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        start_from_lobby(page, server, "toy", practice=False, table_mode=True)
+        entered = 0
+        for _ in range(20):
+            if page.locator(".decision.question").count() == 0:
+                decide(page)
+                continue
+            expect(page.locator(".decision.question")).to_contain_text("The table rolls:")
+            faces = page.locator("button.act.face")
+            assert faces.count() >= 2
+            expect(page.locator(".actions.roll")).to_contain_text("%")
+            v = settled(page)
+            if entered == 0:
+                faces.first.click()
+            else:
+                page.locator("#roll-for-me").click()
+            settled(page, v)
+            entered += 1
+            if entered == 2:
+                break
+        assert entered == 2
+        expect(page.locator("#log")).to_contain_text("wind")
+    finally:
+        ctx.close()

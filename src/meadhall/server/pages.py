@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
+from fractions import Fraction
 from html import escape
 from typing import Any
 
@@ -151,6 +153,16 @@ def _decision_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
         return ""
     owner = d["owner"]
     sec = f' <span class="section">({_e(d["section"])})</span>' if d.get("section") else ""
+    q = snap.get("question")
+    if owner == CHANCE and q:
+        step = (f'<br><small>It decides how this step ends: {_e(q["step"])}'
+                f'{" (results so far: " + _e(", ".join(q["entered"])) + ")" if q["entered"] else ""}'
+                "</small>")
+        ask = ("Roll your own dice (or draw the card) and press the result that shows, or let "
+               "meadhall roll it." if snap["can_act"] else "Waiting for a seat to enter it.")
+        return (f'<div class="decision {"mine" if snap["can_act"] else "wait"} question" '
+                f'role="status"><strong>The table rolls:</strong> {_e(q["what"])}{sec}{step}'
+                f'<br><small>{ask}</small></div>')
     if snap["can_act"]:
         who = ("Your decision" if owner == seat else
                "The players decide together" if owner == PLAYERS else
@@ -165,10 +177,54 @@ def _decision_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
             f'{_e(d["prompt"])}{sec}</div>')
 
 
+def _odds_text(chance: float) -> str:
+    """A result's chance as people say it: ``1 in 12 (8%)``, ``3 in 8 (38%)``."""
+    f = Fraction(chance).limit_denominator(100)
+    pct = f"{chance:.0%}" if chance >= 0.01 else "<1%"
+    if abs(float(f) - chance) < 1e-9 and f.denominator > 1:
+        return f"{f.numerator} in {f.denominator} ({pct})"
+    return pct
+
+
+def _question_html(snap: dict[str, Any]) -> str:
+    """Table mode's question: one button per possible result, drawn as the die's face (or
+    the card's name), with its chance; and a button that rolls it with those odds."""
+    q = snap["question"]
+    by_text = {a["text"]: (i, a) for i, a in enumerate(snap["actions"])}
+    m = re.search(r"\(([^()]*)\)\s*$", q["what"])
+    die_kind = m.group(1).removesuffix(" die").strip() if m else ""
+    fill = svg.colour(die_kind, "white") if die_kind.lower() in svg.PALETTE else "#ffffff"
+    fg = svg.ink(die_kind) if die_kind.lower() in svg.PALETTE else "#111111"
+    chances = {round(o["chance"], 9) for o in q["odds"]}
+    uniform = len(chances) == 1
+    items = []
+    for o in q["odds"]:
+        text = "result " + o["result"]
+        if text not in by_text:
+            continue
+        i, a = by_text[text]
+        face = o["result"].replace("_", " ")
+        items.append(f'<li><button type="button" class="act face" data-action="{_e(text)}" '
+                     f'data-i="{i}" aria-label="{_e(a["label"])}, chance {_odds_text(o["chance"])}">'
+                     f'<span class="die-face" style="background:{fill};color:{fg}">{_e(face)}'
+                     f'</span>{"" if uniform else "<small>" + _e(_odds_text(o["chance"])) + "</small>"}'
+                     "</button></li>")
+    odds = json.dumps([[o["result"], o["chance"]] for o in q["odds"]])
+    return ('<section class="actions roll" aria-labelledby="acts-h"><h2 id="acts-h">'
+            f'Enter the result <small>({_e(q["what"])})</small></h2>'
+            + (f'<p class="odds">Each result: {_e(_odds_text(q["odds"][0]["chance"]))}</p>'
+               if uniform else "")
+            + f'<ol class="faces">{"".join(items)}</ol>'
+            f'<button type="button" id="roll-for-me" data-odds="{_e(odds)}">Roll it for me'
+            "</button></section>")
+
+
 def _actions_html(snap: dict[str, Any]) -> str:
     acts = snap["actions"]
     if not acts:
         return ""
+    if snap.get("question") and all(a["text"].startswith("result ") for a in acts):
+        return _question_html(snap)
     default = (snap["decision"] or {}).get("default")
     items = []
     for i, a in enumerate(acts):
@@ -344,7 +400,7 @@ def _replay_at(t: Table, token: str | None) -> str:
 def sheet(t: Table, seat: str | None, token: str | None) -> str:
     """The campaign sheet: the game's panels and tracks without the board (a party sheet,
     the fate scale, rewards), large and printable."""
-    view = t.state.view(seat)
+    view = t.at_question().view(seat)
     scene = t.game.draw(view)
     scene.boards = []
     # The party's own sheets (no seat) first: the Party Control Sheet, the fate scale.

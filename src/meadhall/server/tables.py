@@ -26,7 +26,7 @@ from meadhall.bots.registry import KINDS, check_spec, make_bot
 from meadhall.bots.seats import bot_to_move
 from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
 from meadhall.core.history import History
-from meadhall.core.protocol import CHANCE, PLAYERS, GameState
+from meadhall.core.protocol import CHANCE, PLAYERS, START, GameState
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -108,6 +108,7 @@ class Table:
         self.effective: list[int] = []  # journal indices of the steps undo may take back
         self.version = 0
         self.bots: dict[str, Bot] = {}
+        self._shown: tuple[tuple[int, int], GameState] | None = None
 
     def _initial(self) -> tuple[GameState, History, list[dict[str, Any]]]:
         """The game as set up (or as imported), its undo history, and the setup's events
@@ -451,6 +452,35 @@ class Table:
             return self.record("act", actor, {"action": action.text, "bot": bot_name(bot)})
 
     # ------------------------------------------------------------------ reading
+    def at_question(self) -> GameState:
+        """The game to show: while table mode waits for a result, the table as the automated
+        steps left it when the question was asked (``GameState.at_question``: enemies already
+        moved); otherwise the game itself. Computed once per version."""
+        if self.state.pending is None:
+            return self.state
+        key = (self.version, id(self.state))
+        if self._shown is None or self._shown[0] != key:
+            self._shown = (key, self.state.at_question() or self.state)
+        return self._shown[1]
+
+    def question(self) -> dict[str, Any] | None:
+        """What table mode asks now: the roll or draw (naming what it decides), its rulebook
+        section, the step it belongs to, and each possible result with its chance."""
+        p = self.state.pending
+        if p is None:
+            return None
+        r = p.request
+        if p.action == START:
+            step = "the table's setup"
+        else:
+            try:
+                step = self.state.describe(p.action).label
+            except Exception:  # noqa: BLE001 - a label is for people; the text will do
+                step = p.action
+        return {"what": r.what, "section": r.section, "action": p.action, "step": step,
+                "odds": [{"result": o, "chance": c} for o, c in r.odds()],
+                "entered": list(p.results)}
+
     def snapshot_for(self, seat: str | None, journal: int = JOURNAL_SHOWN) -> dict[str, Any]:
         """What a seat (or a spectator) sees: the ``GET /api/tables/{id}`` reply."""
         with self.lock:
@@ -463,8 +493,9 @@ class Table:
                 "version": self.version, "seat": seat,
                 "seats": [{"seat": s, "holder": self.holders[s],
                            "holder_name": holder_name(self.holders[s], s)} for s in self.seats],
-                "view": self.state.view(seat),
+                "view": self.at_question().view(seat),
                 "decision": ({**d.to_json(), "owner": owner} if d else None),
+                "question": self.question(),
                 "can_act": can,
                 "actions": actions,
                 "outcome": self.state.outcome().to_json(),
