@@ -21,7 +21,7 @@ from meadhall import games
 from meadhall.bots.base import Bot
 from meadhall.bots.seats import bot_to_move, seat_bots
 from meadhall.core import saves
-from meadhall.core.chance import ChanceRequest, NeedChance
+from meadhall.core.chance import ChanceRequest
 from meadhall.core.errors import ContentError, MeadhallError, SaveError
 from meadhall.core.protocol import CHANCE, Event, Game, GameState
 from meadhall.matching import match_choice, resolve_action
@@ -511,26 +511,10 @@ class TerminalSession:
 
 
 def board_so_far(state: GameState) -> str | None:
-    """The board as it stands when table mode asks for a roll: the automated steps before
-    the roll are carried out on a copy (the state itself stays before the action, so that
-    the action can be replayed with the result). None when that cannot be drawn."""
-    p = state.pending
-    if p is None:
-        return None
-    copy = state.clone()
-    copy.pending = None
-    copy.chance.queue[:0] = list(p.results)
+    """The board as it stands when table mode asks for a roll (see
+    :meth:`GameState.at_question`). None when that cannot be drawn."""
     try:
-        # The protocol rolls a state back when it asks the table; the copy is stopped at the
-        # question instead, which is exactly the board the players see.
-        copy._run(p.action, [])
-    except NeedChance:
-        pass
-    except Exception:  # noqa: BLE001 - no preview rather than a crash
-        return None
-    else:
-        return None
-    try:
-        return copy.render()
-    except Exception:  # noqa: BLE001 - a half-applied step the game cannot draw
+        copy = state.at_question()
+        return copy.render() if copy is not None else None
+    except Exception:  # noqa: BLE001 - a half-applied step the game cannot draw: no preview
         return None

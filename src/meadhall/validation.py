@@ -39,10 +39,17 @@ class PositionEnvelope(BaseModel):
 
 
 def _owner(path: Path) -> games.Game | None:
+    """The game whose content folder holds ``path``: the folder after the last ``games``
+    (``.../games/niflheim/content/...``), else the nearest folder named after a game (a
+    checkout's own folder name, such as a worktree called ``midhalla``, never counts first)."""
     parts = path.resolve().parts
-    for g in games.all_games():
-        if g.id in parts:
-            return g
+    ids = set(games.ids())
+    for i in range(len(parts) - 2, -1, -1):
+        if parts[i] == "games" and parts[i + 1] in ids:
+            return games.get(parts[i + 1])
+    for part in reversed(parts[:-1]):
+        if part in ids:
+            return games.get(part)
     return None
 
 

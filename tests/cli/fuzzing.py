@@ -1,7 +1,11 @@
 """Mutated saves and content files, fed to the terminal; a crash or a hang is classified.
 
-The property tests (test_cli_fuzz.py) and a longer campaign (``python tests/cli/fuzzing.py
-GAME N``) share this code. A failure's *signature* is the exception type and the innermost
+The property tests (test_cli_fuzz.py) and the tools below share this code:
+``python tests/cli/fuzzing.py GAME N [SEED]`` runs a longer campaign and prints each failure;
+``... collect GAME N SEED`` prints each new failure as a shrunk ``Finding``;
+``... refresh`` re-runs the recorded findings and rewrites fuzz_findings.py without the
+fixed ones (and with where a moved one fails now); ``... add "Case(...)"`` records the
+failures of a case a failing property test printed. A failure's *signature* is the exception type and the innermost
 meadhall function it came from, so a known engine bug is recognised however it was reached.
 """
 
@@ -19,6 +23,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from unittest import mock
 
 from click.testing import Result
 from typer.testing import CliRunner
@@ -39,6 +44,7 @@ Path_ = tuple[str | int, ...]
 WRONG_TYPES: list[Any] = [None, "banana", 2.5, True, [], {}, 3, [1], {"x": 1}, "3"]
 OUT_OF_RANGE: list[Any] = [-1, -20, 0, 99, 10**30, 2**31, -(10**30), 1e308]
 UNKNOWN_IDS: list[Any] = ["Z99", "nobody", "", "A0", "banana", "ZZ1", "A-1", " "]
+TARGETS = ("from_json", "validate", "show", "play")
 KINDS = ("delete", "wrong_type", "out_of_range", "unknown_id", "reorder")
 STEPS = (0, 3, 12)
 """How many random decisions the mutated saves are taken after."""
@@ -54,6 +60,8 @@ class Failure:
 
     signature: tuple[str, ...]
     detail: str
+    target: str = ""
+    """What failed: ``from_json``, or the meadhall command (``validate``, ``show``, ``play``)."""
 
     def __str__(self) -> str:
         return f"{' / '.join(self.signature)}\n{self.detail}"
@@ -146,11 +154,11 @@ class Case:
             base = mutate(base, kind, at, value)
         return base
 
-    def run(self) -> list[Failure]:
+    def run(self, targets: tuple[str, ...] = TARGETS) -> list[Failure]:
         what = f"{self.file or 'save'}: {describe(self.mutations)}"
         if self.file:
             return check_content(self.game, self.file, self.doc(), what)
-        return check_position(self.game, self.doc(), what, self.keys)
+        return check_position(self.game, self.doc(), what, self.keys, targets)
 
 
 # ------------------------------------------------------------------ running and classifying
@@ -195,22 +203,24 @@ def run_cli(game_id: str, args: list[str], stdin: str | None, what: str) -> Fail
     a non-1 error exit or a hang is a :class:`Failure`."""
     runner = CliRunner()
     try:
-        with _Alarm(HANG_SECONDS):
+        # Durability is tested elsewhere; skipping fsync makes 40 autosaved steps cheap.
+        with _Alarm(HANG_SECONDS), mock.patch.object(os, "fsync", lambda fd: None):
             result: Result = runner.invoke(app, args, input=stdin,
                                            env={"MEADHALL_DEBUG": "1"})
     except Hang as e:
-        return Failure((game_id, "Hang", args[0]), f"{what}: {e}")
+        return Failure((game_id, "Hang", args[0]), f"{what}: {e}", args[0])
     exc = result.exception
     if exc is not None and not isinstance(exc, SystemExit):
         tb = "".join(traceback.format_exception(exc)[-6:])
-        return Failure(signature(game_id, exc), f"{what}: meadhall {args[0]}\n{tb}")
+        return Failure(signature(game_id, exc), f"{what}: meadhall {args[0]}\n{tb}", args[0])
     if result.exit_code not in (0, 1) or "Traceback" in result.output:
         return Failure((game_id, f"exit {result.exit_code}", args[0]),
-                       f"{what}: {result.output[-800:]}")
+                       f"{what}: {result.output[-800:]}", args[0])
     mark = "✗" if args[0] == "validate" else "error:"
     lines = [ln for ln in result.output.splitlines() if ln.startswith(mark)]
     if args[0] != "play" and result.exit_code == 1 and len(lines) != 1:
-        return Failure((game_id, "not one line", args[0]), f"{what}: {result.output[-800:]}")
+        return Failure((game_id, "not one line", args[0]), f"{what}: {result.output[-800:]}",
+                       args[0])
     return None
 
 
@@ -228,18 +238,19 @@ def check_loaded(game_id: str, doc: dict[str, Any], what: str) -> Failure | None
             state.render()
             json.dumps(state.view(None))
     except Hang as e:
-        return Failure((game_id, "Hang", "from_json"), f"{what}: {e}")
+        return Failure((game_id, "Hang", "from_json"), f"{what}: {e}", "from_json")
     except Exception as e:  # noqa: BLE001 - classifying is the point
         tb = "".join(traceback.format_exception(e)[-6:])
-        return Failure(signature(game_id, e), f"{what}: from_json and use\n{tb}")
+        return Failure(signature(game_id, e), f"{what}: from_json and use\n{tb}", "from_json")
     return None
 
 
-def check_position(game_id: str, doc: Any, what: str, steps: str = "1") -> list[Failure]:
+def check_position(game_id: str, doc: Any, what: str, steps: str = "1",
+                   targets: tuple[str, ...] = TARGETS) -> list[Failure]:
     """A (mutated) save through ``from_json``, ``validate``, ``show`` and ``play`` (40
-    steps); every failure found."""
+    steps, typing ``steps`` at every prompt), or just ``targets``; every failure found."""
     found: list[Failure] = []
-    if isinstance(doc, dict):
+    if isinstance(doc, dict) and "from_json" in targets:
         f = check_loaded(game_id, doc, what)
         if f:
             found.append(f)
@@ -248,6 +259,8 @@ def check_position(game_id: str, doc: Any, what: str, steps: str = "1") -> list[
         text = json.dumps(doc)
         for args, stdin in ((["validate", str(file)], None), (["show", str(file)], None),
                             (["play", str(file)], f"{steps}\n" * PLAY_STEPS + "q\n")):
+            if args[0] not in targets:
+                continue
             file.write_text(text)
             f = run_cli(game_id, args, stdin, what)
             if f:
@@ -299,12 +312,12 @@ def campaign(game_id: str, n: int, seed: int = 0) -> dict[tuple[str, ...], tuple
     return found
 
 
-def shrink(case: Case, sig: tuple[str, ...]) -> Case:
-    """``case`` with every mutation it does not need to fail with ``sig`` removed, and the
-    base save taken after as few steps as will do."""
+def shrink(case: Case, sig: tuple[str, ...], target: str) -> Case:
+    """``case`` with every mutation it does not need to fail with ``sig`` (on ``target``)
+    removed."""
     def fails(c: Case) -> bool:
         try:
-            return any(f.signature == sig for f in c.run())
+            return any(f.signature == sig for f in c.run((target,)))
         except Exception:  # noqa: BLE001 - e.g. a path that no longer exists
             return False
 
@@ -333,15 +346,60 @@ def first_error_line(f: Failure) -> str:
 def collect(game_id: str, n: int, seed: int) -> None:
     """Run a campaign, shrink one case per failure signature, print them as Finding(...)."""
     for sig, (f, case) in campaign(game_id, n, seed).items():
-        small = shrink(case, sig)
-        print(f"    Finding({sig!r},\n            {small!r},\n"
-              f"            {first_error_line(f)!r}),")
+        small = shrink(case, sig, f.target)
+        print(finding_source(sig, small, first_error_line(f), f.target), end="")
     sys.stdout.flush()
+
+
+def finding_source(sig: tuple[str, ...], case: Case, error: str, target: str) -> str:
+    return (f"    Finding({sig!r},\n            {case!r},\n"
+            f"            {error!r}, {target!r}),\n")
+
+
+def refresh(extra: list[Any] | None = None) -> None:
+    """Re-run every recorded finding (and ``extra`` ones): keep those still there, drop the
+    fixed ones, and record where a moved one fails now; rewrites fuzz_findings.py."""
+    from fuzz_findings import FINDINGS
+
+    path = Path(__file__).with_name("fuzz_findings.py")
+    kept: dict[tuple[str, ...], str] = {}
+    for f in [*FINDINGS, *(extra or [])]:
+        if f.signature in kept:
+            continue
+        failures = f.case.run()
+        same = [x for x in failures if x.signature == f.signature]
+        if same:
+            kept[f.signature] = finding_source(f.signature, f.case, f.error, same[0].target)
+            continue
+        print(f"fixed: {f.signature}" if not failures else f"moved: {f.signature}")
+        for x in failures:
+            if x.signature not in kept and not any(g.signature == x.signature
+                                                   for g in FINDINGS):
+                print(f"   now: {x.signature}")
+                kept[x.signature] = finding_source(x.signature, f.case, first_error_line(x),
+                                                   x.target)
+    text = path.read_text(encoding="utf-8")
+    head, rest = text.split("FINDINGS: list[Finding] = [\n", 1)
+    tail = rest[rest.index("]\n\n_SIGNATURES"):]
+    body = "".join(kept[k] for k in sorted(kept, key=lambda k: (k[0], k[2], k[1])))
+    path.write_text(head + "FINDINGS: list[Finding] = [\n" + body + tail, encoding="utf-8")
+    print(f"{len(kept)} findings recorded")
 
 
 if __name__ == "__main__":
     if sys.argv[1] == "collect":
         collect(sys.argv[2], int(sys.argv[3]), int(sys.argv[4]))
+        sys.exit(0)
+    if sys.argv[1] == "refresh":
+        refresh()
+        sys.exit(0)
+    if sys.argv[1] == "add":
+        # add "Case(...)" as printed by a failing property test: records its failures
+        from fuzz_findings import Finding
+
+        new_case = eval(sys.argv[2], {"Case": Case})  # noqa: S307 - a developer's own input
+        refresh([Finding(f.signature, new_case, first_error_line(f), f.target)
+                 for f in new_case.run()])
         sys.exit(0)
     os.environ.setdefault("COLUMNS", "120")
     gid, count = sys.argv[1], int(sys.argv[2])

@@ -148,7 +148,6 @@ def test_a_bad_set_value_is_refused_before_any_question(tmp_path: Path) -> None:
 
 # Games that accept an impossible number of players (issue 13); the game engineers fix them.
 PLAYERS_ACCEPTED = {
-    "battleforge": "battleforge accepts --set players=0 (a game with no player)",
     "runaljod": "runaljod accepts --set players=0 (a game with no player)",
 }
 

@@ -73,3 +73,17 @@ def test_a_missing_path_and_a_broken_file_are_one_line_each(tmp_path: Path) -> N
     bad.write_text("[" * 100_000)
     r = meadhall("show", str(bad))
     assert r.exit_code == 1 and "Traceback" not in r.output
+
+
+def test_validate_and_show_refuse_a_position_the_game_refuses(tmp_path: Path) -> None:
+    import json
+
+    state = games.get("toy").new_game({"scenario": "open", "heroes": ["ada"]}, seed=1)
+    data = state.to_json()
+    data["position"]["heroes"]["ada"] = "Z99"
+    f = tmp_path / "pos.json"
+    f.write_text(json.dumps(data))
+    for command in ("validate", "show"):
+        r = meadhall(command, str(f))
+        assert r.exit_code == 1
+        assert "position.heroes.ada: Z99 is off the map" in r.output

@@ -60,3 +60,23 @@ def test_toy_scene_draws_every_target_of_its_legal_actions() -> None:
     for a in s.described_actions():
         assert {str(t) for t in a.targets} <= drawn
     json.dumps(g.draw(s.view(None)).to_json())
+
+
+def test_start_gives_the_setup_events_and_the_same_state_as_new_game() -> None:
+    g = games.get("niflheim")
+    state, events = g.start(None, 4)
+    assert state == g.new_game(None, 4)
+    assert events and all(e.text for e in events)
+
+
+def test_at_question_shows_the_table_as_the_automated_steps_left_it() -> None:
+    s = games.get("toy").new_game({"scenario": "chase", "heroes": ["ada", "bo"]}, seed=3,
+                                  chance="table")
+    assert s.at_question() is None
+    s.apply("wait")
+    s.apply("wait")  # the troll's turn asks for the wind card
+    assert s.pending is not None
+    saved = s.to_json()
+    board = s.at_question()
+    assert board is not None and board.turn == 2 and s.turn == 1  # the heroes' turns are done
+    assert s.to_json() == saved

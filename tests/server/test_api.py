@@ -246,8 +246,33 @@ def test_bot_takes_a_seat_and_gives_it_back(client: TestClient) -> None:
                     json={"version": s["version"], "holder": ""})
     assert r.status_code in (200, 409)
     r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["ada"]),
-                    json={"version": 0, "holder": "bot:nobody"})
-    assert r.status_code in (409, 422)
+                    json={"version": state(client, t, "ada")["version"],
+                          "holder": "bot:nobody"})
+    assert r.status_code == 422 and "unknown bot" in r.json()["detail"]
+    assert set(client.get("/api/bots").json()) >= {"random", "heuristic"}
+
+
+def test_every_seat_to_bots_plays_the_game_to_its_end(client: TestClient) -> None:
+    """Bots in every seat (the heuristic one included) play a game through, players'
+    choices too."""
+    import time
+
+    t = new_table(client, setup=TWO)
+    v = 0
+    for seat, spec in (("bo", "random"), ("ada", "heuristic")):
+        r = client.post(f"/api/tables/{t['id']}/seats/{seat}", headers=auth(t["seats"]["ada"]),
+                        json={"version": v, "holder": f"bot:{spec}"})
+        assert r.status_code == 200, r.text
+        v = r.json()["state"]["version"]
+    for _ in range(600):
+        s = state(client, t, "ada")
+        if s["outcome"]["result"] != "ongoing":
+            break
+        time.sleep(0.05)
+    else:
+        pytest.fail("the bots did not finish the game")
+    bys = {e.get("by") for e in s["journal"] if e["kind"] == "act"}
+    assert "the heuristic bot" in bys
 
 
 def test_concede_is_a_table_command(client: TestClient) -> None:
@@ -276,18 +301,20 @@ def test_restart_resumes_every_table(db: Path) -> None:
             assert r.status_code == 200
             version = r.json()["state"]["version"]
         before = state(c, t, "ada")
-        save = c.get(f"/api/tables/{t['id']}/save").json()
+        save = c.get(f"/api/tables/{t['id']}/save", headers=auth(t["seats"]["ada"])).json()
     with TestClient(create_app(db, bot_delay=0)) as c:
         after = state(c, t, "ada")
         assert after["version"] == version
         assert after["view"] == before["view"] and after["journal"] == before["journal"]
-        assert c.get(f"/api/tables/{t['id']}/save").json() == save
+        assert c.get(f"/api/tables/{t['id']}/save",
+                     params={"token": t["seats"]["bo"]}).json() == save
 
 
 def test_save_and_import(client: TestClient) -> None:
     t = new_table(client, setup=TWO)
     act(client, t, "ada", "move B1", 0)
-    save = client.get(f"/api/tables/{t['id']}/save").json()
+    assert client.get(f"/api/tables/{t['id']}/save").status_code == 403  # spectators
+    save = client.get(f"/api/tables/{t['id']}/save", headers=auth(t["seats"]["bo"])).json()
     assert save["format"] == "meadhall/position" and save["log"] == ["move B1"]
     assert save["history"]["steps"][0]["text"] == "move B1"
     r = client.post("/api/tables/import", json=save)
@@ -390,3 +417,92 @@ def test_replay_link_and_campaign_sheet(client: TestClient) -> None:
         assert "campaign sheet" in page
         sheet = client.get(f"/t/{c['id']}/sheet")
         assert sheet.status_code == 200 and "campaign sheet" in sheet.text
+
+
+@pytest.mark.parametrize("gid", games.ids())
+def test_each_game_played_to_its_end_at_the_table(client: TestClient, gid: str) -> None:
+    """Every seat handed to the random bot: the game runs to its end through the table, and
+    its replay's last step shows the same table."""
+    import time
+
+    t = new_table(client, gid, seed=5)
+    first = next(iter(t["seats"]))
+    for seat in t["seats"]:
+        for _ in range(50):  # the bots already seated may move meanwhile: retry on 409
+            v = state(client, t)["version"]
+            r = client.post(f"/api/tables/{t['id']}/seats/{seat}", headers=auth(
+                t["seats"][first]), json={"version": v, "holder": "bot:random"})
+            if r.status_code != 409:
+                break
+        assert r.status_code == 200, r.text
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        s = state(client, t)
+        if s["outcome"]["result"] != "ongoing":
+            break
+        time.sleep(0.1)
+    else:
+        pytest.fail(f"{gid}: the bots did not finish the game in 120 s")
+    assert s["decision"] is None and s["outcome"]["reason"]
+    steps = client.get(f"/api/tables/{t['id']}/replay", params={"step": 10**6}).json()
+    assert steps["steps"] > 0 and steps["view"] == s["view"]
+
+
+def test_table_mode_any_seat_enters_the_result(client: TestClient) -> None:
+    """Table mode: the table asks for the wind card; the events before the question arrive
+    with it, and any seat may answer."""
+    t = new_table(client, setup=TWO, table_mode=True)
+    assert act(client, t, "ada", "wait", 0).status_code == 200
+    r = act(client, t, "bo", "wait", 1)
+    assert r.status_code == 200
+    assert [e["text"] for e in r.json()["events"]] == ["Bo waits"]
+    s = state(client, t, "ada")
+    assert s["decision"]["owner"] == "chance" and s["can_act"]
+    texts = [a["text"] for a in s["actions"]]
+    assert texts and all(x.startswith("result ") for x in texts)
+    assert "wind" in s["actions"][0]["label"].lower()
+    r = act(client, t, "ada", texts[0], s["version"])
+    assert r.status_code == 200
+    assert any(e["kind"] == "wind" for e in r.json()["events"])
+
+
+def test_a_failed_commit_changes_nothing(client: TestClient, monkeypatch: pytest.MonkeyPatch
+                                         ) -> None:
+    """If the database cannot be written, the action is refused (503) and the table in
+    memory is exactly as before."""
+    from meadhall.server.store import Store, StoreError
+
+    t = new_table(client, setup=TWO)
+    before = state(client, t, "ada")
+
+    def broken(*args: Any, **kwargs: Any) -> None:
+        raise StoreError("disk full")
+
+    monkeypatch.setattr(Store, "append", broken)
+    r = act(client, t, "ada", "move B1", 0)
+    assert r.status_code == 503 and "disk full" in r.json()["detail"]
+    assert state(client, t, "ada") == before
+    monkeypatch.undo()
+    assert act(client, t, "ada", "move B1", 0).status_code == 200
+
+
+def test_import_of_a_save_that_only_breaks_later_is_refused(client: TestClient) -> None:
+    """A mutated save that loads but breaks when its actions are described is refused at
+    import (found by the terminal's fuzzing of midhalla saves)."""
+    g = games.get("midhalla")
+    from meadhall.bots.random import RandomBot
+
+    st = g.new_game(g.default_setup(), 3)
+    bot = RandomBot(3)
+    for _ in range(12):
+        st.apply(bot.choose(st))
+    save = st.to_json()
+    choice = save["position"].get("choice")
+    if not (isinstance(choice, dict) and choice.get("options")):
+        pytest.skip("this midhalla position has no choice options to break")
+    opts = choice["options"]
+    opts[0] = [{"x": 1} if i else x for i, x in enumerate(opts[0])] \
+        if isinstance(opts[0], list) else {"x": 1}
+    r = client.post("/api/tables/import", json=save)
+    assert r.status_code == 422, r.text
+    assert "import refused" in r.json()["detail"]

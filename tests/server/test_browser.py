@@ -66,10 +66,15 @@ def version(page: Page) -> int:
     return int(page.locator("#state").get_attribute("data-version") or "-1")
 
 
-def wait_version_above(page: Page, v: int, timeout: float = 15_000) -> None:
+def settled(page: Page, above: int = -1, timeout: float = 20_000) -> int:
+    """Wait until the page shows a version above ``above`` with no fetch, request or swap
+    pending (``#main[data-idle=1]``), and return that version: what the test reads next is
+    what the page shows and will keep showing until something acts."""
     page.wait_for_function(
-        "v => parseInt(document.getElementById('state').dataset.version, 10) > v", arg=v,
-        timeout=timeout)
+        """v => document.getElementById('main').dataset.idle === '1'
+               && parseInt(document.getElementById('state').dataset.version, 10) > v""",
+        arg=above, timeout=timeout)
+    return version(page)
 
 
 def actions(page: Page) -> list[dict[str, Any]]:
@@ -78,57 +83,62 @@ def actions(page: Page) -> list[dict[str, Any]]:
     return json.loads(page.locator("#actions-json").text_content() or "[]")
 
 
-def click_centre(page: Page, selector: str) -> bool:
-    """A real mouse click in the middle of the element (figures may be drawn over it)."""
+def click_centre(page: Page, selector: str) -> None:
+    """A real mouse click in the middle of the element (figures may be drawn over it, so
+    Playwright's own click, which wants the element itself under the pointer, would wait)."""
     loc = page.locator(selector).first
     loc.scroll_into_view_if_needed()
     box = loc.bounding_box()
-    if not box:
-        return False
+    assert box, f"{selector} is not drawn"
     page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-    return True
 
 
 def take_seats(page: Page) -> None:
     """Play the table's other seats from this page too ("Play it myself")."""
     for _ in range(8):
+        v = settled(page)
         btn = page.locator("button.seat-btn[data-holder^='seat:']")
         if not btn.count():
             return
-        v = version(page)
         btn.first.click()
-        wait_version_above(page, v)
+        settled(page, v)
 
 
-def decide(page: Page) -> str:
-    """One decision: click a board target of a legal action if there is one (choosing in the
-    little menu when several actions share it), else the action's button. Returns how."""
-    v = version(page)
+def decide(page: Page, pick: int | None = None) -> str:
+    """One decision: click a board target of a legal action if there is one (choosing it in
+    the little menu when several actions share the target), else the action's button.
+
+    ``pick`` chooses the action by its index in the page's list (default: one that varies
+    with the version, so that a game moves on rather than looping). Returns how."""
+    v = settled(page)
     acts = actions(page)
     assert acts, "no action offered to this seat"
-    drawn = {el for el in page.locator("[data-target]").evaluate_all(
-        "els => els.map(e => e.dataset.target)")}
-    # vary the choice with the version so a game moves on rather than looping
-    order = acts[v % len(acts):] + acts[:v % len(acts)]
+    drawn = set(page.locator("[data-target]").evaluate_all(
+        "els => els.map(e => e.dataset.target)"))
+    if pick is not None:
+        order = [acts[pick % len(acts)]]
+    else:
+        # vary the choice with the version so a game moves on rather than looping
+        order = acts[v % len(acts):] + acts[:v % len(acts)]
     for a in order:
         refs = [t["ref"] for t in a["targets"] if t["ref"] in drawn]
-        if refs:
-            if not click_centre(page, f'[data-target="{refs[0]}"]'):
-                continue
-            chooser = page.locator("#chooser")
-            try:
-                page.wait_for_function(
-                    "v => parseInt(document.getElementById('state').dataset.version, 10) > v "
-                    "|| !document.getElementById('chooser').hidden", arg=v, timeout=10_000)
-            except Exception:  # noqa: BLE001 - report below with the page's message
-                msg = page.locator("#msg").text_content()
-                raise AssertionError(f"clicking {refs[0]} did nothing ({msg})") from None
-            if chooser.is_visible():
-                chooser.locator("button").first.click()
-            wait_version_above(page, v)
-            return "board"
-    page.locator("button.act").nth(v % len(acts)).click()
-    wait_version_above(page, v)
+        if not refs:
+            continue
+        click_centre(page, f'[data-target="{refs[0]}"]')
+        try:
+            page.wait_for_function(
+                "v => parseInt(document.getElementById('state').dataset.version, 10) > v "
+                "|| !document.getElementById('chooser').hidden", arg=v, timeout=15_000)
+        except Exception:  # noqa: BLE001 - report below with the page's message
+            msg = page.locator("#msg").text_content()
+            raise AssertionError(f"clicking {refs[0]} did nothing ({msg})") from None
+        chooser = page.locator("#chooser")
+        if chooser.is_visible():
+            chooser.get_by_role("button", name=a["label"], exact=True).first.click()
+        settled(page, v)
+        return "board"
+    page.locator("button.act").nth(acts.index(order[0])).click()
+    settled(page, v)
     return "button"
 
 
@@ -136,14 +146,18 @@ def draws(g: Game) -> bool:
     return type(g).draw is not Game.draw
 
 
-def start_from_lobby(page: Page, server: str, game: str, practice: bool = True) -> None:
+def start_from_lobby(page: Page, server: str, game: str, practice: bool = True,
+                     seed: int = 7) -> None:
+    """Start ``game`` from the lobby with a fixed seed (the same game every run) and wait
+    for its table."""
     page.goto(server + "/")
     page.select_option("#game", game)
+    page.fill("#seed", str(seed))
     if practice:
         page.check("#practice")
     page.click("#start")
     page.wait_for_url(re.compile(r"/t/\w+\?token="))
-    page.wait_for_selector("#state")
+    settled(page)
 
 
 @pytest.mark.parametrize("gid", games.ids())
@@ -170,16 +184,15 @@ def test_play_a_game_in_the_browser(gid: str, server: str, browser: Browser,
         # undo (a practice table rewinds anything), then reload: the same state
         undo = page.locator("#undo")
         if undo.is_enabled():
-            v = version(page)
+            v = settled(page)
             undo.click()
-            wait_version_above(page, v)
+            settled(page, v)
             expect(page.locator("#log .undone").first).to_be_attached()
-        v = version(page)
+        v = settled(page)
         board = page.locator(".board-area").inner_html()
         log_len = page.locator("#log > li").count()
         page.reload()
-        page.wait_for_selector("#state")
-        assert version(page) == v
+        assert settled(page) == v
         assert page.locator(".board-area").inner_html() == board
         assert page.locator("#log > li").count() == log_len
         assert not errors, errors
@@ -206,15 +219,16 @@ def test_two_seats_see_each_other_live_and_a_spectator_cannot_act(
         for p in (a, b, s):
             p.wait_for_function("document.getElementById('main').dataset.live === '1'")
         expect(b.locator(".decision")).to_contain_text("Waiting for seat ada")
+        settled(a)
         click_centre(a, '[data-target="square:B1"]')
-        wait_version_above(b, 0)
-        wait_version_above(s, 0)
+        settled(b, 0)
+        settled(s, 0)
         expect(b.locator("#log")).to_contain_text("Ada moves to B1")
         expect(b.locator(".decision")).to_contain_text("Your decision")
         # bo acts; ada sees it live
-        v = version(a)
+        v = settled(a)
         b.locator("button.act", has_text="waits").click()
-        wait_version_above(a, v)
+        settled(a, v)
         expect(a.locator("#log")).to_contain_text("Bo waits")
         # the spectator sees everything but has nothing to click, and the API refuses it
         expect(s.locator("#log")).to_contain_text("Bo waits")
@@ -243,10 +257,10 @@ def test_offline_and_back_resyncs(server: str, browser: Browser) -> None:
         r = httpx.post(f"{server}/api/tables/{t['id']}/actions", headers=h,
                        json={"action": "move B1", "version": 0})
         assert r.status_code == 200
-        b.wait_for_timeout(300)
         assert version(b) == 0  # offline: nothing arrived
+        expect(b.locator("#net")).to_contain_text("ffline")
         b_ctx.set_offline(False)
-        wait_version_above(b, 0)
+        settled(b, 0)
         expect(b.locator("#log")).to_contain_text("Ada moves to B1")
         expect(b.locator(".decision")).to_contain_text("Your decision")
     finally:
@@ -270,7 +284,7 @@ def test_keyboard_only_and_accessible_names(server: str, browser: Browser) -> No
         # keyboard only: Tab to the board, arrows between targets, Enter picks
         played = 0
         for _ in range(4):
-            v = version(page)
+            v = settled(page)
             if page.locator("[data-target]").count() == 0:
                 page.keyboard.press("Tab")
                 page.keyboard.press("Enter")  # no board target: an action button
@@ -285,7 +299,7 @@ def test_keyboard_only_and_accessible_names(server: str, browser: Browser) -> No
                 if page.locator("#chooser").is_visible():
                     page.keyboard.press("Enter")
             try:
-                wait_version_above(page, v)
+                settled(page, v)
             except Exception:
                 page.screenshot(path="/tmp/kb-fail.png")
                 print("ACTIVE", page.evaluate("document.activeElement.outerHTML.slice(0, 300)"))
@@ -307,7 +321,11 @@ def test_screenshot_lobby_phone(server: str, browser: Browser, shots: Path) -> N
         start_from_lobby(page, server, "toy", practice=False)
         width = page.evaluate("document.documentElement.scrollWidth")
         assert width <= 400, width
+        v = settled(page)
         page.locator("[data-target]").first.tap()
+        page.wait_for_function(
+            "v => parseInt(document.getElementById('state').dataset.version, 10) > v "
+            "|| !document.getElementById('chooser').hidden", arg=v)
         page.screenshot(path=str(shots / "table-phone.png"))
     finally:
         ctx.close()
@@ -317,3 +335,22 @@ def test_chromium_is_debian_s() -> None:
     """The browser used is the machine's own Chromium (no downloaded build)."""
     out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
     assert "Chromium" in out.stdout
+
+
+def test_a_game_to_its_end_in_the_browser(server: str, browser: Browser) -> None:
+    """The toy game played by clicks until it is won or lost: the page says which, and why."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        start_from_lobby(page, server, "toy", practice=False)
+        for _ in range(80):
+            if page.locator("#state").get_attribute("data-result") != "ongoing":
+                break
+            decide(page)
+        result = page.locator("#state").get_attribute("data-result")
+        assert result in ("win", "loss")
+        expect(page.locator(".decision.over")).to_contain_text(
+            "Victory" if result == "win" else "Defeat")
+        assert page.locator("button.act").count() == 0
+    finally:
+        ctx.close()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
 from pathlib import Path
 
 import httpx
@@ -26,6 +28,12 @@ def test_kill_9_loses_no_accepted_action(tmp_path: Path) -> None:
                        json={"action": "move B1", "version": 0})
         assert r.status_code == 200
         accepted = r.json()["state"]
+        # a second server on the same port says so in one line
+        busy = subprocess.run([sys.executable, "-m", "meadhall.cli", "serve", "--port",
+                               str(port), "--db", str(tmp_path / "other.sqlite3")],
+                              capture_output=True, text=True, timeout=60)
+        assert busy.returncode == 1 and "--port" in busy.stderr
+        assert "Traceback" not in busy.stderr
     finally:
         os.kill(p.pid, signal.SIGKILL)
         p.wait()

@@ -164,13 +164,15 @@ def test_cards_dice_panels_scene() -> None:
     other = draw.Panel("bo", "Bo", "bo")
     scene = draw.Scene("Test", [square_board()], [draw.Track("round", "Round",
                                                              [draw.Space("1")], 0)],
-                       [other, panel], cards[1:], [draw.Die("d6", "6")], ["a note"])
+                       [other, panel], cards[1:], [draw.Die("d6", "6")], ["a note"],
+                       subtitle="Round 3: the undead turn")
     html = svg.scene_html(scene, LEGAL, seat="ada")
     root = parse(html)
     assert set(legal_targets(root)) == {"square:B1", "figure:troll", "card:axe", "hero:ada"}
     # the seat's own panel comes first and is marked
     assert html.index("(your seat)") < html.index("<h3>Bo")
     assert "Health" in html and "7/12" in html and "a note" in html and "legend" in html
+    assert "Round 3: the undead turn" in html
 
 
 def test_text_is_escaped() -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from meadhall.core.errors import ContentError, MeadhallError
+from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import CHANCE, RESULT, Action, Event, GameState
 
 
@@ -65,7 +66,7 @@ class History:
 
     def __init__(self, state: GameState, practice: bool = False) -> None:
         self.practice = practice
-        self.base: dict[str, Any] = state.to_json()
+        self.base: dict[str, Any] = fastcopy(state.to_json())  # never shares the live state
         self.steps: list[Step] = []
 
     # ------------------------------------------------------------------ recording
@@ -96,7 +97,7 @@ class History:
 
     def _record(self, state: GameState, step: Step) -> None:
         if step.random and not self.practice:
-            self.base = state.to_json()
+            self.base = fastcopy(state.to_json())
             self.steps = []
         else:
             self.steps.append(step)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from meadhall.core.chance import BadForcedResult, Chance, ChanceMode, ChanceRequest, NeedChance
 from meadhall.core.errors import ContentError, IllegalAction
-from meadhall.core.fastcopy import fastcopy
+from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.rng import Rng
 
 if TYPE_CHECKING:
@@ -405,6 +405,23 @@ class GameState(ABC):
                 f"({self._prompt_hint()})")
         return self._run_atomic(text, [])
 
+    def at_question(self) -> Self | None:
+        """While table mode waits for a result: a copy of the game as the automated steps left
+        it when the question was asked (what the table shows then: enemies already moved, the
+        round already changed). ``None`` when nothing is asked. The state itself stays before
+        the action, which is replayed once the result is entered."""
+        p = self.pending
+        if p is None:
+            return None
+        copy = self.clone()
+        copy.pending = None
+        copy.chance.queue[:0] = list(p.results)
+        try:
+            copy._run(p.action, [])
+        except NeedChance:
+            return copy
+        return None  # the step completed without asking (cannot happen for a real question)
+
     def force(self, *results: object) -> None:
         """Queue random results for the next rolls/draws (tests; a player's own dice).
 
@@ -424,8 +441,9 @@ class GameState(ABC):
         new = object.__new__(type(self))
         d = new.__dict__
         shared = self._shared
+        atomic = _ATOMIC
         for k, v in self.__dict__.items():
-            if k in shared or k == "_checkpoint":
+            if v.__class__ in atomic or k in shared or k == "_checkpoint":
                 d[k] = v
             elif k == "log":
                 d[k] = list(v)
@@ -717,11 +735,18 @@ class Game(ABC):
     def new_game(self, setup: Mapping[str, Any] | None = None, seed: int = 0,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> GameState:
         """Set up a new game and run its automated setup steps."""
+        return self.start(setup, seed, chance, auto_choices)[0]
+
+    def start(self, setup: Mapping[str, Any] | None = None, seed: int = 0,
+              chance: ChanceMode = "seeded", auto_choices: bool = False
+              ) -> tuple[GameState, list[Event]]:
+        """Like :meth:`new_game`, and also the events of the automated setup steps (the first
+        draws and rolls), for a table that shows them."""
         state = self.blank_state(self.normalise_setup(setup), seed, chance, auto_choices)
-        state._run_atomic(START, [])
+        events = state._run_atomic(START, [])
         # Its setup and seed rebuild it: a failed step is undone by replaying the log.
         state._checkpoint = (self, 0)  # type: ignore[assignment]
-        return state
+        return state, events
 
     def replay(self, setup: Mapping[str, Any] | None, seed: int, log: Iterable[str],
                chance: ChanceMode = "seeded", auto_choices: bool = False) -> GameState:

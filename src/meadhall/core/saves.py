@@ -13,7 +13,6 @@ moment never lose a step silently.
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import json
 import os
 import tempfile
@@ -25,6 +24,11 @@ from typing import Any
 from meadhall.core.errors import ContentError, MeadhallError, SaveError
 from meadhall.core.history import History
 from meadhall.core.protocol import GameState
+
+try:
+    import fcntl
+except ImportError:  # Windows: no flock; writes still refuse a stale revision
+    fcntl = None  # type: ignore[assignment]
 
 JOURNAL_LIMIT = 200
 
@@ -193,7 +197,8 @@ def locked(path: str | Path) -> Iterator[None]:
         except OSError as e:
             raise SaveError(f"{p}: cannot open: {e.strerror or e}") from None
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX)
+            if fcntl is not None:
+                fcntl.flock(fd, fcntl.LOCK_EX)
             try:
                 current = os.stat(p)
             except FileNotFoundError:

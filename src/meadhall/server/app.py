@@ -27,8 +27,16 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from meadhall import games
 from meadhall.core.errors import MeadhallError
 from meadhall.server import pages
-from meadhall.server.store import Store, default_path
-from meadhall.server.tables import BOTS, Stale, Table, TableError, Tables, parse_import
+from meadhall.server.store import Store, StoreError, default_path
+from meadhall.server.tables import (
+    BOTS,
+    Forbidden,
+    Stale,
+    Table,
+    TableError,
+    Tables,
+    parse_import,
+)
 
 MAX_BODY = 4 * 1024 * 1024
 """Largest request body accepted (an imported save of a long campaign fits easily)."""
@@ -155,6 +163,7 @@ ERRORS: dict[int | str, dict[str, Any]] = {
     409: {"model": Problem, "description": "stale version: the current state is included"},
     413: {"model": Problem, "description": "request body too large"},
     422: {"model": Problem, "description": "refused, with the reason (the rule broken)"},
+    503: {"model": Problem, "description": "the database could not be written: nothing done"},
 }
 
 
@@ -163,14 +172,17 @@ class Hub:
     """The open WebSockets of each table (which seats are present) and their queues."""
 
     def __init__(self) -> None:
-        self.subs: dict[str, set[tuple[asyncio.AbstractEventLoop, asyncio.Queue[int]]]] = {}
+        self.subs: dict[str, set[tuple[asyncio.AbstractEventLoop,
+                                       asyncio.Queue[dict[str, Any]]]]] = {}
         self.present: dict[str, Counter[str]] = {}
 
-    def publish(self, table_id: str, version: int) -> None:
-        """Called from any thread when a table reaches a new version."""
+    def publish(self, table_id: str, version: int, presence: bool = False) -> None:
+        """Called from any thread when a table reaches a new version (or a seat comes or
+        goes: ``presence``)."""
+        msg = {"version": version, "presence": presence}
         for loop, q in list(self.subs.get(table_id, ())):
             with contextlib.suppress(RuntimeError):  # loop closed: the socket is gone
-                loop.call_soon_threadsafe(q.put_nowait, version)
+                loop.call_soon_threadsafe(q.put_nowait, msg)
 
     def is_present(self, table_id: str, seat: str) -> bool:
         return self.present.get(table_id, Counter())[seat] > 0
@@ -215,6 +227,9 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
 
     @app.exception_handler(MeadhallError)
     async def meadhall_error(request: Request, exc: MeadhallError) -> JSONResponse:
+        if isinstance(exc, StoreError):
+            # Nothing was accepted: the table in memory was rolled back with the transaction.
+            return JSONResponse({"detail": f"not saved, so not done: {exc}"}, status_code=503)
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
     @app.middleware("http")
@@ -352,9 +367,15 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         return {"events": [], "state": t.snapshot_for(seat)}
 
     @app.get("/api/tables/{table_id}/save", tags=["tables"], responses=ERRORS)
-    def save(table_id: str) -> JSONResponse:
-        """The table's position (docs/formats.md) with its undo history and journal."""
+    def save(table_id: str, token: Annotated[str | None, Query(
+                 max_length=200, description="a seat token (or the Authorization header)")
+             ] = None, cred: Annotated[HTTPAuthorizationCredentials | None, Depends(bearer)]
+             = None) -> JSONResponse:
+        """The table's position (docs/formats.md) with its undo history and journal, for a
+        seat: a save holds what the table hides (face-down markers), so spectators get 403."""
         t = tables.get(table_id)
+        if t.seat_of_token(_token(cred) or token) is None:
+            raise Forbidden("a save shows what the table hides: a seat link is needed")
         return JSONResponse(t.save(), headers={
             "Content-Disposition": f'attachment; filename="{t.row.game}-{table_id}.json"'})
 
@@ -372,7 +393,8 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
     # ------------------------------------------------------------------ live
     @app.websocket("/api/tables/{table_id}/live")
     async def live(ws: WebSocket, table_id: str, token: str | None = None) -> None:
-        """Pushes ``{"version": n}`` each time the table changes (and once on connecting)."""
+        """Pushes ``{"version": n}`` each time the table changes, with ``"presence": true``
+        when a seat comes or goes (and once on connecting)."""
         try:
             t = tables.get(table_id)
             seat = t.seat_of_token(token)
@@ -381,13 +403,13 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
             return
         await ws.accept()
         loop = asyncio.get_running_loop()
-        q: asyncio.Queue[int] = asyncio.Queue()
+        q: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         sub = (loop, q)
         hub.subs.setdefault(table_id, set()).add(sub)
         pres = hub.present.setdefault(table_id, Counter())
         if seat:
             pres[seat] += 1
-            hub.publish(table_id, t.version)  # others see who is present
+            hub.publish(table_id, t.version, presence=True)  # others see who is present
         try:
             await ws.send_json({"version": t.version, "seat": seat})
             receiver = asyncio.create_task(ws.receive_text())
@@ -400,7 +422,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
                     receiver = asyncio.create_task(ws.receive_text())
                     await ws.send_json({"version": t.version, "seat": seat})
                 if getter in finished:
-                    await ws.send_json({"version": getter.result(), "seat": seat})
+                    await ws.send_json({**getter.result(), "seat": seat})
                 else:
                     getter.cancel()
                     if not finished:
@@ -411,7 +433,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
             hub.subs.get(table_id, set()).discard(sub)
             if seat:
                 pres[seat] -= 1
-                hub.publish(table_id, t.version)
+                hub.publish(table_id, t.version, presence=True)
 
     # ------------------------------------------------------------------ pages
     app.mount("/static", StaticFiles(directory=STATIC), name="static")

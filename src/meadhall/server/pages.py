@@ -6,6 +6,7 @@ The table page's changing part (board, decision, actions, seats, journal) is one
 
 from __future__ import annotations
 
+import hashlib
 import json
 from collections.abc import Callable
 from html import escape
@@ -109,8 +110,9 @@ def table(t: Table, seat: str | None, token: str | None,
     head = (f'<header class="top"><h1>{_e(t.game.title)}</h1>'
             f'<p>{_e(_setup_text(r.setup))} · <span id="who">{_e(who)}</span> · '
             f'<a href="/">lobby</a> · <a id="replay-link" href="/t/{_e(r.id)}/replay'
-            f'{"?token=" + _e(token) if token else ""}">replay</a> · '
-            f'<a href="/api/tables/{_e(r.id)}/save" download>save</a>'
+            f'{"?token=" + _e(token) if token else ""}">replay</a>'
+            + (f' · <a href="/api/tables/{_e(r.id)}/save?token={_e(token)}" download>save</a>'
+               if token else "")
             + (f' · <a href="/t/{_e(r.id)}/sheet{"?token=" + _e(token) if token else ""}">'
                "campaign sheet</a>" if r.setup.get("campaign") else "")
             + '</p><p id="net" class="net" role="status" aria-live="polite"></p></header>')
@@ -118,7 +120,9 @@ def table(t: Table, seat: str | None, token: str | None,
             f'data-token="{_e(token or "")}" data-seat="{_e(seat or "")}">'
             f'<div id="table-body">{table_body(t, seat, token, present)}</div>'
             '<aside class="log-box"><h2 id="log-h">What happened</h2>'
-            '<ol id="log" aria-live="polite" aria-labelledby="log-h"></ol></aside>'
+            # Filled here, not by the script, so a screen reader announces only new steps.
+            '<ol id="log" aria-live="polite" aria-labelledby="log-h">'
+            f'{journal_html(t.snapshot_for(seat)["journal"], _replay_at(t, token))}</ol></aside>'
             '<div id="chooser" role="dialog" aria-modal="false" aria-label="Choose an action" '
             'hidden></div><div id="info" role="status" hidden></div></main>')
     return page(f"{t.game.title} — meadhall", body, "table.js", "table-page")
@@ -132,7 +136,7 @@ def _setup_text(setup: dict[str, Any]) -> str:
         parts.append(", ".join(map(str, setup["heroes"])))
     for k, v in setup.items():
         if k not in ("scenario", "heroes") and v not in (None, False, "", [], {}):
-            parts.append(f"{k} {v}")
+            parts.append(k if v is True else f"{k} {v}")
     return " · ".join(parts)
 
 
@@ -193,8 +197,9 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> s
                        "</button>")
             elif not holder and (s == seat or not here):
                 bots = "".join(f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
-                               f'data-holder="bot:{_e(b)}">Hand to the {_e(b)} bot</button>'
-                               for b in BOTS)
+                               f'data-holder="bot:{_e(b)}" title="{_e(why)}">Hand to the {_e(b)} bot'
+                               "</button>"
+                               for b, why in BOTS.items())
                 mine = ("" if s == seat else
                         f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
                         f'data-holder="seat:{_e(seat)}">Play it myself</button>')
@@ -273,7 +278,12 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
 
 def table_body(t: Table, seat: str | None, token: str | None,
                present: Callable[[str], bool]) -> str:
-    """The part of the table page that changes with each version."""
+    """The part of the table page that changes with each version.
+
+    Its pieces carry ``data-part``: the page swaps only the pieces whose HTML changed (so a
+    seat arriving does not redraw the board under a pointer), and ``data-digest`` on
+    ``#state`` lets it skip an unchanged fragment without comparing it.
+    """
     snap = t.snapshot_for(seat)
     hl = svg.Highlights.from_actions(snap["actions"])
     try:
@@ -282,14 +292,20 @@ def table_body(t: Table, seat: str | None, token: str | None,
     except Exception as e:  # noqa: BLE001 - a drawing bug must not hide the table
         drawn = (f'<p class="msg" role="alert">This game\'s drawing failed ({_e(type(e).__name__)}: '
                  f"{_e(e)}); the choices below still work.</p>")
-    return (f'<div id="state" data-version="{snap["version"]}" '
-            f'data-can-act="{int(snap["can_act"])}" data-result="{_e(snap["outcome"]["result"])}">'
-            f'{_decision_html(t, seat, snap)}<p id="msg" class="msg" role="alert"></p>'
-            f'<div class="play"><div class="board-area">{drawn}</div>'
-            f'<div class="side">{_actions_html(snap)}{_undo_html(t, seat, snap)}'
-            f"{_seats_html(t, seat, present)}</div></div>"
-            f'<ol id="log-src" hidden>{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
-            f'{_json_script("actions-json", snap["actions"])}</div>')
+    inner = (f'<div data-part="decision">{_decision_html(t, seat, snap)}</div>'
+             '<p id="msg" class="msg" role="alert"></p>'
+             f'<div class="play"><div class="board-area" data-part="board">{drawn}</div>'
+             f'<div class="side"><div data-part="actions">{_actions_html(snap)}</div>'
+             f'<div data-part="undo">{_undo_html(t, seat, snap)}</div>'
+             f'<div data-part="seats">{_seats_html(t, seat, present)}</div></div></div>'
+             f'<ol id="log-src" data-part="log-src" hidden>'
+             f'{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
+             f'<div data-part="actions-json">{_json_script("actions-json", snap["actions"])}'
+             "</div>")
+    attrs = (f'data-version="{snap["version"]}" data-can-act="{int(snap["can_act"])}" '
+             f'data-result="{_e(snap["outcome"]["result"])}"')
+    digest = hashlib.blake2b((attrs + inner).encode(), digest_size=8).hexdigest()
+    return f'<div id="state" {attrs} data-digest="{digest}">{inner}</div>'
 
 
 def _replay_at(t: Table, token: str | None) -> str:
@@ -302,6 +318,8 @@ def sheet(t: Table, seat: str | None, token: str | None) -> str:
     view = t.state.view(seat)
     scene = t.game.draw(view)
     scene.boards = []
+    # The party's own sheets (no seat) first: the Party Control Sheet, the fate scale.
+    scene.panels.sort(key=lambda p: p.seat is not None)
     q = f"?token={_e(token)}" if token else ""
     body = (f'<header class="top"><h1>{_e(t.game.title)} — campaign sheet</h1>'
             f'<p>{_e(_setup_text(t.row.setup))} · <a href="/t/{_e(t.row.id)}{q}">back to the '

@@ -809,6 +809,8 @@ def scene_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None
     """
     hl = hl or Highlights()
     out = ['<div class="scene">']
+    if scene.subtitle:
+        out.append(f'<p class="subtitle">{_e(scene.subtitle)}</p>')
     for b in scene.boards:
         out.append(f'<figure class="board-fig"><figcaption>{_e(b.title or b.id)}</figcaption>'
                    f'<div class="board-wrap">{board_svg(b, hl)}</div>'

@@ -11,25 +11,32 @@ from __future__ import annotations
 
 import copy
 import json
+import logging
 import secrets
 import threading
 import time
+import zlib
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
 from meadhall import games
-from meadhall.bots.random import RandomBot
+from meadhall.bots.base import Bot, BotError
+from meadhall.bots.registry import KINDS, check_spec, make_bot
+from meadhall.bots.seats import bot_to_move
 from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
 from meadhall.core.history import History
 from meadhall.core.protocol import CHANCE, PLAYERS, GameState
 from meadhall.server.store import LogRow, Store, TableRow, now
 
+log = logging.getLogger("meadhall.server")
+
 SNAPSHOT_EVERY = 25
 """Rows between snapshots: a restart replays at most this many actions per table."""
 JOURNAL_SHOWN = 80
-BOTS: dict[str, str] = {"random": "Random bot: picks any legal action"}
-"""Bots that can take a seat at the table."""
+BOTS: dict[str, str] = {"random": KINDS["random"], "heuristic": KINDS["heuristic"],
+                        "mcts:1s": KINDS["mcts"] + " (one second a decision)"}
+"""Bots the table offers for a seat (any spec of :mod:`meadhall.bots.registry` is accepted)."""
 
 
 class TableError(MeadhallError):
@@ -95,7 +102,7 @@ class Table:
         self.journal: list[dict[str, Any]] = []
         self.effective: list[int] = []  # journal indices of the steps undo may take back
         self.version = 0
-        self.bots: dict[str, RandomBot] = {}
+        self.bots: dict[str, Bot] = {}
 
     def _initial(self) -> tuple[GameState, History]:
         r = self.row
@@ -225,7 +232,8 @@ class Table:
                         d["events"] = [e.to_json() for e in events]
                         d["random"] = random
                 entry.update(action=d["action"], label=d.get("label", d["action"]),
-                             by=d.get("by"),
+                             by=d.get("by") or (f"the {d['bot']} bot" if d.get("bot")
+                                                else None),
                              events=d.get("events", []), random=d.get("random", False))
             else:
                 if play:
@@ -376,8 +384,10 @@ class Table:
                 raise NotFound(f"no seat {target!r} at this table (seats: "
                                f"{', '.join(self.seats)})")
             if holder.startswith("bot:"):
-                if holder[4:] not in BOTS:
-                    raise TableError(f"unknown bot {holder[4:]!r} (bots: {', '.join(BOTS)})")
+                try:
+                    check_spec(holder[4:])
+                except BotError as e:
+                    raise TableError(str(e)) from None
             elif holder.startswith("seat:"):
                 if holder[5:] not in self.holders or holder[5:] == target:
                     raise TableError(f"{holder!r} names no other seat of this table")
@@ -392,33 +402,44 @@ class Table:
             return self.record("seat", seat, {"seat": target, "holder": holder})
 
     # ------------------------------------------------------------------ bots
-    def bot_move(self) -> LogRow | None:
-        """If a bot holds the seat that decides now, let it act (one step)."""
-        with self.lock:
-            owner = self.owner()
-            if owner is None:
-                return None
-            if owner in (PLAYERS, CHANCE):
-                if not self.seats or not all(self.holders[s].startswith("bot:")
-                                             for s in self.seats):
-                    return None
-                seat = self.seats[0]
-            else:
-                if not self.holders.get(owner, "").startswith("bot:"):
-                    return None
-                seat = owner
-            bot = self.bots.setdefault(seat, RandomBot(hash((self.row.id, seat)) & 0xFFFF))
-            action = bot.choose(self.state)
-            return self.record("act", seat, {"action": action.text})
+    def _seat_bots(self) -> dict[str, Bot]:
+        """The bots holding seats now, each built once and seeded from the table and seat."""
+        out: dict[str, Bot] = {}
+        for seat in self.seats:
+            holder = self.holders.get(seat, "")
+            if not holder.startswith("bot:"):
+                continue
+            spec = holder[4:]
+            bot = self.bots.get(seat)
+            if bot is None or getattr(bot, "spec", spec) != spec:
+                bot = self.bots[seat] = make_bot(
+                    spec, (self.row.seed * 1_000_003 + zlib.crc32(seat.encode())) & 0x7FFFFFFF)
+            out[seat] = bot
+        return out
 
     def wants_bot(self) -> bool:
-        owner = self.owner()
-        if owner is None:
-            return False
-        if owner in (PLAYERS, CHANCE):
-            return bool(self.seats) and all(self.holders[s].startswith("bot:")
-                                            for s in self.seats)
-        return self.holders.get(owner, "").startswith("bot:")
+        """Whether a bot answers the decision now (see :func:`meadhall.bots.seats.bot_to_move`:
+        a hero's decision goes to its seat's bot, a players' choice to a bot only when bots
+        hold every seat, table-mode dice always to the people)."""
+        with self.lock:
+            return bot_to_move(self.state, self._seat_bots()) is not None
+
+    def bot_move(self) -> LogRow | None:
+        """Let the bot whose turn it is act (one step). It thinks on a copy, outside the
+        table's lock, and its action is refused like anyone's if the table moved meanwhile."""
+        with self.lock:
+            turn = bot_to_move(self.state, self._seat_bots())
+            if turn is None:
+                return None
+            seat, bot = turn
+            state, version = self.state.clone(), self.version
+        action = bot.choose(state)
+        with self.lock:
+            if self.version != version or self.holders.get(seat) != f"bot:{bot_name(bot)}":
+                return None  # the table moved, or the seat was taken back, meanwhile
+            owner = self.owner()
+            actor = seat if owner in (PLAYERS, CHANCE) or owner is None else owner
+            return self.record("act", actor, {"action": action.text, "bot": bot_name(bot)})
 
     # ------------------------------------------------------------------ reading
     def snapshot_for(self, seat: str | None, journal: int = JOURNAL_SHOWN) -> dict[str, Any]:
@@ -473,6 +494,11 @@ def _detach(history: History) -> History:
 
 def _event_line(e: dict[str, Any]) -> str:
     return f"{e['text']} — {e['section']}" if e.get("section") else str(e.get("text", ""))
+
+
+def bot_name(bot: Bot) -> str:
+    """The spec that built a bot (``random``, ``mcts:1s``)."""
+    return str(bot.spec)
 
 
 def holder_name(holder: str, seat: str) -> str:
@@ -592,10 +618,13 @@ class Tables:
                     if self.bot_delay:
                         time.sleep(self.bot_delay)
                     row = t.bot_move()
-                except MeadhallError:
+                except Exception:  # noqa: BLE001 - one table's failure must not stop the others
+                    log.exception("the bot at table %s could not move", tid)
                     continue
                 if row is not None:
                     self.changed(tid, row.seq)
+                elif t.wants_bot():
+                    self.wake(tid)  # the table moved while the bot thought: think again
 
 
 def parse_import(data: Any) -> dict[str, Any]:
@@ -607,6 +636,20 @@ def parse_import(data: Any) -> dict[str, Any]:
     except MeadhallError as e:
         raise TableError(f"import refused: {e}") from None
     except (KeyError, TypeError, ValueError, AttributeError) as e:
+        raise TableError(f"import refused: the save is corrupt ({type(e).__name__}: {e})"
+                         ) from None
+    try:
+        # Everything the table will ask of it must work, or a corrupt save would fail later.
+        d = state.decision()
+        state.described_actions()
+        for seat in [None, *state.seats()]:
+            games.get(state.game).draw(state.view(seat))
+        if d is not None:
+            state.seat_of(d.seat)
+        state.outcome()
+    except MeadhallError as e:
+        raise TableError(f"import refused: {e}") from None
+    except Exception as e:  # noqa: BLE001 - any failure of a mutated save is its corruption
         raise TableError(f"import refused: the save is corrupt ({type(e).__name__}: {e})"
                          ) from None
     hist = data.get("history")

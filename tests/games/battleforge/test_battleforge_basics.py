@@ -93,7 +93,9 @@ def test_temporary_and_frost_cubes_are_discarded_when_repositioned() -> None:
     s.apply("Action Cube to space 3")  # the last place takes the frost cube without asking
     assert s.champs["ragnar"].rondel[:4] == [[], ["c"], ["c"], []]
     assert (s.reserve_temp, s.reserve_frost) == (4, 4)
-    # Frost: 2 Health lost per frost cube, after the action.
+    # Frost: 2 Health lost per frost cube, once the Move Action is performed.
+    assert s.champs["ragnar"].health == 12
+    s.apply("stop moving")
     assert s.champs["ragnar"].health == 10
 
 

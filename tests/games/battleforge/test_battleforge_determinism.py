@@ -40,3 +40,21 @@ def test_random_games_reach_the_recorded_end_positions() -> None:
 
 if __name__ == "__main__":  # regenerate: python tests/games/battleforge/test_battleforge_determinism.py
     FIXTURE.write_text(json.dumps(compute(), indent=1) + "\n")
+
+
+def test_playing_a_clone_never_changes_the_original() -> None:
+    """Clones share what is only ever replaced (decks until drawn from, minions, Boons...):
+    playing on the clone must leave the original exactly as it was, at every step."""
+    for seed in range(4):
+        s = GAME.new_game(SETUPS["forge_of_doom-3"], seed)
+        bot = RandomBot(seed)
+        while s.decision() is not None:
+            before = json.dumps(s.to_json(), sort_keys=True)
+            c = s.clone()
+            other = RandomBot(seed + 99)
+            for _ in range(25):
+                if c.decision() is None:
+                    break
+                c.apply(other.choose(c))
+            assert json.dumps(s.to_json(), sort_keys=True) == before
+            s.apply(bot.choose(s))

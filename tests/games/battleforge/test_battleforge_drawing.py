@@ -54,8 +54,8 @@ def test_each_champion_has_a_rondel_with_cubes_health_fury_and_form_cards() -> N
     assert rondel.cyclic and [sp.target for sp in rondel.spaces] == [
         f"rondel:ragnar:{i}" for i in range(1, 7)]
     cubes = {(t.at, t.label) for t in rondel.tokens}
-    assert cubes == {("1", "2 Action Cube(s)"), ("1", "1 Temporary Cube(s)"),
-                     ("3", "1 Frost Cube(s)"), ("6", "1 Action Cube(s)")}
+    assert cubes == {("1", "2 Action Cubes"), ("1", "1 Temporary Cube"),
+                     ("3", "1 Frost Cube"), ("6", "1 Action Cube")}
     assert panel.tracks[1].value == 12 and panel.tracks[2].value == 0
     assert [c.target for c in panel.cards] == ["card:ragnar-human", "card:ragnar-berserker"]
 

@@ -191,7 +191,7 @@ def test_second_example_overheated_draugr_rampage() -> None:
         for last in legal(b):
             c = b.clone()
             t = texts(bev + c.apply(last) + settle(c))
-            assert "Minions 2 (DraugMech 2-A, Overheated side) are Activated: 2 Action(s)" in t
+            assert "Minions 2 (DraugMech 2-A, Overheated side) are Activated: 2 Actions" in t
             assert "DraugMech A Attacks Lagertha" in t and "DraugMech A Attacks Gunnar" in t
             assert t.count("DraugMech A gains 1 Action") == 2
             assert c.champs["lagertha"].health == 10 and c.champs["gunnar"].health == 10

@@ -80,7 +80,7 @@ def test_move_and_step_labels_give_movement_points() -> None:
     restart_turn(s)
     label, targets = described(s)["move space 1"]
     assert label == ("Ragnar Moves with space 1 (2 cubes + 1 Movement Attribute): 3 Movement "
-                     "Point(s)")
+                     "Points")
     assert targets == ["rondel:ragnar:1|3 MP"]
     s.apply("move space 1")
     label, targets = described(s)["step to D5"]

@@ -9,7 +9,7 @@ from meadhall import games
 from meadhall.bots.random import RandomBot
 from meadhall.core.protocol import Action
 from meadhall.core.rng import Rng
-from meadhall.games.midhalla.testkit import combat, line, position
+from meadhall.games.midhalla.testkit import combat, line, paused
 
 G = games.get("midhalla")
 
@@ -49,9 +49,9 @@ def test_a_greedy_policy_on_evaluate_wins_clearly_more_than_random_play() -> Non
 
 
 def test_evaluate_is_one_for_a_win_zero_for_a_loss_and_rewards_progress() -> None:
-    st = G.from_json(position(phase="combat", choice=None, tiles=line(2, 2),
+    st = paused(phase="combat", tiles=line(2, 2),
                               heroes={"harkon": {"tile": "t1"}, "enyk": {"tile": "t1"}},
-                              enemies={"e1": {"card": "kobold_slinger", "tile": "t2"}}))
+                              enemies={"e1": {"card": "kobold_slinger", "tile": "t2"}})
     combat(st, "heroes")
     before = G.evaluate(st)
     assert 0 < before < 1
@@ -77,9 +77,9 @@ def test_order_actions_puts_spending_before_done_and_replay_last() -> None:
 
 @pytest.mark.rule("midhalla", "Hitpoints (HP), KO, destroyed & defeated")
 def test_knockout_and_kill_events_name_who_did_it() -> None:
-    st = G.from_json(position(phase="combat", choice=None, tiles=line(2, 2),
+    st = paused(phase="combat", tiles=line(2, 2),
                               heroes={"harkon": {"tile": "t1"}, "enyk": {"tile": "t1", "hp": 1}},
-                              enemies={"e1": {"card": "kobold_slinger", "tile": "t1"}}))
+                              enemies={"e1": {"card": "kobold_slinger", "tile": "t1"}})
     combat(st)
     ev = st.apply("e1 attacks Enyk")
     ko = [e for e in ev if e.kind == "knockout"]
@@ -93,10 +93,10 @@ def test_knockout_and_kill_events_name_who_did_it() -> None:
 
 
 def test_measures_of_a_lost_chapter_name_trigger_final_blow_and_margins() -> None:
-    st = G.from_json(position(phase="combat", choice=None, tiles=line(2, 2), gate_hp=1,
+    st = paused(phase="combat", tiles=line(2, 2), gate_hp=1,
                               heroes={"harkon": {"tile": "t2"}, "enyk": {"tile": "t2"}},
                               enemies={"e1": {"card": "draugr", "tile": "G"},
-                                       "e2": {"card": "draugr", "tile": "t2"}}))
+                                       "e2": {"card": "draugr", "tile": "t2"}})
     combat(st)
     assert st.outcome().result == "loss"
     m = st.measures()

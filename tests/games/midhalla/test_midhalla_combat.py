@@ -7,7 +7,7 @@ import pytest
 from meadhall import games
 from meadhall.core.errors import IllegalAction
 from meadhall.games.midhalla.heroes import REPLAY
-from meadhall.games.midhalla.testkit import combat, legal, line, position
+from meadhall.games.midhalla.testkit import combat, legal, line, paused
 
 G = games.get("midhalla")
 R = "midhalla"
@@ -18,10 +18,10 @@ def state(n_tiles: int = 3, fortified: int = 1, heroes=None, enemies=None, traps
     """A combat position; players not given in ``heroes`` are off the board (so enemy HP
     follows the player count)."""
     heroes = {**{h: {} for h in players}, **(heroes or {})}
-    return G.from_json(position(
-        {"scenario": "chapter1", "heroes": list(players)}, phase="combat", choice=None,
+    return paused(
+        {"scenario": "chapter1", "heroes": list(players)}, phase="combat",
         tiles=pos.pop("tiles", None) or line(n_tiles, fortified),
-        heroes=heroes, enemies=enemies or {}, traps=traps or {}, **pos))
+        heroes=heroes, enemies=enemies or {}, traps=traps or {}, **pos)
 
 
 def texts(events) -> str:

@@ -7,7 +7,7 @@ import pytest
 
 from meadhall import games
 from meadhall.core.errors import IllegalAction
-from meadhall.games.midhalla.testkit import combat, legal, line, position, run
+from meadhall.games.midhalla.testkit import combat, legal, line, paused, run
 
 G = games.get("midhalla")
 R = "midhalla"
@@ -15,7 +15,7 @@ R = "midhalla"
 
 def prep(**pos):
     pos.setdefault("tiles", line(2, 3))
-    st = G.from_json(position(phase="preparation", choice=None, **pos))
+    st = paused(phase="preparation", **pos)
     run(st)
     return st
 
@@ -48,11 +48,11 @@ def test_a_destroyed_trap_is_restored_before_it_can_be_upgraded() -> None:
 
 @pytest.mark.rule(R, "Target Check")
 def test_destroyed_traps_are_never_targets_and_never_activate() -> None:
-    st = G.from_json(position(
-        phase="combat", choice=None, tiles=line(2, 3),
+    st = paused(
+        phase="combat", tiles=line(2, 3),
         heroes={"harkon": {"tile": "G"}, "enyk": {"tile": "G"}},
         enemies={"e1": {"card": "root_spawn", "tile": "t1"}},
-        traps={"t1": {"kind": "spike", "tile": "t1", "hp": 0}}))
+        traps={"t1": {"kind": "spike", "tile": "t1", "hp": 0}})
     ev = combat(st)
     assert st.traps["t1"].hp == 0 and st.enemies["e1"].tile == "G"  # no target: it moves
     assert not any("t1 attacks" in e.text for e in ev)
@@ -62,10 +62,10 @@ def test_destroyed_traps_are_never_targets_and_never_activate() -> None:
 @pytest.mark.rule(R, "4.8 Gain 3 trap components")
 def test_spent_components_stay_in_the_discard_pile() -> None:
     # "a discard pile for spent trap components": no rule shuffles it back (ruling 8)
-    st = G.from_json(position(
-        phase="rewards", rewards={"step": "gains"}, choice=None, components=[],
+    st = paused(
+        phase="rewards", rewards={"step": "gains"}, components=[],
         decks={"components": {"name": "components", "pile": ["rope"], "discard": ["gear",
-                                                                                 "gear"]}}))
+                                                                                 "gear"]}})
     ev = run(st)
     assert st.components == ["rope"]
     assert st.decks["components"].discard == ["gear", "gear"]
@@ -74,9 +74,9 @@ def test_spent_components_stay_in_the_discard_pile() -> None:
 
 @pytest.mark.rule(R, "Events, Global Events, Quests and the Quest Board")
 def test_an_empty_event_deck_is_not_refilled_from_its_discard_pile() -> None:
-    st = G.from_json(position(
-        phase="exploration", choice=None, script=[{"op": "draw_event", "deck": "tier1"}],
-        decks={"tier1": {"name": "tier1", "pile": [], "discard": ["1", "2"]}}))
+    st = paused(
+        phase="exploration", script=[{"op": "draw_event", "deck": "tier1"}],
+        decks={"tier1": {"name": "tier1", "pile": [], "discard": ["1", "2"]}})
     ev = run(st)
     assert any("The tier1 event deck is empty: nothing happens" in e.text for e in ev)
     assert st.decks["tier1"].discard == ["1", "2"]
@@ -97,10 +97,10 @@ def test_the_enemy_deck_still_reshuffles_its_discard_when_empty() -> None:
 @pytest.mark.rule(R, "Activating Bosses")
 def test_a_slowed_boss_keeps_its_slow_token_when_its_action_does_not_move() -> None:
     # bosses' "default move value ... is 0": Maul (no move) prevents no move
-    st = G.from_json(position(
-        {"scenario": "chapter2", "heroes": ["harkon"]}, phase="combat", choice=None,
+    st = paused(
+        {"scenario": "chapter2", "heroes": ["harkon"]}, phase="combat",
         tiles=line(4, 1), heroes={"harkon": {"tile": "G"}},
-        enemies={"e1": {"card": "demon_bear", "tile": "t4", "slow": "slowed"}}))
+        enemies={"e1": {"card": "demon_bear", "tile": "t4", "slow": "slowed"}})
     ev = combat(st)
     assert st.enemies["e1"].slow == "slowed" and st.enemies["e1"].tile == "t4"
     assert not any(e.kind == "slow" for e in ev)
@@ -113,10 +113,10 @@ def test_a_slowed_boss_keeps_its_slow_token_when_its_action_does_not_move() -> N
 
 @pytest.mark.rule(R, "Slow")
 def test_a_slowed_enemy_that_need_not_move_keeps_its_slow_token() -> None:
-    st = G.from_json(position(
-        phase="combat", choice=None, tiles=line(2, 1),
+    st = paused(
+        phase="combat", tiles=line(2, 1),
         heroes={"harkon": {"tile": "t2"}, "enyk": {"tile": "t2"}},
-        enemies={"e1": {"card": "draugr", "tile": "G", "slow": "slowed"}}))
+        enemies={"e1": {"card": "draugr", "tile": "G", "slow": "slowed"}})
     combat(st)  # on the gate map tile: the gate check succeeds, no move is prevented
     assert st.enemies["e1"].slow == "slowed" and st.gate_hp == 18
 
@@ -124,9 +124,9 @@ def test_a_slowed_enemy_that_need_not_move_keeps_its_slow_token() -> None:
 # ------------------------------------------------------------------ the fate scale
 @pytest.mark.rule(R, "Winning & Losing a Chapter - the Fate Scale")
 def test_a_chapter_played_on_its_own_reads_the_leftmost_global_event() -> None:
-    st = G.from_json(position(
+    st = paused(
         {"scenario": "chapter1", "heroes": ["harkon", "enyk"], "party": {"fate": -4}},
-        phase="epilogue", epilogue_read=True, choice=None))
+        phase="epilogue", epilogue_read=True)
     ev = run(st)
     assert st.outcome().result == "win" and st.party["fate"] == -5
     assert any(e.kind == "global" and e.data["n"] == "14" for e in ev)
@@ -139,12 +139,12 @@ def test_a_chapter_played_on_its_own_reads_the_leftmost_global_event() -> None:
 def test_level_one_skills_go_to_the_row_their_arrow_shows() -> None:
     # Up-arrow Sling joins the top row, down-arrow Dash the bottom row, and First Aid (both
     # ways) goes where the players put it - the same arrows level 3 skills obey
-    st = G.from_json(position(
+    st = paused(
         {"scenario": "chapter1", "heroes": ["harkon", "enyk", "tora"]}, phase="setup",
-        choice=None, gifts=[],
+        gifts=[],
         levelup={"level": 1, "pool": ["l1_sling", "l1_dash", "l1_first_aid", "l1_cut",
                                       "l1_jab"], "todo": ["harkon", "enyk", "tora"],
-                 "card": None}))
+                 "card": None})
     run(st)
     assert st.decision().seat == "players"
     st.apply("take Dash")
@@ -162,14 +162,14 @@ def test_level_one_skills_go_to_the_row_their_arrow_shows() -> None:
 # ------------------------------------------------------------------ worked examples
 def hero_turn(queue, enemies):
     """Harkon mid-turn on t1 with ``queue`` still to resolve (the skill's lines)."""
-    st = G.from_json(position(
-        phase="combat", choice=None, tiles=line(2, 2),
+    st = paused(
+        phase="combat", tiles=line(2, 2),
         heroes={"harkon": {"tile": "t1", "top_at": 0}, "enyk": {"tile": "G", "acted": True}},
         enemies=enemies,
         combat={"step": "heroes", "order": ["G", "t1", "t2"], "i": 0, "done": [], "cur": None,
                 "sub": "", "left": 0, "action": None},
         hero_turn={"hero": "harkon", "stage": "bottom", "queue": queue, "pierce": False,
-                   "source": "the example skill"}))
+                   "source": "the example skill"})
     run(st)
     return st
 
@@ -229,10 +229,10 @@ def exploring(at: str, side: str, tile: str, **tiles_more):
              "G": {"at": [0, 0], "links": {"W": "L", "E": "R"}, "fortified": True},
              "R": {"at": [1, 0], "links": {"W": "G"}, "fortified": True}, **tiles_more}
     tiles[at].setdefault("paths", {})[side] = "D"
-    st = G.from_json(position(
-        {"scenario": "side_loot_den", "heroes": ["harkon"]}, phase="exploration", choice=None,
+    st = paused(
+        {"scenario": "side_loot_den", "heroes": ["harkon"]}, phase="exploration",
         tiles=tiles, here=at, exploring=[at, side], explored_in_cycle=1,
-        script=[{"op": "place", "tile": tile}, {"op": "_explored"}]))
+        script=[{"op": "place", "tile": tile}, {"op": "_explored"}])
     run(st)
     return st
 

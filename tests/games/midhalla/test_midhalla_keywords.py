@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from meadhall import games
-from meadhall.games.midhalla.testkit import combat, legal, line, position
+from meadhall.games.midhalla.testkit import combat, legal, line, paused, position
 
 G = games.get("midhalla")
 R = "midhalla"
@@ -15,9 +15,9 @@ R = "midhalla"
 def fight(players=("harkon", "enyk"), heroes=None, enemies=None, traps=None, step="heroes",
           tiles=None, **pos):
     heroes = {**{h: {} for h in players}, **(heroes or {})}
-    st = G.from_json(position({"scenario": "chapter1", "heroes": list(players)},
-                              phase="combat", choice=None, tiles=tiles or line(3, 1),
-                              heroes=heroes, enemies=enemies or {}, traps=traps or {}, **pos))
+    st = paused({"scenario": "chapter1", "heroes": list(players)},
+                              phase="combat", tiles=tiles or line(3, 1),
+                              heroes=heroes, enemies=enemies or {}, traps=traps or {}, **pos)
     ev = combat(st, step)
     return st, ev
 

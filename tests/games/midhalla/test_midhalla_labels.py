@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from meadhall import games
 from meadhall.bots.random import RandomBot
-from meadhall.games.midhalla.testkit import combat, line, position, run
+from meadhall.games.midhalla.testkit import combat, line, paused, run
 
 G = games.get("midhalla")
 
@@ -15,12 +15,12 @@ def described(st) -> dict[str, tuple[str, list[str]]]:
 
 
 def test_hero_attack_label_gives_armor_damage_and_what_is_left() -> None:
-    st = G.from_json(position(
-        phase="combat", choice=None, tiles=line(2, 2),
+    st = paused(
+        phase="combat", tiles=line(2, 2),
         heroes={"harkon": {"tile": "t1", "top": ["strike", "cleave", "charge"]},
                 "enyk": {"tile": "G"}},
         enemies={"e1": {"card": "draugr", "tile": "t1", "hp": 4},
-                 "e2": {"card": "kobold_warrior", "tile": "t1"}}))
+                 "e2": {"card": "kobold_warrior", "tile": "t1"}})
     combat(st, "heroes")
     st.apply("next hero Harkon")
     st.apply("skill top 1 Strike")
@@ -34,8 +34,8 @@ def test_hero_attack_label_gives_armor_damage_and_what_is_left() -> None:
 
 
 def test_preparation_labels_name_costs_and_cards() -> None:
-    st = G.from_json(position(phase="preparation", choice=None, tiles=line(2, 2), silver=6,
-                              runestones=5, components=["gear"]))
+    st = paused(phase="preparation", tiles=line(2, 2), silver=6,
+                              runestones=5, components=["gear"])
     run(st)
     d = described(st)
     assert d["fortify t2"] == ("Fortify map tile t2 for 3 runestones", ["tile:t2|3 rs"])

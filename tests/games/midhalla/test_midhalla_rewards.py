@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from meadhall import games
-from meadhall.games.midhalla.testkit import combat, legal, line, position, run
+from meadhall.games.midhalla.testkit import combat, legal, line, paused, position, run
 
 G = games.get("midhalla")
 R = "midhalla"
@@ -107,9 +107,9 @@ def test_reward_values_are_the_printed_ones() -> None:
 
 @pytest.mark.rule("midhalla", "Cycles and Phases")
 def test_chapter_one_has_two_cycles_and_ends_with_the_epilogue() -> None:
-    st = G.from_json(position({"scenario": "chapter1", "heroes": ["harkon"]}, phase="combat",
-                              choice=None, cycle=2, tiles=line(2, 1),
-                              heroes={"harkon": {"tile": "G"}}))
+    st = paused({"scenario": "chapter1", "heroes": ["harkon"]}, phase="combat",
+                              cycle=2, tiles=line(2, 1),
+                              heroes={"harkon": {"tile": "G"}})
     ev = combat(st, "heroes")
     st.apply("skill top 1 Cleave")
     st.apply("skill bottom 1 Advance")
@@ -146,7 +146,8 @@ def test_winning_moves_fate_one_toward_wrath_and_keeps_unlocks() -> None:
     assert st.party["fate"] == -1
     assert "09" in st.party["unlocks"]["lore"] and st.party["new"] == []
     assert st.phase == "interlude"
-    assert legal(st) == ["play Chapter 2: Roots of the Tribute", "play Side Chapter: The Loot Kobold's Den"]
+    assert legal(st) == ["play Chapter 2: Roots of the Tribute",
+                         "play Side Chapter: The Loot Kobold's Den", "end the campaign"]
 
 
 @pytest.mark.rule("midhalla", "Marking new Unlocks")
@@ -154,7 +155,8 @@ def test_losing_moves_fate_two_toward_blessing_and_loses_chapter_unlocks() -> No
     st, _ = campaign_end_of_chapter(False)
     assert st.party["fate"] == 2
     assert "09" not in st.party["unlocks"]["lore"]
-    assert legal(st) == ["play Chapter 1: The Sealed Gate"]  # replay the lost chapter
+    # replay the lost chapter, or stop here
+    assert legal(st) == ["play Chapter 1: The Sealed Gate", "end the campaign"]
 
 
 @pytest.mark.rule("midhalla", "Winning & Losing a Chapter - the Fate Scale")
@@ -210,3 +212,27 @@ def test_drop_in_drop_out_between_chapters_with_unlocked_classes() -> None:
     st.apply("start the chapter")
     assert list(st.heroes) == ["brand", "enyk"] and st.chapter == "side_loot_den"
     assert st.party["completed"] == ["chapter1"]
+
+
+@pytest.mark.rule("midhalla", "Campaign Play")
+def test_the_players_can_end_the_campaign_and_its_record_says_how() -> None:
+    st, _ = campaign_end_of_chapter(False)
+    ev = st.apply("end the campaign")
+    o = st.outcome()
+    assert o.result == "loss" and "the players ended the campaign" in o.reason
+    assert st.party["ended"]["how"] == "the players ended the campaign before completing it"
+    assert st.party["ended"]["lost"] == 1 and st.party["ended"]["won"] == []
+    assert any(e.kind == "campaign" for e in ev)
+    assert st.measures()["trigger"] == "campaign_ended"
+    assert st.measures()["chapters_lost"] == 1
+
+
+@pytest.mark.rule("midhalla", "Campaign Play")
+def test_abandoning_a_campaign_is_recorded_on_the_party_sheet() -> None:
+    st, _ = campaign_end_of_chapter(True)
+    st.concede("we stop here")
+    assert st.outcome().result == "loss"
+    assert st.party["ended"]["how"] == "the players conceded: we stop here"
+    assert st.party["ended"]["won"] == ["chapter1"]
+    assert st.measures()["trigger"] == "conceded"
+    assert G.from_json(st.to_json()) == st  # the record is in the save

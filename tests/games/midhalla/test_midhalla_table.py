@@ -6,7 +6,7 @@ import json
 
 from meadhall import games
 from meadhall.core import draw
-from meadhall.games.midhalla.testkit import combat, layout, line, position, run
+from meadhall.games.midhalla.testkit import combat, layout, line, paused, run
 
 G = games.get("midhalla")
 
@@ -16,13 +16,13 @@ def combat_position(**more):
     tiles["t3"]["curses"] = 2
     tiles["t2"]["token"] = "plus1"
     tiles["t3"]["paths"] = {"E": "D"}
-    return G.from_json(position(
-        phase="combat", choice=None, tiles=tiles, gate_hp=17, silver=4, runestones=3,
+    return paused(
+        phase="combat", tiles=tiles, gate_hp=17, silver=4, runestones=3,
         components=["gear", "gear", "rope"],
         heroes={"harkon": {"tile": "t1", "hp": 5, "armor": 1}, "enyk": {"tile": "G"}},
         enemies={"e1": {"card": "kobold_warrior", "tile": "t2", "hp": 2},
                  "e2": {"card": "draugr", "tile": "t3", "bleed": 1}},
-        traps={"t1": {"kind": "spike", "tile": "t1", "hp": 2}}, **more))
+        traps={"t1": {"kind": "spike", "tile": "t1", "hp": 2}}, **more)
 
 
 def test_scene_shows_the_dungeon_pieces_with_hp_and_the_party() -> None:
@@ -73,9 +73,9 @@ def test_every_target_of_every_legal_action_is_drawn_through_a_whole_game() -> N
 
 
 def test_rewards_phase_and_skill_pool_are_panels() -> None:
-    st = G.from_json(position(phase="rewards", rewards={"step": "ultimates"}, choice=None,
+    st = paused(phase="rewards", rewards={"step": "ultimates"},
                               heroes={"harkon": {"ults_used": ["berserk_fury", "shield_wall"]},
-                                      "enyk": {}}))
+                                      "enyk": {}})
     run(st)
     assert st.decision().section == "4.2 Refresh 1 Ultimate Ability"
     sc = G.draw(st.view("harkon"))
@@ -102,8 +102,8 @@ def test_render_keeps_reference_panels_for_help() -> None:
 
 
 def test_render_never_draws_empty_rows_between_far_tiles() -> None:
-    st = G.from_json(position(phase="combat", choice=None, tiles=layout(
-        {"G": (0, 0), "far": (10 ** 30, 0)}, [], {"G"})))
+    st = paused(phase="combat", tiles=layout(
+        {"G": (0, 0), "far": (10 ** 30, 0)}, [], {"G"}))
     assert len(st.render().splitlines()) < 40
 
 

@@ -81,7 +81,7 @@ def test_lost_scenario_retried_from_its_beginning() -> None:
 @pytest.mark.rule("niflheim", "Party Control Sheet (PCS)")
 def test_pcs_records_scenarios_and_fallen_heroes() -> None:
     s = camp("3", {"frida": {"at": "N10", "intent": "walking", "mp": 3},
-                   "gunnar": {"at": "A1", "status": "dead"}}, done=["O1", "O2"])
+                   "gunnar": {"at": None, "status": "dead", "health": 0}}, done=["O1", "O2"])
     s.apply("exit E")
     assert s.camp["played"] == ["3"] and "gunnar" not in s.heroes
     assert s.camp["notes"] == ["Gunnar fell in scenario 3: Salvage"]
@@ -92,8 +92,8 @@ def test_pcs_records_scenarios_and_fallen_heroes() -> None:
 @pytest.mark.rule("niflheim", "Huskarl")
 def test_party_limits_extras_leave() -> None:
     s = camp("4", {"frida": {"at": "N9", "intent": "walking", "mp": 3},
-                   "gunnar": {"at": "A1"}, "archer": {"at": "A2"},
-                   "shield_maiden": {"at": "A3"}}, done=["J", "O2"])
+                   "gunnar": {"at": "B2"}, "archer": {"at": "C2"},
+                   "shield_maiden": {"at": "D2"}}, done=["J", "O2"])
     s.apply("exit E")
     assert {h for h in s.heroes} == {"frida", "gunnar", "archer", "shield_maiden"}
     assert campaign.HUSKARL_LIMIT == 4 and campaign.CHARACTER_LIMIT == 4
@@ -133,7 +133,7 @@ def test_new_character_joins_scenario_5_with_highest_xp() -> None:
 @pytest.mark.rule("niflheim", "Go Forth Warrior")
 def test_campaign_complete_after_scenario_5() -> None:
     s = camp("5", {"frida": {"at": "N8", "intent": "walking", "mp": 3},
-                   "killian": {"at": "A1"}}, done=["O2"])
+                   "killian": {"at": "B2"}}, done=["O2"])
     s.apply("exit E")
     act(s, "end the interim stage")
     assert s.outcome().result == "win" and "campaign is complete" in s.outcome().reason
@@ -161,10 +161,10 @@ def test_skills_need_xp_and_the_preceding_level_huskarls_two() -> None:
     s.apply("unlock blade flurry for frida")
     assert s.heroes["frida"].xp == 0
     s = camp("4", {"frida": {"at": "N9", "intent": "walking", "mp": 3},
-                   "gunnar": {"at": "A1", "xp": 10}}, done=["J", "O2"])
+                   "gunnar": {"at": "B2", "xp": 10}}, done=["J", "O2"])
     s.apply("exit E")
     opts = [a for a in legal(s) if a.endswith("for gunnar")]
-    assert len(opts) == 3
+    assert len(opts) == 4  # the authored huskarl skills, Preferred Weapon among them
     s.apply(opts[0])
     s.apply([a for a in legal(s) if a.endswith("for gunnar")][0])
     assert not [a for a in legal(s) if a.endswith("for gunnar")]  # at most 2
@@ -173,7 +173,7 @@ def test_skills_need_xp_and_the_preceding_level_huskarls_two() -> None:
 @pytest.mark.rule("niflheim", "Glory Cost of Skills Example")
 def test_blade_flurry_glory_example() -> None:
     """Frida has 1 Glory; Blade Flurry / 2: Corruption 1, then 3, then 5 (-1 MP)."""
-    s = camp("2", {"frida": {"at": "C3", "glory": 1, "intent": None}, "killian": {"at": "A1"}})
+    s = camp("2", {"frida": {"at": "C3", "glory": 1, "intent": None}, "killian": {"at": "B2"}})
     f = s.heroes["frida"]
     cost = GAME.content.skills["Blade Flurry"].glory
     campaign.spend_glory(f, cost)
@@ -192,8 +192,8 @@ def test_blade_flurry_glory_example() -> None:
 @pytest.mark.rule("niflheim", "Additional Rules")
 def test_glory_lost_when_a_huskarl_dies() -> None:
     s = camp("3", {"frida": {"at": "C3", "intent": "walking", "mp": 3, "glory": 2},
-                   "gunnar": {"at": "E5", "health": 1, "locked_by": 1, "activated": True}},
-             undead=[{"id": 1, "kind": "draugr", "at": "E6"}], pool={"draugr": 0})
+                   "gunnar": {"at": "B4", "health": 1, "locked_by": 1, "activated": True}},
+             undead=[{"id": 1, "kind": "draugr", "at": "B5"}], pool={"draugr": 0})
     s.force(12, 1)
     s.apply("end activation")
     assert s.heroes["gunnar"].status == "dead" and s.heroes["frida"].glory == -1
@@ -299,8 +299,8 @@ def test_retry_default_gives_up_after_three_retries() -> None:
 def test_corruption_never_passes_10_when_a_huskarl_dies() -> None:
     """"You can have a maximum of 10 Corruption": Glory lost for a huskarl's death stops there."""
     s = camp("3", {"frida": {"at": "C3", "intent": "walking", "mp": 3, "glory": -9},
-                   "gunnar": {"at": "E5", "health": 1, "locked_by": 1, "activated": True}},
-             undead=[{"id": 1, "kind": "draugr", "at": "E6"}], pool={"draugr": 0})
+                   "gunnar": {"at": "B4", "health": 1, "locked_by": 1, "activated": True}},
+             undead=[{"id": 1, "kind": "draugr", "at": "B5"}], pool={"draugr": 0})
     s.force(12, 1)
     s.apply("end activation")
     assert s.heroes["gunnar"].status == "dead" and s.heroes["frida"].corruption == 10

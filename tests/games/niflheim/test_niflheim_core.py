@@ -83,6 +83,54 @@ def test_coin_inside_a_players_choice_keeps_that_choice() -> None:
     assert grid.name(s.undead[3].at) == "G5"
 
 
+def _coin_position(chance: str = "seeded") -> Any:
+    """Frida ends her activation; the draugr moves towards her, the round ends, and the next
+    round's initiative roll asks for the Coin of Fate."""
+    p: dict[str, Any] = {"map": ["#.#"] * 10, "active": "frida", "items": {},
+                         "done": ["J", "O2"], "pool": {"draugr": 2}, "coin_used": False,
+                         "order": ["heroes", "undead"], "turn": 0,
+                         "heroes": {"frida": {"at": "B3", "intent": "walking", "mp": 3}},
+                         "undead": [{"id": 1, "kind": "draugr", "at": "B8"}]}
+    return GAME.from_json({"game": "niflheim", "setup": {"scenario": "1", "heroes": ["frida"]},
+                           "chance": {"mode": chance}, "position": p})
+
+
+@pytest.mark.rule("niflheim", "Coin of Fate")
+def test_events_before_the_coin_question_come_with_it_and_never_twice() -> None:
+    """Issue 13: the step's own events arrive with the question, named with what the roll
+    decides; after the answer only the new events follow."""
+    s = _coin_position()
+    s.force(9, 3)
+    first = [e.text for e in s.apply("end activation")]
+    assert any(t.startswith("Draugr 1 moves to") for t in first)
+    assert any(t.startswith("End of the round") for t in first)
+    assert first[-1].startswith("heroes' initiative roll (higher than the undead's wins): 9")
+    assert s.decision().section == "Coin of Fate" and "rolled 9" in s.decision().prompt
+    second = [e.text for e in s.apply("keep the roll")]
+    assert not any(t in first for t in second)
+    assert second[-1].startswith("undead initiative roll (-4; beats the heroes' 9 with 14+): 3")
+    third = [e.text for e in s.apply("keep the roll")]
+    assert not any(t in first + second for t in third)
+    assert any("heroes win" in t for t in third)
+
+
+@pytest.mark.rule("niflheim", "Coin of Fate")
+def test_table_mode_events_before_each_question() -> None:
+    s = _coin_position("table")
+    first = [e.text for e in s.apply("end activation")]
+    assert any(t.startswith("Draugr 1 moves to") for t in first)
+    assert s.decision().seat == "chance" and "heroes' initiative roll" in s.decision().prompt
+    second = [e.text for e in s.apply("result 9")]
+    assert not any(t in first for t in second) and s.decision().section == "Coin of Fate"
+    third = [e.text for e in s.apply("keep the roll")]
+    assert not any(t in first + second for t in third) and s.decision().seat == "chance"
+    fourth = [e.text for e in s.apply("result 3")]
+    assert not any(t in first + second + third for t in fourth)
+    fifth = [e.text for e in s.apply("keep the roll")]
+    assert any("heroes win" in t for t in fifth)
+    assert not any(t in first + second + third + fourth for t in fifth)
+
+
 @pytest.mark.rule("niflheim", "Adjacency")
 def test_adjacent_means_orthogonal() -> None:
     s = pos(open_map(8, 8), {"frida": {"at": "C3"}}, [{"id": 1, "kind": "draugr", "at": "D4"}],

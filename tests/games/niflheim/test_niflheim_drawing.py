@@ -128,8 +128,8 @@ def test_choices_are_drawn_as_option_cards() -> None:
 @pytest.mark.rule("niflheim", "Co-op Play")
 def test_seats_solo_and_co_op() -> None:
     solo = GAME.new_game({"scenario": "3", "heroes": ["frida"], "huskarls": ["gunnar"]}, 1)
-    assert solo.seats() == ["frida", "gunnar"]
-    assert solo.seat_of("gunnar") == "gunnar" and solo.seat_of("archer") == "frida"
+    assert solo.seats() == ["frida"]  # solo: one person runs the whole party
+    assert solo.seat_of("gunnar") == "frida" and solo.seat_of("archer") == "frida"
     coop = GAME.new_game({"scenario": "5", "heroes": ["frida", "killian"],
                           "players": {"ann": ["frida"], "bo": ["killian"]}}, 1)
     assert coop.seats() == ["ann", "bo"]

@@ -101,7 +101,7 @@ def test_knockout_event_and_measures_of_a_loss() -> None:
     assert m["rounds"] == 1 and m["knockouts"] == 1 and m["heroes_standing"] == 0
 
 
-@pytest.mark.rule("niflheim", "Eliminated Undead")
+@pytest.mark.rule("niflheim", "Resolving an Attack")
 def test_kill_event_names_hero_and_enemy_type() -> None:
     s = pos({"frida": {"at": "C3", "ready": "seax"}}, [{"id": 1, "kind": "draugr", "at": "C4"}],
             map=open_map(8, 8), scenario="2", done=["O2"], items={})

@@ -33,11 +33,26 @@ D = [{"id": 1, "kind": "draugr", "at": "A3"}]
 
 
 @pytest.mark.rule("niflheim", "Preferred Weapon")
-def test_preferred_weapon_plus_1() -> None:
+def test_preferred_weapon_plus_1_comes_from_the_skill() -> None:
+    """"the skill 'Preferred Weapon' usually grants a +1 DRM to all attacks with their
+    preferred weapon": a preferred weapon without the skill gives nothing (ruling 33)."""
     s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling"}}, D)
-    assert (1, "preferred weapon") in mods(s, "frida", 1)
-    s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling"}}, D, scenario="2")
-    assert (1, "preferred weapon") not in mods(s, "frida", 1)
+    assert all("preferred" not in why.lower() for _, why in mods(s, "frida", 1))
+    s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "sling",
+                                       "skills": ["Preferred Weapon"]}}, D)
+    assert (1, "skill Preferred Weapon") in mods(s, "frida", 1)
+    s = pos(open_map(8, 8), {"frida": {"at": "A1", "ready": "seax",
+                                       "skills": ["Preferred Weapon"]}},
+            [{"id": 1, "kind": "draugr", "at": "A2"}])
+    assert (1, "skill Preferred Weapon") not in mods(s, "frida", 1)  # the seax is not hers
+    # A huskarl's printed preferred weapons count once it has unlocked the skill.
+    s = pos(open_map(8, 8), {"gunnar": {"at": "A1", "ready": "sling"}, "frida": {"at": "H8"}},
+            D)
+    assert all("preferred" not in why.lower() for _, why in mods(s, "gunnar", 1))
+    s = pos(open_map(8, 8), {"gunnar": {"at": "A1", "ready": "sling",
+                                        "skills": ["Preferred Weapon"]}, "frida": {"at": "H8"}},
+            D)
+    assert (1, "skill Preferred Weapon") in mods(s, "gunnar", 1)
 
 
 @pytest.mark.rule("niflheim", "Dual Wielding Weapons")

@@ -46,7 +46,7 @@ def test_attack_labels_give_the_numbers_needed_with_every_drm() -> None:
     assert d["end activation"][0] == "Frida ends the activation and covers (-2 DRM)"
 
 
-@pytest.mark.rule("niflheim", "Rolling Attack Dice")
+@pytest.mark.rule("niflheim", "Resolving an Attack")
 def test_impossible_and_natural_one_limits_in_labels() -> None:
     """A natural 1 always misses (so at best 2+); beyond 12 nothing can be rolled."""
     ud = [{"id": 1, "kind": "draugr", "at": "C4", "stunned": True},
@@ -102,7 +102,7 @@ def test_coin_of_fate_choice_names_the_roll_it_decides() -> None:
     s.force(8)
     s.apply("declare walking")
     d = described(s)
-    assert d["keep the roll"] == ("Keep the 8 of Frida's roll to break the lock",
+    assert d["keep the roll"] == ("Keep the 8 of Frida's roll to break the lock (10+ breaks it)",
                                   ["option:keep-the-roll 8"])
     assert d["flip the coin of fate"][0].startswith("Flip the Coin of Fate (once per scenario)")
 

@@ -88,7 +88,7 @@ def test_passive_skill_drms() -> None:
     h = s.heroes["frida"]
     p = next(p for p in combat.plans(s, h) if p.undead == 1)
     m = combat.modifiers(s, h, s.undead[1], p, None)
-    assert (1, "skill Preferred Weapon") in m and (1, "preferred weapon") in m
+    assert (1, "skill Preferred Weapon") in m and (1, "preferred weapon") not in m
     assert (1, "skill Keen Edge") not in m  # ranged: Keen Edge is H2H only
 
 

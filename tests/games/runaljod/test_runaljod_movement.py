@@ -272,5 +272,8 @@ def test_example_berserk_attacks_two_of_three_adjacent_enemies() -> None:
 def test_counting_spaces_ignores_terrain_except_obstacles() -> None:
     st = make(["g.#.", "..#.", "...."])
     foe(st, "clan_warrior", "B1")
-    assert st.spaces_between(sq("A1"), sq("B1")) == 1  # a miniature in the way is ignored
-    assert st.spaces_between(sq("A1"), sq("D1")) == 4  # around the obstacles
+    assert st.spaces_within(sq("A1"), sq("B1"), 1)  # a miniature in the way is ignored
+    assert st.spaces_within(sq("A1"), sq("C2"), 2)  # B1 or B2: difficult terrain ignored
+    assert not st.spaces_within(sq("A1"), sq("D1"), 3)  # around the obstacles: 4 spaces
+    assert st.spaces_within(sq("A1"), sq("D1"), 4)
+    assert st.spaces_within(sq("D3"), sq("D1"), 2)  # D2, then D1

@@ -11,9 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 
+from meadhall.core.deck import Deck
 from meadhall.core.dice import Die
 from meadhall.core.errors import ContentError
-from meadhall.core.graph import HEX_DIRECTIONS, distances, hex_distance, hex_line
+from meadhall.core.graph import HEX_DIRECTIONS, hex_distance, hex_line
 from meadhall.core.grid import col_name
 
 from .components import BattleForgeContent, MapData
@@ -96,6 +97,36 @@ TRANSFORM_FURY = 8
 ATTRIBUTE_MAX = 2
 
 
+def plural(n: int, word: str) -> str:
+    """``1 cube``, ``2 cubes``; ``1 die``, ``2 dice``."""
+    if n == 1:
+        return f"{n} {word}"
+    return f"{n} {'dice' if word == 'die' else word + 's'}"
+
+
+def copy_deck(d: Deck) -> Deck:
+    """A copy of a deck. Clones share decks; a deck is copied right before it changes."""
+    return Deck(d.name, list(d.pile), list(d.top), list(d.bottom), list(d.discard), d.reshuffle)
+
+
+def bfs(start: str, adj: dict[str, list[str]], blocked: str | None) -> dict[str, float]:
+    """Steps from ``start`` to every area reachable through ``adj`` without entering
+    ``blocked`` (every step costs 1, so a breadth-first search is exact)."""
+    out = {start: 0.0}
+    frontier = [start]
+    d = 0.0
+    while frontier:
+        d += 1.0
+        nxt = []
+        for n in frontier:
+            for x in adj.get(n, ()):
+                if x not in out and x != blocked:
+                    out[x] = d
+                    nxt.append(x)
+        frontier = nxt
+    return out
+
+
 def minion_letter(mid: str) -> str:
     """The standee letter of minion ``mid`` (``T2`` -> ``B``): its number as a letter."""
     n = mid[1:]
@@ -142,15 +173,19 @@ class Board:
     rows: list[str] = field(default_factory=list)
     _champ_adj: dict[str, list[str]] = field(default_factory=dict)
     _god_adj: dict[str, list[str]] = field(default_factory=dict)
+    _fields: dict[tuple[str, str | None, bool], dict[str, float]] = field(default_factory=dict)
+    """Distance fields computed so far (the map never changes, so each is computed once)."""
 
     @classmethod
-    def build(cls, m: MapData, source: str) -> Board:
+    def build(cls, m: MapData, source: str, where: str = "map") -> Board:
+        """The board of map ``m``; a problem raises :class:`ContentError` naming ``source``
+        and the field (``where`` is the map's own path in the file)."""
         cells = [r.split() for r in m.rows]
         b = cls(len(cells[0]), len(cells), rows=list(m.rows))
         for row, line in enumerate(cells):
             for col, ch in enumerate(line):
                 if ch not in ".#S":
-                    raise ContentError(source, f"map.rows[{row}]", f"unknown cell {ch!r}")
+                    raise ContentError(source, f"{where}.rows[{row}]", f"unknown cell {ch!r}")
                 n = area_name(col, row)
                 b.cells[n] = ch
                 ax = offset_to_axial(col, row)
@@ -159,17 +194,17 @@ class Board:
                 if ch == "S":
                     b.god_start = n
         if not b.god_start:
-            raise ContentError(source, "map.rows", "no god's starting area 'S'")
+            raise ContentError(source, f"{where}.rows", "no god's starting area 'S'")
 
         def check(field_: str, names: Iterable[str]) -> None:
             for n in names:
                 if b.cells.get(n) != ".":
-                    raise ContentError(source, f"map.{field_}", f"{n} is not an area of the map")
+                    raise ContentError(source, f"{where}.{field_}", f"{n} is not an area of the map")
 
         for a, c in m.walls:
             check("walls", (a, c))
             if c not in b.hex_neighbours(a):
-                raise ContentError(source, "map.walls", f"{a} and {c} do not share a border")
+                raise ContentError(source, f"{where}.walls", f"{a} and {c} do not share a border")
             b.walls.add(frozenset((a, c)))
         check("god_inaccessible", m.god_inaccessible)
         check("altars", m.altars)
@@ -177,6 +212,7 @@ class Board:
         check("spawns", m.spawns.values())
         check("starts", m.starts)
         b.god_inaccessible = set(m.god_inaccessible)
+        # (the distance fields from every area are computed at the end of build)
         b.altars = list(m.altars)
         b.poi = list(m.poi)
         b.spawns = dict(m.spawns)
@@ -189,6 +225,13 @@ class Board:
                 b._champ_adj[n] = [x for x in b.hex_neighbours(n) if b.cells[x] == "."
                                    and frozenset((n, x)) not in b.walls]
                 b._god_adj[n] = [x for x in b._champ_adj[n] if x not in b.god_inaccessible]
+        # Every distance field minions and gods need, computed once per map: from each area,
+        # freely or around the area a god occupies (a god's area blocks a minion's path).
+        for n in b._champ_adj:
+            b.walking(n)
+            for g in b._champ_adj:
+                if g != n:
+                    b.walking(n, g)
         return b
 
     # -------------------------------------------------------------- geometry
@@ -248,13 +291,21 @@ class Board:
 
     def walking(self, a: str, blocked: str | None = None) -> dict[str, float]:
         """Distances from ``a`` counting areas as a Champion moves (no walls, no inaccessible
-        areas); ``blocked`` is an area that can be neither entered nor crossed."""
-        def step(n: str) -> Iterable[tuple[str, float]]:
-            return ((x, 1) for x in self.adjacent(n) if x != blocked)
-        return distances(a, step)
+        areas); ``blocked`` is an area that can be neither entered nor crossed. Computed once
+        per map and shared: read only."""
+        key = (a, blocked, False)
+        found = self._fields.get(key)
+        if found is None:
+            found = self._fields[key] = bfs(a, self._champ_adj, blocked)
+        return found
 
     def god_walking(self, a: str) -> dict[str, float]:
-        return distances(a, lambda n: ((x, 1) for x in self.god_adjacent(n)))
+        """Distances from ``a`` through the areas a god can enter (read only, cached)."""
+        key = (a, None, True)
+        found = self._fields.get(key)
+        if found is None:
+            found = self._fields[key] = bfs(a, self._god_adj, None)
+        return found
 
     def render_rows(self, marks: dict[str, str], width: int = 6) -> list[str]:
         """ASCII hex rows, odd rows shifted by half a cell; ``marks`` replaces an area's text.

@@ -34,6 +34,7 @@ from .basics import (
     S_TAUNT,
     S_THOR_FACES,
     TRANSFORM_FURY,
+    plural,
 )
 
 Task = dict[str, Any]
@@ -60,12 +61,12 @@ class ChampionsPhase:
             if c.area != self.thor_area:
                 opts.append("stop moving")
             if not opts:
-                self.turn["moving"] = False
-                self.turn["move"] = 0
                 self.tasks.insert(0, {"t": "turn"})
+                self.end_move(cid)
                 return
             self.ask_seat(cid, f"{self.cname(cid)} is moving from {c.area} with "
-                          f"{self.turn['move']} Movement Point(s)", S_MOVING, opts, "step", {},
+                          f"{plural(self.turn['move'], 'Movement Point')}", S_MOVING, opts, "step",
+                          {},
                           kind="turn")
             return
         opts = self.turn_options(cid)
@@ -95,14 +96,18 @@ class ChampionsPhase:
         c = self.champs[cid]
         out: list[str] = []
         if self.turn["actions"] > 0:
+            # Targets depend on the kind of attack only, not on the space: found once.
+            named: dict[str, list[str]] = {}
+            printed = self.content.boards[c.board].rondel
             for i, sp in enumerate(c.rondel):
                 if not sp:
                     continue
-                icons = self.space_icons(cid, i)
-                for icon in icons:
+                for icon in printed[i]:
                     if icon in ("melee", "ranged"):
-                        out += [f"{icon} space {i + 1} at {self.target_name(tg)}"
-                                for tg in self.attack_targets(cid, icon)]
+                        if icon not in named:
+                            named[icon] = [self.target_name(tg)
+                                           for tg in self.attack_targets(cid, icon)]
+                        out += [f"{icon} space {i + 1} at {n}" for n in named[icon]]
                     elif icon == "ritual" and len(sp) + self.boon_bonus(cid, i, "ritual") >= 3:
                         out.append(f"ritual space {i + 1}")
                     elif icon == "heal":
@@ -111,7 +116,8 @@ class ChampionsPhase:
                             out += [f"heal {self.cname(o)} with space {i + 1}"
                                     for o in self.heal_others(cid)]
                 out.append(f"move space {i + 1}")
-            if self.relocate_options(cid):
+            # Relocate needs a cube other than a Frost Cube (Frost Cubes cannot be Relocated).
+            if any(k != "f" for sp in c.rondel for k in sp):
                 out.append("relocate")
             if self.thor_adjacent(c.area):
                 out.append("taunt")
@@ -149,6 +155,7 @@ class ChampionsPhase:
         # "<icon> space <n> [at <target>]" or "heal <Champion> with space <n>".
         space = int(parts[parts.index("space") + 1]) - 1
         icon = parts[0]
+        what = self.cubes_text(cid, space, icon)[1]  # "3 cubes + 1 Boon", before they move
         strength, frost = self.perform_rondel(cid, space, icon)
         follow: list[Task] = []
         if icon in ("melee", "ranged"):
@@ -156,21 +163,24 @@ class ChampionsPhase:
             self.start_attack(cid, icon, space, strength, target, events)
             follow.append({"t": "attack"})
         elif icon == "ritual":
-            self.ritual(cid, space, strength, events)
+            self.ritual(cid, space, strength, events, what)
         elif icon == "heal":
             who = self.champion_id(choice[5:].rsplit(" with space ", 1)[0]) \
                 if " with space " in choice else cid
             n = max(1, strength)
             self.turn["heal_other"] = False  # the skill covers the next Healing Action only
-            self.heal(who, n, f"Healing Action with {strength} cube(s) by {c.name}", S_HEALING,
-                      events)
+            self.heal(who, n, f"Healing Action of {c.name} with {what}", S_HEALING, events)
         elif icon == "move":
             pts = max(1, strength - self.boon_bonus(cid, space, "move") + c.attrs["movement"])
             self.turn["move"] = pts
             self.turn["moving"] = True
-            events.append(Event("move", f"{self.cname(cid)} starts a Move Action with {pts} "
-                                f"Movement Point(s) from space {space + 1}", S_MOVING,
-                                {"champion": cid, "points": pts}))
+            events.append(Event("move", f"{self.cname(cid)} starts a Move Action with "
+                                f"{plural(pts, 'Movement Point')} from space {space + 1}",
+                                S_MOVING, {"champion": cid, "points": pts}))
+            if frost:
+                # Frost Cubes, step 4: the Health is lost once the Move Action is performed.
+                self.turn["frost"] = frost
+                frost = 0
         if frost:
             follow.append(self.frost_loss_task(cid, frost))
         self.tasks[:0] = follow
@@ -203,22 +213,33 @@ class ChampionsPhase:
         c = self.champs[cid]
         self.tasks.insert(0, {"t": "turn"})
         if choice == "stop moving":
-            self.turn["move"] = 0
-            self.turn["moving"] = False
-            events.append(Event("move", f"{self.cname(cid)} ends the Move Action in {c.area} "
-                                "(unused Movement Points are lost)", S_MOVING))
+            lost = self.turn["move"]
+            self.end_move(cid)
+            events.append(Event("move", f"{self.cname(cid)} ends the Move Action in {c.area}"
+                                + (f" ({plural(lost, 'unused Movement Point')} lost)" if lost
+                                   else ""), S_MOVING))
             return
         to = choice.split()[-1]
         cost = self.leave_cost(c.area)
         self.turn["move"] -= cost
         sec = S_CROSSING if cost > 1 else S_MOVING
         events.append(Event("move", f"{self.cname(cid)} moves from {c.area} to {to} "
-                            f"({cost} Movement Point(s), {self.turn['move']} left)", sec,
+                            f"({plural(cost, 'Movement Point')}, {self.turn['move']} left)", sec,
                             {"champion": cid, "to": to}))
         c.area = to
         if self.turn["move"] <= 0 and to != self.thor_area:
-            self.turn["moving"] = False
+            self.end_move(cid)
         self.enter_area(cid, to, events)
+
+    def end_move(self, cid: str) -> None:
+        """The Move Action is over: unused points are lost, and the Health for the Frost Cubes
+        used to perform it is lost now (Frost Cubes, steps 3-4; queued first, so it comes
+        after the effects of the Area entered last)."""
+        self.turn["move"] = 0
+        self.turn["moving"] = False
+        frost = self.turn.pop("frost", 0)
+        if frost:
+            self.tasks.insert(0, self.frost_loss_task(cid, frost))
 
     # ------------------------------------------------------------------ strategic actions
     def taunt(self, cid: str, events: list[Event]) -> None:
@@ -267,16 +288,18 @@ class ChampionsPhase:
         return [o for o in self.order if o != cid and self.champs[o].area in near]
 
     # ------------------------------------------------------------------ ritual and offering
-    def ritual(self, cid: str, space: int, strength: int, events: list[Event]) -> None:
+    def ritual(self, cid: str, space: int, strength: int, events: list[Event],
+               what: str = "") -> None:
         """Ritual: 1 charge per 3 cubes (cap 3 per skill); at an altar without the champion's
         offering, also make an Offering and receive a Boon."""
         c = self.champs[cid]
         n = strength // 3
-        events.append(Event("ritual", f"{self.cname(cid)} performs a Ritual with {strength} "
-                            f"cube(s): {n} charge(s)", S_RITUAL, {"champion": cid}))
+        events.append(Event("ritual", f"{self.cname(cid)} performs a Ritual with "
+                            f"{what or plural(strength, 'cube')}: "
+                            f"{plural(n, 'charge')} to recover", S_RITUAL, {"champion": cid}))
         self.recover_charges(cid, n, events, S_RITUAL)
         if c.area in self.board.altars and c.area not in c.offerings:
-            c.offerings.append(c.area)
+            c.offerings = [*c.offerings, c.area]  # replaced, never changed: clones share it
             events.append(Event("offering", f"{self.cname(cid)} makes an Offering at the altar "
                                 f"in {c.area} and receives a Boon", S_OFFERING, {"champion": cid}))
             self.tasks.append({"t": "boon", "c": cid})
@@ -319,13 +342,15 @@ class ChampionsPhase:
         parts = choice.split()
         space = int(parts[-1]) - 1
         if parts[0] == "greater":
-            c.boons[space]["level"] = 2
+            c.boons[space] = {**c.boons[space], "level": 2}
             events.append(Event("boon", f"{self.cname(cid)} flips the Boon in space {space + 1} "
                                 "to its Greater side (+2)", S_BOONS))
             return
         sym = parts[0]
         if sym in c.tokens_left:
-            c.tokens_left.remove(sym)
+            left = list(c.tokens_left)
+            left.remove(sym)
+            c.tokens_left = left
         c.boons[space] = {"symbol": sym, "level": 1}
         events.append(Event("boon", f"{self.cname(cid)} places a Minor {sym} Boon (+1) in space "
                             f"{space + 1}", S_BOONS, {"champion": cid}))
@@ -340,14 +365,15 @@ class ChampionsPhase:
         ahead = sorted(k for k in track if k > c.fury)
         if not ahead:
             events.append(Event("fury", f"{self.cname(cid)}'s Fury track is full: "
-                                f"{t['n']} Fury Point(s) lost", S_FURY))
+                                f"{plural(t['n'], 'Fury Point')} lost", S_FURY))
             return
         nxt = ahead[0]
         new = min(c.fury + t["n"], nxt)
         lost = c.fury + t["n"] - new
         c.fury = new
         events.append(Event("fury", f"{self.cname(cid)} gains Fury: {c.fury}"
-                            + (f" ({lost} excess point(s) disregarded)" if lost else ""), S_FURY,
+                            + (f" ({plural(lost, 'excess point')} disregarded)" if lost else ""),
+                            S_FURY,
                             {"champion": cid, "fury": c.fury}))
         if new == nxt:
             self.upgrade(cid, track[nxt], events)
@@ -413,7 +439,7 @@ class ChampionsPhase:
             events.append(Event("upgrade", f"{self.cname(cid)}'s {attr} Attribute is already at "
                                 "its maximum of 2", S_ICONS))
             return
-        c.attrs[attr] += 1
+        c.attrs = {**c.attrs, attr: c.attrs[attr] + 1}
         c.supply = max(0, c.supply - 1)
         events.append(Event("upgrade", f"{self.cname(cid)} gains 1 {attr} Attribute "
                             f"({c.attrs[attr]})", S_ICONS, {"champion": cid}))
@@ -424,9 +450,8 @@ class ChampionsPhase:
         same or an adjacent area (not through a wall); Faces adjacent to the champion or next to
         such a Face (two further with Gunnar's skill)."""
         c = self.champs[cid]
-        areas = [c.area] if kind == "melee" else [c.area, *self.board.adjacent(c.area)]
-        out = [m.id for m in sorted(self.minions.values(), key=lambda m: m.id)
-               if m.area is not None and m.area in areas]
+        areas = {c.area} if kind == "melee" else {c.area, *self.board.adjacent(c.area)}
+        out = sorted(mid for mid, m in self.minions.items() if m.area in areas)
         if self.thor["activated"] and self.thor_adjacent(c.area):
             d = self.board.direction(self.thor_area, c.area)
             face = self.face_at(d)
@@ -516,6 +541,10 @@ class ChampionsPhase:
                 self.finish_pick(p, events)
                 a["pick"] = None
                 a["stage"] = p["back"]
+                if p.get("frost"):
+                    # Frost Cubes, step 4: lost once the Reroll Reaction is performed, before
+                    # the attack goes on.
+                    self.tasks.insert(0, self.frost_loss_task(p["seat"], p["frost"]))
                 return
             chosen = p.get("done", [])
             verb = "change" if p["mode"] == "miss" else "reroll"
@@ -575,7 +604,8 @@ class ChampionsPhase:
                     if d[1] == "counter":
                         d[1] = "damage"
                         n += 1
-                events.append(Event("face", f"Blue Face: {n} Counterattack side(s) become Damage",
+                events.append(Event("face", f"Blue Face: {plural(n, 'Counterattack side')} "
+                                    "become Damage",
                                     S_THOR_FACES))
             return
         if a["stage"] == "resolve":
@@ -630,10 +660,8 @@ class ChampionsPhase:
             events.append(Event("reroll", f"{self.cname(cid)} performs a Reroll Reaction with "
                                 f"space {space + 1}: up to {n} dice", S_REROLL))
             a["pick"] = {"seat": cid, "left": n, "mode": "reroll", "any": False, "back": "manage",
-                         "sec": S_REROLL}
+                         "sec": S_REROLL, "frost": frost}
             a["stage"] = "pick"
-            if frost:
-                self.tasks.insert(1, self.frost_loss_task(cid, frost))
             return
         self.use_roll_skill(cid, choice[6:], events)
 
@@ -759,12 +787,10 @@ class ChampionsPhase:
                       follow: list[Task]) -> None:
         m = self.minions[mid]
         side = self.minion_side(m.type)
-        m.damage += dmg
+        m = self.set_minion(mid, damage=m.damage + dmg)
         if m.damage >= side.health:
             sym = self.spawn_symbol()
-            m.area = None
-            m.damage = 0
-            m.lying = sym
+            m = self.set_minion(mid, area=None, damage=0, lying=sym)
             # kind "kill" with by/enemy/enemy_type: the simulation lab counts these.
             events.append(Event("kill", f"{self.cname(cid)} deals {dmg} Damage and Destroys "
                                 f"{self.minion_name(mid)}: it lies down by the {sym} Spawning "

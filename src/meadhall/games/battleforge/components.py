@@ -185,3 +185,96 @@ class BattleForgeContent(ContentModel):
                 if e not in self.scenario_events:
                     raise ValueError(f"{s.name}: unknown event set {e}")
         return self
+
+
+OPS = {"activate", "if", "turn", "move", "attack", "damage", "lose", "heal", "temp", "frost",
+       "stun", "push", "pull", "throw", "token"}
+"""The operations a God or Event card step may use (``op_<name>`` in ``gods.py``)."""
+OP_KEYS = {"activate": ("types",), "if": ("cond", "then"), "turn": ("face", "toward"),
+           "move": ("adjacent_to", "face", "toward"), "attack": ("target", "damage"),
+           "damage": ("who", "amount"), "lose": ("who", "amount"), "heal": ("who", "amount"),
+           "temp": ("who", "amount"), "frost": ("who", "amount"), "stun": ("who",),
+           "push": ("who", "distance"), "pull": ("who", "distance"), "throw": ("who", "to"),
+           "token": ("kind", "where")}
+"""The keys each card step operation reads."""
+FACES = ("orange", "red", "yellow", "green", "blue", "purple")
+SELECTORS = {"all", "first", "hit", "moved", "closest", "farthest", "lowest_health",
+             "most_cubes"}
+"""The champions a step may name (``Gods.select``)."""
+
+
+def check_steps(path: str, where: str, steps: list[dict[str, Any]],
+                names: tuple[str, ...] = ()) -> None:
+    """Every step names a known operation and known champions (a selector, or one of
+    ``names``: the champions of a game in progress, whom queued steps may name)."""
+    known = SELECTORS | set(names)
+    from meadhall.core.errors import ContentError
+
+    for i, st in enumerate(steps):
+        at = f"{where}[{i}]"
+        if st.get("op") not in OPS:
+            raise ContentError(path, f"{at}.op", f"unknown operation {st.get('op')!r}; known: "
+                               f"{', '.join(sorted(OPS))}")
+        for key in OP_KEYS[st["op"]]:
+            if key not in st:
+                raise ContentError(path, f"{at}.{key}", f"a {st['op']!r} step needs {key}")
+        for key in ("amount", "damage", "distance"):
+            if key in st and not (type(st[key]) is int and 0 <= st[key] <= 20):
+                raise ContentError(path, f"{at}.{key}", "a whole number from 0 to 20")
+        if "face" in st and st["face"] not in FACES:
+            raise ContentError(path, f"{at}.face", f"one of Thor's Faces: {', '.join(FACES)}")
+        if st["op"] == "token" and st["kind"] not in ("heat", "freeze"):
+            raise ContentError(path, f"{at}.kind", "heat or freeze")
+        if st["op"] == "activate" and not (isinstance(st["types"], list) and all(
+                k in (1, 2, 3) for k in st["types"])):
+            raise ContentError(path, f"{at}.types", "Minion types 1, 2, 3")
+        if st["op"] == "attack":
+            tg = st["target"]
+            if not (isinstance(tg, dict) and (tg.get("line") in FACES or tg.get("adjacent")
+                                             or isinstance(tg.get("within"), int))):
+                raise ContentError(path, f"{at}.target", "line (a Face), adjacent, or within "
+                                   "(a number of Areas, with or without a champion)")
+        if st["op"] == "if" and not isinstance(st["cond"], dict):
+            raise ContentError(path, f"{at}.cond", "a condition object")
+        for key in ("who", "toward", "adjacent_to"):
+            if key in st and st[key] not in known:
+                raise ContentError(path, f"{at}.{key}", f"unknown champion selector "
+                                   f"{st[key]!r}; known: {', '.join(sorted(SELECTORS))}")
+        target = st.get("target")
+        if isinstance(target, dict) and "champion" in target and \
+                target["champion"] not in known:
+            raise ContentError(path, f"{at}.target.champion", f"unknown champion selector "
+                               f"{target['champion']!r}")
+        for key in ("then",):
+            if isinstance(st.get(key), list):
+                check_steps(path, f"{at}.{key}", st[key], names)
+
+
+def check_content(path: str, c: BattleForgeContent) -> None:
+    """The checks beyond the schema (see :meth:`BattleForgeGame.check_content`)."""
+    from meadhall.core.errors import ContentError
+
+    from .basics import Board
+
+    for k, sc in c.scenarios.items():
+        Board.build(sc.map, path, f"scenarios.{k}.map")
+        for slot, card in sc.minions.items():
+            if c.minion_cards[card].type != slot:
+                raise ContentError(path, f"scenarios.{k}.minions.{slot}", f"{card} is a Minion "
+                                   f"{c.minion_cards[card].type} card, not Minion {slot}")
+        if set(sc.minions) != {1, 2, 3}:
+            raise ContentError(path, f"scenarios.{k}.minions", "the three numbered Minion "
+                               "spaces 1, 2, 3 (Reading the Confrontation Board)")
+    for k, card in c.thor_cards.items():
+        check_steps(path, f"thor_cards.{k}.steps", card.steps)
+    for k, card in c.general_events.items():
+        check_steps(path, f"general_events.{k}.steps", card.steps)
+    for g, group in c.scenario_events.items():
+        for k, card in group.items():
+            check_steps(path, f"scenario_events.{g}.{k}.steps", card.steps)
+    track = c.round_track
+    if len(track) != 13 or track[-1] != "end" or any(
+            s not in ("triangle", "square", "circle") for s in track[:-1]):
+        raise ContentError(path, "round_track", "12 Rounds of Spawning symbols (triangle, "
+                           "square, circle) then the last space, 'end' (Winning and Losing: "
+                           "the end of Round 12)")

@@ -15,7 +15,7 @@ from typing import Any
 
 from meadhall.core import draw
 
-from .basics import MAX_HEALTH, area_name, minion_letter
+from .basics import MAX_HEALTH, area_name, minion_letter, plural
 from .presentation import COMPASS, FACE_NOTES, ICON_SHORT
 
 SYMBOL_GLYPH = {"triangle": "▲", "square": "■", "circle": "●", "end": "✖"}
@@ -149,7 +149,7 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
             n = cubes.count(kind)
             if n:
                 word, colour = CUBE_WORDS[kind]
-                tokens.append(draw.Token(f"{cid}-{i + 1}-{kind}", f"{n} {word}(s)", str(n),
+                tokens.append(draw.Token(f"{cid}-{i + 1}-{kind}", plural(n, word), str(n),
                                          "marker", str(i + 1), colour=colour if kind != "c"
                                          else c["colour"]))
     rondel = draw.Track(f"rondel-{cid}", "Rondel (clockwise)", spaces, cyclic=True,
@@ -218,7 +218,8 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
     """The three Minion cards on the Confrontation board, with the side that is up."""
     cards = []
     for k, card in sorted(view["minion_cards"].items()):
-        text = (f"Health {card['health']}, {card['actions']} Action(s), Damage {card['damage']}, "
+        text = (f"Health {card['health']}, {plural(card['actions'], 'Action')}, Damage "
+                f"{card['damage']}, "
                 f"Counterattack {card['counter']}, Fury {card['fury']}, Target "
                 f"{card['target'].replace('_', ' ')}"
                 + (f", range {card['range']}" if card.get("range") else "")

@@ -29,6 +29,8 @@ WEIGHTS = {"thor": 0.43, "poi": 0.14, "health": 0.16, "ready": 0.06, "position":
 HEALTH_SCALE = 3.0
 """Health's worth flattens above a few points (see :func:`health_value`)."""
 READY_POWER = 1.0
+POSITION_RANGE = 8.0
+"""Areas beyond which a champion counts as nowhere near an Area to attack from."""
 EXPOSURE_WEIGHT = 1.0
 """How much of the Damage a champion is exposed to in the next Ironborn Phase counts now."""
 HUNTER_WEIGHT = 3.0
@@ -104,12 +106,22 @@ def attack_strength(s: BattleForgeState, cid: str) -> float:
     """Expected Damage of this champion's best attack from one space (cubes and Boon as
     white dice, the Attributes' red and green dice), before Thor's Passive."""
     c = s.champs[cid]
-    best = 0
+    # A Melee Attack reaches only the Face toward the champion, a Ranged one it and its two
+    # neighbours: next to Thor a pile counts only if its attack reaches a standing Face;
+    # elsewhere a melee pile counts half (it will reach one Face of three).
+    worth = {"melee": 0.5, "ranged": 1.0}
+    if s.thor["activated"] and s.thor_adjacent(c.area):
+        d = s.board.direction(s.thor_area, c.area)
+        faces = s.content.god.faces
+        i = faces.index(s.face_at(d)) if d is not None else 0
+        near = [faces[(i + k) % 6] not in s.thor["destroyed"] for k in (-1, 0, 1)]
+        worth = {"melee": 1.0 if near[1] else 0.0, "ranged": 1.0 if any(near) else 0.0}
+    best = 0.0
     for i in range(6):
         icons = s.space_icons(cid, i)
         for icon in ("melee", "ranged"):
             if icon in icons:
-                best = max(best, len(c.rondel[i]) + s.boon_bonus(cid, i, icon))
+                best = max(best, worth[icon] * (len(c.rondel[i]) + s.boon_bonus(cid, i, icon)))
     means = die_means(s)
     return best * means["white"][0] + c.attrs["red"] * means["red"][0] + \
         c.attrs["green"] * means["green"][0]
@@ -208,6 +220,8 @@ def evaluate(s: BattleForgeState) -> float:
             m = s.minions[target]
             counter_risk = counter * s.minion_side(m.type).counter
     thor = sum(min(hp, v) / hp for v in done.values()) / len(faces)
+    standing = [hp - v for v in done.values() if v < hp]
+    need = (min(standing) if standing else hp) + len(s.thor["destroyed"])
     total_poi = max(1, len(s.board.poi))
     poi = min(1.0, poi_left(s) / total_poi)
 
@@ -223,17 +237,16 @@ def evaluate(s: BattleForgeState) -> float:
         c = s.champs[cid]
         h = c.health - (counter_risk if s.atk and s.atk["c"] == cid else 0.0) - \
             losses.get(cid, 0.0) - EXPOSURE_WEIGHT * threat.get(cid, 0.0)
-        health += health_value(h)
-        # Thor's Passive takes 1 Damage per destroyed Face from every attack: what counts is
-        # what the best attack deals beyond it, against a Face's Health.
-        net = attack_strength(s, cid) - len(s.thor["destroyed"])
-        ready += max(0.0, min(net / hp, 1.0)) ** READY_POWER
+        health += min(1.0, health_value(h))
+        # How much of what one attack must deal to destroy a standing Face (its Health left
+        # plus Thor's Passive, 1 per destroyed Face) the champion's best pile brings.
+        ready += min(attack_strength(s, cid) / need, 1.0) ** READY_POWER
         if goals:
             dist = s.board.walking(c.area)
             d = min((dist.get(a, 20) for a in goals), default=20)
             if cid == mover and s.turn.get("moving"):
                 d = max(0.0, d - s.turn.get("move", 0))
-            position += 1.0 / (1.0 + d)
+            position += 1.0 - min(d, POSITION_RANGE) / POSITION_RANGE
     health /= n
     ready /= n
     position /= n

@@ -16,7 +16,8 @@ from meadhall.core.protocol import Action, Game, GameState, Info
 
 from . import drawing, evaluation, vocabulary
 from .basics import GAME_ID, Board
-from .components import BattleForgeContent
+from .components import BattleForgeContent, check_content
+from .positions import Position
 from .state import BattleForgeState
 
 CONTENT = Path(__file__).parent / "content" / "battleforge.json"
@@ -30,7 +31,8 @@ class Setup(ContentModel):
     heroes: list[str] = Field(default_factory=lambda: ["ragnar", "lagertha"], min_length=2,
                               max_length=4)
     berserkers: list[str] = Field(default_factory=list)
-    players: int = Field(0, ge=0, le=4)
+    players: int | None = Field(None, ge=1, le=4)
+    """None: one player per Champion; 1: solo, one player runs both Champions."""
 
 
 class BattleForgeGame(Game):
@@ -44,12 +46,25 @@ class BattleForgeGame(Game):
         self._boards: dict[str, Board] = {}
 
     def load_content(self) -> BattleForgeContent:
-        return load(BattleForgeContent, CONTENT)
+        content = load(BattleForgeContent, CONTENT)
+        self.check_content(str(CONTENT), content)
+        return content
+
+    def check_content(self, path: str, model: Any) -> None:
+        """What the game checks beyond the schema when it loads its content (the maps, the
+        minion card slots, the card steps, the Rounds track); ``meadhall validate`` calls it
+        too, so both refuse a file with the same message."""
+        if isinstance(model, BattleForgeContent):
+            check_content(path, model)
+
+    def position_model(self) -> type[Any] | None:
+        """The schema of a BattleForge ``position`` (docs/formats/battleforge.md)."""
+        return Position
 
     def board(self, scenario: str) -> Board:
         if scenario not in self._boards:
             self._boards[scenario] = Board.build(self.content.scenarios[scenario].map,
-                                                 f"{CONTENT}: scenarios.{scenario}")
+                                                 str(CONTENT), f"scenarios.{scenario}.map")
         return self._boards[scenario]
 
     def scenarios(self) -> list[Info]:
@@ -70,6 +85,10 @@ class BattleForgeGame(Game):
         check_choices("berserkers", s.berserkers, c.berserker_forms, "berserker form")
         if s.players == 1 and len(s.heroes) != 2:
             raise ContentError("setup", "heroes", "in solo mode the player controls 2 Champions")
+        if s.players not in (None, 1, len(s.heroes)):
+            raise ContentError("setup", "players", "each player controls 1 Champion, or in "
+                               "solo mode 2 (Game Overview): players is 1 or the number of "
+                               "heroes")
         return BattleForgeState(c, s.model_dump(), seed, self.board(s.scenario), chance,
                                 auto_choices)
 

@@ -47,6 +47,9 @@ class Gods:
             return order[:1]
         if sel == "hit":
             return list(self.last_hit)
+        if sel == "moved":
+            # "that Champion": the one the card moved Thor next to.
+            return [self.thor_target] if self.thor_target in self.champs else []
         dist = self.board.walking(self.thor_area)
 
         def d(c: str) -> float:
@@ -90,7 +93,8 @@ class Gods:
             self.tasks.insert(0, {"t": "steps", "steps": step["then"], "sec": sec})
 
     def op_turn(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
-        who = self.select(step["toward"])
+        toward = step["toward"]
+        who = [toward] if toward in self.champs else self.select(toward)
         if not who:
             return
         area = self.champs[who[0]].area
@@ -107,6 +111,11 @@ class Gods:
         here = self.thor_area
         if not who:
             return
+        # The champion chosen now stays the card's champion: the Face turns toward "them" and
+        # "that Champion" is attacked even if, once Thor has moved, another would be chosen.
+        self.thor_target = who[0]
+        if step["toward"] == step["adjacent_to"]:
+            step = dict(step, toward=who[0])
         x = self.champs[who[0]].area
         qual = [a for a in self.board.adjacent(x) if a not in self.board.god_inaccessible]
         gd = self.board.god_walking(here)
@@ -205,7 +214,7 @@ class Gods:
             events.append(Event("push", f"{self.cname(who)} is pushed to {area}", S_GOD_ACT))
             self.enter_area(who, area, events)
         else:
-            self.minions[who].area = area
+            self.set_minion(who, area=area)
             events.append(Event("push", f"{self.minion_name(who)} is pushed to {area}",
                                 S_GOD_ACT))
             self.ashfolk_enters(who, area, events)
@@ -231,7 +240,9 @@ class Gods:
             dist = self.board.walking(here)
             near = [c for c in order if dist.get(self.champs[c].area, 99) <= tg["within"]]
             hits = [c for c in self.select(tg["champion"]) if c in near]
-            what = f"the {tg['champion'].replace('_', ' ')} Champion up to {tg['within']} Areas away"
+            who = ("Champion he moved next to" if tg["champion"] == "moved"
+                   else f"{tg['champion'].replace('_', ' ')} Champion")
+            what = f"the {who} up to {tg['within']} Areas away"
         else:
             dist = self.board.walking(here)
             hits = [c for c in order if 0 < dist.get(self.champs[c].area, 99) <= tg["within"]]

@@ -16,6 +16,7 @@ from .basics import (
     S_IRONBORN,
     S_PHASES,
     S_VICTORY,
+    copy_deck,
 )
 
 Task = dict[str, Any]
@@ -56,6 +57,7 @@ class IronbornPhase:
 
     def t_event(self, t: Task, events: list[Event]) -> None:
         """Draw the top Event card and resolve it; then it is discarded."""
+        self.event_deck = copy_deck(self.event_deck)  # decks are shared by clones until changed
         card_id = self.event_deck.draw(self.chance, S_EVENT)
         if card_id is None:
             return
@@ -69,11 +71,13 @@ class IronbornPhase:
 
     def t_god(self, t: Task, events: list[Event]) -> None:
         """Draw the top God card: activate its Minion types in order, then Thor's steps."""
+        self.god_deck = copy_deck(self.god_deck)
         card_id = self.god_deck.draw(self.chance, S_GODCARD)
         if card_id is None:
             return
         card = self.content.thor_cards[card_id]
         self.cur_card = card.name
+        self.thor_target = None
         self.god_card = card_id
         events.append(Event("god_card", f"God card: {card.name} - activates Minions "
                             f"{', '.join(str(k) for k in card.activate)}; {card.text}",
@@ -91,9 +95,11 @@ class IronbornPhase:
     def t_end_round(self, t: Task, events: list[Event]) -> None:
         """Discard the God card, pass the First Champion marker to the left, new round."""
         if self.god_card:
+            self.god_deck = copy_deck(self.god_deck)
             self.god_deck.to_discard(self.god_card)
             self.god_card = None
         self.cur_card = None
+        self.thor_target = None
         self.first = (self.first + 1) % len(self.order)
         self.round += 1
         self.phase = "champions"

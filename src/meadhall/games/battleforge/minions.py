@@ -3,10 +3,8 @@ attacks on the closest champion, destruction and standing up (section "Minions")
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from typing import Any
 
-from meadhall.core.graph import all_shortest_paths, distances
 from meadhall.core.protocol import PLAYERS, Event
 
 from .basics import (
@@ -16,6 +14,8 @@ from .basics import (
     S_MIN_MOVE,
     S_MIN_RES,
     S_SPECIAL,
+    copy_deck,
+    plural,
 )
 
 Task = dict[str, Any]
@@ -34,7 +34,7 @@ class Minions:
         ids = sorted(m.id for m in self.minions.values() if m.type == k)
         events.append(Event("activate", f"Minions {k} ({card.name}, "
                             f"{'Overheated' if over else 'standard'} side) are Activated: "
-                            f"{side.actions} Action(s) each", S_MIN_ACT, {"type": k}))
+                            f"{plural(side.actions, 'Action')} each", S_MIN_ACT, {"type": k}))
         tasks: list[Task] = [{"t": "minion", "id": m, "left": side.actions,
                               "side": "overheated" if over else "standard", "attacked": []}
                              for m in ids]
@@ -55,13 +55,31 @@ class Minions:
         name = self.minion_name(m.id)
         if m.area is None:
             area = self.board.spawns[m.lying]
-            m.area = area
-            m.lying = None
-            t["left"] -= 1
-            events.append(Event("stand", f"{name} Stands in the Spawning Area {area} (its first "
-                                "Action)", S_MIN_DESTROY, {"minion": m.id, "area": area}))
             self.tasks.insert(0, t)
-            self.minion_entered(t, area, events)
+            if area == self.thor_area:
+                # Ruling 41: a God occupies his Area completely, so the minion Stands in an
+                # Area next to the Spawning Area, as characters Thor displaces are pushed.
+                opts = [a for a in self.board.adjacent(area) if a != self.thor_area]
+                if not opts:
+                    t["left"] = 0
+                    events.append(Event("stand", f"{name} cannot Stand: Thor occupies the "
+                                        f"Spawning Area {area} and every Area next to it is "
+                                        "closed", S_MIN_DESTROY, {"minion": m.id}))
+                    return
+                if len(opts) > 1:
+                    first = self.turn_order()[0]
+                    choices = [f"{name} to {a}" for a in opts]
+                    self.ask_seat(first, f"Thor occupies the Spawning Area {area}: the First "
+                                  f"Champion chooses where {name} Stands", S_MIN_DESTROY,
+                                  choices, "minion_stand", {}, default=choices[0])
+                    return
+                area = opts[0]
+            self.minion_stand(t, area, events)
+            return
+        if m.area == self.thor_area:
+            # "Champions and Minions can pass through, but never stop in an Area occupied by"
+            # a God: a minion in Thor's Area spends its Action leaving it.
+            self.minion_leave_god(t, side, events)
             return
         # Scenario interactions with points of interest.
         if self.scenario_poi == "furnace" and self.minion_card(m.type).model in (
@@ -82,8 +100,9 @@ class Minions:
             return
         champs = [c for c in self.turn_order()
                   if side.special != "rampage" or c not in t["attacked"]]
-        # Attack the closest champion in range, if any (Minion Attacks).
-        if side.target != "poi" or not self.poi_areas():
+        # Attack the closest champion in range, if any (Minion Attacks); a minion that hunts
+        # Points of Interest attacks only when none can be reached (its card; ruling 25).
+        if side.target != "poi" or not self.reachable_poi(m.area):
             dist = self.board.walking(m.area, blocked=None)
             in_range = [c for c in champs if dist.get(self.champs[c].area, 99) <= side.range]
             if in_range:
@@ -108,6 +127,39 @@ class Minions:
         self.ask_seat(PLAYERS, f"{name} has equally short paths toward its Target: choose its "
                       "next Area", S_MIN_MOVE, opts, "minion_step", {}, default=opts[0])
 
+    def minion_stand(self, t: Task, area: str, events: list[Event]) -> None:
+        """The Inactive minion of task ``t`` Stands in ``area`` as its first Action."""
+        m = self.set_minion(t["id"], area=area, lying=None)
+        t["left"] -= 1
+        where = "the Spawning Area" if area in self.board.spawns.values() else "the Area"
+        events.append(Event("stand", f"{self.minion_name(m.id)} Stands in {where} {area} (its "
+                            "first Action)", S_MIN_DESTROY, {"minion": m.id, "area": area}))
+        self.minion_entered(t, area, events)
+
+    def ans_minion_stand(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
+        self.minion_stand(self.tasks[0], choice.split()[-1], events)
+
+    def minion_leave_god(self, t: Task, side: Any, events: list[Event]) -> None:
+        """A minion in the God's Area moves on toward its Target (or, with no path, to an
+        Area next to it: ruling 42); it never attacks or interacts from there."""
+        m = self.minions[t["id"]]
+        champs = [c for c in self.turn_order()
+                  if side.special != "rampage" or c not in t["attacked"]]
+        targets = self.minion_targets(m.area, side.target, champs)
+        steps = self.minion_steps(m.area, targets, t["left"]) or [
+            a for a in self.board.adjacent(m.area) if a != self.thor_area]
+        self.tasks.insert(0, t)
+        if not steps:
+            t["left"] = 0
+            return
+        if len(steps) == 1:
+            self.minion_move(t, steps[0], events)
+            return
+        name = self.minion_name(m.id)
+        opts = [f"{name} to {a}" for a in steps]
+        self.ask_seat(PLAYERS, f"{name} must leave Thor's Area: choose its next Area",
+                      S_MIN_MOVE, opts, "minion_step", {}, default=opts[0])
+
     def ans_minion_step(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         self.minion_move(self.tasks[0], choice.split()[-1], events)
 
@@ -116,7 +168,7 @@ class Minions:
         t["left"] -= 1
         events.append(Event("move", f"{self.minion_name(m.id)} moves from {m.area} to {area}",
                             S_MIN_MOVE, {"minion": m.id, "to": area}))
-        m.area = area
+        self.set_minion(m.id, area=area)
         self.minion_entered(t, area, events)
 
     def minion_entered(self, t: Task, area: str, events: list[Event]) -> None:
@@ -148,6 +200,12 @@ class Minions:
         events.append(Event("attack", f"{self.minion_name(t['id'])} Attacks {self.cname(cid)} "
                             f"(closest Champion in range)", S_MIN_ATK,
                             {"minion": t["id"], "champion": cid}))
+
+    def reachable_poi(self, here: str) -> list[str]:
+        """Points of Interest a minion in ``here`` can reach: not under Thor (he occupies his
+        Area completely), with a path to them."""
+        dist = self.board.walking(here)
+        return [a for a in self.poi_areas() if a != self.thor_area and a in dist]
 
     def poi_areas(self) -> list[str]:
         """Points of Interest: Heat tokens (The Last Flame) or Unlit Furnaces (Forge of Doom)."""
@@ -194,36 +252,48 @@ class Minions:
         if not targets:
             return []
         god = self.thor_area
-        rank = {c: i for i, c in enumerate(self.turn_order())}
+        board = self.board
+        # The best (lowest) turn rank of a champion in each area: a path "passes through a
+        # Champion Area" when one of the areas it passes through (not its start, not its
+        # destination, which every path to the same target shares) holds a champion.
+        node_rank: dict[str, int] = {}
+        for i, c in enumerate(self.turn_order()):
+            a = self.champs[c].area
+            node_rank[a] = min(node_rank.get(a, 100), i)
 
-        def step_with(allow_god: bool):
-            def step(n: str) -> Iterable[tuple[str, float]]:
-                return ((x, 1) for x in self.board.adjacent(n) if allow_god or x != god)
-            return step
-
+        # Shortest paths are read from distance fields instead of being listed: an area x lies
+        # on a shortest path from a first step n to a target t when d(n, x) + d(x, t) = d(n, t).
         for allow in (True, False):
-            step = step_with(allow)
-            dist = distances(here, step)
+            blocked = None if allow else god
+            dist = board.walking(here, blocked)
             reach = [a for a in targets if a in dist and a != god and a != here]
             if not reach:
                 continue
             best = min(dist[a] for a in reach)
-            paths = []
-            for a in reach:
-                if dist[a] == best:
-                    paths += all_shortest_paths(here, a, step, limit=200)
-            valid = [p for p in paths if all(i < left for i, x in enumerate(p) if x == god and i)]
-            if not valid:
+            ends = [a for a in reach if dist[a] == best]
+            if allow and god in dist and dist[god] >= left:
+                # The god's area would come at an Action the minion does not have to leave
+                # it: only the shortest paths that avoid it are valid.
+                blocked = god
+                around = board.walking(here, god)
+                ends = [a for a in ends if around.get(a) == best]
+                if not ends:
+                    continue
+            pairs = [(n, t) for n in board.adjacent(here) if n != blocked
+                     for t in ends if board.walking(n, blocked).get(t) == best - 1]
+            if len({n for n, _ in pairs}) == 1:
+                return [pairs[0][0]]  # one first step: no tie to break
+            ranked: list[tuple[int, str]] = []
+            for n, t in pairs:
+                from_n = board.walking(n, blocked)
+                to_t = board.walking(t, blocked)
+                r = min((r for x, r in node_rank.items() if x != t
+                         and from_n.get(x, 1e9) + to_t.get(x, 1e9) == best - 1), default=100)
+                ranked.append((r, n))
+            if not ranked:
                 continue
-
-            def champ_rank(p: list[str]) -> int:
-                # The areas the path passes through (not the start, not the destination, which
-                # every path to the same target shares).
-                ranks = [rank[c] for c in self.order for x in p[1:-1] if self.champs[c].area == x]
-                return min(ranks) if ranks else 100
-
-            top = min(champ_rank(p) for p in valid)
-            return sorted(dict.fromkeys(p[1] for p in valid if champ_rank(p) == top))
+            top = min(r for r, _ in ranked)
+            return sorted({n for r, n in ranked if r == top})
         return []
 
     def t_minion_attacks(self, t: Task, events: list[Event]) -> None:
@@ -269,6 +339,7 @@ class Minions:
         """Forge of Doom: a lit Furnace is flipped; the Minion card with its number flips to
         the Overheated side permanently."""
         for area in self.pending_lights:
+            self.furnace_pool = copy_deck(self.furnace_pool)
             n = int(self.furnace_pool.draw(self.chance, S_SPECIAL))
             self.furnaces[area] = n
             self.overheated[str(n)] = True

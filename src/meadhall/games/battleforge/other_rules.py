@@ -28,6 +28,7 @@ from .basics import (
     S_STUN,
     S_TEMP,
     START_HEALTH,
+    plural,
     replacement_choices,
     rondel_take,
 )
@@ -84,8 +85,8 @@ class OtherRules:
             t["stage"] = 2
             self.tasks.insert(0, t)
             opts = [f"defend {k} damage" for k in range(t["most"], 0, -1)]
-            self.ask_seat(c.id, f"{self.cname(c.id)} defends with {t['strength']} cube(s) and "
-                          f"bonus: how much of the {t['n']} Damage ({t['src']})?", S_DEFENSE,
+            self.ask_seat(c.id, f"{self.cname(c.id)} defends with strength {t['strength']}: "
+                          f"how much of the {t['n']} Damage ({t['src']})?", S_DEFENSE,
                           opts, "block", {}, default=opts[0])
             return
         if stage == 2:
@@ -125,6 +126,7 @@ class OtherRules:
             return
         if choice.startswith("defend with space "):
             space = int(choice.split()[-1]) - 1
+            what = self.cubes_text(cid, space, "defense")[1]
             strength, frost = self.perform_rondel(cid, space, "defense")
             if frost:
                 self.tasks.insert(1, self.frost_loss_task(cid, frost))
@@ -134,13 +136,13 @@ class OtherRules:
                 # number of Action Cubes used": against Heat, less can be worth it.
                 t.update(stage=3, most=blocked, strength=strength)
                 events.append(Event("defense", f"{self.cname(cid)} defends with space "
-                                    f"{space + 1} ({strength} cube(s) and bonus)", S_DEFENSE,
+                                    f"{space + 1} ({what})", S_DEFENSE,
                                     {"champion": cid, "space": space + 1}))
                 return
             t["n"] -= blocked
             events.append(Event("defense", f"{self.cname(cid)} defends with space {space + 1} "
-                                f"({strength} cube(s) and bonus): {blocked} Damage blocked, "
-                                f"{t['n']} left", S_DEFENSE, {"champion": cid, "space": space + 1}))
+                                f"({what}): {blocked} Damage blocked, {t['n']} left", S_DEFENSE,
+                                {"champion": cid, "space": space + 1}))
 
     def lose_health(self, cid: str, n: int, src: str, section: str, events: list[Event],
                     heat: bool = False, undefended: bool = False,
@@ -152,7 +154,8 @@ class OtherRules:
             events.append(Event("health", f"{self.cname(cid)} loses no Health ({src})", section))
             return
         c.health = max(0, c.health - n)
-        events.append(Event("health", f"{self.cname(cid)} loses {n} Health Point(s) ({src}): "
+        events.append(Event("health", f"{self.cname(cid)} loses {plural(n, 'Health Point')} "
+                            f"({src}): "
                             f"{c.health} left", section, {"champion": cid, "lost": n}))
         follow: list[Task] = []
         if c.health <= 0:
@@ -171,7 +174,7 @@ class OtherRules:
                if self.skill_useful(cid, form)] if t["n"] > 0 else []
         if sks:
             self.tasks.insert(0, dict(t))
-            self.ask_seat(cid, f"{self.cname(cid)} is about to lose {t['n']} Health Point(s) "
+            self.ask_seat(cid, f"{self.cname(cid)} is about to lose {plural(t['n'], 'Health Point')} "
                           f"({t['src']}, no Defense possible): use "
                           f"{' or '.join(x[6:] for x in sks)} first?", S_SKILL_REQ,
                           [*sks, f"lose {t['n']} health"], "anytime_lose", {},
@@ -217,13 +220,14 @@ class OtherRules:
         c = self.champs[cid]
         got = max(0, min(n, MAX_HEALTH - c.health))
         c.health += got
-        events.append(Event("heal", f"{self.cname(cid)} heals {got} Health Point(s) ({src}): "
+        events.append(Event("heal", f"{self.cname(cid)} heals {plural(got, 'Health Point')} "
+                            f"({src}): "
                             f"{c.health}", section, {"champion": cid, "healed": got}))
         return got
 
     def frost_loss_task(self, cid: str, frost: int) -> Task:
         return {"t": "lose", "c": cid, "n": 2 * frost, "sec": S_FROST,
-                "src": f"{frost} Frost Cube(s) returned to the Reserve", "by": "frost",
+                "src": f"{plural(frost, 'Frost Cube')} returned to the Reserve", "by": "frost",
                 "by_type": "Frost Cube"}
 
     def perform_rondel(self, cid: str, space: int, icon: str) -> tuple[int, int]:
@@ -328,9 +332,16 @@ class OtherRules:
         if back:
             follow.append({"t": "place", "c": cid, "kinds": back, "sec": S_KO})
         follow.append({"t": "relocate", "c": cid, "left": 2, "free": True})
+        if c.area == self.thor_area:
+            # Knocked Out while crossing Thor's Area (a Heat token under him): the turn ends,
+            # but no Champion stops in a God's Area; they are pushed out as Thor pushes the
+            # characters of an Area he takes (ruling 45).
+            follow.append({"t": "god_push", "who": cid, "area": c.area})
         if self.phase == "champions" and self.current() == cid:
             self.turn["over"] = True
             self.turn["move"] = 0
+            # Knocked Out removes every condition: a Move Action's Frost Cube loss lapses.
+            self.turn.pop("frost", None)
         self.tasks[:0] = follow
 
     # ------------------------------------------------------------------ cubes
@@ -356,7 +367,7 @@ class OtherRules:
         follow: list[Task] = []
         if got:
             word = "Temporary" if kind == "t" else "Frost"
-            events.append(Event("cube", f"{self.cname(cid)} receives {got} {word} Cube(s)",
+            events.append(Event("cube", f"{self.cname(cid)} receives {plural(got, word + ' Cube')}",
                                 S_TEMP if kind == "t" else S_FROST, {"champion": cid}))
             follow.append({"t": "place", "c": cid, "kinds": [kind] * got,
                            "sec": S_TEMP if kind == "t" else S_FROST})
@@ -379,7 +390,7 @@ class OtherRules:
             c.centre = [k for k in c.centre if k != "f"]
             self.reserve_frost += n
             follow.append({"t": "lose", "c": cid, "n": 2 * n, "sec": S_FROSTBITE,
-                           "src": f"Frostbite, {n} Frost Cube(s) returned",
+                           "src": f"Frostbite, {plural(n, 'Frost Cube')} returned",
                            "by": "frostbite", "by_type": "Frostbite"})
         self.tasks[:0] = follow
 
@@ -490,7 +501,7 @@ class OtherRules:
         space = int(parts[-1]) - 1
         kind = {"temporary": "t", "frost": "f"}.get(parts[2], "c")
         c.rondel[space].remove(kind)
-        c.centre.append(kind)
+        c.centre = [*c.centre, kind]
         t["left"] -= 1
 
     def end_stun(self, cid: str, events: list[Event]) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from meadhall.core.protocol import Target
 
-from .basics import MAX_HEALTH, TRANSFORM_FURY
+from .basics import MAX_HEALTH, TRANSFORM_FURY, plural
 
 SOLO_SEAT = "solo"
 """The one person's seat in solo mode (``players: 1``), who runs both champions."""
@@ -51,13 +51,6 @@ def wrap(line: str, width: int = 99) -> list[str]:
 def option_id(text: str) -> str:
     """The ``option:`` target id of a choice with no place: its text as a slug."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
-def plural(n: int, word: str) -> str:
-    """``1 cube``, ``2 cubes``; ``1 die``, ``2 dice``."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {'dice' if word == 'die' else word + 's'}"
 
 
 class Presentation:
@@ -112,7 +105,12 @@ class Presentation:
         if a is None:
             return text, ()
         fn = getattr(self, "d_" + a["h"], None)
-        label, targets = fn(text, a) if fn is not None else (text, [])
+        try:
+            label, targets = fn(text, a) if fn is not None else (text, [])
+        except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+            # An option a hand-written position offers that the rules would word otherwise:
+            # it keeps its text as its label.
+            label, targets = text, []
         if not targets:
             targets = [self.option(text)]
         return label, tuple(targets)
@@ -137,7 +135,7 @@ class Presentation:
             return f"{name} ends the turn", []
         if text == "relocate":
             return (f"{name} Relocates 1 or 2 Action Cubes (Strategic Action; "
-                    f"{self.turn['actions']} Action(s) left)", [])
+                    f"{plural(self.turn['actions'], 'Action')} left)", [])
         if text == "taunt":
             d = self.board.direction(self.thor_area, c.area)
             now = self.face_at(d) if d is not None else "red"
@@ -172,7 +170,7 @@ class Presentation:
             pts = max(1, len(c.rondel[space]) + c.attrs["movement"])
             extra = f" + {c.attrs['movement']} Movement Attribute" if c.attrs["movement"] else ""
             return (f"{name} Moves with space {space + 1} ({plural(len(c.rondel[space]), 'cube')}"
-                    f"{extra}): {pts} Movement Point(s)",
+                    f"{extra}): {plural(pts, 'Movement Point')}",
                     [self.rondel_target(cid, space, f"{pts} MP")])
         return text, []
 
@@ -417,6 +415,11 @@ class Presentation:
         mid = self.target_id(who)
         return (f"{who} steps to {to} (one of its equally short paths to its Target)",
                 [Target("area", to), Target("figure", mid)])
+
+    def d_minion_stand(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
+        who, to = text.rsplit(" to ", 1)
+        return (f"{who} Stands in {to}, next to its Spawning Area that Thor occupies",
+                [Target("area", to), Target("figure", self.target_id(who))])
 
     def d_attack_order(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         who = text[len("resolve attack of "):]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from meadhall.core.chance import ChanceMode
+from meadhall.core.content import validate
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.protocol import ONGOING, Decision, Event, GameState, Outcome
@@ -35,7 +36,9 @@ from .gods import Gods
 from .ironborn_phase import IronbornPhase
 from .minions import Minions
 from .other_rules import OtherRules
+from .positions import Position, check_position
 from .presentation import Presentation
+from .vocabulary import known
 
 Task = dict[str, Any]
 MINION_LETTER = {1: "A", 2: "D", 3: "T"}
@@ -64,6 +67,18 @@ class Champion:
     stunned: bool = False
     offerings: list[str] = field(default_factory=list)
     supply: int = 0
+
+    def copy(self) -> Champion:
+        """An independent copy (what :meth:`BattleForgeState.clone` uses). The Boon dicts,
+        ``tokens_left``, ``attrs``, ``centre`` and ``offerings`` are only ever replaced, never
+        changed in place, so the copy shares them."""
+        n = object.__new__(Champion)
+        d = n.__dict__
+        d.update(self.__dict__)
+        d["rondel"] = [s[:] for s in self.rondel]
+        d["boons"] = self.boons[:]
+        d["charges"] = self.charges.copy()
+        return n
 
     def to_json(self) -> dict[str, Any]:
         return {"name": self.name, "colour": self.colour, "board": self.board,
@@ -104,12 +119,38 @@ class Minion:
     lying: str | None = None
 
 
+def jcopy(v: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, everything else shared)."""
+    if v.__class__ is dict:
+        return {k: jcopy(x) for k, x in v.items()}
+    if v.__class__ is list:
+        return [jcopy(x) for x in v]
+    return v
+
+
+TASK_HANDLERS: dict[str, Any] = {}
+"""Task name -> handler function, filled on first use (the task machine's dispatch)."""
+
+FAST_COPY = ("champs", "minions", "thor", "turn", "tasks", "atk", "tokens", "furnaces",
+             "overheated", "last_hit", "pending_attacks", "pending_lights", "end")
+"""State attributes :meth:`BattleForgeState.clone` copies by hand (the base shares them)."""
+REPLACED = ("thor_target", "event_deck", "god_deck", "furnace_pool", "seed", "auto_choices", "ask", "order", "result", "arrange", "scenario_poi", "cur_card", "god_card", "first",
+            "knockouts", "last_poi_by", "marker_red", "phase", "reserve_frost", "reserve_temp",
+            "round", "turn_pos", "twilight")
+"""State attributes that are immutable or only ever replaced, never changed in place (the decks
+are copied right before they change): clones share them."""
+
+
+
+
+
 class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, IronbornPhase,
                        GameState):
     """BattleForge: Berserker. One seat per champion (solo: two champions for one player)."""
 
     game = GAME_ID
-    _shared = frozenset({"content", "setup", "board", "dice"})
+    # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
+    _shared = frozenset({"content", "setup", "board", "dice", *FAST_COPY, *REPLACED})
 
     def __init__(self, content: BattleForgeContent, setup: dict[str, Any], seed: int,
                  board: Board, chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -136,6 +177,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.pending_attacks: list[list[str]] = []
         self.pending_lights: list[str] = []
         self.end: dict[str, Any] | None = None
+        self.thor_target: str | None = None
         self.last_poi_by: str | None = None
         self.cur_card: str | None = None
         self.god_card: str | None = None
@@ -154,6 +196,31 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.event_deck = Deck("events", [])
         self.god_deck = Deck("god", sorted(content.thor_cards))
         self.scenario_setup()
+
+    def clone(self) -> BattleForgeState:
+        """An independent copy: the base copies the generic parts (chance, log, decks); the
+        game's own structures are copied here by hand, which is several times faster than
+        the generic copier. The attributes in ``REPLACED`` are shared."""
+        new = super().clone()
+        d = new.__dict__
+        d["champs"] = {k: c.copy() for k, c in self.champs.items()}
+        d["minions"] = dict(self.minions)  # Minion objects are replaced, never changed
+        t = self.thor
+        d["thor"] = {"area": t["area"], "rot": t["rot"], "activated": t["activated"],
+                     "damage": dict(t["damage"]), "destroyed": list(t["destroyed"])}
+        d["turn"] = dict(self.turn)
+        # A card's steps inside a task are never changed: shared.
+        d["tasks"] = [{k: (v if k == "steps" or v.__class__ not in (dict, list) else jcopy(v))
+                       for k, v in t.items()} for t in self.tasks]
+        d["atk"] = jcopy(self.atk)
+        d["tokens"] = dict(self.tokens)
+        d["furnaces"] = dict(self.furnaces)
+        d["overheated"] = dict(self.overheated)
+        d["last_hit"] = list(self.last_hit)
+        d["pending_attacks"] = [list(a) for a in self.pending_attacks]
+        d["pending_lights"] = list(self.pending_lights)
+        d["end"] = dict(self.end) if self.end else None
+        return new
 
     # ------------------------------------------------------------------ setup
     def scenario_setup(self) -> None:
@@ -175,8 +242,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                 c.supply -= 1
             elif hf.starting_attribute == "extra_cube":
                 c.supply -= 1
-            if hf.starting_boon in c.tokens_left:
-                c.tokens_left.remove(hf.starting_boon)
+            # The Starting Boon's token leaves the supply when it is placed (ans_boon).
             self.champs[cid] = c
         symbols = ["triangle", "square", "circle"]
         k = 0
@@ -217,6 +283,14 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.new_turn()
         events.append(Event("round", f"Round 1 begins; {self.cname(self.current())} has the "
                             "First Champion marker", S_PHASES, {"round": 1}))
+
+    def set_minion(self, mid: str, **changes: Any) -> Minion:
+        """Change minion ``mid`` by replacing it (clones share Minion objects)."""
+        m = self.minions[mid]
+        new = Minion(m.id, m.type, changes.get("area", m.area), changes.get("damage", m.damage),
+                     changes.get("lying", m.lying))
+        self.minions[mid] = new
+        return new
 
     # ------------------------------------------------------------------ lookups
     def cname(self, cid: str) -> str:
@@ -275,7 +349,9 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         return [i for i in range(6) if c.rondel[i] and icon in self.space_icons(cid, i)]
 
     def current(self) -> str:
-        return self.turn_order()[min(self.turn_pos, len(self.order) - 1)]
+        """The champion whose turn it is (the last one once every turn is done)."""
+        n = len(self.order)
+        return self.order[(self.first + min(self.turn_pos, n - 1)) % n]
 
     def turn_order(self) -> list[str]:
         """This round's order: the First Champion, then clockwise (to the left)."""
@@ -335,16 +411,23 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                                 f"{reason}", section))
 
     def run(self, events: list[Event]) -> None:
+        """Carry out tasks until a seat must decide or the game ends."""
+        tasks = self.tasks
         for _ in range(100_000):
             if self.ask is not None or self.result is not None:
                 return
-            if not self.tasks:
+            if self.tasks is not tasks:  # a handler replaced the queue (finish, loading)
+                tasks = self.tasks
+            if not tasks:
                 if self.phase == "champions":
-                    self.tasks.append({"t": "turn"})
+                    tasks.append({"t": "turn"})
                 else:
                     raise RuntimeError(f"battleforge: no task in phase {self.phase}")
-            t = self.tasks.pop(0)
-            getattr(self, "t_" + t["t"])(t, events)
+            t = tasks.pop(0)
+            name = t["t"]
+            handler = TASK_HANDLERS.get(name) or TASK_HANDLERS.setdefault(
+                name, getattr(type(self), "t_" + name))
+            handler(self, t, events)
         raise RuntimeError("battleforge: the task machine did not reach a decision")
 
     # ------------------------------------------------------------------ protocol
@@ -450,23 +533,26 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
             "pending_lights": list(self.pending_lights),
             "tasks": copy.deepcopy(self.tasks), "ask": copy.deepcopy(self.ask),
             "result": self.result, "end": dict(self.end) if self.end else None,
-            "last_poi_by": self.last_poi_by,
+            "last_poi_by": self.last_poi_by, "thor_target": self.thor_target,
         }
 
     def _load(self, p: dict[str, Any]) -> None:
-        p = copy.deepcopy(p)
+        """Fill the state from a position: its schema first (types and printed ranges, naming
+        the field), then its invariants (:func:`.positions.check_position`); whatever key order
+        it was written in, champions follow the setup and minions their ids."""
+        if not isinstance(p, dict):
+            raise ContentError("", "", "the position must be an object of keys (see "
+                               "docs/formats/battleforge.md)")
+        model = validate(Position, p, "")
+        check_position(model, self.content, self.board, self.setup)
+        # Keys the position gives, each with its nested defaults filled in.
+        full = model.model_dump(mode="json")
+        p = {k: full[k] for k in model.model_fields_set}
         self.round = int(p.get("round", 1))
         self.twilight = int(p.get("twilight_space", 1)) - 1
-        if "champions" in p:
-            order = list(p["champions"])
-            if order != self.order:
-                raise ContentError("", "champions", f"champions {order} do not match the setup's "
-                                   f"heroes {self.order}")
-            self.champs = {c: Champion.from_json(c, d) for c, d in p["champions"].items()}
-            for c in self.champs.values():
-                if self.board.cells.get(c.area) != ".":
-                    raise ContentError("", f"champions.{c.id}.area", f"{c.area} is not an area")
-        fc = p.get("first_champion", self.order[0])
+        if p.get("champions") is not None:
+            self.champs = {c: Champion.from_json(c, p["champions"][c]) for c in self.order}
+        fc = p.get("first_champion") or self.order[0]
         if fc not in self.order:
             raise ContentError("", "first_champion", f"unknown champion {fc!r}")
         self.first = self.order.index(fc)
@@ -474,31 +560,46 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.knockouts = int(p.get("knockouts", 0))
         self.phase = p.get("phase", "champions")
         self.turn_pos = int(p.get("turn_pos", 0))
-        if "minions" in p:
+        if p.get("minions") is not None:
             self.minions = {}
-            for mid, d in p["minions"].items():
-                if d.get("area") is not None and self.board.cells.get(d["area"]) != ".":
-                    raise ContentError("", f"minions.{mid}.area", f"{d['area']} is not an area")
+            for mid in sorted(p["minions"]):
+                d = p["minions"][mid]
                 self.minions[mid] = Minion(mid, int(d["type"]), d.get("area"),
                                            int(d.get("damage", 0)), d.get("lying"))
-        self.overheated = {str(k): bool(v) for k, v in p.get("overheated", self.overheated).items()}
-        if "thor" in p:
+        self.overheated = {**self.overheated,
+                           **{str(k): bool(v) for k, v in (p.get("overheated") or {}).items()}}
+        if p.get("thor") is not None:
             t = p["thor"]
-            self.thor["area"] = t.get("area", self.thor["area"])
+            self.thor["area"] = t.get("area") or self.thor["area"]
             self.thor["activated"] = bool(t.get("activated", False))
             self.thor["damage"].update(t.get("damage", {}))
             self.thor["destroyed"] = list(t.get("destroyed", []))
             self.set_face("red", int(t.get("red_face", 2)))
-        self.tokens = dict(p.get("tokens", self.tokens))
-        self.furnaces = {a: int(n) for a, n in p.get("furnaces", self.furnaces).items()}
-        if "furnace_pool" in p:
+        if p.get("tokens") is not None:
+            self.tokens = dict(p["tokens"])
+        if p.get("furnaces") is not None:
+            self.furnaces = {a: int(n) for a, n in p["furnaces"].items()}
+        if p.get("furnace_pool") is not None:
             self.furnace_pool = Deck.from_json(p["furnace_pool"])
-        r = p.get("reserves", {})
-        self.reserve_temp = int(r.get("temporary", self.reserve_temp))
-        self.reserve_frost = int(r.get("frost", self.reserve_frost))
-        if "events" in p:
+        if self.scenario_poi == "furnace":
+            # The numbers under the Unlit Furnaces are the face-down pool (Forge of Doom).
+            lit = sorted(str(n) for n in self.furnaces.values() if n)
+            hidden = sorted(self.furnace_pool.cards())
+            if len(set(lit)) != len(lit) or sorted(lit + hidden) != \
+                    [str(i + 1) for i in range(len(self.board.poi))]:
+                raise ContentError("", "furnace_pool", "the face-down Furnace numbers and the "
+                                   "Lit Furnaces' numbers must be 1 to 3, each once (Forge of "
+                                   "Doom Setup step 2)")
+        elif self.furnaces or len(self.furnace_pool):
+            raise ContentError("", "furnaces", "Furnaces belong to Forge of Doom")
+        r = p.get("reserves") or {}
+        if r.get("temporary") is not None:
+            self.reserve_temp = int(r["temporary"])
+        if r.get("frost") is not None:
+            self.reserve_frost = int(r["frost"])
+        if p.get("events") is not None:
             self.event_deck = Deck.from_json(p["events"])
-        if "gods" in p:
+        if p.get("gods") is not None:
             self.god_deck = Deck.from_json(p["gods"])
         self.cur_card = p.get("current_card")
         self.god_card = p.get("god_card")
@@ -511,12 +612,36 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.result = p.get("result")
         self.end = p.get("end")
         self.last_poi_by = p.get("last_poi_by")
-        self.turn = dict(p.get("turn") or {})
-        if not self.turn and self.phase == "champions":
+        self.thor_target = p.get("thor_target")
+        # The turn's own keys only: the missing ones take a new turn's values.
+        given = model.turn.model_dump(mode="json", exclude_unset=True) if model.turn else None
+        if self.phase == "champions" or given:
             self.new_turn()
+            self.turn.update(given or {})
+        if self.ask is not None and self.ask["h"] in ("turn", "step"):
+            # A champion's turn is asked again from the position itself, so its options are
+            # exactly the rules' whatever the save says.
+            self.ask = None
+            if not self.tasks or self.tasks[0].get("t") != "turn":
+                self.tasks.insert(0, {"t": "turn"})
+        elif self.ask is not None:
+            vocab = known(self.content, self.board, self.setup)
+            for i, o in enumerate(self.ask["options"]):
+                if o not in vocab:
+                    raise ContentError("", f"ask.options[{i}]", f"{o!r} is not an action of "
+                                       "this game (docs/formats/battleforge.md, Action texts)")
+            if self.ask.get("default") not in (None, *self.ask["options"]):
+                raise ContentError("", "ask.default", "the default must be one of the options")
         if self.ask is None and self.result is None and self.phase != "setup":
             # A hand-written position: start at the current champion's turn, or at the
             # beginning of the Ironborn Phase.
             if self.phase == "ironborn" and not self.tasks:
                 self.tasks = [{"t": "ironborn"}]
-            self.run([])
+            try:
+                self.run([])
+            except (KeyError, IndexError, TypeError, ValueError, AttributeError,
+                    RuntimeError) as e:
+                raise ContentError("", "tasks", "the position's pending rule steps cannot be "
+                                   f"carried out ({type(e).__name__}: {e})") from None
+        if self.result is None and self.ask is None:
+            raise ContentError("", "ask", "the game is not over, yet nobody has a decision")

@@ -58,6 +58,19 @@ def damage_limits(content: BattleForgeContent, champions: int) -> tuple[int, int
     return damage, loss
 
 
+_KNOWN: dict[tuple[Any, ...], frozenset[str]] = {}
+
+
+def known(content: BattleForgeContent, board: Board, setup: Mapping[str, Any]) -> frozenset[str]:
+    """The vocabulary of ``setup`` as a set, computed once per setup."""
+    key = (id(content), setup["scenario"], tuple(setup["heroes"]),
+           tuple(setup.get("berserkers") or ()))
+    found = _KNOWN.get(key)
+    if found is None:
+        found = _KNOWN[key] = frozenset(vocabulary(content, board, setup))
+    return found
+
+
 def vocabulary(content: BattleForgeContent, board: Board, setup: Mapping[str, Any]
                ) -> list[str]:
     """Every action text of a game with ``setup`` (a normalised setup), in the documented

@@ -286,10 +286,8 @@ Enemy.model_rebuild()
 OP_GLOBAL_MISSING = "global event {n} is not printed in this build"
 
 
-def _check(content: Content) -> None:
-    """Cross-references: every id a file uses exists in the file that defines it."""
-    c = content.cat
-    src = "content/catalogue.json"
+def check_catalogue(c: Catalogue, printed: Printed, src: str = "content/catalogue.json") -> None:
+    """Cross-references inside the catalogue: every id it uses exists in it."""
     for h, hero in c.heroes.items():
         for s in [*hero.top, *hero.bottom]:
             if s not in c.skills:
@@ -313,45 +311,78 @@ def _check(content: Content) -> None:
             for k in lv.components:
                 if k != "?" and k not in c.components:
                     raise ContentError(src, f"traps.{t}.levels[{i}]", f"unknown component {k!r}")
-    missing = set(content.printed.missing_global_events)
-
-    def ops(where: str, items: list[Op]) -> None:
-        for i, op in enumerate(items):
-            extra = op.model_extra or {}
-            if op.op == "global":
-                n = str(extra.get("n"))
-                if n in missing:
-                    raise ContentError(where, f"ops[{i}]", OP_GLOBAL_MISSING.format(n=n))
-                if n not in content.printed.global_events:
-                    raise ContentError(where, f"ops[{i}]", f"unknown global event {n}")
-            if op.op == "choice":
-                for j, ch in enumerate(extra.get("options", [])):
-                    ops(f"{where}.ops[{i}].options[{j}]", [Op.model_validate(o)
-                                                           for o in ch.get("ops", [])])
-            if op.op == "spawn" and extra.get("enemy") not in c.enemies:
-                raise ContentError(where, f"ops[{i}]", f"unknown enemy {extra.get('enemy')!r}")
-            if op.op == "place":
-                tile = str(extra.get("tile"))
-                if tile[:-1] not in c.tiles or tile[-1] not in "AB":
-                    raise ContentError(where, f"ops[{i}]", f"unknown map tile {tile!r}")
-
-    for n, ge in content.printed.global_events.items():
-        ops(f"global_events.{n}", ge.ops)
     for deck in ("tier1", "tier2"):
+        for n in getattr(c, f"{deck}_deck"):
+            if n not in getattr(c, deck):
+                raise ContentError(src, f"{deck}_deck", f"unknown {deck} event {n!r}")
         for n, ev in getattr(c, deck).items():
-            ops(f"{deck}.{n}", ev.ops)
-    for cid, ch in content.chapters.items():
-        where = f"content/chapters/{cid}.json"
-        for e in [*ch.enemy_deck, *ch.elite_deck]:
+            check_ops(c, printed, f"{src}: {deck}.{n}", ev.ops)
+    for kind, ids in c.start_unlocks.items():
+        known = {"classes": c.heroes, "traps": c.traps, "items": c.items,
+                 "components": c.components, "special_upgrades": c.special_upgrades,
+                 "lore": c.lore}.get(kind)
+        for x in ids:
+            if known is not None and x not in known:
+                raise ContentError(src, f"start_unlocks.{kind}", f"unknown {kind} {x!r}")
+    if c.fate_leftmost_event not in printed.global_events:
+        raise ContentError(src, "fate_leftmost_event",
+                           f"unknown global event {c.fate_leftmost_event!r}")
+
+
+def check_printed(printed: Printed, c: Catalogue, src: str = "content/printed.json") -> None:
+    """The printed global events' instructions refer to known content."""
+    for n, ge in printed.global_events.items():
+        check_ops(c, printed, f"{src}: global_events.{n}", ge.ops)
+
+
+def check_chapter(c: Catalogue, printed: Printed, ch: Chapter, where: str) -> None:
+    """A chapter's enemy decks, tiles and instructions refer to known content (the same
+    checks whether the game loads the file or ``meadhall validate`` reads it)."""
+    for field in ("enemy_deck", "elite_deck"):
+        for e in getattr(ch, field):
             if e not in c.enemies:
-                raise ContentError(where, "enemy_deck", f"unknown enemy {e!r}")
-        for k, sec in [*ch.sections.items(), *ch.verses.items()]:
-            ops(f"{where}.{k}", sec.ops)
-        for k, ev in ch.chapter_events.items():
-            ops(f"{where}.chapter_events.{k}", ev.ops)
-        ops(f"{where}.epilogue", ch.epilogue.ops)
-        for k, sec in ch.decision_effects.items():
-            ops(f"{where}.decision_effects.{k}", sec.ops)
+                raise ContentError(where, field, f"unknown enemy {e!r}")
+    if ch.boss_wave and ch.boss_wave.get("enemy") not in c.enemies:
+        raise ContentError(where, "boss_wave.enemy",
+                           f"unknown enemy {ch.boss_wave.get('enemy')!r}")
+    for k, sec in [*ch.sections.items(), *ch.verses.items()]:
+        check_ops(c, printed, f"{where}: {k}", sec.ops)
+    for k, ev in ch.chapter_events.items():
+        check_ops(c, printed, f"{where}: chapter_events.{k}", ev.ops)
+    check_ops(c, printed, f"{where}: epilogue", ch.epilogue.ops)
+    for k, sec in ch.decision_effects.items():
+        check_ops(c, printed, f"{where}: decision_effects.{k}", sec.ops)
+
+
+def check_ops(c: Catalogue, printed: Printed, where: str, items: list[Op]) -> None:
+    """Instructions name known global events, enemies and map tiles."""
+    missing = set(printed.missing_global_events)
+    for i, op in enumerate(items):
+        extra = op.model_extra or {}
+        if op.op == "global":
+            n = str(extra.get("n"))
+            if n in missing:
+                raise ContentError(where, f"ops[{i}]", OP_GLOBAL_MISSING.format(n=n))
+            if n not in printed.global_events:
+                raise ContentError(where, f"ops[{i}]", f"unknown global event {n}")
+        if op.op == "choice":
+            for j, ch in enumerate(extra.get("options", [])):
+                check_ops(c, printed, f"{where}.ops[{i}].options[{j}]",
+                          [Op.model_validate(o) for o in ch.get("ops", [])])
+        if op.op == "spawn" and extra.get("enemy") not in c.enemies:
+            raise ContentError(where, f"ops[{i}]", f"unknown enemy {extra.get('enemy')!r}")
+        if op.op == "place":
+            tile = str(extra.get("tile"))
+            if tile[:-1] not in c.tiles or tile[-1] not in "AB":
+                raise ContentError(where, f"ops[{i}]", f"unknown map tile {tile!r}")
+
+
+def _check(content: Content) -> None:
+    """Cross-references: every id a file uses exists in the file that defines it."""
+    check_catalogue(content.cat, content.printed)
+    check_printed(content.printed, content.cat)
+    for cid, ch in content.chapters.items():
+        check_chapter(content.cat, content.printed, ch, f"content/chapters/{cid}.json")
 
 
 def load_content() -> Content:

@@ -362,6 +362,10 @@ class DescribeRules:
                 f"{self.content.cat.ultimates[ult].name}", (Target("card", f"{hid}.ult.{ult}"),))
 
     def _label_play(self, chapter: str, ch: Any) -> Described:
+        if not chapter:
+            rec = self._campaign_record()
+            return (f"End the campaign now ({rec['chapters_played']} chapter(s) played, "
+                    f"{len(rec['won'])} won); the party sheet records how it ended", ())
         c = self.content.chapters[chapter]
         return f"Play {c.name} ({c.kind} chapter, {plural(c.cycles, 'cycle')})", ()
 

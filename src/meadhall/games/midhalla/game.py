@@ -14,7 +14,16 @@ from meadhall.core.errors import ContentError, RuleNotImplemented
 from meadhall.core.protocol import Action, Game, GameState, Info
 from meadhall.games.midhalla import evaluation
 from meadhall.games.midhalla import sections as S
-from meadhall.games.midhalla.content import Catalogue, Chapter, Content, Printed, load_content
+from meadhall.games.midhalla.content import (
+    Catalogue,
+    Chapter,
+    Content,
+    Printed,
+    check_catalogue,
+    check_chapter,
+    check_printed,
+    load_content,
+)
 from meadhall.games.midhalla.state import MidhallaState, new_party
 from meadhall.games.midhalla.table import scene
 from meadhall.games.midhalla.vocabulary import vocabulary
@@ -96,6 +105,17 @@ class MidhallaGame(Game):
         docs/formats/midhalla.md (:func:`meadhall.games.midhalla.vocabulary.vocabulary`)."""
         s = validate(Setup, self.normalise_setup(setup), "setup")
         return vocabulary(self.content, s.model_dump())
+
+    def check_content(self, path: str, model: Any) -> None:
+        """What the game checks when it loads a file, beyond its schema: enemies, tiles,
+        global events and skills that the file names must exist (same messages)."""
+        c = self.content
+        if isinstance(model, Chapter):
+            check_chapter(c.cat, c.printed, model, path)
+        elif isinstance(model, Catalogue):
+            check_catalogue(model, c.printed, path)
+        elif isinstance(model, Printed):
+            check_printed(model, c.cat, path)
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,

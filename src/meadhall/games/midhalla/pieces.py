@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, TypeVar
 
+from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import Decision
 
 T = TypeVar("T")
@@ -135,9 +136,10 @@ class Choice:
         return dict(self.options)
 
     def to_json(self) -> dict[str, Any]:
+        # copies: the choice is shared by clones, so nothing of it may leave by reference
         return {"kind": self.kind, "seat": self.seat, "prompt": self.prompt,
-                "section": self.section, "options": [[t, p] for t, p in self.options],
-                "default": self.default, "ctx": self.ctx}
+                "section": self.section, "options": [[t, fastcopy(p)] for t, p in self.options],
+                "default": self.default, "ctx": fastcopy(self.ctx)}
 
     @classmethod
     def from_json(cls, d: dict[str, Any] | None) -> Choice | None:

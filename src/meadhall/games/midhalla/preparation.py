@@ -10,6 +10,10 @@ from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE
 
+SPAWN_TOKENS = {"plus1": "+1 Spawn token", "elite": "Elite Spawn token",
+                "none": "No Spawn token"}
+"""The spawn tokens' printed names by their position-format keys."""
+
 
 class PreparationRules:
     """Mixin of :class:`MidhallaState`."""
@@ -201,9 +205,9 @@ class PreparationRules:
             t.level += 1
             gained = lv.hp - cat.traps[t.kind].levels[t.level - 2].hp
             t.hp = min(lv.hp, t.hp + max(0, gained)) if t.hp > 0 else 0
+            comps = ", ".join(cat.components[k].name for k in p[2]) or "no components"
             events.append(Event("upgrade", f"Trap {t.id} is upgraded to level {t.level} for "
-                                f"{lv.runestones} runestones and "
-                                f"{', '.join(p[2]) or 'no components'}", S.UPGRADE))
+                                f"{lv.runestones} runestones and {comps}", S.UPGRADE))
         elif what == "special":
             sp = cat.special_upgrades[p[1]]
             t = self.traps[p[2]]
@@ -296,7 +300,7 @@ class PreparationRules:
         elif t.token == "none":
             basic = 0
         if t.token:
-            events.append(Event("token", f"Map tile {tid} has a {t.token} spawn token "
+            events.append(Event("token", f"Map tile {tid} has a {SPAWN_TOKENS[t.token]} "
                                 f"({'fortified' if t.fortified else 'unfortified'})",
                                 S.SPAWN_TOKENS))
         for _ in range(basic):

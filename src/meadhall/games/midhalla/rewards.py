@@ -9,6 +9,7 @@ from typing import Any
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
 
+END_CAMPAIGN = "end the campaign"
 ROWS = {"up": ("top",), "down": ("bottom",), "both": ("top", "bottom")}
 """The skill rows a card's arrow allows (4.5 Level up)."""
 UNLOCK_KINDS = {"class": "classes", "trap": "traps", "item": "items", "component": "components",
@@ -246,7 +247,17 @@ class RewardRules:
             extra = " (added to the available components now)"
         elif kind == "chapter" and what not in self.content.chapters:
             extra = " (not printed in this build: it cannot be played)"
-        name = self.content.cat.lore.get(what, "") if kind == "lore" else ""
+        cat = self.content.cat
+        name = {"lore": lambda w: cat.lore.get(w, ""),
+                "item": lambda w: cat.items[w].name if w in cat.items else "",
+                "trap": lambda w: cat.traps[w].name if w in cat.traps else "",
+                "component": lambda w: cat.components[w].name if w in cat.components else "",
+                "class": lambda w: cat.heroes[w].name if w in cat.heroes else "",
+                "chapter": lambda w: (self.content.chapters[w].name
+                                      if w in self.content.chapters else ""),
+                "special_upgrade": lambda w: (cat.special_upgrades[w].name
+                                              if w in cat.special_upgrades else ""),
+                }.get(kind, lambda w: "")(what)
         events.append(Event("unlock", f"Unlocked {kind} {what}{' - ' + name if name else ''}"
                             f"{extra}", S.UNLOCKS, {"kind": kind, "id": what}))
 
@@ -315,18 +326,40 @@ class RewardRules:
     def _interlude_step(self, events: list[Event]) -> None:
         options = self._playable_chapters()
         if not options:
-            self.phase = "over"
-            self.result = ["win", "every printed chapter of the campaign is completed"]
-            events.append(Event("campaign", "The campaign ends: every printed chapter is "
-                                "completed", S.CAMPAIGN))
+            self._end_campaign("win", "every printed chapter of the campaign is completed",
+                               events)
             return
-        opts = [(f"play {self.content.chapters[c].name}", c) for c in options]
-        self._ask("play", PLAYERS, "Choose the next chapter to play (the campaign can be "
-                  "saved here)", S.CAMPAIGN, opts, turn=True)
+        opts: list[tuple[str, Any]] = [(f"play {self.content.chapters[c].name}", c)
+                                       for c in options]
+        opts.append((END_CAMPAIGN, ""))
+        self._ask("play", PLAYERS, "Choose the next chapter to play, or end the campaign (it "
+                  "can be saved here)", S.CAMPAIGN, opts, turn=True)
 
     def _on_play(self, chapter: str, events: list[Event]) -> None:
+        if not chapter:
+            self._end_campaign("loss", "the players ended the campaign before completing it",
+                               events)
+            return
         self.next_chapter = chapter
         self.phase = "roster"
+
+    def _campaign_record(self) -> dict[str, Any]:
+        won = [c for c, r in self.record if r == "win"]
+        return {"chapters_played": len(self.record), "won": won,
+                "lost": sum(1 for _, r in self.record if r == "loss"),
+                "completed": list(self.party["completed"]), "fate": self.party["fate"]}
+
+    def _end_campaign(self, result: str, how: str, events: list[Event]) -> None:
+        """The campaign is over; the party sheet records how it ended (Campaign Play: the
+        players decide when they stop; completing every printed chapter ends it too)."""
+        rec = self._campaign_record()
+        self.party["ended"] = {"how": how, **rec}
+        self.phase = "over"
+        won = ", ".join(rec["won"]) or "none"
+        self.result = [result, f"{how}: {rec['chapters_played']} chapter(s) played, won: "
+                               f"{won}, lost: {rec['lost']}"]
+        events.append(Event("campaign", f"The campaign ends: {self.result[1]}", S.CAMPAIGN,
+                            {"result": result, **rec}))
 
     def _roster_step(self, events: list[Event]) -> None:
         """Drop-in / drop-out: choose the heroes among the unlocked classes (Campaign Play)."""

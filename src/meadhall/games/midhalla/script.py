@@ -12,6 +12,7 @@ from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.pieces import EnemyState, TrapState
+from meadhall.games.midhalla.preparation import SPAWN_TOKENS
 
 ID = "midhalla"
 
@@ -78,10 +79,12 @@ class ExplorationRules:
             raise RuleNotImplemented(ID, S.PLACING, str(e)) from None
         self._tiles_changed()
         self.here = name
-        letters = ", ".join(f"{v} ({k})" for k, v in sorted(self.tiles[name].paths.items()))
-        events.append(Event("place", f"Map tile {name} is placed against path on {at} "
-                            f"({side}); new paths: {letters or 'none'}", S.PLACING,
-                            {"tile": name}))
+        where = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
+        letters = ", ".join(f"{v} ({where[k]})" for k, v in
+                            sorted(self.tiles[name].paths.items()))
+        events.append(Event("place", f"Map tile {name} is placed with its numbered side "
+                            f"against the path on the {where[side]} side of {at}; new paths: "
+                            f"{letters or 'none'}", S.PLACING, {"tile": name}))
 
     def _op_verse(self, op: dict[str, Any], events: list[Event]) -> None:
         verse = self.chapter_data.verses[op["id"]]
@@ -227,7 +230,7 @@ class ExplorationRules:
     def _op_spawn_token(self, op: dict[str, Any], events: list[Event]) -> None:
         tile = self.tiles[self.here or "G"]
         tile.token = op["token"]
-        events.append(Event("token", f"A {op['token']} spawn token is placed on map tile "
+        events.append(Event("token", f"A {SPAWN_TOKENS[op['token']]} is placed on map tile "
                             f"{tile.id}", S.SPAWN_TOKENS, {"tile": tile.id}))
 
     def _op_curse(self, op: dict[str, Any], events: list[Event]) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from meadhall.core.chance import ChanceMode
+from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import fastcopy
@@ -29,6 +29,7 @@ from meadhall.games.midhalla.pieces import (
     from_json,
     to_json,
 )
+from meadhall.games.midhalla.position import check_state, check_types, op_known
 from meadhall.games.midhalla.preparation import PreparationRules
 from meadhall.games.midhalla.render import render as render_state
 from meadhall.games.midhalla.render import render_help
@@ -49,6 +50,26 @@ DECKS = ("enemy", "elite", "items", "components", "tier1", "tier2", "chapter", "
          "level2", "level3")
 
 
+def _number(pid: str) -> int:
+    """The number of a standee id (``e12`` -> 12), for a fixed order whatever the save's."""
+    return int(pid[1:]) if pid[1:].isdigit() else 10**6
+
+
+UNLOCK_KEYS = ("classes", "traps", "items", "components", "special_upgrades", "chapters",
+               "lore", "decisions")
+
+
+def _full_party(party: dict[str, Any]) -> dict[str, Any]:
+    """A party sheet with every key (a hand-written one may leave empty ones out)."""
+    for k in UNLOCK_KEYS:
+        party.setdefault("unlocks", {}).setdefault(k, [])
+    party.setdefault("new", [])
+    party.setdefault("completed", [])
+    party.setdefault("events", {"tier1": {}, "tier2": {}})
+    party.setdefault("fate", 0)
+    return party
+
+
 def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
     """A fresh party sheet (The Party Sheet), with the setup's ``party`` overrides."""
     start = content.cat.start_unlocks
@@ -56,8 +77,7 @@ def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
         "unlocks": {k: list(v) for k, v in start.items()},
         "new": [], "completed": [], "events": {"tier1": {}, "tier2": {}}, "fate": 0,
     }
-    for k in ("classes", "traps", "items", "components", "special_upgrades", "chapters",
-              "lore", "decisions"):
+    for k in UNLOCK_KEYS:
         party["unlocks"].setdefault(k, [])
     over = setup.get("party") or {}
     for k, v in over.get("unlocks", {}).items():
@@ -407,6 +427,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                  "phase")
         return None
 
+    def concede(self, reason: str = "") -> None:
+        """The players give up (the protocol's concede); in a campaign the party sheet records
+        that it was abandoned and how far it got."""
+        super().concede(reason)
+        if self.setup.get("campaign"):
+            self.party["ended"] = {"how": self.conceded, **self._campaign_record()}
+
     def measures(self) -> dict[str, Any]:
         """For the simulation lab: combat rounds, cycle, gate HP, enemies left, kills, KOs,
         traps destroyed; on a loss the trigger, the final blow and the margins; in a
@@ -424,7 +451,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if o.result == "loss":
             ending = self.ending or {}
             out["trigger"] = ("conceded" if self.conceded is not None
-                              else ending.get("trigger") or "campaign_ended")
+                              else "campaign_ended" if self.party.get("ended")
+                              else ending.get("trigger") or "unknown")
             out["final_blow"] = ending.get("final_blow")
             out["margin_gate_hp"] = self.gate_hp
             out["margin_enemies_left"] = len(self.enemies)
@@ -501,7 +529,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     def _dump(self) -> dict[str, Any]:
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
-            "result": self.result, "explored_in_cycle": self.explored_in_cycle,
+            "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
             "timer": self.timer, "gate_hp": self.gate_hp, "silver": self.silver,
             "runestones": self.runestones, "components": list(self.components),
             "cart": list(self.cart),
@@ -512,7 +540,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "decks": {n: self.decks[n].to_json() for n in DECKS},
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
-            "here": self.here, "exploring": self.exploring,
+            "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
             "choice": self.choice.to_json() if self.choice else None,
             "combat": self._dump_combat(), "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
@@ -531,7 +559,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             cb["snapshot"] = cb["snapshot"].text(self._snapshot_dump)
         return cb
 
-    def _load(self, p: dict[str, Any]) -> None:
+    def _load(self, p: dict[str, Any], checked: bool = True) -> None:
+        """Fill the state from a position (docs/formats/midhalla.md). ``checked``: refuse any
+        position the rules cannot produce (:mod:`meadhall.games.midhalla.position`); only the
+        engine's own snapshot of step 3.3 and test helpers load unchecked."""
+        if checked:
+            check_types(p)
+        p = fastcopy(p)  # the state never shares a list or dict with the caller's position
         c = self.content
         if "chapter" in p:
             if p["chapter"] not in c.chapters:
@@ -558,7 +592,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                            f"unknown map tile {other!r}")
         if "heroes" in p:
             self.heroes = {}
-            for h, v in p["heroes"].items():
+            # setup order, then followers in catalogue order: never the save's key order
+            order = [*self.setup["heroes"], *c.cat.heroes, *c.cat.followers]
+            for h, v in sorted(p["heroes"].items(),
+                               key=lambda kv: order.index(kv[0]) if kv[0] in order else 99):
                 if h not in c.cat.heroes and h not in c.cat.followers:
                     raise ContentError("", f"heroes.{h}", "unknown hero or follower")
                 hd = c.cat.heroes.get(h) or c.cat.followers[h]
@@ -567,7 +604,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                 self.heroes[h] = from_json(HeroState, {**base, **v})
         if "enemies" in p:
             self.enemies = {}
-            for e, v in p["enemies"].items():
+            for e, v in sorted(p["enemies"].items(), key=lambda kv: _number(kv[0])):
                 if v.get("card") not in c.cat.enemies:
                     raise ContentError("", f"enemies.{e}.card", f"unknown enemy {v.get('card')!r}")
                 data = c.cat.enemies[v["card"]]
@@ -576,10 +613,14 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                 self.enemies[e] = from_json(EnemyState, {**base, **v})
         if "traps" in p:
             self.traps = {}
-            for t, v in p["traps"].items():
+            for t, v in sorted(p["traps"].items(), key=lambda kv: _number(kv[0])):
                 if v.get("kind") not in c.cat.traps:
                     raise ContentError("", f"traps.{t}.kind", f"unknown trap {v.get('kind')!r}")
-                base = {"id": t, "hp": c.cat.traps[v["kind"]].levels[v.get("level", 1) - 1].hp}
+                levels = c.cat.traps[v["kind"]].levels
+                level = v.get("level", 1)
+                if not 1 <= level <= len(levels):
+                    raise ContentError("", f"traps.{t}.level", f"levels 1 to {len(levels)}")
+                base = {"id": t, "hp": levels[level - 1].hp}
                 self.traps[t] = from_json(TrapState, {**base, **v})
         for n, d in p.get("decks", {}).items():
             self.decks[n] = Deck.from_json(d)
@@ -601,12 +642,75 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.ending = dict(p["ending"]) if p.get("ending") else None
         self.record = [list(r) for r in p.get("record", [])]
         if "party" in p:
-            self.party = fastcopy(p["party"])
+            self.party = _full_party(fastcopy(p["party"]))
         self.roster = list(p.get("roster", [h for h, v in self.heroes.items()
                                             if not v.follower]))
         self.next_chapter = p.get("next_chapter")
         if "party_start" in p:
-            self.party_start = json.dumps(p["party_start"])
+            self.party_start = json.dumps(_full_party(fastcopy(p["party_start"])))
         if "choice" not in p and self.pending is None and self.phase != "over":
             # a hand-written position without a pending choice: run to the next decision
             self._advance([])
+        if checked:
+            self._check_loaded()
+
+    def _check_loaded(self) -> None:
+        """The rules' invariants, a valid 3.3 snapshot, and the pending decision: exactly the
+        one the rules ask in this position (so it has at least one legal action)."""
+        check_state(self)
+        snap = self.cb.get("snapshot") if self.cb else None
+        if isinstance(snap, Snapshot) and snap.attrs is None:
+            probe = self.clone()
+            try:
+                probe._load(json.loads(snap.text(None)), checked=False)
+                probe.cb["snapshot"] = None
+                probe._advance([])
+                check_state(probe)
+            except ContentError as e:
+                raise ContentError("", f"combat.snapshot.{e.field}", e.reason) from None
+            except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+                raise ContentError("", "combat.snapshot", "not a position this game can "
+                                   "return to (the start of step 3.3)") from None
+        ended = self.phase in ("aftermath", "over")
+        if ended:
+            if self.choice is not None:
+                raise ContentError("", "choice", "the chapter has ended: nothing to decide")
+            return
+        if self.pending is not None:
+            return
+        if self.choice is None:
+            raise ContentError("", "choice", "the game is not over, so someone must be "
+                               "deciding something (a pending choice)")
+        expected = self._expected_choice(self.choice)
+        if expected != self.choice:
+            want = ", ".join(t for t, _ in expected.options[:4]) if expected else "nothing"
+            raise ContentError("", "choice", "not the decision the rules ask in this "
+                               f"position ({expected.kind if expected else 'none'}: {want}"
+                               f"{' ...' if expected and len(expected.options) > 4 else ''})")
+
+    def _expected_choice(self, loaded: Choice) -> Choice | None:
+        """The decision the engine itself asks here, worked out on a copy; a choice asked in
+        the middle of an instruction is asked again from the instruction it names."""
+        probe = self.clone()
+        probe.choice = None
+        probe.pending = None
+        ctx = loaded.ctx
+        try:
+            if loaded.kind in ("event_choice", "spare"):
+                op = ctx.get("op")
+                if not isinstance(op, dict) or not op_known(self.content, op, self.chapter):
+                    return None
+                probe.script.insert(0, fastcopy(op))
+            elif loaded.kind == "event_build":
+                probe.script.insert(0, {"op": "build_trap", "trap": ctx.get("kind")})
+            elif loaded.kind == "exhaust":
+                if ctx.get("hero") not in probe.heroes:
+                    return None
+                probe._exhaust(ctx["hero"], [])
+            if probe.choice is None:
+                probe._advance([])
+        except (ContentError, ValueError, KeyError, TypeError, AttributeError, IndexError,
+                AssertionError, RuntimeError, NeedChance):
+            # a broken ctx, or table mode asking for a result: not a decision to hold
+            return None
+        return probe.choice

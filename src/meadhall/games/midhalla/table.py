@@ -388,10 +388,10 @@ def _party_sheet(c: Content, view: Mapping[str, Any]) -> draw.Panel:
     stats = [draw.Stat("Fate", party["fate"])]
     for key in ("chapters", "classes", "traps", "items", "components", "special_upgrades",
                 "lore", "decisions"):
+        # every line always drawn, so the sheet keeps one layout (the RL observation)
         have = unlocks.get(key, [])
-        if have:
-            stats.append(draw.Stat(key.replace("_", " ").capitalize(), ", ".join(
-                f"{w}{' (new: single stroke)' if (key, w) in new else ''}" for w in have)))
+        stats.append(draw.Stat(key.replace("_", " ").capitalize(), ", ".join(
+            f"{w}{' (new: single stroke)' if (key, w) in new else ''}" for w in have) or "-"))
     notes = []
     if party.get("completed"):
         notes.append("Completed chapters: " + ", ".join(party["completed"]))

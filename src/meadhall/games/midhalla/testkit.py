@@ -28,6 +28,21 @@ def layout(at: dict[str, tuple[int, int]], links: list[tuple[str, str]],
     return tiles
 
 
+def paused(setup: dict[str, Any] | None = None, seed: int = 0, **pos: Any) -> Any:
+    """A state built from a hand-written position *between* decisions, without the load-time
+    checks and without running to a decision: the test then starts the step it examines
+    (:func:`combat`, :func:`run`). Positions a player loads go through ``from_json``."""
+    from meadhall import games
+
+    g = games.get(ID)
+    pos.setdefault("gifts", [])
+    pos.setdefault("choice", None)
+    st = g.blank_state(g.normalise_setup(setup or {"scenario": "chapter1",
+                                                   "heroes": ["harkon", "enyk"]}), seed)
+    st._load(pos, checked=False)
+    return st
+
+
 def position(setup: dict[str, Any] | None = None, seed: int = 0,
              **pos: Any) -> dict[str, Any]:
     """A loadable save: ``game.from_json(position(phase="preparation", tiles=...))``."""

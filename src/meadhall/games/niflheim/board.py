@@ -52,7 +52,7 @@ class Board:
     """Terrain rows and the red-line walls on edges, with geometry tables (immutable)."""
 
     __shared__ = True
-    __slots__ = ("rows", "walls", "width", "height", "terrain", "n4", "n8", "cache")
+    __slots__ = ("rows", "walls", "width", "height", "terrain", "n4", "n8", "near", "cache")
 
     rows: tuple[str, ...]
     walls: frozenset[grid.Edge]
@@ -61,6 +61,9 @@ class Board:
     """Orthogonal neighbours on the map, in the order N, E, S, W."""
     n8: dict[Sq, tuple[Sq, ...]]
     """All eight neighbours on the map (orthogonal first, as :func:`grid.neighbours`)."""
+    near: dict[Sq, tuple[Sq, ...]]
+    """Adjacent squares (orthogonal, on the map) not behind a red line: a red line blocks
+    movement and attacks, so figures on its two sides are not adjacent (see rulings)."""
     cache: dict[Any, Any]
     """Answers that depend only on this board (line of sight, distance fields)."""
 
@@ -80,6 +83,8 @@ class Board:
         b.n4 = {q: tuple(n for n in grid.neighbours(q) if n in inside) for q in inside}
         b.n8 = {q: tuple(n for n in grid.neighbours(q, diagonal=True) if n in inside)
                 for q in inside}
+        b.near = {q: tuple(n for n in ns if frozenset((q, n)) not in b.walls)
+                  for q, ns in b.n4.items()} if b.walls else b.n4
         b.cache = {}
         _BOARDS[key] = b
         return b
@@ -117,6 +122,12 @@ class Board:
         rows[s[1]] = row[: s[0]] + ch + row[s[0] + 1:]
         return Board(rows, self.walls)
 
+    def adjacent(self, a: Sq, b: Sq) -> bool:
+        """Adjacency (orthogonal, section Adjacency) with no red line between the squares: what
+        attacks, locks, zones of control, pushes, passing gear and special actions need."""
+        return abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 and not (
+            self.walls and frozenset((a, b)) in self.walls)
+
     def walled(self, a: Sq, b: Sq) -> bool:
         """A red line between two orthogonally adjacent squares."""
         return bool(self.walls) and frozenset((a, b)) in self.walls
@@ -149,12 +160,34 @@ class Board:
 
     def sees(self, a: Sq, b: Sq) -> bool:
         """Line of Sight: centre to centre, blocked by obstructive terrain and red lines;
-        a line that only touches a corner ignores that square."""
+        a line that only touches a corner ignores that square, and the end of a red line, but
+        a line through the joint where red lines continue across its path is blocked."""
         key = ("los", a, b) if a <= b else ("los", b, a)
         got = self.cache.get(key)
         if got is None:
             terrain = self.terrain
-            got = self.remember(key, bool(grid.line_of_sight(
-                a, b, lambda s: terrain.get(s, "#") in BLOCKS_LOS, self.walls,
-                corners="ignore")))
+            got = bool(grid.line_of_sight(a, b, lambda s: terrain.get(s, "#") in BLOCKS_LOS,
+                                          self.walls, corners="ignore"))
+            if got and self.walls:
+                got = not self._through_joint(a, b)
+            self.remember(key, got)
         return got
+
+    def _through_joint(self, a: Sq, b: Sq) -> bool:
+        """Does the line pass exactly through a grid point where red lines bar its way? At a
+        point the line goes from one quadrant to the opposite one; it could slip by on either
+        side, and is blocked only when a red line stands in the way on both."""
+        sx = (b[0] > a[0]) - (b[0] < a[0])
+        sy = (b[1] > a[1]) - (b[1] < a[1])
+        for gx, gy in grid.trace(a, b).corner_points:
+            ul, ur, dl, dr = (gx - 1, gy - 1), (gx, gy - 1), (gx - 1, gy), (gx, gy)
+            up = self.walled(ul, ur)
+            down = self.walled(dl, dr)
+            left = self.walled(ul, dl)
+            right = self.walled(ur, dr)
+            if sx == sy:  # between the upper-left and lower-right quadrants
+                if (up or right) and (left or down):
+                    return True
+            elif (left or up) and (down or right):  # lower-left to upper-right
+                return True
+        return False

@@ -19,6 +19,7 @@ HUSKARL_LIMIT = 4
 MAX_CORRUPTION = 10
 HUSKARL_MAX_SKILLS = 2
 END_INTERIM = "end the interim stage"
+END_CAMPAIGN = "end the campaign"
 RETRY = "retry the scenario"
 GIVE_UP = "give up the campaign"
 CHOICES = ("interim", "retry", "next scenario", "new character")
@@ -30,7 +31,7 @@ def new_record() -> dict[str, Any]:
     """The Party Control Sheet: scenarios played, interim scenario counts, party notes, lost
     memory motes found, runestones not yet inscribed, the state at the scenario's start."""
     return {"played": [], "interim_counts": {}, "notes": [], "motes": [], "runestones": [],
-            "healed": [], "start": None, "result": None, "resume": None}
+            "healed": [], "start": None, "result": None, "resume": None, "retries": {}}
 
 
 def remember_start(s: NiflheimState) -> None:
@@ -96,7 +97,7 @@ def interim_options(s: NiflheimState) -> list[str]:
     assert s.camp is not None
     party = list(s.heroes.values())
     n = s.names
-    out = [END_INTERIM]
+    out = [END_INTERIM, END_CAMPAIGN]
     for h in party:
         if h.health < h.max_health and h.id not in s.camp["healed"] \
                 and h.supplies.get("healing_salves", 0) > 0:
@@ -164,6 +165,14 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
     if action == END_INTERIM:
         next_scenario(s, events)
         return
+    if action == END_CAMPAIGN:
+        sc = s.scenario
+        s.camp["result"] = ["loss", f"the players ended the campaign after scenario "
+                            f"{sc.number}: {sc.name}, before completing it"]
+        s.segment = "over"
+        events.append(Event("campaign", "The players end the campaign here; the Party Control "
+                            "Sheet records it as ended unfinished", S.PCS))
+        return
     words = action.split()
     n = s.names
     if words[0] == "heal":
@@ -174,15 +183,14 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
         events.append(Event("heal", f"{h.name} uses a healing salve: health {h.health}",
                             S.INTERIM, {"hero": h.id}))
     elif words[0] == "give":
-        from meadhall.games.niflheim.heroes import receive, take_item
+        from meadhall.games.niflheim.heroes import move_rune, receive, take_item
 
         rest, receiver = action[len("give "):].rsplit(" to ", 1)
         what, giver = rest.split(" from ", 1)
         item, a, b = n.item_id[what], s.hero_named(giver), s.hero_named(receiver)
         take_item(a, item)
         receive(s, b, item)
-        if item in a.runes:
-            b.runes[item] = a.runes.pop(item)
+        move_rune(a, b, item)
         events.append(Event("give", f"{a.name} gives the {s.content.armoury[item].name} to "
                             f"{b.name}", S.INTERIM))
     elif words[0] == "ready":
@@ -320,13 +328,26 @@ def apply_choice(s: NiflheimState, kind: str, action: str, c: dict[str, Any],
 
 
 # ----------------------------------------------------------------------------- glory, motes
+def xp_pegs(xp: int) -> dict[str, int | bool | None]:
+    """Recording Experience: the black peg on the tens (none below 10), the white peg on the
+    ones; with matching digits ("say 55") the white peg goes into the red hole."""
+    tens, ones = divmod(max(0, xp), 10)
+    black = tens if tens else None
+    return {"black": black, "white": ones, "red": black is not None and black == ones}
+
+
 def spend_glory(h: Hero, n: int) -> None:
-    """Pay a skill's Glory cost; below zero Glory the Fate track climbs into Corruption, at most
-    10 (Glory Cost of Skills Example)."""
+    """Pay a Glory cost outside an activation (no MP to adjust): checked, then moved."""
+    check_glory(h, n)
+    h.glory -= n
+
+
+def check_glory(h: Hero, n: int) -> None:
+    """A skill's Glory cost can be paid only without passing 10 Corruption (Glory Cost of
+    Skills Example)."""
     if -(h.glory - n) > MAX_CORRUPTION:
         raise IllegalAction(S.ID, "Glory Cost of Skills Example", f"{h.name} would exceed "
                             f"{MAX_CORRUPTION} Corruption")
-    h.glory -= n
 
 
 def draw_mote(s: NiflheimState, h: Hero, events: list[Event]) -> int:

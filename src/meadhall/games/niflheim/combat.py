@@ -78,6 +78,29 @@ def los_am(s: NiflheimState, a: grid.Sq, b: grid.Sq, hindering: bool = True
     return max(total, LOS_AM_CAP), why
 
 
+def needed(value: int, drm: int) -> int | None:
+    """The natural roll needed for a modified roll of ``value``: a natural 1 always misses, and
+    more than 12 cannot be rolled (Rolling Attack Dice)."""
+    n = max(2, value - drm)
+    return n if n <= 12 else None
+
+
+def odds(stun: int | None, wound: int | None) -> tuple[str, str]:
+    """The sentence and the short note of what an attack die needs."""
+    parts, note = [], []
+    if stun is not None and stun == wound:
+        return f"{stun}+ stuns and wounds", f"{stun}+"
+    if stun is not None and (wound is None or stun < wound):
+        parts.append(f"{stun}+ stuns")
+        note.append(f"{stun}+")
+    if wound is not None:
+        parts.append(f"{wound}+ wounds")
+        note.append(f"{wound}+")
+    if not parts:
+        return "no roll can stun or wound", "—"
+    return ", ".join(parts), "/".join(note)
+
+
 def readied(h: Hero) -> list[tuple[str | None, bool]]:
     """Weapons the hero may attack with: ready and off-hand slots, or fists when unarmed."""
     out: list[tuple[str | None, bool]] = []
@@ -101,7 +124,7 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
             continue
         if not s.board.sees(h.at, u.at):
             continue
-        adjacent = grid.is_orthogonal(h.at, u.at)
+        adjacent = s.board.adjacent(h.at, u.at)
         for w, off in readied(h):
             if w is None:
                 if not adjacent:
@@ -115,8 +138,9 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
                 if v is None:
                     continue
                 vals = v
-                if wd.projectile and not adjacent and not h.huskarl \
-                        and h.supplies.get("projectiles", 0) <= 0:
+                # "For weapons using PRJs, you cannot make an attack without at least 1 PRJ
+                # available": any attack, hand to hand too (see rulings).
+                if wd.projectile and not h.huskarl and h.supplies.get("projectiles", 0) <= 0:
                     continue
             with_ = f"with {n.item[w]}" if w else "unarmed"
             text = f"{prefix}attack undead {u.id} {with_}" + (" (off hand)" if off else "")
@@ -154,12 +178,10 @@ def modifiers(s: NiflheimState, h: Hero, u: Undead, p: AttackPlan, cover: str | 
         rmod = range_modifier(rng, wd.pbr, wd.rm)
         if rmod:
             mods.append((rmod, f"range {rng} beyond PBR {wd.pbr} (RM {wd.rm})"))
-    if s.setup_rules_34() and p.weapon is not None:
-        pref = s.preferred(h)
-        if p.weapon in pref:
-            mods.append((1, "preferred weapon"))
-        if h.ready == h.off_hand == p.weapon:
-            mods.append((1, "dual wielding the same weapon"))
+    # A preferred weapon's +1 comes from the Preferred Weapon skill ("the skill 'Preferred
+    # Weapon' usually grants a +1 DRM"), a passive skill below; see rulings.
+    if s.setup_rules_34() and p.weapon is not None and h.ready == h.off_hand == p.weapon:
+        mods.append((1, "dual wielding the same weapon"))
     assert h.at is not None
     mods += skills.passive(s, h, skills.attack_tags(s, h, p.weapon, p.ranged,
                                                     attack_range(h.at, u.at)))
@@ -190,8 +212,14 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
     lost_prj = False
     hit = False
     rune = h.runes.get(p.weapon or "")
+    stun_need = None if "armoured" in s.content.undead[u.kind or "draugr"].powers \
+        else needed(p.stun, drm)
+    wound_need = needed(p.wound, drm)
+    if rune == "red" and stun_need is not None:
+        wound_need = stun_need
+    need = odds(stun_need, wound_need)[0]
     for i in range(ad):
-        roll = s.d12(f"{h.name}'s attack die {i + 1}", S.ROLLING)
+        roll = s.d12(f"{h.name}'s attack die {i + 1} ({need})", S.ROLLING)
         if roll == 1:
             events.append(Event("roll", "Natural 1: a miss", S.ROLLING, {"roll": 1}))
             lost_prj = lost_prj or bool(wd and wd.projectile and p.ranged)
@@ -238,15 +266,17 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
 
 def use_skill(s: NiflheimState, h: Hero, name: str, events: list[Event]) -> None:
     """Use a skill with a Glory cost: the Fate track moves down by the cost, into Corruption
-    below zero Glory (Glory Cost of Skills Example)."""
-    from meadhall.games.niflheim.campaign import spend_glory
+    below zero Glory (Glory Cost of Skills Example), with its effects at once."""
+    from meadhall.games.niflheim.campaign import check_glory
 
     sk = s.content.skills[name]
-    spend_glory(h, sk.glory)
-    fate = f"{h.glory} Glory" if h.glory >= 0 else f"{-h.glory} Corruption"
+    check_glory(h, sk.glory)
+    after = h.glory - sk.glory
+    fate = f"{after} Glory" if after >= 0 else f"{-after} Corruption"
     events.append(Event("skill", f"{h.name} uses {name} ({sk.text}; authored effect) for "
                         f"{sk.glory} Glory: now {fate}", S.GLORY_SKILLS,
                         {"hero": h.id, "skill": name}))
+    skills.change_fate(s, h, -sk.glory, events)
 
 
 def stun_undead(s: NiflheimState, u: Undead, events: list[Event]) -> None:
@@ -282,16 +312,17 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
             xp = " (no XP after the first lap of the round track)"
         # Glory for the killing blow is not limited to the first lap (only XP from kills is).
         if by is not None and ud.glory and not by.huskarl and s.fate_track_in_use():
-            by.glory += ud.glory
+            skills.change_fate(s, by, ud.glory, events)
             xp += f"; {by.name} gains {ud.glory} Glory"
         s.tally["kills"] += 1
         # kind "kill" with by/enemy/enemy_type when a hero dealt the blow (the lab counts these).
         data = {"undead": u.id, "enemy": f"undead{u.id}", "enemy_type": kind}
         if by is not None:
             data["by"] = by.id
+        where = ("an orange force, it does not return to the undead pool" if u.orange
+                 else "its marker goes to the discard area")
         events.append(Event("kill" if by is not None else "eliminated", f"{ud.name} {u.id} is "
-                            f"eliminated and its marker goes to the discard area{xp}",
-                            S.ELIMINATED, data))
+                            f"eliminated: {where}{xp}", S.ELIMINATED, data))
         return
     events.append(Event("wound", f"{uname(s, u)} takes a wound ({ud.hv - u.wounds} health "
                         "left)", S.EFFECTS, {"undead": u.id}))
@@ -309,12 +340,17 @@ def shield_push(s: NiflheimState, h: Hero, u: Undead, events: list[Event]) -> No
     occ = s.occupancy()
     for d in dirs:
         q = (u.at[0] + d[0], u.at[1] + d[1])
-        if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ:
+        if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ \
+                and not s.board.walled(u.at, q):
             u.at = q
             events.append(Event("push", f"The shield pushes {uname(s, u)} to {grid.name(q)}",
                                 S.NEW_RULES_34, {"undead": u.id, "to": grid.name(q)}))
             s.break_locks_if_apart(u, events)
             return
+    if "armoured" in s.content.undead[u.kind or "draugr"].powers:
+        events.append(Event("push", f"{uname(s, u)} cannot be pushed, and being armoured it "
+                            "cannot be stunned instead", S.NEW_RULES_34, {"undead": u.id}))
+        return
     events.append(Event("push", f"{uname(s, u)} cannot be pushed: it is stunned instead",
                         S.NEW_RULES_34, {"undead": u.id}))
     stun_undead(s, u, events)
@@ -334,7 +370,8 @@ def runestone(s: NiflheimState, h: Hero, u: Undead, rune: str, own_turn: bool,
                             S.NEW_RULES_5, {"hero": h.id}))
     elif rune == "blue":
         near = [x for x in s.undead.values() if x.id != u.id and not x.stunned
-                and grid.is_orthogonal(x.at, u.at)]
+                and s.board.adjacent(x.at, u.at)
+                and "armoured" not in s.content.undead[x.kind or "draugr"].powers]
         if len(near) > 1:
             s.ask_blue([x.id for x in near])
         elif near:
@@ -404,7 +441,9 @@ def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event],
     rng = attack_range(h.at, target)
     am = INTENT_AM[h.intent]
     los, _ = los_am(s, h.at, target)
-    roll = s.d12(f"{h.name}'s phial throw", S.PHIAL)
+    hit = needed(rng, am + los)
+    roll = s.d12(f"{h.name}'s phial throw ({f'{hit}+' if hit else 'nothing'} lands on target)",
+                 S.PHIAL)
     total = roll + am + los
     final = target
     if roll != 1 and total >= rng:
@@ -425,13 +464,14 @@ def deviate(s: NiflheimState, target: grid.Sq) -> grid.Sq:
     """Phial Deviation: 1-8 shift one square per the chart; 9-12 two squares in a direction
     rolled again (9-12 re-rolled); a wall or obstructive square re-rolls from scratch."""
     for _ in range(100):
-        r = s.d12("phial deviation", S.NEW_RULES_34)
+        r = s.d12("phial deviation (1-8: one square that way, 9-12: two squares)",
+                  S.NEW_RULES_34)
         dist = 1
         if r >= 9:
             dist = 2
             r = 9
             while r >= 9:
-                r = s.d12("phial deviation direction", S.NEW_RULES_34)
+                r = s.d12("phial deviation direction (9-12 rolled again)", S.NEW_RULES_34)
         d = DEVIATION[r]
         q = (target[0] + d[0] * dist, target[1] + d[1] * dist)
         if s.board.inside(q) and s.board.at(q) not in "#+L":
@@ -462,7 +502,8 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         drm = INTENT_AM[h.intent] + (3 if u.stunned else 0) + sum(m for m, _ in bonus)
         if h.huskarl and h.health < h.max_health:
             drm -= 2  # "Wounded huskarls receive a -2 DRM when performing an attack"
-        roll = s.d12(f"{what} against {uname(s, u)}", S.PHIAL)
+        need = odds(needed(values[0], drm), needed(values[1], drm))[0]
+        roll = s.d12(f"{what} against {uname(s, u)} ({need})", S.PHIAL)
         total = roll + drm
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
@@ -481,7 +522,9 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         drm = INTENT_AM[h.intent] + sum(m for m, _ in bonus)
         if skills.carries_shield(s, o, readied=False):
             drm -= 1
-        roll = s.d12(f"greek fire against {o.name}", S.PHIAL)
+        wound = needed(values[1], drm)
+        roll = s.d12(f"greek fire against {o.name} ({f'{wound}+' if wound else 'nothing'} "
+                     "wounds)", S.PHIAL)
         total = roll + drm
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total} ≥ "
@@ -518,7 +561,7 @@ def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
     """The bogmaðr's Spectral Bow: 1 AD, wound on 10 (no stun value), no LOS AM, a shield gives
     -1; a natural 2 hits the closest undead shot through instead."""
     drm = -1 if skills.carries_shield(s, h, readied=False) else 0
-    roll = s.d12(f"{uname(s, u)}'s spectral bow", S.SCENARIO_34)
+    roll = s.d12(f"{uname(s, u)}'s spectral bow at {h.name} ({10 - drm}+ wounds)", S.SCENARIO_34)
     between = [q for q in grid.trace(u.at, h.at).between
                if s.occupancy().get(q, "").startswith("u:")]
     text = f"{uname(s, u)} shoots its spectral bow at {h.name}: rolled {roll}"

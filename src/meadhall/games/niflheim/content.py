@@ -14,6 +14,7 @@ from pydantic import Field, model_validator
 
 from meadhall.core import grid
 from meadhall.core.content import ContentModel, load
+from meadhall.core.errors import ContentError
 
 CONTENT_DIR = Path(__file__).parent / "content"
 
@@ -244,6 +245,59 @@ class NiflheimContent(ContentModel):
         return self
 
 
+BLOCKS_MOVE = "#+L:"
+
+
+def check(content: NiflheimContent, source: str) -> None:
+    """What the game needs beyond the schema, checked when it loads the file and by
+    ``meadhall validate`` alike: figures, markers and exits stand on squares a figure can
+    stand on (not obstructive terrain or a closed door), red lines join adjacent squares."""
+    for sid, sc in content.scenarios.items():
+        _check_scenario(sid, sc, source)
+
+
+def _check_scenario(sid: str, sc: ScenarioData, source: str) -> None:
+    def at(name: str) -> str:
+        x, y = grid.sq(name)
+        return sc.map[y][x]
+
+    def need_open(field: str, name: str, what: str) -> None:
+        if at(name) in BLOCKS_MOVE:
+            raise ContentError(source, f"scenarios.{sid}.{field}", f"{what} {name} is on "
+                               f"{TERRAIN[at(name)]} terrain: no figure can stand there")
+
+    need_open("start", sc.start, "the start square V")
+    for q in sc.face_down:
+        need_open("face_down", q, "the undead square D")
+    for q in sc.orange:
+        need_open("orange", q, "the orange force's square")
+    for label, squares in sc.spawn.items():
+        for q in squares:
+            need_open(f"spawn.{label}", q, "the spawn square")
+    for e in sc.exits:
+        need_open("exits", e.square, "the exit point")
+    for label, sp in sc.specials.items():
+        if sp.figure:
+            need_open(f"specials.{label}", sp.square, "the figure's square")
+    for q in sc.items:
+        need_open("items", q, "the square holding gear")
+    w, h = len(sc.map[0]), len(sc.map)
+    for a, b in sc.walls:
+        qa, qb = grid.sq(a), grid.sq(b)
+        if grid.manhattan(qa, qb) != 1 or not all(0 <= q[0] < w and 0 <= q[1] < h
+                                                  for q in (qa, qb)):
+            raise ContentError(source, f"scenarios.{sid}.walls", f"the red line {a}|{b} "
+                               "must join two adjacent squares of the map")
+    spots = 1 + sum(1 for q in grid.neighbours(grid.sq(sc.start), diagonal=True)
+                    if 0 <= q[0] < w and 0 <= q[1] < h and sc.map[q[1]][q[0]] not in BLOCKS_MOVE)
+    if spots < sc.max_characters:
+        raise ContentError(source, f"scenarios.{sid}.start", f"{sc.max_characters} characters "
+                           f"need free squares on or next to V, there are {spots}")
+
+
 def load_content() -> NiflheimContent:
-    """Read and validate ``content/niflheim.json``."""
-    return load(NiflheimContent, CONTENT_DIR / "niflheim.json")
+    """Read and validate ``content/niflheim.json``, with :func:`check`."""
+    path = CONTENT_DIR / "niflheim.json"
+    content = load(NiflheimContent, path)
+    check(content, str(path))
+    return content

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core import draw, grid
-from meadhall.games.niflheim import present
+from meadhall.games.niflheim import campaign, present
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent
 from meadhall.games.niflheim.figures import INTENTS, MP
 from meadhall.games.niflheim.names import SUPPLY_NAME
@@ -209,10 +209,13 @@ def _hero_panel(content: NiflheimContent, hid: str, h: Mapping[str, Any],
     where = h["at"] or h["status"]
     glory = h.get("glory", 0)
     fate = f"{glory} Glory" if glory >= 0 else f"{-glory} Corruption"
+    pegs = campaign.xp_pegs(h.get("xp", 0))
+    peg_text = (f"black peg {pegs['black']}, " if pegs["black"] is not None else "") + (
+        "white peg in the red hole" if pegs["red"] else f"white peg {pegs['white']}")
     stats = [draw.Stat("Health", f"{h['health']}/{h['max_health']}"),
              draw.Stat("Where", where), draw.Stat("Intent", h.get("intent") or "-"),
              draw.Stat("MP", h["mp"]), draw.Stat("Marker", h.get("marker") or "-"),
-             draw.Stat("XP", h.get("xp", 0))]
+             draw.Stat("XP", f"{h.get('xp', 0)} ({peg_text})")]
     if h.get("locked_by") is not None:
         stats.append(draw.Stat("Locked by", f"undead {h['locked_by']}"))
     if not h["huskarl"]:

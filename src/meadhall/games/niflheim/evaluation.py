@@ -251,7 +251,8 @@ def measures(s: NiflheimState) -> dict[str, Any]:
         if s.conceded is not None:
             trigger = "conceded"
         elif s.camp is not None and s.camp.get("result"):
-            trigger = "gave_up"
+            ended = str(s.camp["result"][1]).startswith("the players ended")
+            trigger = "ended_campaign" if ended else "gave_up"
         elif all(h.status == "dead" for h in s.heroes.values() if h.status != "reserve"):
             trigger = "heroes_killed"
         else:

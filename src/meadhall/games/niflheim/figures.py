@@ -44,6 +44,11 @@ class Hero:
     skills: list[str] = field(default_factory=list)
     free_step: bool = False
     """White (Air) runestone: may move 1 square after a stun or wound."""
+    fate_mp: bool = False
+    """This activation's MP carry the -1 of 5 Corruption (Fate track)."""
+    rearranging: str | None = None
+    """After a search, the searched square: the hero may pick up what was found there and
+    ready weapons at no MP cost before the activation ends."""
 
     @property
     def on_map(self) -> bool:

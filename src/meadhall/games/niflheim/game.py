@@ -63,6 +63,11 @@ class NiflheimGame(Game):
             raise ContentError("setup", "huskarls", f"scenario {sc.number}'s party is "
                                "characters only")
         if s.players:
+            for p in s.players:
+                if not p or p != " ".join(p.split()) or p.startswith("!") or " controls " in p:
+                    raise ContentError("setup", "players", f"player name {p!r}: one or more "
+                                       "words, single-spaced, not starting with '!' (action "
+                                       "texts name players)")
             chosen = [h for v in s.players.values() for h in v]
             if len(set(chosen)) != len(chosen):
                 raise ContentError("setup", "players", "a hero is controlled by one player only")
@@ -81,6 +86,19 @@ class NiflheimGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return {"niflheim.json": NiflheimContent}
+
+    def position_model(self) -> type[Any] | None:
+        """The schema of a Niflheim ``position`` (docs/formats/niflheim.md)."""
+        from meadhall.games.niflheim.position import NiflheimPosition
+
+        return NiflheimPosition
+
+    def check_content(self, path: str, model: Any) -> None:
+        """The checks made when the content loads (squares figures must stand on, red
+        lines), with the same messages."""
+        from meadhall.games.niflheim.content import check
+
+        check(model, path)
 
     def evaluate(self, state: GameState) -> float:
         """The party's prospects (see :mod:`.evaluation`): objective progress by walking

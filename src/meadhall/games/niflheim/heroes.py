@@ -60,7 +60,8 @@ def _ways(board: Board, at: Sq) -> list[tuple[Sq, Sq | None, Sq | None, int, tup
             out.append((b, None, None, 1 + hind, ((None, 1 + hind, tb == "^"),)))
             continue
         s1, s2 = (b[0], at[1]), (at[0], b[1])
-        ways = tuple((side, 2 + hind + (1 if terrain[side] == "%" else 0),
+        # One movement into or past hindering terrain pays its +1 once (see rulings).
+        ways = tuple((side, 2 + (1 if hind or terrain[side] == "%" else 0),
                       tb == "^" or terrain[side] == "^")
                      for side in (s1, s2) if terrain[side] not in BLOCKS_MOVE)
         if ways:
@@ -145,7 +146,7 @@ def specials_here(s: NiflheimState, h: Hero) -> list[str]:
         if label in s.done:
             continue
         q = sq(sp.square)
-        if q == h.at and not sp.figure or grid.is_orthogonal(q, h.at):
+        if q == h.at and not sp.figure or s.board.adjacent(q, h.at):
             out.append(f"{sp.action} {label}")
     return out
 
@@ -173,6 +174,16 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
     at = h.at
     assert at is not None
     board = s.board
+    if h.rearranging is not None:
+        # "Once you performed a search action, you may immediately pick up any found items
+        # and rearrange your inventory at no MP cost."
+        q = sq(h.rearranging)
+        if any(fits(s, h, i) for i in s.items.get(q, ())):
+            yield f"pick up {h.rearranging}"
+        if not h.acted:  # one change of readied weapons reaches any arrangement (see rulings)
+            yield from swaps(s, h)
+        yield "end activation"
+        return
     if not h.zoc_stop and h.mp > 0:
         st = steps(s, h)
         yield from (step_text(st, x) for x in st)
@@ -180,7 +191,7 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
             if sq(e.square) == at:
                 yield f"exit {e.direction}"
         cost = DOOR_COST[rate(h)]
-        for d in board.n4[at]:
+        for d in board.near[at]:
             ch = board.terrain[d]
             if ch == "+" and h.mp >= cost:
                 yield f"open door {name(d)}"
@@ -188,24 +199,25 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
                     and name(d) not in s.forced:
                 yield f"close door {name(d)}"
         if h.mp >= PICKUP_COST[rate(h)] and s.items:
-            for q in (at, *board.n4[at]):
+            for q in (at, *board.near[at]):
                 if any(fits(s, h, i) for i in s.items.get(q, ())):
                     yield f"pick up {name(q)}"
         if h.mp >= 2:
             n = names(s.content)
             for o in s.heroes.values():
-                if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, at):
+                if o.id != h.id and o.on_map and board.adjacent(o.at, at):
                     for it in dict.fromkeys(h.items()):
                         if fits(s, o, it):
                             yield f"pass {n.item[it]} to {n.hero[o.id]}"
                     for kind, k in sorted(h.supplies.items()):
-                        if k > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)):
+                        if k > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)) \
+                                and supply_room(o, kind):
                             yield f"pass {SUPPLY[kind]} to {n.hero[o.id]}"
         if s.scenario.attacks:
             yield from swaps(s, h)
     if h.free_step:
         occ = s.occupancy()
-        yield from (f"rune step {name(q)}" for q in board.n4[at]
+        yield from (f"rune step {name(q)}" for q in board.near[at]
                     if not board.blocks_move(q) and q not in occ)
     if s.scenario.attacks and h.marker is None:
         yield from (p.text for p in combat.plans(s, h))
@@ -213,14 +225,16 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
     if h.intent == "stationary" and not h.acted and h.marker is None:
         yield from specials_here(s, h)
         # The rulebook's words; forced results are logged as "!force X", so no clash.
-        yield from (f"force locked door {name(d)}" for d in board.n4[at]
+        yield from (f"force locked door {name(d)}" for d in board.near[at]
                     if board.terrain[d] == "L")
     yield "end activation"
 
 
 def swaps(s: NiflheimState, h: Hero) -> list[str]:
-    """Change readied weapon(s) for 1 MP: a gear weapon to the Ready slot, or a one-handed
-    weapon to the Off-Hand slot when the ready weapon is one-handed too."""
+    """Change readied weapon(s), one movement action for 1 MP: a gear weapon to the Ready
+    slot, a one-handed weapon to the Off-Hand slot when the ready weapon is one-handed too, or
+    two one-handed weapons into both slots at once (the MA table's "Change readied
+    weapon(s)")."""
     out = []
     arm = s.content.armoury
     n = names(s.content)
@@ -230,16 +244,61 @@ def swaps(s: NiflheimState, h: Hero) -> list[str]:
         out.append(f"ready {n.item[w]}")
         if arm[w].one_handed and h.ready and arm[h.ready].one_handed:
             out.append(f"ready {n.item[w]} off hand")
+    out += [f"ready {n.item[x]} and {n.item[y]} off hand" for x, y in both_hands(s, h)]
     return out
+
+
+def both_hands(s: NiflheimState, h: Hero) -> list[tuple[str, str]]:
+    """Pairs of one-handed weapons the hero may ready in both slots at once, changing both
+    (from gear slots, or swapping a readied one to the other hand)."""
+    arm = s.content.armoury
+    pool = [w for w in (*h.gear, h.ready, h.off_hand) if w and arm[w].kind == "weapon"
+            and arm[w].one_handed]
+    out = []
+    for x in dict.fromkeys(pool):
+        rest = list(pool)
+        rest.remove(x)
+        for y in dict.fromkeys(rest):
+            if x != h.ready and y != h.off_hand:
+                out.append((x, y))
+    return out
+
+
+def ready_both(s: NiflheimState, h: Hero, x: str, y: str, events: list[Event],
+               cost: int = 1) -> None:
+    """Ready ``x`` and ``y`` (one-handed) in the Ready and Off-Hand slots in one movement
+    action; what they replace goes to gear slots."""
+    if cost:
+        h.mp -= cost
+        h.acted = True
+    old_ready, old_off = h.ready, h.off_hand
+    gear = list(h.gear)
+    for w, source in ((x, "off"), (y, "ready")):
+        if w in gear:
+            gear.remove(w)
+        elif source == "off" and w == old_off:
+            old_off = None  # the off-hand weapon moves to the Ready slot
+        elif source == "ready" and w == old_ready:
+            old_ready = None  # the ready weapon moves to the off hand
+        else:
+            raise ValueError(f"{h.name} does not carry {w}")
+    gear += [w for w in (old_ready, old_off) if w]
+    h.gear, h.ready, h.off_hand = gear, x, y
+    arm = s.content.armoury
+    how = "(1 MP)" if cost else "at no MP cost"
+    events.append(Event("ready", f"{h.name} readies the {arm[x].name} and the {arm[y].name} in "
+                        f"the off hand {how}", S.ONE_HANDED, {"hero": h.id, "weapon": x}))
 
 
 def declare(s: NiflheimState, h: Hero, intent: str, events: list[Event]) -> None:
     """Declare stationary / walking / running: 0 / 3 / 6 MP (5 Corruption: -1 MP)."""
     h.intent = intent
     h.mp = MP[intent]
+    h.fate_mp = False
     extra = ""
-    if h.corruption >= 5 and h.mp > 0:
+    if h.corruption >= skills.CORRUPTION_MP and h.mp > 0:
         h.mp -= 1
+        h.fate_mp = True
         extra = " (-1 MP for 5 Corruption)"
     events.append(Event("intent", f"{h.name} declares {intent}: {h.mp} MP{extra}",
                         S.ACTION_PHASE, {"hero": h.id, "intent": intent, "mp": h.mp}))
@@ -260,7 +319,9 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     drm += sum(m for m, _ in skills.passive(s, h, {"break_lock"}))
     if h.huskarl and h.health < h.max_health:
         drm -= 2  # a wounded huskarl's attacks, this H2H roll included
-    roll = s.d12(f"{h.name}'s roll to break the lock", S.ACTION_PHASE)
+    need = combat.needed(stun, drm)
+    roll = s.d12(f"{h.name}'s roll to break the lock ({f'{need}+' if need else 'nothing'} "
+                 "breaks it)", S.ACTION_PHASE)
     total = roll + drm
     if roll != 1 and total >= stun:
         h.locked_by = None
@@ -288,6 +349,7 @@ def end(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     h.activated = True
     h.mp = 0
     h.free_step = False
+    h.rearranging = None
     if s.active == h.id:
         s.active = None
 
@@ -406,6 +468,7 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         h.acted = True
         take_item(h, item)
         receive(s, to, item)
+        move_rune(h, to, item)
         events.append(Event("pass", f"{h.name} passes the {s.content.armoury[item].name} to "
                             f"{to.name} (2 MP)", S.MA_COST, {"hero": h.id, "item": item}))
         opts = ready_passed_options(s, to, item)
@@ -413,9 +476,16 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
             s.ask_ready_passed(to, item, opts)
         return
     if words[0] == "ready":
+        n = names(s.content)
+        cost = 0 if h.rearranging is not None else 1
+        h.acted = True
         off = action.endswith(" off hand")
         what = action[6:-9] if off else action[6:]
-        ready(s, h, names(s.content).item_id[what], off, events)
+        if off and " and " in what and what not in n.item_id:
+            x, y = what.split(" and ", 1)
+            ready_both(s, h, n.item_id[x], n.item_id[y], events, cost)
+            return
+        ready(s, h, n.item_id[what], off, events, cost)
         return
     if words[0] in ("rescue", "search"):
         special(s, h, words[1], events)
@@ -481,6 +551,13 @@ def exit_map(s: NiflheimState, h: Hero, events: list[Event]) -> None:
         s.active = None
 
 
+def move_rune(a: Hero, b: Hero, item: str) -> None:
+    """"A runestone may not be removed from a weapon once affixed": it goes where the weapon
+    goes (unless the giver still holds another, inscribed copy of the same weapon)."""
+    if item in a.runes and not a.carries(item):
+        b.runes[item] = a.runes.pop(item)
+
+
 def take_item(h: Hero, item: str) -> None:
     if h.ready == item:
         h.ready = None
@@ -499,17 +576,24 @@ def receive(s: NiflheimState, h: Hero, item: str) -> None:
 
 
 def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
-    """Pick up any number of items on or adjacent to the hero for 1 MP / 2 MP."""
-    h.mp -= PICKUP_COST[rate(h)]
-    h.acted = True
+    """Pick up any number of items on or adjacent to the hero for 1 MP / 2 MP (no MP after a
+    search, for what was found)."""
+    if h.rearranging is None:
+        h.mp -= PICKUP_COST[rate(h)]
+        h.acted = True
     got = []
     left = []
+    runes = s.ground_runes.get(q, {})
     for it in s.items.get(q, []):
         if fits(s, h, it):
             receive(s, h, it)
             got.append(it)
+            if it in runes and it not in h.runes:
+                h.runes[it] = runes.pop(it)
         else:
             left.append(it)
+    if q in s.ground_runes and not s.ground_runes[q]:
+        del s.ground_runes[q]
     if left:
         s.items[q] = left
     else:
@@ -539,7 +623,9 @@ def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event],
             h.gear.append(h.off_hand)
             h.off_hand = None
     slot = "Off-Hand slot" if off else "Ready Weapon slot"
-    how, sec = ("(1 MP)", S.READY) if cost else ("at once, for free", S.PASSING)
+    how, sec = (("(1 MP)", S.READY) if cost else
+                ("at no MP cost after the search", S.SPECIAL) if h.rearranging is not None else
+                ("at once, for free", S.PASSING))
     events.append(Event("ready", f"{h.name} puts the {s.content.armoury[w].name} in the {slot} "
                         f"{how}", sec, {"hero": h.id, "weapon": w}))
 
@@ -577,15 +663,23 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
         found.append("no room for " + ", ".join(s.content.armoury[i].name for i in left)
                      + f" (left on {sp.square})")
     for k, n in sp.supplies.items():
-        add_supplies(h, k, n)
-        found.append(f"{n} {k.replace('_', ' ')}")
+        got = add_supplies(h, k, n)
+        text = f"{n} {k.replace('_', ' ')}"
+        if got < n:
+            text += (" (a huskarl has unlimited projectiles)" if k == "projectiles" else
+                     f" ({n - got} more than a huskarl can carry are lost)")
+        found.append(text)
     what = "rescues" if sp.action == "rescue" else "searches"
     extra = f": found {', '.join(found)}" if found else ""
     events.append(Event("special", f"{h.name} {what} {sp.name} ({label}){extra}. {sp.text}",
                         S.SPECIAL, {"hero": h.id, "special": label}))
     h.marker = "attacked"
-    end(s, h, events)
-    q = grid.sq(sp.square)
+    h.mp = 0
+    q = sq(sp.square)
+    if sp.action == "search" and (swaps(s, h) or any(fits(s, h, i) for i in s.items.get(q, ()))):
+        h.rearranging = sp.square  # may pick up what was found and rearrange for free
+    else:
+        end(s, h, events)
     if sp.joins and sp.joins not in s.heroes:
         # Rescue a Prisoner: the freed huskarl joins and activates right after the rescuer.
         s.heroes[sp.joins] = s.new_hero(sp.joins, q)
@@ -601,15 +695,27 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
             undead.place_marker(s, spots[0], events, S.SPECIAL)
 
 
-def add_supplies(h: Hero, kind: str, n: int) -> None:
-    """Supplies; huskarls hold at most 3 healing salves and 3 holy water phials and never track
-    projectiles (they have unlimited ones)."""
+def supply_room(h: Hero, kind: str) -> bool:
+    """Can the hero take one more of a supply? Huskarls "can carry up to 3 Healing Salves and
+    3 Holy Water Phials" (and have unlimited projectiles, so never take any)."""
+    if not h.huskarl:
+        return True
+    if kind == "projectiles":
+        return False
+    return h.supplies.get(kind, 0) < HUSKARL_SUPPLY_LIMIT.get(kind, 99)
+
+
+def add_supplies(h: Hero, kind: str, n: int) -> int:
+    """Add supplies; a huskarl takes only what its limits allow. Returns how many were taken
+    (the rest is left behind)."""
     if h.huskarl:
         if kind == "projectiles":
-            return
-        h.supplies[kind] = min(HUSKARL_SUPPLY_LIMIT.get(kind, 99), h.supplies.get(kind, 0) + n)
-        return
+            return 0
+        have = h.supplies.get(kind, 0)
+        h.supplies[kind] = min(HUSKARL_SUPPLY_LIMIT.get(kind, 99), have + n)
+        return h.supplies[kind] - have
     h.supplies[kind] = h.supplies.get(kind, 0) + n
+    return n
 
 
 def force_door(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:

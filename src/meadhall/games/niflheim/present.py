@@ -67,42 +67,19 @@ def option(text: str, note: str = "") -> Target:
 
 
 # ----------------------------------------------------------------------------- numbers
-def needed(value: int, drm: int) -> int | None:
-    """The natural roll needed for a modified roll of ``value``: a natural 1 always misses, and
-    more than 12 cannot be rolled (Rolling Attack Dice)."""
-    n = max(2, value - drm)
-    return n if n <= 12 else None
-
-
-def odds(stun: int | None, wound: int | None) -> tuple[str, str]:
-    """The sentence and the short note of what an attack die needs."""
-    parts, note = [], []
-    if stun is not None and stun == wound:
-        return f"{stun}+ stuns and wounds", f"{stun}+"
-    if stun is not None and (wound is None or stun < wound):
-        parts.append(f"{stun}+ stuns")
-        note.append(f"{stun}+")
-    if wound is not None:
-        parts.append(f"{wound}+ wounds")
-        note.append(f"{wound}+")
-    if not parts:
-        return "no roll can stun or wound", "—"
-    return ", ".join(parts), "/".join(note)
-
-
 def attack_odds(s: NiflheimState, h: Hero, p: combat.AttackPlan, cover: str | None
                 ) -> tuple[str, str]:
     """What each attack die needs against the target, with every DRM applied."""
     u = s.undead[p.undead]
     drm = sum(m for m, _ in combat.modifiers(s, h, u, p, cover))
     kind = u.kind or "draugr"
-    stun = needed(p.stun, drm)
+    stun = combat.needed(p.stun, drm)
     if "armoured" in s.content.undead[kind].powers:
         stun = None
-    wound = needed(p.wound, drm)
+    wound = combat.needed(p.wound, drm)
     if h.runes.get(p.weapon or "") == "red" and stun is not None:
         wound = stun  # the red (Fire) runestone turns a stun into a wound
-    return odds(stun, wound)
+    return combat.odds(stun, wound)
 
 
 def weapon_words(s: NiflheimState, p: combat.AttackPlan) -> str:
@@ -162,6 +139,8 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
         extra = " (then roll to break the lock)" if h.locked_by is not None else ""
         return (f"{h.name} declares {intent}: {mp} MP, attacks at {am:+d}{extra}",
                 (intent_space(h.id, intent, f"{mp} MP"),))
+    if text == "end activation" and h.rearranging is not None:
+        return f"{h.name} is done rearranging after the search and ends the activation", ()
     if text == "end activation":
         if h.marker is None and s.scenario.attacks and h.locked_by is None:
             am = combat.COVER_AM[h.intent or "stationary"]
@@ -194,7 +173,7 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
                 (square(words[2], f"{cost} MP"),))
     if words[0] == "pick":
         q = grid.sq(words[2])
-        cost = heroes.PICKUP_COST[rate]
+        cost = heroes.PICKUP_COST[rate] if h.rearranging is None else 0
         got = [s.content.armoury[i].name for i in s.items.get(q, ()) if heroes.fits(s, h, i)]
         return (f"{h.name} picks up {', '.join(got)} from {words[2]} ({cost} MP)",
                 (square(q, f"{cost} MP"),))
@@ -209,11 +188,18 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
         return (f"{h.name} passes the {s.content.armoury[item].name} to {to.name} (2 MP)",
                 (card(h.id, item, "2 MP"), hero_fig(to.id)))
     if words[0] == "ready":
+        cost = "no MP" if h.rearranging is not None else "1 MP"
         off = text.endswith(" off hand")
-        item = n.item_id[text[6:-9] if off else text[6:]]
+        what = text[6:-9] if off else text[6:]
+        if off and what not in n.item_id:
+            x, y = (n.item_id[w] for w in what.split(" and ", 1))
+            arm = s.content.armoury
+            return (f"{h.name} readies the {arm[x].name} and the {arm[y].name} in the off hand "
+                    f"({cost})", (card(h.id, x, cost), card(h.id, y)))
+        item = n.item_id[what]
         slot = "Off-Hand slot" if off else "Ready Weapon slot"
-        return (f"{h.name} puts the {s.content.armoury[item].name} in the {slot} (1 MP)",
-                (card(h.id, item, "1 MP"),))
+        return (f"{h.name} puts the {s.content.armoury[item].name} in the {slot} ({cost})",
+                (card(h.id, item, cost),))
     if words[0] == "rune":
         return (f"{h.name} moves 1 square to {words[2]} (white runestone, no MP)",
                 (square(words[2], "0 MP"),))
@@ -239,12 +225,12 @@ def _throw(s: NiflheimState, h: Hero, text: str) -> Described:
     assert h.at is not None and h.intent is not None
     rng = combat.attack_range(h.at, q)
     los, _ = combat.los_am(s, h.at, q)
-    hit = needed(rng, combat.INTENT_AM[h.intent] + los)
+    hit = combat.needed(rng, combat.INTENT_AM[h.intent] + los)
     wd = s.content.armoury[kind]
     assert wd.aoe is not None
     throw = f"{hit}+ lands on target, else it deviates" if hit else "it always deviates"
     drm = combat.INTENT_AM[h.intent] + sum(m for m, _ in skills.passive(s, h, {"phial"}))
-    burst, _ = odds(needed(wd.aoe[0], drm), needed(wd.aoe[1], drm))
+    burst, _ = combat.odds(combat.needed(wd.aoe[0], drm), combat.needed(wd.aoe[1], drm))
     return (f"{h.name} throws the {wd.name.lower()} at {grid.name(q)} (range {rng}): {throw}; "
             f"the burst attacks every figure around it: {burst}",
             (square(q, f"{hit}+" if hit else "deviates"),))
@@ -278,7 +264,7 @@ def _choice(s: NiflheimState, text: str) -> Described:
         h = s.hero_named(text.split(" shoots ", 1)[1])
         note = "11+" if skills.carries_shield(s, h, readied=False) else "10+"
         return (f"{undead.uname(s, u)} shoots {h.name} with its spectral bow: {note} wounds",
-                (hero_fig(h.id, note),))
+                (Target("figure", h.id, note),))
     if kind == "undead move":
         u = s.undead[c["uid"]]
         q = text.rsplit(" ", 1)[1]
@@ -316,6 +302,9 @@ def _campaign(s: NiflheimState, kind: str, text: str) -> Described:
     if kind == "interim":
         if text == campaign.END_INTERIM:
             return "End the interim stage and go on", (option(text),)
+        if text == campaign.END_CAMPAIGN:
+            return ("End the campaign here, unfinished (it is recorded as ended, not won)",
+                    (option(text),))
         if words[0] == "heal":
             h = s.hero_named(text[len("heal "):])
             return (f"{h.name} uses a healing salve: health {h.health} → {h.health + 1}",

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from meadhall.core import grid
+from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.content import SkillData
 from meadhall.games.niflheim.figures import Hero
@@ -68,10 +68,35 @@ def carries_shield(s: NiflheimState, h: Hero, readied: bool = True) -> str | Non
     if h.at is None:
         return None
     for o in s.heroes.values():
-        if o.id != h.id and o.on_map and grid.is_orthogonal(o.at, h.at) and any(
+        if o.id != h.id and o.on_map and s.board.adjacent(o.at, h.at) and any(
                 sk.effect == "shield_wall" for _, sk in owned(s, o)):
             return f"{o.name}'s Shield Wall skill"
     return None
+
+
+CORRUPTION_MP = 5
+"""The Fate track's printed effect: at 5 Corruption, -1 MP."""
+
+
+def change_fate(s: NiflheimState, h: Hero, delta: int, events: list[Event]) -> None:
+    """Move the hero's Fate track by ``delta`` Glory (below zero: Corruption, at most 10).
+    Its effects "take effect as soon as that position is reached, and lose effect as soon as
+    the Glory / Corruption level drops": an active hero who reaches 5 Corruption loses 1 of
+    the MP still to spend at once, and gets it back when the level drops below 5 again."""
+    h.glory = max(h.glory + delta, -MAX_CORRUPTION)
+    if s.active != h.id or h.intent is None:
+        return
+    penalised = h.corruption >= CORRUPTION_MP
+    if penalised and not h.fate_mp and h.mp > 0:
+        h.mp -= 1
+        h.fate_mp = True
+        events.append(Event("fate", f"{h.name} reaches {h.corruption} Corruption: -1 MP at "
+                            f"once ({h.mp} left)", S.GLORY_SKILLS, {"hero": h.id}))
+    elif not penalised and h.fate_mp:
+        h.mp += 1
+        h.fate_mp = False
+        events.append(Event("fate", f"{h.name}'s Corruption drops to {h.corruption}: the -1 MP "
+                            f"no longer applies ({h.mp} left)", S.GLORY_SKILLS, {"hero": h.id}))
 
 
 SECTION = S.UNLOCKING

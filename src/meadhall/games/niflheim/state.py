@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core import grid
-from meadhall.core.chance import ChanceMode
+from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck, Pool
 from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
@@ -21,7 +21,7 @@ from meadhall.core.protocol import (
     Outcome,
     Target,
 )
-from meadhall.games.niflheim import campaign, combat, heroes, present, skills, undead
+from meadhall.games.niflheim import campaign, combat, heroes, position, present, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
@@ -33,6 +33,23 @@ NO_COVER = "no cover attack"
 KEEP = "keep the roll"
 FLIP = "flip the coin of fate"
 START_ACTION = "__start__"
+
+
+def _plain(x: Any) -> Any:
+    """A deep copy of JSON-like data: what leaves the engine never shares its internals."""
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_plain(v) for v in x]
+    return x
+
+
+def _sq(field: str, name: Any) -> Sq:
+    """A square named in a position; a bad name is refused naming the field."""
+    try:
+        return grid.sq(str(name))
+    except ValueError:
+        raise ContentError("", field, f"{name!r} is not a square name like E5") from None
 
 
 class AskCoin(Exception):  # noqa: N818 - control flow
@@ -54,7 +71,8 @@ class NiflheimState(GameState):
         self.heroes: dict[str, Hero] = {}
         self.coin_script: list[int] = []
         self.coin_pos = 0
-        self.players: list[str] = list(setup.get("players") or {})
+        self.players: list[str] = sorted(setup.get("players") or {})
+        """Co-op players in name order (a setup's key order is not part of the game)."""
         self.control: dict[str, str] = {h: p for p, ids in (setup.get("players") or {}).items()
                                         for h in ids}
         """Co-op Play: hero id -> the player who controls it."""
@@ -76,6 +94,8 @@ class NiflheimState(GameState):
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
         self.discard: list[str] = []
         self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
+        self.ground_runes: dict[Sq, dict[str, str]] = {}
+        """Runestones affixed to weapons lying on the ground (square -> weapon -> colour)."""
         self.done: list[str] = []
         self.round = 1
         self.track = 0
@@ -193,6 +213,10 @@ class NiflheimState(GameState):
         dropped = h.items()
         if dropped:
             self.items.setdefault(at, []).extend(dropped)
+            for item, colour in h.runes.items():
+                if item in dropped:  # the runestone stays on its weapon
+                    self.ground_runes.setdefault(at, {})[item] = colour
+            h.runes = {}
         h.ready, h.off_hand, h.gear = None, None, []
         h.status, h.at, h.locked_by = "dead", None, None
         # kind "knockout" with hero/by/by_type: the simulation lab counts these.
@@ -204,7 +228,7 @@ class NiflheimState(GameState):
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
-                    x.glory = max(x.glory - 3, -skills.MAX_CORRUPTION)
+                    skills.change_fate(self, x, -3, events)
             events.append(Event("glory", "A huskarl dies: every character present loses 3 "
                                 "Glory", S.ADDITIONAL))
         if self.active == h.id:
@@ -229,7 +253,7 @@ class NiflheimState(GameState):
     def break_locks_if_apart(self, u: Undead, events: list[Event]) -> None:
         """A pushed undead no longer adjacent to the hero it locked releases the lock."""
         for h in self.heroes.values():
-            if h.locked_by == u.id and h.at is not None and not grid.is_orthogonal(h.at, u.at):
+            if h.locked_by == u.id and h.at is not None and not self.board.adjacent(h.at, u.at):
                 h.locked_by = None
                 events.append(Event("unlock", f"{h.name} is no longer locked", S.LOCKS,
                                     {"hero": h.id}))
@@ -259,9 +283,9 @@ class NiflheimState(GameState):
             for x in present:
                 if not x.huskarl:
                     x.glory = max(x.glory + 1 - failed, -skills.MAX_CORRUPTION)
-            events.append(Event("glory", f"Each character present gains 1 Glory for completing "
-                                f"the scenario and loses {failed} for failed secondary "
-                                "objectives", S.ADDITIONAL))
+            lost = (f" and loses {failed} for failed secondary objectives" if failed else "")
+            events.append(Event("glory", "Each character present gains 1 Glory for completing "
+                                f"the scenario{lost}", S.ADDITIONAL))
         if sc.exit_text:
             events.append(Event("exit text", sc.exit_text, S.FINISHED_S1))
         self.result = ["win", f"Scenario {sc.number}: {sc.name} complete"]
@@ -290,7 +314,9 @@ class NiflheimState(GameState):
     def _decision(self) -> Decision | None:
         if self.choice is not None:
             c = self.choice
-            return Decision(PLAYERS, c["prompt"], c["section"], "choice", c["default"])
+            # A covering attack is its hero's player's to make; other choices are the players'.
+            return Decision(c.get("seat") or PLAYERS, c["prompt"], c["section"], "choice",
+                            c["default"])
         if self.active is not None:
             h = self.heroes[self.active]
             if h.intent is None:
@@ -317,22 +343,21 @@ class NiflheimState(GameState):
         return present.describe(self, text)
 
     def seats(self) -> list[str]:
-        """Co-op Play: one seat per player (setup ``players``); otherwise one per hero of the
-        setup, characters then huskarls."""
+        """Co-op Play: one seat per player (setup ``players``, each selecting one character).
+        Without players the game is played solo: one person runs the whole party, seated as
+        the first character (see rulings)."""
         if self.players:
             return list(self.players)
-        return [*self.setup["heroes"], *self.setup.get("huskarls", [])]
+        return [self.setup["heroes"][0]]
 
     def seat_of(self, hid: str) -> str:
-        """The seat deciding for a hero: its controlling player in co-op play; without players,
-        the hero's own seat, or for a hero found later (a freed prisoner, a recruit) the first
-        character's seat."""
-        if self.players:
-            return self.control.get(hid, hid)
+        """The seat deciding for a hero: its controlling player in co-op play, the solo seat
+        otherwise."""
         if hid in (PLAYERS, CHANCE):
             return hid
-        seats = self.seats()
-        return hid if hid in seats else seats[0]
+        if self.players:
+            return self.control.get(hid, hid)
+        return self.setup["heroes"][0]
 
     def cover_prefix(self, h: Hero) -> str:
         """How a covering hero's attack begins: ``cover: <hero> ``."""
@@ -346,10 +371,15 @@ class NiflheimState(GameState):
     def names(self) -> Names:
         return names(self.content)
 
-    def _cover_actions(self, exclude: str | None) -> list[str]:
+    def _cover_actions(self, active: str) -> list[str]:
+        """Covering attacks offered among the active hero's actions: those of other covering
+        heroes decided from the same seat (another seat's heroes are asked on their own, see
+        :meth:`_offer_cover`)."""
         out = []
+        seat = self.seat_of(active)
         for h in self.heroes.values():
-            if h.id != exclude and h.marker and h.marker.startswith("cover"):
+            if h.id != active and h.marker and h.marker.startswith("cover") \
+                    and self.seat_of(h.id) == seat:
                 out += [p.text for p in combat.plans(self, h, prefix=self.cover_prefix(h))]
         return out
 
@@ -392,7 +422,10 @@ class NiflheimState(GameState):
             self._cover_attack(action, events)
         else:
             assert self.active is not None
-            heroes.apply(self, self.heroes[self.active], action, events)
+            h = self.heroes[self.active]
+            n = len(events)
+            heroes.apply(self, h, action, events)
+            self._cover_revealed(events[n:], self.seat_of(h.id))
         self._advance(events)
 
     def _start(self, events: list[Event]) -> None:
@@ -411,29 +444,42 @@ class NiflheimState(GameState):
             raise AskCoin(what, r, section)
         return r
 
-    def _guarded(self, action: str, events: list[Event]) -> None:
+    def _guarded(self, action: str, events: list[Event], shown: int = 0) -> None:
+        """Run an action; while the Coin of Fate is unused a die roll may stop it to ask the
+        players. The action's events up to that roll are reported with the question (``shown``
+        of them were reported by an earlier question of the same action, and are not repeated
+        when it is run again)."""
+        n = len(events)
         if self.coin_used and self.camp is None:
-            self._do(action, events)  # the coin cannot come back within this action
+            try:
+                self._do(action, events)  # the coin cannot come back within this action
+            finally:
+                del events[n:n + shown]
             return
         snapshot = self.clone()
-        n = len(events)
         try:
             self._do(action, events)
+        except NeedChance:
+            del events[n:n + shown]  # table mode asks for a result: report only what is new
+            raise
         except AskCoin as ask:
             script = [*self.coin_script[: self.coin_pos], ask.result]
             chance = self.chance  # results already drawn stay drawn
+            happened = events[n:]
             self.__dict__ = snapshot.__dict__
             self.chance = chance
             prior = self.choice
             del events[n:]
+            events.extend(happened[shown:])
             self.coin_script, self.coin_pos = [], 0
             self._ask("coin", f"{ask.what}: rolled {ask.result}. Keep it, or flip the Coin of "
                       "Fate (once per scenario: heads re-roll, tails keep)?", S.COIN,
                       [KEEP, FLIP], KEEP, action=action, script=script, what=ask.what,
-                      prior=prior)
+                      prior=prior, shown=len(happened))
             events.append(Event("roll", f"{ask.what}: {ask.result}", ask.section,
                                 {"roll": ask.result}))
             return
+        del events[n:n + shown]
         self.coin_script, self.coin_pos = [], 0
 
     def _coin(self, answer: str, events: list[Event]) -> None:
@@ -453,7 +499,7 @@ class NiflheimState(GameState):
                 events.append(Event("coin", f"The Coin of Fate shows tails: the {script[-1]} "
                                     "stands", S.COIN))
         self.coin_script, self.coin_pos = script, 0
-        self._guarded(c["action"], events)
+        self._guarded(c["action"], events, int(c.get("shown", 0)))
 
     # ------------------------------------------------------------------ choices
     def _ask(self, kind: str, prompt: str, section: str, options: list[str],
@@ -493,7 +539,13 @@ class NiflheimState(GameState):
             if action != NO_COVER:
                 self._cover_attack(action, events)
             else:
-                events.append(Event("cover", "No covering hero interrupts", S.COVERING))
+                who = [h.name for h in self.heroes.values() if h.on_map and h.marker
+                       and h.marker.startswith("cover") and self.seat_of(h.id) == c.get("seat")]
+                events.append(Event("cover", f"{' and '.join(who) or 'No covering hero'} "
+                                    "does not interrupt", S.COVERING))
+            u = self.undead.get(c.get("uid", -1))
+            if c.get("later") and u is not None and self.choice is None:
+                self._offer_cover(u, c["later"])
         elif kind == "ready passed":
             if " readies " in action:
                 heroes.ready(self, self.heroes[c["hero"]], c["item"], action.endswith("off hand"),
@@ -560,8 +612,10 @@ class NiflheimState(GameState):
         mardrom = any(u.kind == "mardrom" for u in self.undead.values())
         mod = 0 if mardrom else -4
         while True:
-            hr = self.d12("heroes' initiative roll", S.INITIATIVE)
-            ur = self.d12("undead initiative roll", S.INITIATIVE)
+            hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
+                          S.INITIATIVE)
+            ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
+                          f"{hr - mod + 1}+)", S.INITIATIVE)
             if hr != ur + mod:
                 break
             events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}{mod:+d} = "
@@ -741,16 +795,42 @@ class NiflheimState(GameState):
         self.uact = {"uid": uid, "stage": 0, "stunned": int(u.stunned), "moves": 0, "moved": 0}
         self._offer_cover(u)
 
-    def _offer_cover(self, u: Undead) -> None:
-        options = []
+    def _cover_revealed(self, events: list[Event], active_seat: str) -> None:
+        """An undead revealed by a hero's action during the hero turn may be attacked at once by
+        covering heroes of the other seats (the active seat's covering heroes have their
+        attacks among its actions)."""
+        if self.choice is not None:
+            return
+        others = [self.seat_of(h.id) for h in self.heroes.values() if h.on_map and h.marker
+                  and h.marker.startswith("cover") and self.seat_of(h.id) != active_seat]
+        if not others:
+            return
+        for e in events:
+            u = self.undead.get(e.data.get("undead", -1)) if e.kind == "reveal" else None
+            if u is not None:
+                self._offer_cover(u, others)
+                if self.choice is not None:
+                    return
+
+    def _offer_cover(self, u: Undead, seats: list[str] | None = None) -> None:
+        """Covering: heroes with a Cover marker that can attack ``u`` may interrupt. Each seat
+        is asked in turn for its own covering heroes (only ``seats``, when given), so a
+        player decides only for the heroes they control."""
+        groups: dict[str, list[str]] = {}
         for h in self.heroes.values():
             if h.on_map and h.marker and h.marker.startswith("cover"):
-                options += [p.text for p in combat.plans(self, h, only=u.id,
-                                                         prefix=self.cover_prefix(h))]
-        if options:
+                seat = self.seat_of(h.id)
+                if seats is not None and seat not in seats:
+                    continue
+                opts = [p.text for p in combat.plans(self, h, only=u.id,
+                                                     prefix=self.cover_prefix(h))]
+                if opts:
+                    groups.setdefault(seat, []).extend(opts)
+        if groups:
+            first, *later = groups
             self._ask("cover", f"{uname(self, u)} is in a covering hero's LOS and range: "
-                      "interrupt with a covering attack?", S.COVERING, [NO_COVER, *options],
-                      NO_COVER)
+                      "interrupt with a covering attack?", S.COVERING,
+                      [NO_COVER, *groups[first]], NO_COVER, seat=first, uid=u.id, later=later)
 
     def _act_undead(self, u: Undead, events: list[Event]) -> None:
         assert self.uact is not None
@@ -885,12 +965,14 @@ class NiflheimState(GameState):
             "undead": [self._undead_json(u, public=True) for u in self.undead.values()],
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
+            "ground_runes": {grid.name(q): dict(v) for q, v in sorted(self.ground_runes.items())},
             "done": list(self.done), "coin_used": self.coin_used,
             "campaign": None if self.camp is None else {
-                k: self.camp[k] for k in ("played", "interim_counts", "notes", "motes",
-                                          "runestones", "result")},
+                k: _plain(self.camp[k]) for k in ("played", "interim_counts", "notes", "motes",
+                                                  "runestones", "result", "healed")},
             "choice": None if self.choice is None else {
-                k: self.choice[k] for k in ("kind", "prompt", "options", "default")},
+                k: _plain(self.choice.get(k)) for k in ("kind", "prompt", "options", "default",
+                                                        "seat")},
             "outcome": self.outcome().to_json(),
         }
 
@@ -903,6 +985,7 @@ class NiflheimState(GameState):
             "ready": h.ready, "off_hand": h.off_hand, "gear": list(h.gear),
             "supplies": dict(h.supplies), "xp": h.xp, "glory": h.glory,
             "runes": dict(h.runes), "skills": list(h.skills), "free_step": h.free_step,
+            "fate_mp": h.fate_mp, "rearranging": h.rearranging,
         }
 
     def _undead_json(self, u: Undead, public: bool = False) -> dict[str, Any]:
@@ -1007,24 +1090,29 @@ class NiflheimState(GameState):
             "segment": self.segment, "phase": self.phase, "order": list(self.order),
             "turn": self.turn_no, "active": self.active,
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
+            "hero_order": list(self.heroes),
             "undead": [self._undead_json(u) for u in self.undead.values()],
             "pool": self.pool.to_json(), "discard": list(self.discard),
             "items": {grid.name(q): list(v) for q, v in self.items.items()},
+            "ground_runes": {grid.name(q): dict(v) for q, v in self.ground_runes.items()},
             "done": list(self.done),
             "undead_activation": dict(self.uact) if self.uact else None,
-            "choice": self.choice, "spawn_queue": self.spawn_queue,
-            "coin_used": self.coin_used, "result": self.result,
+            "choice": _plain(self.choice), "spawn_queue": _plain(self.spawn_queue),
+            "coin_used": self.coin_used, "result": _plain(self.result),
             "coin_script": list(self.coin_script), "coin_pos": self.coin_pos,
             "forced": list(self.forced), "next_active": self.next_active,
-            "campaign": self.camp,
+            "campaign": _plain(self.camp),
             "control": dict(self.control),
             "tally": {"kills": self.tally["kills"],
                       "knockouts": [dict(k) for k in self.tally["knockouts"]]},
         }
 
-    def _load(self, p: dict[str, Any]) -> None:
-        if "campaign" in p and p["campaign"] is not None and "scenario" in p \
-                and p["scenario"] != self.scenario_id:
+    def _load(self, raw: dict[str, Any]) -> None:
+        """Fill the state from a position (docs/formats/niflheim.md): the schema names a field of
+        a wrong type, :func:`.position.check` refuses what the rules cannot produce."""
+        p = position.parse(raw)
+        if p.get("campaign") is not None and p.get("scenario", self.scenario_id) \
+                != self.scenario_id:
             if p["scenario"] not in self.content.scenarios:
                 raise ContentError("", "scenario", f"unknown scenario {p['scenario']!r}")
             self.reset_scenario(p["scenario"])
@@ -1033,69 +1121,106 @@ class NiflheimState(GameState):
                                f"the position scenario {p['scenario']}")
         if "map" in p:
             rows = list(p["map"])
-            if not rows or any(len(r) != len(rows[0]) for r in rows):
-                raise ContentError("", "map", "every row must have the same width")
+            if not rows or not rows[0] or any(len(r) != len(rows[0]) for r in rows):
+                raise ContentError("", "map", "one or more rows, every row the same width")
             bad = {c for r in rows for c in r} - set(TERRAIN)
             if bad:
                 raise ContentError("", "map", f"unknown terrain {''.join(sorted(bad))!r}")
             self.board = Board(rows, self.board.walls)
+            # A hand-drawn map keeps only the scenario's own markers that are on it.
+            if "items" not in p:
+                self.items = {q: v for q, v in self.items.items() if self.board.inside(q)}
+            if "undead" not in p:
+                self.undead = {i: u for i, u in self.undead.items()
+                               if not self.board.blocks_move(u.at)}
         if "walls" in p:
-            self.board = Board(self.board.rows,
-                               [grid.edge(grid.sq(a), grid.sq(b)) for a, b in p["walls"]])
+            edges = []
+            for a, b in p["walls"]:
+                qa, qb = _sq("walls", a), _sq("walls", b)
+                if grid.manhattan(qa, qb) != 1:
+                    raise ContentError("", "walls", f"{a} and {b} are not orthogonally adjacent: "
+                                       "a red line lies between two such squares")
+                edges.append(grid.edge(qa, qb))
+            self.board = Board(self.board.rows, edges)
         for k in ("round", "track", "lap"):
             if k in p:
-                setattr(self, k, int(p[k]))
+                setattr(self, k, p[k])
         self.segment = p.get("segment", "heroes" if "active" in p else self.segment)
         self.phase = p.get("phase", "action" if "active" in p else self.phase)
         self.order = list(p.get("order", self.order))
-        self.turn_no = int(p.get("turn", self.turn_no))
+        self.turn_no = p.get("turn", self.turn_no)
         self.active = p.get("active", self.active)
         if "heroes" in p:
-            self.heroes = {hid: self._load_hero(hid, d) for hid, d in p["heroes"].items()}
+            heroes = {hid: self._load_hero(hid, d) for hid, d in p["heroes"].items()}
+            self.heroes = {hid: heroes[hid] for hid in self._hero_order(heroes, p)}
         if "undead" in p:
             self.undead = {}
             for d in p["undead"]:
-                u = Undead(int(d["id"]), d.get("kind"), grid.sq(d["at"]),
-                           int(d.get("wounds", 0)), bool(d.get("stunned", False)),
-                           bool(d.get("activated", False)), bool(d.get("orange", False)))
-                if u.kind is not None and u.kind not in self.content.undead:
-                    raise ContentError("", f"undead.{u.id}.kind", f"unknown undead {u.kind!r}")
-                self.undead[u.id] = u
+                if d["id"] in self.undead:
+                    raise ContentError("", f"undead.{d['id']}", "two undead share a number")
+                self.undead[d["id"]] = Undead(d["id"], d.get("kind"),
+                                              _sq(f"undead.{d['id']}.at", d["at"]),
+                                              d.get("wounds", 0), d.get("stunned", False),
+                                              d.get("activated", False), d.get("orange", False))
         if "pool" in p:
             pool = p["pool"]
-            if isinstance(pool, dict) and "name" in pool:
+            if "name" in pool:
                 self.pool = Deck.from_json(pool)
+                cards = self.pool.cards()
             else:  # hand-written: {"draugr": 3}, every undead not yet revealed
-                cards = [k for k, n in dict(pool).items() for _ in range(int(n))]
-                hidden = sum(1 for u in self.undead.values() if u.kind is None)
-                if len(cards) < hidden:
-                    raise ContentError("", "pool", f"{len(cards)} unrevealed undead for "
-                                       f"{hidden} face-down markers on the map")
-                for k in cards:
-                    if k not in self.content.undead:
-                        raise ContentError("", "pool", f"unknown undead {k!r}")
+                cards = []
+                for k, n in pool.items():
+                    if not isinstance(n, int) or isinstance(n, bool) or n < 0:
+                        raise ContentError("", f"pool.{k}", "a number of markers (0 or more)")
+                    cards += [k] * n
                 self.pool = Pool("undead pool", cards)
+            for k in cards:
+                if k not in self.content.undead:
+                    raise ContentError("", "pool", f"unknown undead {k!r}")
+        hidden = sum(1 for u in self.undead.values() if u.kind is None)
+        if len(self.pool) < hidden:
+            raise ContentError("", "pool", f"{len(self.pool)} unrevealed undead for {hidden} "
+                               "face-down markers on the map (Revealing Undead)")
         if "discard" in p:
             self.discard = list(p["discard"])
         if "items" in p:
-            self.items = {grid.sq(q): list(v) for q, v in p["items"].items()}
+            self.items = {_sq(f"items.{q}", q): list(v) for q, v in p["items"].items()}
+        if "ground_runes" in p:
+            self.ground_runes = {_sq(f"ground_runes.{q}", q): dict(v)
+                                 for q, v in p["ground_runes"].items()}
         self.done = list(p.get("done", self.done))
         self.uact = p.get("undead_activation", self.uact)
         self.choice = p.get("choice", self.choice)
         self.spawn_queue = p.get("spawn_queue", self.spawn_queue)
-        self.coin_used = bool(p.get("coin_used", self.coin_used))
+        self.coin_used = p.get("coin_used", self.coin_used)
         self.result = p.get("result", self.result)
-        self.coin_script = [int(x) for x in p.get("coin_script", self.coin_script)]
-        self.coin_pos = int(p.get("coin_pos", self.coin_pos))
+        self.coin_script = list(p.get("coin_script", self.coin_script))
+        self.coin_pos = p.get("coin_pos", self.coin_pos)
         self.forced = list(p.get("forced", self.forced))
         if "campaign" in p:
-            self.camp = p["campaign"]
+            camp = p["campaign"]
+            self.camp = None if camp is None else position.CampaignRecord.model_validate(
+                camp).model_dump(exclude_none=False)
+            if self.camp is not None and self.camp["start"] is None:
+                campaign.remember_start(self)  # without a record: the scenario starts here
         self.next_active = p.get("next_active", self.next_active)
         if "tally" in p:
-            t = p["tally"]
-            self.tally = {"kills": int(t.get("kills", 0)),
-                          "knockouts": [dict(k) for k in t.get("knockouts", [])]}
-        self.control = {str(k): str(v) for k, v in p.get("control", self.control).items()}
+            self.tally = {"kills": p["tally"].get("kills", 0),
+                          "knockouts": [dict(k) for k in p["tally"].get("knockouts", [])]}
+        self.control = dict(p.get("control", self.control))
+        position.check(self)
+
+    def _hero_order(self, heroes: dict[str, Hero], p: dict[str, Any]) -> list[str]:
+        """The heroes in play order: as the position lists them in ``hero_order``, else the
+        setup's order then the content's; never the key order of a JSON object."""
+        if "hero_order" in p:
+            order = list(p["hero_order"])
+            if sorted(order) != sorted(heroes):
+                raise ContentError("", "hero_order", "must list every hero of the position once")
+            return order
+        known = [*self.setup["heroes"], *self.setup.get("huskarls", []),
+                 *self.content.characters, *self.content.huskarls]
+        return [h for h in dict.fromkeys(known) if h in heroes]
 
     def _load_hero(self, hid: str, d: dict[str, Any]) -> Hero:
         c = self.content.characters.get(hid)
@@ -1104,17 +1229,22 @@ class NiflheimState(GameState):
             raise ContentError("", f"heroes.{hid}", "unknown character or huskarl")
         name, health = (c.name, c.health) if c else (hk.name, hk.health)  # type: ignore[union-attr]
         at = d.get("at")
-        h = Hero(hid, d.get("name", name), hk is not None,
-                 grid.sq(at) if at else None, int(d.get("health", health)),
-                 int(d.get("max_health", health)), d.get("status", "active"),
+        hp = d.get("health")
+        top = d.get("max_health")
+        h = Hero(hid, name, hk is not None,
+                 _sq(f"heroes.{hid}.at", at) if at else None,
+                 int(health if hp is None else hp), int(health if top is None else top),
+                 d.get("status", "active"),
                  d.get("intent"), int(d.get("mp", 0)), d.get("marker"),
                  bool(d.get("activated", False)), bool(d.get("acted", False)),
                  bool(d.get("zoc_stop", False)), d.get("locked_by"), d.get("ready"),
                  d.get("off_hand"), list(d.get("gear", [])),
-                 dict(d.get("supplies", {"projectiles": 0, "healing_salves": 0,
-                                         "holy_water": 0})),
+                 {"projectiles": 0, "healing_salves": 0, "holy_water": 0,
+                  **d.get("supplies", {})},
                  int(d.get("xp", 0)), int(d.get("glory", 0)), dict(d.get("runes", {})),
-                 skills=list(d.get("skills", [])), free_step=bool(d.get("free_step", False)))
+                 skills=list(d.get("skills", [])), free_step=bool(d.get("free_step", False)),
+                 fate_mp=bool(d.get("fate_mp", False)),
+                 rearranging=d.get("rearranging"))
         for it in h.items():
             if it not in self.content.armoury:
                 raise ContentError("", f"heroes.{hid}", f"unknown item {it!r}")

@@ -60,13 +60,14 @@ def physical_pool(s: NiflheimState) -> int:
 
 # ----------------------------------------------------------------------------- geometry
 def zoc(s: NiflheimState) -> dict[Sq, set[int]]:
-    """Zone of Control: the four squares adjacent to each undead that is not stunned."""
+    """Zone of Control: the four squares adjacent to each undead that is not stunned (not
+    across a red line, which it cannot attack through)."""
     out: dict[Sq, set[int]] = {}
-    n4 = s.board.n4
+    near = s.board.near
     for u in s.undead.values():
         if u.stunned:
             continue
-        for n in n4.get(u.at, ()):
+        for n in near.get(u.at, ()):
             got = out.get(n)
             if got is None:
                 out[n] = {u.id}
@@ -158,7 +159,7 @@ def _field(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str],
     got = board.cache.get(key)
     if got is not None:
         return got
-    starts = [q for q in board.n4.get(hero_at, ()) if _free(board, q, occ, True)]
+    starts = [q for q in board.near.get(hero_at, ()) if _free(board, q, occ, True)]
     dist = {q: 0 for q in starts}
     todo = deque(starts)
     n8 = board.n8
@@ -196,7 +197,7 @@ def hero_distances(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None
             continue
         hat = h.at
         assert hat is not None
-        if abs(u.at[0] - hat[0]) + abs(u.at[1] - hat[1]) == 1:
+        if board.adjacent(u.at, hat):
             out[h.id] = 0
             continue
         key = ("udist", still, hat, u.at)
@@ -234,7 +235,7 @@ def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
         near = 3
         for t in tat:
             dx, dy = abs(b[0] - t[0]), abs(b[1] - t[1])
-            if dx + dy == 1:
+            if dx + dy == 1 and s.board.adjacent(b, t):
                 near = 1
                 break
             if dx == 1 and dy == 1:
@@ -295,11 +296,12 @@ def activation_candidates(s: NiflheimState) -> list[int]:
 
 
 def attack_targets(s: NiflheimState, u: Undead) -> list[str]:
-    """Heroes adjacent to the undead (a locking undead always wounds the hero it locks)."""
+    """Heroes adjacent to the undead, not behind a red line (a locking undead always wounds the
+    hero it locks)."""
     locked = [h.id for h in s.heroes.values() if h.on_map and h.locked_by == u.id]
     if locked:
         return locked[:1]
-    return [h.id for h in s.heroes.values() if h.on_map and grid.is_orthogonal(h.at, u.at)]
+    return [h.id for h in s.heroes.values() if h.on_map and s.board.adjacent(h.at, u.at)]
 
 
 def attack(s: NiflheimState, u: Undead, hero: Hero, events: list[Event]) -> None:

@@ -23,14 +23,15 @@ from meadhall.games.niflheim.names import SUPPLY, names
 TEMPLATES = (
     "declare <intent>", "end activation", "move <sq>", "move <sq> past <sq>", "exit <dir>",
     "open door <sq>", "close door <sq>", "pick up <sq>", "pass <item> to <hero>",
-    "pass <supply> to <hero>", "ready <weapon>", "ready <weapon> off hand", "rune step <sq>",
+    "pass <supply> to <hero>", "ready <weapon>", "ready <weapon> off hand",
+    "ready <weapon> and <weapon> off hand", "rune step <sq>",
     "attack undead <n> ...", "cover: <hero> attack undead <n> ...", "throw <phial> at <sq>",
     "<rescue|search> <label>", "force locked door <sq>", "heroes go first", "undead go first",
     "activate <hero>", "activate undead <n>", "undead <n> attacks <hero>", "undead <n> to <sq>",
     "stun undead <n>", "undead <n> shoots <hero>", "spawn at <sq>", "no cover attack",
     "<hero> keeps <item> in a gear slot", "<hero> readies <item>",
     "<hero> readies <item> off hand", "<player> controls <hero>", "keep the roll",
-    "flip the coin of fate", "end the interim stage", "heal <hero>",
+    "flip the coin of fate", "end the interim stage", "end the campaign", "heal <hero>",
     "give <item> from <hero> to <hero>", "ready <weapon> for <hero>",
     "inscribe <colour> runestone on <hero>'s <weapon>", "unlock <skill> for <hero>",
     "retry the scenario", "give up the campaign", "play scenario <id>", "recruit <hero>",
@@ -107,6 +108,7 @@ def vocabulary(content: NiflheimContent, setup: Mapping[str, Any]) -> list[str]:
     v += [f"pass {sup} to {h}" for sup in SUPPLY.values() for h in heroes]
     v += [f"ready {n.item[w]}" for w in weapons]
     v += [f"ready {n.item[w]} off hand" for w in one_handed]
+    v += [f"ready {n.item[x]} and {n.item[y]} off hand" for x in one_handed for y in one_handed]
     v += [f"rune step {q}" for q in walk]
     v += attacks("")
     for h in heroes:
@@ -130,7 +132,7 @@ def vocabulary(content: NiflheimContent, setup: Mapping[str, Any]) -> list[str]:
     v += [f"{p} controls {h}" for p in players for h in heroes]
     v += ["keep the roll", "flip the coin of fate"]
     if setup.get("campaign"):
-        v.append(campaign.END_INTERIM)
+        v += [campaign.END_INTERIM, campaign.END_CAMPAIGN]
         v += [f"heal {h}" for h in heroes]
         v += [f"give {i} from {a} to {b}" for i in items for a in heroes for b in heroes
               if a != b]

@@ -3,6 +3,7 @@ Keywords: Range, Large, Area, Mark, Wound, Freeze, Stun)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
@@ -150,7 +151,7 @@ class AttackMixin:
         return self.enemy_data(e).defence + extra
 
     def ename(self, e: Enemy) -> str:
-        return f"{self.enemy_data(e).name} {e.uid} at {grid.name(e.at)}"
+        return f"{self.enemy_data(e).name} {e.uid} at {self.sqname(e.at)}"
 
     def hurt_enemy(self, e: Enemy, n: int, by: Hero | None, why: str, section: str,
                    events: list[Event]) -> None:
@@ -195,26 +196,31 @@ class AttackMixin:
         return [i for i in h.equipment if self.content.items[i].weapon]
 
     def attack_targets(self, h: Hero, weapon: str, keywords: list[str]) -> list[Sq]:
+        """Targetable enemy spaces, in reading order (:meth:`iter_attack_targets`)."""
+        return sorted(self.iter_attack_targets(h, weapon, keywords), key=lambda s: (s[1], s[0]))
+
+    def iter_attack_targets(self, h: Hero, weapon: str, keywords: list[str]) -> Iterator[Sq]:
         """Targetable enemy spaces: adjacent (melee), up to 2 spaces with Large, anything in
         LoS with Range, anywhere with Vali (Attack step 1; Keywords)."""
-        assert h.at is not None
+        at = h.at
+        assert at is not None
         kw = set(self.content.items[weapon].keywords) | set(keywords)
-        out = []
+        anywhere = "range" in kw and "vali" in h.bonus
         for e in self.enemies:
             if h.held_by and e.uid != h.held_by:
                 continue  # Hold: can only attack its captor
             for q in e.squares:  # each space of a large enemy is a target space
-                if h.held_by or e.captor == h.id or ("range" in kw and "vali" in h.bonus):
-                    out.append(q)
+                d = max(abs(at[0] - q[0]), abs(at[1] - q[1]))
+                if h.held_by or e.captor == h.id or anywhere:
+                    yield q
                 elif "range" in kw:
-                    if self.sees(h.at, q):
-                        out.append(q)
+                    if self.sees(at, q):
+                        yield q
                 elif "large" in kw:
-                    if self.spaces_between(h.at, q) <= 2 and self.sees(h.at, q):
-                        out.append(q)
-                elif self.adjacent(h.at, q) and self.sees(h.at, q):
-                    out.append(q)
-        return sorted(out, key=lambda s: (s[1], s[0]))
+                    if d <= 2 and self.spaces_within(at, q, 2) and self.sees(at, q):
+                        yield q
+                elif d == 1 and self.sees(at, q):
+                    yield q
 
     def attack_choices(self, h: Hero, reduced: bool, keywords: list[str]) -> list[str]:
         """``attack <square> with <weapon>`` for every equipped weapon and target it can reach
@@ -227,6 +233,15 @@ class AttackMixin:
             out += [f"attack {self.sqname(t)} with {self.iname(w)}"
                     for t in self.attack_targets(h, w, keywords)]
         return out
+
+    def can_attack_now(self, h: Hero, reduced: bool, keywords: list[str]) -> bool:
+        """Whether :meth:`attack_choices` has any choice (stops at the first target)."""
+        for w in self.weapons(h):
+            if reduced and len(self.content.items[w].dice) < 2:
+                continue
+            if next(self.iter_attack_targets(h, w, keywords), None) is not None:
+                return True
+        return False
 
     def ask_attack(self, h: Hero, reduced: bool, extra: list[str], keywords: list[str],
                    section: str) -> None:

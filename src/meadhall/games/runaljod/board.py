@@ -5,11 +5,10 @@ Sections: Movement, Terrain, Attack (Line of sight, Counting spaces), Sight.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
-from meadhall.core.graph import distances
 from meadhall.core.grid import Sq
 
 from .model import Enemy, Hero, PlacedTile
@@ -17,23 +16,53 @@ from .model import Enemy, Hero, PlacedTile
 if TYPE_CHECKING:
     from .content import RunaljodContent
 
-_TERRAIN_CACHE: dict[tuple, dict[Sq, str]] = {}
+class BoardMap:
+    """The tiles in play as lookup tables built once per arrangement of tiles and shared by
+    every state and clone (they never change): square → terrain letter, the open
+    (non-obstacle) squares and each square's neighbours on the board."""
+
+    __shared__ = True  # fastcopy shares it instead of copying
+
+    __slots__ = ("terrain", "open", "nbrs", "difficult")
+
+    def __init__(self, terrain: dict[Sq, str]) -> None:
+        self.terrain = terrain
+        self.open = frozenset(s for s, ch in terrain.items() if ch != "#")
+        self.difficult = frozenset(s for s, ch in terrain.items() if ch == "g")
+        self.nbrs: dict[Sq, tuple[Sq, ...]] = {
+            s: tuple(n for n in grid.neighbours(s, diagonal=True) if n in terrain)
+            for s in terrain}
+
+    def clone(self) -> BoardMap:
+        return self
+
+
+_BOARD_CACHE: dict[tuple, tuple[object, BoardMap]] = {}
+
+
+def board_map(content: RunaljodContent, tiles: list[PlacedTile]) -> BoardMap:
+    """The lookup tables of the tiles in play (cached; tiles are immutable)."""
+    key = (id(content.tiles), *((t.tile, t.x) for t in tiles))
+    hit = _BOARD_CACHE.get(key)
+    # the content is kept with the tables, so that a content object created later at the same
+    # address (tests build their own) can never be mistaken for this one
+    m = hit[1] if hit is not None and hit[0] is content.tiles else None
+    if m is None:
+        terrain: dict[Sq, str] = {}
+        for t in tiles:
+            for y, row in enumerate(content.tiles[t.tile].rows):
+                for x, ch in enumerate(row):
+                    terrain[(t.x + x, y)] = ch
+        m = BoardMap(terrain)
+        if len(_BOARD_CACHE) > 4096:
+            _BOARD_CACHE.clear()
+        _BOARD_CACHE[key] = (content.tiles, m)
+    return m
 
 
 def terrain_map(content: RunaljodContent, tiles: list[PlacedTile]) -> dict[Sq, str]:
     """Global square → terrain letter for the tiles in play (cached; tiles are immutable)."""
-    key = tuple((tuple(content.tiles[t.tile].rows), t.x) for t in tiles)
-    m = _TERRAIN_CACHE.get(key)
-    if m is None:
-        m = {}
-        for t in tiles:
-            for y, row in enumerate(content.tiles[t.tile].rows):
-                for x, ch in enumerate(row):
-                    m[(t.x + x, y)] = ch
-        if len(_TERRAIN_CACHE) > 4096:
-            _TERRAIN_CACHE.clear()
-        _TERRAIN_CACHE[key] = m
-    return m
+    return board_map(content, tiles).terrain
 
 
 class BoardMixin:
@@ -48,21 +77,30 @@ class BoardMixin:
 
     # ------------------------------------------------------------ terrain
     @property
-    def terrain(self) -> dict[Sq, str]:
+    def board(self) -> BoardMap:
+        """The tiles in play as shared lookup tables (recomputed only when the list of tiles
+        or its ends change: exploring, loading, a test placing tiles)."""
         tl = self.tiles
-        key = (len(tl), tl[0].tile, tl[0].x, tl[-1].tile, tl[-1].x) if tl else ()
-        cache = self.__dict__.get("_tcache")
-        if cache is None or cache[0] != key:
-            cache = (key, terrain_map(self.content, self.tiles))
-            self._tcache = cache
-        return cache[1]
+        c = self.__dict__.get("_tcache")
+        # tiles are immutable and shared by clones: the same first and last tile objects (at
+        # most two tiles are in play) mean the same board
+        if c is not None and c[1] == len(tl) and (
+                not tl or (c[2] is tl[0] and c[3] is tl[-1])):
+            return c[4]
+        m = board_map(self.content, tl)
+        self._tcache = (tl, len(tl), tl[0] if tl else None, tl[-1] if tl else None, m)
+        return m
+
+    @property
+    def terrain(self) -> dict[Sq, str]:
+        return self.board.terrain
 
     def on_board(self, s: Sq) -> bool:
         return s in self.terrain
 
     def is_obstacle(self, s: Sq) -> bool:
         """Obstacles (red dot) and squares off the tiles in play are blocked (Terrain)."""
-        return self.terrain.get(s, "#") == "#"
+        return s not in self.board.open
 
     def tile_of(self, s: Sq) -> int:
         """Index in ``self.tiles`` of the tile holding square ``s`` (-1 when off the board)."""
@@ -91,7 +129,7 @@ class BoardMixin:
 
     def blocks_sight(self, s: Sq) -> bool:
         """Obstacles and miniatures block LoS; fallen heroes do not (Fallen Heroes)."""
-        if self.is_obstacle(s):
+        if s not in self.board.open:
             return True
         if self.enemy_at(s) is not None:
             return True
@@ -101,53 +139,97 @@ class BoardMixin:
     def sees(self, a: Sq, b: Sq) -> bool:
         """Line of sight (Attack - Line of sight): blocked by a blocked square on the line or
         by two blocked squares the line passes between; adjacent squares are always visible
-        except diagonals between two blocked squares."""
+        except diagonals between two blocked squares. Blocked: obstacles, squares off the
+        board and miniatures, but not fallen heroes (Fallen Heroes)."""
         if a == b:
             return True
-        if grid.chebyshev(a, b) == 1:
-            if grid.is_orthogonal(a, b):
+        open_ = self.board.open
+        occupied = {h.at for h in self.heroes.values() if not h.fallen and h.at is not None}
+        for e in self.enemies:
+            occupied.update(e.squares)
+        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1:
+            if a[0] == b[0] or a[1] == b[1]:
                 return True
-            p, q = grid.side_squares(a, b)
-            return not (self.blocks_sight(p) and self.blocks_sight(q))
-        return bool(grid.line_of_sight(a, b, self.blocks_sight, corners="both"))
+            p, q = (b[0], a[1]), (a[0], b[1])
+            return (p in open_ and p not in occupied) or (q in open_ and q not in occupied)
+        t = grid.trace(a, b)  # the exact centre-to-centre line (cached geometry)
+        for s in t.between:
+            if s not in open_ or s in occupied:
+                return False
+        for p, q in t.corners:
+            if (p not in open_ or p in occupied) and (q not in open_ or q in occupied):
+                return False
+        return True
 
-    def spaces_between(self, a: Sq, b: Sq) -> float:
-        """Counting spaces: steps (diagonals allowed) around obstacles, ignoring other terrain
-        and miniatures (Attack - Counting spaces)."""
-        if a == b:
-            return 0
-        return distances(a, self._count_step, limit=12).get(b, float("inf"))
-
-    def _count_step(self, s: Sq) -> Iterator[tuple[Sq, int]]:
-        for n in grid.neighbours(s, diagonal=True):
-            if n in self.terrain and not self.is_obstacle(n):
-                yield n, 1
+    def spaces_within(self, a: Sq, b: Sq, n: int) -> bool:
+        """Counting spaces: whether ``b`` is at most ``n`` spaces from ``a``, counting steps
+        (diagonals allowed) around obstacles and ignoring other terrain and miniatures
+        (Attack - Counting spaces). The search is bounded by the ``n`` the rule needs."""
+        d = max(abs(a[0] - b[0]), abs(a[1] - b[1]))
+        if d <= 1:
+            return d <= n
+        if d > n:
+            return False
+        bm = self.board
+        nbrs, open_ = bm.nbrs, bm.open
+        frontier = {a}
+        seen = {a}
+        for _ in range(n - 1):
+            nxt = set()
+            for s in frontier:
+                for m in nbrs.get(s, ()):
+                    if m in open_ and m not in seen:
+                        seen.add(m)
+                        nxt.add(m)
+            frontier = nxt
+            if any(max(abs(s[0] - b[0]), abs(s[1] - b[1])) <= 1 for s in frontier):
+                return True
+        return False
 
     def adjacent(self, a: Sq, b: Sq) -> bool:
-        return grid.chebyshev(a, b) == 1
+        return max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1
 
     # ------------------------------------------------------------ hero movement
     def hero_step_cost(self, h: Hero, a: Sq, b: Sq, keywords: tuple[str, ...] = ()) -> int | None:
         """Cost of one hero step from ``a`` to ``b`` or None when forbidden (Movement, Terrain,
         Keywords: Quick, Jump, Obstruction)."""
-        if b not in self.terrain or grid.chebyshev(a, b) != 1:
+        if max(abs(a[0] - b[0]), abs(a[1] - b[1])) != 1:
             return None
+        return self.hero_cost_fn(h, keywords)(a, b)
+
+    def hero_cost_fn(self, h: Hero, keywords: tuple[str, ...] = ()
+                     ) -> Callable[[Sq, Sq], int | None]:
+        """:meth:`hero_step_cost` for steps between adjacent squares, with the board's rules
+        looked up once (movement searches call it many times)."""
+        bm = self.board
+        t, open_ = bm.terrain, bm.open
         jump = "jump" in keywords
         quick = jump or "quick" in keywords
-        if self.is_obstacle(b) and not jump:
-            return None
-        if not quick and self.enemy_at(b) is not None:
-            return None
-        if grid.is_diagonal(a, b) and not jump:
-            p, q = grid.side_squares(a, b)
-            if self._blocked_for_hero(p, quick) and self._blocked_for_hero(q, quick):
+        foes: set[Sq] = set()
+        obstruct: set[Sq] = set()
+        for e in self.enemies:
+            foes.update(e.squares)
+            if "obstruction" in self.content.enemies[e.kind].keywords:
+                for q in e.squares:
+                    obstruct.update(grid.neighbours(q, diagonal=True))
+
+        def blocked(s: Sq) -> bool:
+            return s not in open_ or (not quick and s in foes)
+
+        def cost(a: Sq, b: Sq) -> int | None:
+            if b not in t or (not jump and b not in open_):
                 return None
-        cost = 1
-        if not jump and self.terrain.get(a) == "g":
-            cost = 2  # leaving difficult terrain costs 2 (Terrain)
-        if not jump and any("obstruction" in self.content.enemies[e.kind].keywords and
-                            any(self.adjacent(a, q) for q in e.squares) for e in self.enemies):
-            cost += 1  # Obstruction: leaving a space adjacent to it costs 1 more
+            if not quick and b in foes:
+                return None
+            if a[0] != b[0] and a[1] != b[1] and not jump and \
+                    blocked((b[0], a[1])) and blocked((a[0], b[1])):
+                return None
+            if jump:
+                return 1
+            c = 2 if t.get(a) == "g" else 1  # leaving difficult terrain costs 2 (Terrain)
+            if a in obstruct:
+                c += 1  # Obstruction: leaving a space adjacent to it costs 1 more
+            return c
         return cost
 
     def _blocked_for_hero(self, s: Sq, quick: bool) -> bool:
@@ -155,9 +237,23 @@ class BoardMixin:
             return True
         return not quick and self.enemy_at(s) is not None
 
+    def hero_end_test(self, h: Hero) -> Callable[[Sq], bool]:
+        """:meth:`hero_can_end` for one hero and the current board, with the occupied squares
+        gathered once (movement searches ask it for many squares)."""
+        open_ = self.board.open
+        blocked = set(self.bonfires)
+        blocked.update(o.at for o in self.heroes.values() if o is not h and o.at is not None)
+        for e in self.enemies:
+            if not (e.uid == h.captive and e.captor == h.id):
+                blocked.update(e.squares)
+
+        def can_end(s: Sq) -> bool:
+            return s in open_ and s not in blocked
+        return can_end
+
     def hero_can_end(self, h: Hero, s: Sq) -> bool:
         """A hero may not end on another character or on a bonfire (Movement, Terrain)."""
-        if self.is_obstacle(s) or s in self.bonfires:
+        if s not in self.board.open or s in self.bonfires:
             return False
         if any(o.at == s and o is not h for o in self.heroes.values()):
             return False
@@ -171,7 +267,7 @@ class BoardMixin:
         return self.enemy_cost_fn(e)(a, b)
 
     def enemy_can_end(self, e: Enemy, s: Sq) -> bool:
-        if self.is_obstacle(s) or s in self.bonfires or s not in self.terrain:
+        if s not in self.board.open or s in self.bonfires:
             return False
         hero = self.hero_at(s)
         if hero is not None and hero.held_by != e.uid:
@@ -179,16 +275,33 @@ class BoardMixin:
         other = self.enemy_at(s)
         return other is None or other is e
 
-    def footprints(self, e: Enemy, lead: Sq) -> list[tuple[Sq, ...]]:
+    def enemy_end_test(self, e: Enemy) -> Callable[[Sq], bool]:
+        """:meth:`enemy_can_end` for one enemy and the current board, with the occupied
+        squares gathered once."""
+        open_ = self.board.open
+        blocked = set(self.bonfires)
+        blocked.update(h.at for h in self.heroes.values()
+                       if h.at is not None and h.held_by != e.uid)
+        for o in self.enemies:
+            if o is not e:
+                blocked.update(o.squares)
+
+        def can_end(s: Sq) -> bool:
+            return s in open_ and s not in blocked
+        return can_end
+
+    def footprints(self, e: Enemy, lead: Sq,
+                   can_end: Callable[[Sq], bool] | None = None) -> list[tuple[Sq, ...]]:
         """Where an enemy may stand with its counted space on ``lead``: itself, or for a large
         or giant enemy two orthogonally adjacent free spaces (Movement)."""
-        if not self.enemy_can_end(e, lead):
+        ok = can_end or (lambda s: self.enemy_can_end(e, s))
+        if not ok(lead):
             return []
         if e.also is None:
             return [(lead,)]
         out = []
         for n in grid.neighbours(lead):
-            if self.enemy_can_end(e, n):
+            if ok(n):
                 out.append(tuple(sorted((lead, n), key=lambda s: (s[1], s[0]))))
         return out
 
@@ -229,6 +342,65 @@ class BoardMixin:
                 c += 1
             return c
         return cost
+
+    def enemy_field(self, e: Enemy, starts: Iterable[Sq], reverse: bool = False,
+                    limit: int | None = None) -> dict[Sq, int]:
+        """Cheapest movement cost for enemy ``e`` from the nearest of ``starts`` to every
+        square it can reach (``reverse``: from every square to the nearest of ``starts``),
+        up to ``limit``: the steps of :meth:`enemy_cost_fn` in one Dijkstra search over the
+        board's tables, with each square's rules looked up once."""
+        bm = self.board
+        t, nbrs = bm.terrain, bm.nbrs
+        bonfires = set(self.bonfires)
+        kw = self.content.enemies[e.kind].keywords
+        large = e.also is not None
+        whole = large and all(t.get(q) == "g" for q in e.squares)
+        base = set(e.squares)
+        quick = "quick" in kw
+        jump = "jump" in kw
+        heroes = {h.at for h in self.standing_heroes()}
+        obstruct: set[Sq] = set()
+        for h in self.standing_heroes():
+            if any(p.kind == "obstruction" for p in self.hero_passives(h)):
+                obstruct.update(grid.neighbours(h.at, diagonal=True))
+        open_ = bm.open
+        enter = open_ - bonfires if quick or jump else open_ - bonfires - heroes
+        passable = open_ if quick else open_ - heroes  # for squeezing between two squares
+        difficult = set() if jump else {a for a in bm.difficult
+                                        if not large or (whole and a in base)}
+        if jump:
+            obstruct = set()
+        # Dial's algorithm: step costs are 1 to 3, so a list of buckets by distance replaces
+        # the heap.
+        dist: dict[Sq, int] = {}
+        buckets: list[list[Sq]] = [[]]
+        for s0 in starts:
+            dist[s0] = 0
+            buckets[0].append(s0)
+        d = 0
+        while d < len(buckets):
+            for n in buckets[d]:
+                if dist[n] != d:
+                    continue  # reached more cheaply since it was queued
+                if reverse and n not in enter:
+                    continue  # no step ends on n
+                for m in nbrs.get(n, ()):
+                    if not reverse and m not in enter:
+                        continue
+                    if m[0] != n[0] and m[1] != n[1] and not jump and \
+                            (m[0], n[1]) not in passable and (n[0], m[1]) not in passable:
+                        continue
+                    a = m if reverse else n  # costs are paid for leaving a square
+                    nd = d + (2 if a in difficult else 1) + (a in obstruct)
+                    if limit is not None and nd > limit:
+                        continue
+                    if nd < dist.get(m, nd + 1):
+                        dist[m] = nd
+                        while len(buckets) <= nd:
+                            buckets.append([])
+                        buckets[nd].append(m)
+            d += 1
+        return dist
 
     def enemy_steps(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
         cost = self.enemy_cost_fn(e)

@@ -17,11 +17,10 @@ documented evaluation (docs/rulings/runaljod.md, "Best possible action"):
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from meadhall.core import grid
-from meadhall.core.graph import distances, distances_from_any
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
@@ -416,7 +415,11 @@ class EnemiesMixin:
                 and not self.heroes[t].fallen and self.heroes[t].at is not None]
 
     def closest_heroes(self, e: Enemy, pool: list[Hero]) -> list[Hero]:
-        dist = distances_from_any(e.squares, self.enemy_steps(e))
+        """The heroes of ``pool`` closest to the enemy by its walking cost to a space next to
+        them (then by counted squares when none can be reached), ties in ``pool`` order."""
+        if len(pool) <= 1:
+            return list(pool)
+        dist = self.enemy_field(e, e.squares)
 
         def d(h: Hero) -> float:
             best = INF
@@ -424,10 +427,9 @@ class EnemiesMixin:
                 best = min(best, dist.get(n, INF))
             return best if best < INF else 100 + min(grid.chebyshev(q, h.at)
                                                      for q in e.squares)
-        if not pool:
-            return []
-        m = min(d(h) for h in pool)
-        return [h for h in pool if d(h) == m]
+        ds = [d(h) for h in pool]
+        m = min(ds)
+        return [h for h, x in zip(pool, ds, strict=True) if x == m]
 
     def can_attack(self, e: Enemy, h: Hero) -> bool:
         """Melee: an adjacent hero in sight (Large keyword: up to 2 spaces); range: any hero in
@@ -443,7 +445,7 @@ class EnemiesMixin:
             if ed.attack == "range" or self.adjacent(q, h.at):
                 if self.sees(q, h.at):
                     return True
-            elif "large" in ed.keywords and self.spaces_between(q, h.at) <= 2 and \
+            elif "large" in ed.keywords and self.spaces_within(q, h.at, 2) and \
                     self.sees(q, h.at):
                 return True
         return False
@@ -475,24 +477,33 @@ class EnemiesMixin:
     def reach(self, e: Enemy, toward: Sq | None = None) -> dict[Sq, float]:
         mp = self.enemy_data(e).move + sum(r.value for r in self.active_rules()
                                            if r.kind == "enemy_move")
-        return distances(self.lead(e, toward), self.enemy_steps(e), limit=mp)
+        return self.enemy_field(e, [self.lead(e, toward)], limit=mp)
 
     def stands_within(self, e: Enemy, toward: Sq | None) -> dict[tuple[Sq, ...], float]:
         """Every base position the enemy can end its movement on, with its cheapest cost."""
         out: dict[tuple[Sq, ...], float] = {}
+        can_end = self.enemy_end_test(e)
         for s, c in self.reach(e, toward).items():
-            for fp in self.footprints(e, s):
+            for fp in self.footprints(e, s, can_end):
                 if c < out.get(fp, INF):
                     out[fp] = c
         here = self.stand(e)
-        if all(self.enemy_can_end(e, q) for q in here):
+        if all(can_end(q) for q in here):
             out[here] = 0
         return out
 
     def heroes_adjacent(self, fp: tuple[Sq, ...] | Sq) -> int:
         squares = fp if isinstance(fp[0], tuple) else (fp,)
-        return sum(1 for h in self.standing_heroes()
-                   if any(self.adjacent(q, h.at) for q in squares))
+        n = 0
+        for h in self.heroes.values():
+            at = h.at
+            if h.fallen or at is None:
+                continue
+            for q in squares:  # type: ignore[union-attr]
+                if max(abs(q[0] - at[0]), abs(q[1] - at[1])) == 1:
+                    n += 1
+                    break
+        return n
 
     def move_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
         """The engine's best spaces for a move line (see :meth:`move_choices`)."""
@@ -513,35 +524,39 @@ class EnemiesMixin:
             return [], [], f"already adjacent to {self.hname(h)}"
         stands = self.stands_within(e, h.at)
         why = f"toward {self.hname(h)}"
-        at_goal = [fp for fp in stands if any(self.adjacent(q, h.at) for q in fp)]
+        # ``best`` orders by the rulebook's keys then the engine's: the spaces best by the
+        # rulebook's keys alone (``allowed``) are narrowed by the engine's further keys.
+        ht = h.at
+        at_goal = [fp for fp in stands
+                   if any(max(abs(q[0] - ht[0]), abs(q[1] - ht[1])) == 1 for q in fp)]
         if at_goal:
-            return (self.best(at_goal, lambda fp: (-self.heroes_adjacent(fp), stands[fp])),
-                    self.best(at_goal, lambda fp: -self.heroes_adjacent(fp)),
+            allowed = self.best(at_goal, lambda fp: -self.heroes_adjacent(fp))
+            return (self.best(allowed, stands.__getitem__), allowed,
                     why + f", ending adjacent to {self.hname(h)}")
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
-        to_goal = distances_from_any(goals, self.enemy_steps_reversed(e))
-
-        def left(fp: tuple[Sq, ...]) -> float:
-            return min(to_goal.get(q, INF) for q in fp)
-        moving = [fp for fp in stands if left(fp) < INF]
+        to_goal = self.enemy_field(e, goals, reverse=True)
+        lefts = {fp: min(to_goal.get(q, INF) for q in fp) for fp in stands}
+        moving = [fp for fp in stands if lefts[fp] < INF]
         if not moving:
             # the target cannot be reached: end in the nearest possible space
             def near(fp: tuple[Sq, ...]) -> int:
                 return min(grid.chebyshev(q, h.at) for q in fp)
-            return (self.best(list(stands), lambda fp: (near(fp), stands[fp])),
-                    self.best(list(stands), near),
+            allowed = self.best(list(stands), near)
+            return (self.best(allowed, stands.__getitem__), allowed,
                     why + " (no route: nearest possible space)")
         allh = [x.at for x in self.standing_heroes()]
-        return (self.best(moving, lambda fp: (
-            left(fp), -self.heroes_adjacent(fp),
+        allowed = self.best(moving, lambda fp: (lefts[fp], -self.heroes_adjacent(fp)))
+        return (self.best(allowed, lambda fp: (
             sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])),
-            self.best(moving, lambda fp: (left(fp), -self.heroes_adjacent(fp))), why)
+            allowed, why)
 
     def best(self, options: list[Any], key: Callable[[Any], Any]) -> list[Any]:
+        """The options with the least ``key`` (computed once each), in reading order."""
         if not options:
             return []
-        m = min(key(o) for o in options)
-        return sorted((o for o in options if key(o) == m),
+        keyed = [(key(o), o) for o in options]
+        m = min(k for k, _ in keyed)
+        return sorted((o for k, o in keyed if k == m),
                       key=lambda o: [reading(q) for q in o] if isinstance(o[0], tuple)
                       else reading(o))
 
@@ -549,21 +564,26 @@ class EnemiesMixin:
         """Sight: the nearest space from which the enemy sees its target (or, failing that,
         the closest hero); skip if it already sees the target or nobody can be seen."""
         order = self.icon_heroes(targets)
-        rest = [h for h in self.closest_heroes(e, self.standing_heroes()) if h not in order]
-        for h in order + rest:
+
+        def candidates() -> Iterator[Hero]:
+            yield from order
+            # only if no hero of the icons will do: the closest ones (computed then)
+            yield from (h for h in self.closest_heroes(e, self.standing_heroes())
+                        if h not in order)
+        for h in candidates():
             assert h.at is not None
             if any(self.sees(q, h.at) for q in e.squares):
                 return [], f"it already sees {self.hname(h)}"
-            seeing = [s for s in self.terrain if self.enemy_can_end(e, s)
-                      and self.sees(s, h.at)]
-            if not seeing:
-                continue
             stands = self.stands_within(e, h.at)
             why = f"to sight {self.hname(h)}"
             ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
-            if ok:
+            if ok:  # (then some space of the board sees the target: no need to look further)
                 return self.best(ok, stands.__getitem__), why
-            to_goal = distances_from_any(seeing, self.enemy_steps_reversed(e))
+            can_end = self.enemy_end_test(e)
+            seeing = [s for s in self.terrain if can_end(s) and self.sees(s, h.at)]
+            if not seeing:
+                continue
+            to_goal = self.enemy_field(e, seeing, reverse=True)
             cand = [fp for fp in stands if any(q in to_goal for q in fp)]
             if cand:
                 return self.best(cand, lambda fp, t=to_goal, st=stands: (
@@ -584,5 +604,5 @@ class EnemiesMixin:
         """Howl: every hero at 3 spaces or less loses 1 life point."""
         events.append(Event("howl", f"{self.ename(e)} howls", S_KEYWORDS))
         for h in self.standing_heroes():
-            if min(self.spaces_between(q, h.at) for q in e.squares) <= 3:
+            if any(self.spaces_within(q, h.at, 3) for q in e.squares):
                 self.lose_life(h, 1, "howl", S_KEYWORDS, events, (f"enemy{e.uid}", e.kind))

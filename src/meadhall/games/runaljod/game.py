@@ -53,7 +53,10 @@ class RunaljodGame(Game):
         return [Info(k, v.name, "authored board") for k, v in self.content.heroes.items()]
 
     def default_setup(self) -> dict[str, Any]:
-        return {"scenario": "adventure", "heroes": ["berserk", "volva"], "players": 1}
+        """Berserk and Volva at level 1; without ``players`` (normalise_setup derives it from
+        the heroes: two heroes are a single player's), so that a setup changing only the
+        heroes stays valid."""
+        return {"scenario": "adventure", "heroes": ["berserk", "volva"]}
 
     def normalise_setup(self, setup: Mapping[str, Any] | None) -> dict[str, Any]:
         """Defaults; without ``players``, two heroes are a single player's, more are one each."""

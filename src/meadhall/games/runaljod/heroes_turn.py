@@ -4,6 +4,8 @@ numbered phases; Destiny; Equipment; Keywords; Terrain)."""
 
 from __future__ import annotations
 
+import heapq
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 
 from meadhall.core import grid
@@ -86,10 +88,25 @@ class HeroesMixin:
         return out
 
     def all_skills(self, h: Hero) -> list[tuple[str, SkillData]]:
-        return self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
+        """The hero's board skills (the coloured one while available) and skill cards."""
+        return self._skill_set(h)[0]
 
     def hero_passives(self, h: Hero) -> list[Effect]:
-        return [sk.passive for _, sk in self.all_skills(h) if sk.passive is not None]
+        return self._skill_set(h)[1]
+
+    def _skill_set(self, h: Hero) -> tuple[list[tuple[str, SkillData]], list[Effect]]:
+        """(skills, passive effects), cached by what decides them (shared by clones: the
+        values are built from immutable content and never changed by callers)."""
+        key = (h.id, self.coloured_available(h), tuple(h.skills))
+        cache = self.__dict__.get("_skcache")
+        if cache is None or cache[0] is not self.content:
+            cache = self.__dict__["_skcache"] = (self.content, {})
+        hit = cache[1].get(key)
+        if hit is None:
+            skills = self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
+            hit = (skills, [sk.passive for _, sk in skills if sk.passive is not None])
+            cache[1][key] = hit
+        return hit
 
     # ------------------------------------------------------------ 1. preparation
     def buyable(self, h: Hero) -> list[str]:
@@ -420,61 +437,71 @@ class HeroesMixin:
     def hero_actions(self, h: Hero) -> list[str]:
         """Every legal action of a hero in the actions phase (grammar: docs/formats/runaljod.md,
         "Action texts")."""
-        out: list[str] = []
+        return list(self.iter_hero_actions(h))
+
+    def has_action(self, h: Hero) -> bool:
+        """Whether the hero has any action left (stops at the first one found)."""
+        if not h.held_by and any(r.place == POOL for r in h.runes) and (
+                not h.space_used("move1") or not h.space_used("move2")):
+            return True  # a basic movement with any rune of the pool
+        return next(self.iter_hero_actions(h), None) is not None
+
+    def iter_hero_actions(self, h: Hero) -> Iterator[str]:
+        """The hero's legal actions one by one, in :meth:`hero_actions` order."""
         runes = [self.rname(r) for r in self.distinct(h)]
         assert h.at is not None
         # Basic actions: two movement spaces, two attack spaces, unlimited interact.
         if not h.held_by:
             for _, mp in self.move_spaces(h):
-                out += [f"move {mp} using {r}" for r in runes]
+                yield from [f"move {mp} using {r}" for r in runes]
         for space, head in (("attack1", "attack"), ("attack2", "reduced attack")):
-            if not h.space_used(space) and self.attack_choices(h, space == "attack2", []):
-                out += [f"{head} using {r}" for r in runes]
+            if not h.space_used(space) and self.can_attack_now(h, space == "attack2", []):
+                yield from [f"{head} using {r}" for r in runes]
         for act in ([] if h.held_by else self.interactions(h)):
-            out += [f"{act} using {r}" for r in runes]
+            yield from [f"{act} using {r}" for r in runes]
         # God's runes: a sideways (non-god) rune on the interact space.
         side = [self.rname(r) for r in self.distinct(h, sideways=True, no_god=True)]
         for r in side:
             for g in self.altar_face_up():
-                out += [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
-            out.append(f"re-throw the altar using {r}")
+                yield from [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
+            yield f"re-throw the altar using {r}"
         if h.god_rune() is None:
             for i in range(len(side)):
                 for j in range(i + 1, len(side)):
                     for g in self.altar_face_up():
-                        out.append(f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}")
+                        yield f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}"
             for gear in h.equipment:
                 god = self.content.items[gear].god
                 if god and god in self.altar_face_up():
-                    out += [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}" for r in side]
+                    yield from [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}"
+                                for r in side]
         gr = h.god_rune()
         if gr is not None and gr.place == POOL and gr.face_up:
             with_rune = f" with {self.rname(gr)}"
-            out += [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
+            yield from [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
             for gear in h.equipment:
                 if self.content.items[gear].god == gr.god:
-                    out += [f"invoke {self.iname(gear)}{d}{with_rune}"
+                    yield from [f"invoke {self.iname(gear)}{d}{with_rune}"
                             for d in self.power_options(h, gear)]
         # Skills
         for sid, sk in self.all_skills(h):
-            out += self.skill_actions(h, sid, sk)
+            yield from self.skill_actions(h, sid, sk)
         # Assist an adjacent fallen hero: a physical check with a face up rune; with a face
         # down rune the check cannot be made and counts as failed (ruling 26).
         for o in self.heroes.values():
             if h.held_by:
                 break  # Hold: only adjacent to the captor
             if o.fallen and not o.fell_this_turn and o.at and self.adjacent(h.at, o.at):
-                out += [f"assist {o.id} using {r}" for r in runes]
+                yield from [f"assist {o.id} using {r}" for r in runes]
         # Free actions: miscellaneous items, the 2-player card.
         for i in dict.fromkeys(h.misc):
             if self.content.items[i].use is not None and not self.content.items[i].god:
-                out.append(f"use {self.iname(i)}")
+                yield f"use {self.iname(i)}"
         if self.two_player_card() and not self.two_player_used:
             for k, eff in enumerate(self.content.two_player.effects):
                 for o in self.heroes.values():
                     if not o.fallen and self.effect_useful(o, eff):
-                        out.append(f"2-player card: {self.two_player_phrase(k)} for {o.id}")
-        return out
+                        yield f"2-player card: {self.two_player_phrase(k)} for {o.id}"
 
     def two_player_phrase(self, k: int) -> str:
         """Effect ``k`` of the 2-player card as action texts write it (``heal 2``)."""
@@ -509,7 +536,7 @@ class HeroesMixin:
             return []
         eff = sk.effect
         base = f"skill {self.names.skill[sid]}"
-        if eff.kind == "attack" and not self.attack_choices(h, False, list(eff.keywords)):
+        if eff.kind == "attack" and not self.can_attack_now(h, False, list(eff.keywords)):
             return []
         if eff.kind == "move" and h.held_by:
             return []
@@ -882,38 +909,52 @@ class HeroesMixin:
                     "prompt": "", "options": [], "default": None}
         self.refresh_move()
 
-    def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...]) -> list[Sq]:
+    def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...],
+                   cost: Callable[[Sq, Sq], int | None] | None = None) -> list[Sq]:
+        """The squares the hero may step to with ``points`` left: a legal step after which
+        the movement can still end on a square where the hero may stop (Movement; Terrain).
+        ``cost``: the hero's step costs when the caller has them already."""
+        cost = cost or self.hero_cost_fn(h, kw)
+        nbrs = self.board.nbrs
+        can_end = self.hero_end_test(h)
+        last_life = self.life_left(h) <= 1
         out = []
-        for n in grid.neighbours(at, diagonal=True):
-            c = self.hero_step_cost(h, at, n, kw)
+        for n in nbrs.get(at, ()):
+            c = cost(at, n)
             if c is None or c > points:
                 continue
-            if n in self.bonfires and self.life_left(h) <= 1:
+            if last_life and n in self.bonfires:
                 continue  # a hero may not lose their last life point on purpose
-            if self.hero_can_end(h, n) or self.can_finish_from(h, n, points - c, kw):
+            if can_end(n) or self._can_end_within(n, points - c, cost, can_end):
                 out.append(n)
         return sorted(out, key=lambda s: (s[1], s[0]))
 
-    def can_finish_from(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...]) -> bool:
-        seen = {at}
-        frontier = [(at, points)]
-        while frontier:
-            s, p = frontier.pop()
-            for n in grid.neighbours(s, diagonal=True):
-                c = self.hero_step_cost(h, s, n, kw)
-                if c is None or c > p or n in seen:
+    def _can_end_within(self, start: Sq, points: int, cost: Callable[[Sq, Sq], int | None],
+                        can_end: Callable[[Sq], bool]) -> bool:
+        """Whether a movement at ``start`` (where the hero cannot stop) with ``points`` left
+        can reach a square where it may stop: the cheapest route first, up to ``points``."""
+        nbrs = self.board.nbrs
+        best = {start: 0}
+        heap = [(0, start)]
+        while heap:
+            d, s = heapq.heappop(heap)
+            if d > best[s]:
+                continue
+            for n in nbrs.get(s, ()):
+                c = cost(s, n)
+                if c is None or d + c > points or d + c >= best.get(n, points + 1):
                     continue
-                if self.hero_can_end(h, n):
+                if can_end(n):
                     return True
-                seen.add(n)
-                frontier.append((n, p - c))
+                best[n] = d + c
+                heapq.heappush(heap, (d + c, n))
         return False
 
-    def refresh_move(self) -> None:
+    def refresh_move(self, cost: Callable[[Sq, Sq], int | None] | None = None) -> None:
         ask = self.ask
         h = self.heroes[ask["seat"]]
         assert h.at is not None
-        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]))
+        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), cost)
         can_end = self.hero_can_end(h, h.at)
         opts = [f"step {self.sqname(s)}" for s in steps]
         if can_end:
@@ -931,7 +972,8 @@ class HeroesMixin:
         to = self.parse_sq(action[len("step "):])
         frm = h.at
         assert frm is not None
-        cost = self.hero_step_cost(h, frm, to, tuple(ask["keywords"]))
+        step_cost = self.hero_cost_fn(h, tuple(ask["keywords"]))
+        cost = step_cost(frm, to)
         assert cost is not None
         ask["points"] -= cost
         h.at = to
@@ -943,7 +985,8 @@ class HeroesMixin:
                             f"point(s), {ask['points']} left)", S_MOVE, {"hero": h.id}))
         self.ask = ask
         if self.enter_square(h, to, ask, events):
-            self.refresh_move()
+            # the other figures stand where they stood, unless a held enemy moved along
+            self.refresh_move(None if h.captive else step_cost)
 
     def enter_square(self, h: Hero, to: Sq, ask: dict, events: list[Event]) -> bool:
         """Terrain on entering a square: bonfires (adjacent: frozen removed; on it: -1 life)

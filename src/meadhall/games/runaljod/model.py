@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import ClassVar
 
 from meadhall.core.grid import Sq
 
@@ -73,33 +74,79 @@ class Rune:
         return self.side in ("up", "side")
 
 
-@dataclass(slots=True)
+_HERO_LISTS = ("conditions", "skills", "turned", "equipment", "misc", "bonus")
+_HERO_VALUES = ("id", "at", "damage", "fallen", "fell_this_turn", "recover_choice", "glory",
+                "skill_points", "bought_this_phase", "trance", "captive", "mark", "passed",
+                "held_by", "glory_won")
+
+
 class Hero:
-    id: str
-    at: Sq | None = None
-    damage: int = 0
-    runes: list[Rune] = field(default_factory=list)
-    conditions: list[str] = field(default_factory=list)
-    fallen: bool = False
-    fell_this_turn: bool = False
-    recover_choice: str = ""
-    glory: int = 0
-    skill_points: int = 0
-    bought_this_phase: int = 0
-    skills: list[str] = field(default_factory=list)
-    turned: list[str] = field(default_factory=list)
-    equipment: list[str] = field(default_factory=list)
-    misc: list[str] = field(default_factory=list)
-    trance: int = 0
-    captive: int = 0
-    """uid of the enemy this hero holds (Hold)."""
-    mark: str = "none"
-    bonus: list[str] = field(default_factory=list)
-    passed: bool = False
-    held_by: int = 0
-    glory_won: int = 0
-    """Glory points gained in this game (a designer's measure; the track itself is emptied
-    into skill points)."""
+    """A hero's board and miniature: position, damage, runes, conditions, glory, skills,
+    equipment, tokens. ``captive`` is the uid of the enemy the hero holds, ``held_by`` that
+    of its captor (Hold); ``glory_won`` the glory points gained in this game (a designer's
+    measure: the track itself is emptied into skill points).
+
+    A plain slotted class with its own :meth:`clone` (states are copied often by searching
+    bots; the generic dataclass copy was the largest part of a clone)."""
+
+    __slots__ = (*_HERO_VALUES, "runes", *_HERO_LISTS)
+
+    def __init__(self, id: str, at: Sq | None = None, damage: int = 0,  # noqa: A002
+                 runes: list[Rune] | None = None, conditions: list[str] | None = None,
+                 fallen: bool = False, fell_this_turn: bool = False, recover_choice: str = "",
+                 glory: int = 0, skill_points: int = 0, bought_this_phase: int = 0,
+                 skills: list[str] | None = None, turned: list[str] | None = None,
+                 equipment: list[str] | None = None, misc: list[str] | None = None,
+                 trance: int = 0, captive: int = 0, mark: str = "none",
+                 bonus: list[str] | None = None, passed: bool = False, held_by: int = 0,
+                 glory_won: int = 0) -> None:
+        self.id = id
+        self.at = at
+        self.damage = damage
+        self.runes: list[Rune] = runes if runes is not None else []
+        self.conditions: list[str] = conditions if conditions is not None else []
+        self.fallen = fallen
+        self.fell_this_turn = fell_this_turn
+        self.recover_choice = recover_choice
+        self.glory = glory
+        self.skill_points = skill_points
+        self.bought_this_phase = bought_this_phase
+        self.skills: list[str] = skills if skills is not None else []
+        self.turned: list[str] = turned if turned is not None else []
+        self.equipment: list[str] = equipment if equipment is not None else []
+        self.misc: list[str] = misc if misc is not None else []
+        self.trance = trance
+        self.captive = captive
+        self.mark = mark
+        self.bonus: list[str] = bonus if bonus is not None else []
+        self.passed = passed
+        self.held_by = held_by
+        self.glory_won = glory_won
+
+    def clone(self) -> Hero:
+        """An independent copy (runes and lists copied; strings and squares shared)."""
+        n = Hero.__new__(Hero)
+        n.id, n.at, n.damage, n.fallen = self.id, self.at, self.damage, self.fallen
+        n.fell_this_turn, n.recover_choice = self.fell_this_turn, self.recover_choice
+        n.glory, n.skill_points = self.glory, self.skill_points
+        n.bought_this_phase, n.trance, n.captive = (self.bought_this_phase, self.trance,
+                                                    self.captive)
+        n.mark, n.passed, n.held_by, n.glory_won = (self.mark, self.passed, self.held_by,
+                                                    self.glory_won)
+        n.conditions, n.skills, n.turned = (self.conditions[:], self.skills[:],
+                                            self.turned[:])
+        n.equipment, n.misc, n.bonus = self.equipment[:], self.misc[:], self.bonus[:]
+        n.runes = [Rune(r.icon, r.side, r.place) for r in self.runes]
+        return n
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is Hero and all(
+            getattr(self, k) == getattr(other, k) for k in self.__slots__)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"Hero({self.id!r}, at={self.at}, damage={self.damage})"
 
     def rune(self, icon: str) -> Rune | None:
         for r in self.runes:
@@ -108,7 +155,7 @@ class Hero:
         return None
 
     def pool(self) -> list[Rune]:
-        return [r for r in self.runes if r.place == POOL]
+        return [r for r in self.runes if r.place == "pool"]
 
     def god_rune(self) -> Rune | None:
         for r in self.runes:
@@ -117,7 +164,10 @@ class Hero:
         return None
 
     def space_used(self, space: str) -> bool:
-        return any(r.place == space for r in self.runes)
+        for r in self.runes:  # noqa: SIM110 - a loop, not a generator: a hot path
+            if r.place == space:
+                return True
+        return False
 
 
 @dataclass(slots=True)
@@ -139,10 +189,12 @@ class Enemy:
         return [self.at] if self.also is None else [self.at, self.also]
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class PlacedTile:
-    """A tile in play: which tile, which exploration card brought it, its west column."""
+    """A tile in play: which tile, which exploration card brought it, its west column.
+    Immutable, so states and their clones share it."""
 
+    __shared__: ClassVar[bool] = True
     tile: str
     card: str
     x: int

@@ -44,6 +44,8 @@ from .model import (
 )
 
 ID = "runaljod"
+_SQ_NAMES: dict[Sq, str] = {}
+"""Square names by square (names never change; the board has a few hundred squares)."""
 SOLO = "player"
 """The seat of a single player, who decides for both heroes (Single-Player Game)."""
 FREE_ACTIONS = ("use", "card2")
@@ -57,7 +59,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     """A Runaljod adventure in progress."""
 
     game = ID
-    _shared = frozenset({"content", "setup", "_tcache", "_names"})
+    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -110,7 +112,10 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     # ------------------------------------------------------------ helpers
     def sqname(self, s: Sq) -> str:
-        return grid.name(s)
+        name = _SQ_NAMES.get(s)
+        if name is None:
+            name = _SQ_NAMES[s] = grid.name(s)
+        return name
 
     def parse_sq(self, text: str) -> Sq:
         return grid.sq(text)
@@ -283,7 +288,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         """The heroes act in any order: the active hero keeps acting until they pass or hand
         over; heroes with nothing left to do pass automatically."""
         for h in self.ordered():
-            if self.can_act(h) and not self.hero_actions(h):
+            if self.can_act(h) and not self.has_action(h):
                 h.passed = True
         if self.active and self.can_act(self.heroes[self.active]):
             return True
@@ -297,6 +302,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     def _outcome(self) -> Outcome:
         if self.lost:
             return Outcome("loss", self.lost)
+        if not self.final_defeated:
+            return ONGOING
         for cid in self.cards_played:
             for r in self.content.exploration[cid].rules:
                 if r.kind == "victory" and r.type in self.final_defeated:

@@ -58,24 +58,102 @@
     if (added) log.parentElement.scrollTop = log.parentElement.scrollHeight;
   }
 
-  async function refresh() {
-    const focused = document.activeElement && document.activeElement.dataset
-      ? (document.activeElement.dataset.target || document.activeElement.dataset.action || document.activeElement.id)
-      : null;
+  // One fetch at a time; a request made meanwhile runs once after it. A fragment whose digest
+  // is the one shown is not put back, and only its changed parts are swapped, so nothing under
+  // the pointer or the keyboard moves for nothing. While a pointer is pressed on the table the
+  // swap waits for the release, so a click never lands on a board that was replaced under it.
+  let inflight = null;
+  let again = false;
+  let deferred = null;
+  let pressing = false;
+  let pressTimer = null;
+  const parts = new Map();  // data-part name -> the HTML it was last drawn from
+
+  function settle() {
+    main.dataset.idle = inflight || busy || deferred !== null ? "0" : "1";
+  }
+
+  function refresh() {
+    if (inflight) { again = true; return inflight; }
+    inflight = doRefresh().finally(() => {
+      inflight = null;
+      if (again) { again = false; refresh(); } else settle();
+    });
+    settle();
+    return inflight;
+  }
+
+  async function doRefresh() {
     const r = await fetch(`/t/${tableId}/fragment${token ? "?token=" + encodeURIComponent(token) : ""}`,
                           { cache: "no-store" });
     if (!r.ok) { message(`Could not load the table (${r.status})`); return; }
-    body.innerHTML = await r.text();
+    show(await r.text());
+  }
+
+  function show(html) {
+    if (pressing) { deferred = html; settle(); return; }
+    deferred = null;
+    const tpl = document.createElement("template");
+    tpl.innerHTML = html;
+    const fresh = tpl.content.getElementById("state");
+    const old = stateEl();
+    if (!fresh) return;
+    if (old && fresh.dataset.digest === old.dataset.digest) return;
+    const focused = document.activeElement && document.activeElement.dataset
+      ? (document.activeElement.dataset.target || document.activeElement.dataset.action || document.activeElement.id)
+      : null;
+    const newVersion = fresh.dataset.version !== (old && old.dataset.version);
+    const freshParts = Array.from(fresh.querySelectorAll("[data-part]"));
+    const same = old && freshParts.length === old.querySelectorAll("[data-part]").length &&
+      freshParts.every((p) => old.querySelector(`[data-part="${p.dataset.part}"]`));
+    if (!same) {
+      body.replaceChildren(fresh);
+      parts.clear();
+      for (const p of freshParts) parts.set(p.dataset.part, p.outerHTML);
+    } else {
+      for (const a of Array.from(old.attributes)) if (!fresh.hasAttribute(a.name)) old.removeAttribute(a.name);
+      for (const a of Array.from(fresh.attributes)) old.setAttribute(a.name, a.value);
+      for (const p of freshParts) {
+        const src = p.outerHTML;
+        if (parts.get(p.dataset.part) === src) continue;
+        old.querySelector(`[data-part="${p.dataset.part}"]`).replaceWith(p);
+        parts.set(p.dataset.part, src);
+      }
+      if (newVersion) message("");
+    }
+    // a menu of choices made on an older version would only be refused
+    if (newVersion && !chooser.hidden) closeChooser();
     adopt();
-    if (focused) {
-      const again = body.querySelector(`[data-target="${CSS.escape(focused)}"], [data-action="${CSS.escape(focused)}"], #${CSS.escape(focused)}`);
-      if (again) again.focus();
+    if (focused && !body.contains(document.activeElement)) {
+      const back = body.querySelector(`[data-target="${CSS.escape(focused)}"], [data-action="${CSS.escape(focused)}"], #${CSS.escape(focused)}`);
+      if (back) back.focus();
     }
   }
+
+  function press() {
+    pressing = true;
+    clearTimeout(pressTimer);
+    // a press that never ends (a pointer dragged out of the window) must not freeze the table
+    pressTimer = setTimeout(release, 4000);
+  }
+  function release() {
+    if (!pressing) return;
+    // after the click that this release makes has been handled
+    setTimeout(() => {
+      pressing = false;
+      clearTimeout(pressTimer);
+      if (deferred !== null) show(deferred);
+      settle();
+    }, 0);
+  }
+  body.addEventListener("pointerdown", press);
+  document.addEventListener("pointerup", release);
+  document.addEventListener("pointercancel", release);
 
   async function post(path, payload) {
     if (busy) return null;
     busy = true;
+    settle();
     try {
       const r = await fetch(`/api/tables/${tableId}/${path}`, {
         method: "POST",
@@ -98,6 +176,7 @@
       return null;
     } finally {
       busy = false;
+      settle();
     }
   }
 
@@ -251,7 +330,7 @@
     socket.onopen = () => { retry = 0; net.textContent = ""; main.dataset.live = "1"; };
     socket.onmessage = (ev) => {
       const m = JSON.parse(ev.data);
-      if (typeof m.version === "number" && (m.version !== version || !m.ping)) refresh();
+      if (typeof m.version === "number" && (m.version !== version || m.presence)) refresh();
     };
     socket.onclose = () => {
       main.dataset.live = "0";
@@ -264,6 +343,8 @@
   window.addEventListener("offline", () => { net.textContent = "Offline: waiting for the connection…"; if (socket) socket.close(); });
   document.addEventListener("visibilitychange", () => { if (!document.hidden) refresh(); });
 
+  for (const p of stateEl().querySelectorAll("[data-part]")) parts.set(p.dataset.part, p.outerHTML);
   adopt();
+  settle();
   connect();
 })();
