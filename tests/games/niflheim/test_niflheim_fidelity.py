@@ -232,10 +232,10 @@ def test_after_a_search_found_items_and_readying_cost_no_mp() -> None:
     options = legal(s)
     assert "ready seax" in options and options[-1] == "end activation"
     assert all(a.startswith(("ready ", "pick up K3")) for a in options[:-1])
-    s.apply("ready seax")
+    s.apply("ready seax")  # one free change; nothing is left to do, so the activation ends
     assert h.ready == "seax" and h.mp == 0
-    s.apply("end activation")
     assert h.activated and h.rearranging is None and h.marker == "attacked"
+    assert s.active == "killian"
 
 
 # ----------------------------------------------------------------------------- co-op

@@ -74,3 +74,14 @@ def test_campaign_vocabulary_has_the_interim_stage() -> None:
     assert {campaign.END_INTERIM, campaign.RETRY, campaign.GIVE_UP, "heal frida",
             "inscribe black runestone on ulf's axe", "unlock shield wall for gunnar",
             "recruit ragnhild"} <= v
+
+
+def test_player_names_make_canonical_texts() -> None:
+    import pytest
+
+    from meadhall.core.errors import ContentError
+
+    for bad in ("", " ann", "ann  bo", "!ann", "ann controls bo"):
+        with pytest.raises(ContentError):
+            GAME.new_game({"scenario": "5", "heroes": ["frida", "killian"],
+                           "players": {bad: ["frida"], "bo": ["killian"]}}, 1)

@@ -63,6 +63,11 @@ class NiflheimGame(Game):
             raise ContentError("setup", "huskarls", f"scenario {sc.number}'s party is "
                                "characters only")
         if s.players:
+            for p in s.players:
+                if not p or p != " ".join(p.split()) or p.startswith("!") or " controls " in p:
+                    raise ContentError("setup", "players", f"player name {p!r}: one or more "
+                                       "words, single-spaced, not starting with '!' (action "
+                                       "texts name players)")
             chosen = [h for v in s.players.values() for h in v]
             if len(set(chosen)) != len(chosen):
                 raise ContentError("setup", "players", "a hero is controlled by one player only")
