@@ -159,7 +159,7 @@ class Hero:
 
     def god_rune(self) -> Rune | None:
         for r in self.runes:
-            if r.god:
+            if r.icon.startswith("god:"):
                 return r
         return None
 
