@@ -65,10 +65,11 @@ class NiflheimState(GameState):
 
     game = S.ID
     # Memos of the position (see moved()): never changed in place, so clones share them.
-    _shared = GameState._shared | {"_occ", "_zoc", "_reach"}
+    _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps"}
     _occ: dict[Sq, str] | None = None
     _zoc: tuple[Board, dict[Sq, set[int]]] | None = None
     _reach: undead.Reach | None = None
+    _hsteps: tuple[tuple[Any, ...], list[heroes.Step]] | None = None
 
     def __init__(self, content: NiflheimContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -188,9 +189,10 @@ class NiflheimState(GameState):
     def moved(self, heroes: bool = True) -> None:
         """Figures moved, appeared, left or changed their stun: forget the occupancy and zones
         of control, and (``heroes``: a hero or special figure changed) the undead's distances
-        to the heroes. The rules call this wherever a figure changes; each step also starts
-        afresh, so a state edited by hand is never answered from an old memo."""
-        self._occ = self._zoc = None
+        to the heroes. The rules call this wherever a figure changes, and each step starts
+        afresh; code that edits a state by hand (tests) calls it before asking for the legal
+        actions."""
+        self._occ = self._zoc = self._hsteps = None
         if heroes:
             self._reach = None
 
@@ -400,7 +402,6 @@ class NiflheimState(GameState):
         return out
 
     def _legal(self) -> list[str]:
-        self.moved()
         if self.choice is not None:
             return list(self.choice["options"])
         assert self.active is not None
