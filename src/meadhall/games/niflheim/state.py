@@ -189,9 +189,9 @@ class NiflheimState(GameState):
     def moved(self, heroes: bool = True) -> None:
         """Figures moved, appeared, left or changed their stun: forget the occupancy and zones
         of control, and (``heroes``: a hero or special figure changed) the undead's distances
-        to the heroes. The rules call this wherever a figure changes, and each step starts
-        afresh; code that edits a state by hand (tests) calls it before asking for the legal
-        actions."""
+        to the heroes. The rules call this wherever a figure changes (a test checks the
+        memos against fresh answers at every step of random games); code that moves figures
+        of a state by hand calls it too."""
         self._occ = self._zoc = self._hsteps = None
         if heroes:
             self._reach = None
@@ -421,7 +421,6 @@ class NiflheimState(GameState):
         return None
 
     def _apply(self, action: str, events: list[Event]) -> None:
-        self.moved()
         if self.choice is not None and self.choice["kind"] == "coin":
             self._coin(action, events)
         else:
