@@ -115,6 +115,29 @@ def test_events_before_the_coin_question_come_with_it_and_never_twice() -> None:
 
 
 @pytest.mark.rule("niflheim", "Coin of Fate")
+@pytest.mark.rule("niflheim", "Revealing Undead")
+def test_a_marker_revealed_before_the_coin_question_keeps_the_identity_told() -> None:
+    """The setup reveals markers, then the initiative roll asks about the coin: the identities
+    the players were told stay (they were once redrawn when the step was replayed), and the
+    board shows them while the players decide."""
+    checked = 0
+    for scenario in ("33", "5"):
+        for seed in range(8):
+            s, events = GAME.start({"scenario": scenario, "heroes": ["frida"]}, seed)
+            told = {e.data["undead"]: e.data["kind"] for e in events if e.kind == "reveal"}
+            while s.decision() is not None and s.decision().section == "Coin of Fate":
+                shown = {u["id"]: u["kind"] for u in s.view()["undead"]}
+                assert all(shown[i] == k for i, k in told.items())
+                for e in s.apply("keep the roll"):
+                    if e.kind == "reveal":
+                        told[e.data["undead"]] = e.data["kind"]
+            assert {i: s.undead[i].kind for i in told if i in s.undead} == \
+                {i: k for i, k in told.items() if i in s.undead}
+            checked += len(told)
+    assert checked > 0
+
+
+@pytest.mark.rule("niflheim", "Coin of Fate")
 def test_table_mode_events_before_each_question() -> None:
     s = _coin_position("table")
     first = [e.text for e in s.apply("end activation")]

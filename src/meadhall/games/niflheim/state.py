@@ -33,6 +33,9 @@ NO_COVER = "no cover attack"
 KEEP = "keep the roll"
 FLIP = "flip the coin of fate"
 START_ACTION = "__start__"
+GO_ON = "__go on__"
+"""The action a Coin of Fate question resumes when its roll stopped the automated steps at a
+point where nothing had changed yet in the step under way: they go on from there."""
 
 
 def _plain(x: Any) -> Any:
@@ -58,6 +61,10 @@ class AskCoin(Exception):  # noqa: N818 - control flow
     def __init__(self, what: str, result: int, section: str | None) -> None:
         super().__init__(what)
         self.what, self.result, self.section = what, result, section
+        self.go_on: tuple[int, list[int]] | None = None
+        """Set when the roll came first in an automated step: the events that step reported
+        before it and the results it already used; the automated steps can then go on from
+        that step instead of replaying the action from its start."""
 
 
 class NiflheimState(GameState):
@@ -427,7 +434,9 @@ class NiflheimState(GameState):
             self._guarded(action, events)
 
     def _do(self, action: str, events: list[Event]) -> None:
-        if action == START_ACTION:
+        if action == GO_ON:
+            pass  # the automated steps go on where a Coin of Fate question stopped them
+        elif action == START_ACTION:
             sc = self.scenario
             events.append(Event("setup", f"Scenario {sc.number}: {sc.name}. "
                                 f"{len(sc.face_down)} face-down undead markers are placed on "
@@ -462,11 +471,32 @@ class NiflheimState(GameState):
             raise AskCoin(what, r, section)
         return r
 
+    def _rolls_first(self, action: str) -> bool:
+        """Can ``action`` itself roll a die, before the automated steps that follow it? (Those
+        roll only first thing in a step, where they can go on without replaying the action,
+        see :class:`AskCoin`.)"""
+        c = self.choice
+        if c is not None:
+            return c["kind"] == "bow target" or (c["kind"] == "cover" and action != NO_COVER)
+        if action.startswith(("attack ", "throw ", "cover: ")):
+            return True
+        h = self.heroes.get(self.active or "")
+        return action.startswith("declare") and h is not None and h.locked_by is not None
+
+    def rolled_first(self, ask: AskCoin, events: list[Event], mark: int, pos: int) -> None:
+        """An automated step stopped by a Coin of Fate question at its first roll (after
+        ``mark`` events and ``pos`` results of the script): it can go on from its start."""
+        ask.go_on = (len(events) - mark, self.coin_script[pos:self.coin_pos])
+
     def _guarded(self, action: str, events: list[Event], shown: int = 0) -> None:
         """Run an action; while the Coin of Fate is unused a die roll may stop it to ask the
         players. The action's events up to that roll are reported with the question (``shown``
         of them were reported by an earlier question of the same action, and are not repeated
-        when it is run again)."""
+        when it is run again). A roll made first thing in an automated step asks at once
+        (nothing of that step has happened yet): the automated steps go on from it after the
+        answer. Any other roll puts the state back as it was before the action, which is then
+        replayed from its start with the results kept (so only an action that can roll at once
+        takes a copy of the state)."""
         n = len(events)
         if self.coin_used and self.camp is None:
             try:
@@ -474,26 +504,35 @@ class NiflheimState(GameState):
             finally:
                 del events[n:n + shown]
             return
-        snapshot = self.clone()
+        snapshot = self.clone() if self._rolls_first(action) else None
         try:
             self._do(action, events)
         except NeedChance:
             del events[n:n + shown]  # table mode asks for a result: report only what is new
             raise
         except AskCoin as ask:
-            script = [*self.coin_script[: self.coin_pos], ask.result]
-            chance = self.chance  # results already drawn stay drawn
             happened = events[n:]
-            self.__dict__ = snapshot.__dict__
-            self.chance = chance
-            prior = self.choice
             del events[n:]
             events.extend(happened[shown:])
+            if ask.go_on is not None:
+                again, used = ask.go_on
+                script = [*used, ask.result]
+                action = GO_ON
+            elif snapshot is not None:
+                again = len(happened)
+                script = [*self.coin_script[: self.coin_pos], ask.result]
+                chance = self.chance  # results already drawn stay drawn
+                self.__dict__ = snapshot.__dict__
+                self.chance = chance
+            else:  # pragma: no cover - every roll of the rules is one of the two kinds
+                raise RuntimeError(f"niflheim: {ask.what} stopped {action!r} where it can "
+                                   "neither go on nor be replayed") from None
+            prior = self.choice
             self.coin_script, self.coin_pos = [], 0
             self._ask("coin", f"{ask.what}: rolled {ask.result}. Keep it, or flip the Coin of "
                       "Fate (once per scenario: heads re-roll, tails keep)?", S.COIN,
                       [KEEP, FLIP], KEEP, action=action, script=script, what=ask.what,
-                      prior=prior, shown=len(happened))
+                      prior=prior, shown=again)
             events.append(Event("roll", f"{ask.what}: {ask.result}", ask.section,
                                 {"roll": ask.result}))
             return
@@ -629,15 +668,20 @@ class NiflheimState(GameState):
         undead that win always go first; heroes that win choose."""
         mardrom = any(u.kind == "mardrom" for u in self.undead.values())
         mod = 0 if mardrom else -4
-        while True:
-            hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
-                          S.INITIATIVE)
-            ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
-                          f"{hr - mod + 1}+)", S.INITIATIVE)
-            if hr != ur + mod:
-                break
-            events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}{mod:+d} = "
-                                f"{ur + mod}: a tie, roll again", S.INITIATIVE))
+        mark, pos = len(events), self.coin_pos
+        try:  # nothing changes before both rolls: a Coin of Fate question goes on from here
+            while True:
+                hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
+                              S.INITIATIVE)
+                ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
+                              f"{hr - mod + 1}+)", S.INITIATIVE)
+                if hr != ur + mod:
+                    break
+                events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}"
+                                    f"{mod:+d} = {ur + mod}: a tie, roll again", S.INITIATIVE))
+        except AskCoin as ask:
+            self.rolled_first(ask, events, mark, pos)
+            raise
         score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
         self.turn_no = 0
         if hr > ur + mod:
@@ -878,14 +922,20 @@ class NiflheimState(GameState):
         if "spectral bow" in self.content.undead[kind].powers:
             shots = combat.bow_targets(self, u)
             if shots:
-                self.uact = None
                 if len(shots) > 1:
+                    self.uact = None
                     self._ask("bow target", f"{uname(self, u)} has several closest heroes in "
                               "LOS: which does it shoot?", S.SCENARIO_34,
                               [f"undead {u.id} shoots {self.names.hero[h.id]}" for h in shots],
                               uid=u.id)
                     return
-                combat.shoot(self, u, shots[0], events)
+                mark, pos = len(events), self.coin_pos
+                try:  # the shot rolls before anything changes: a question goes on from here
+                    combat.shoot(self, u, shots[0], events)
+                except AskCoin as ask:
+                    self.rolled_first(ask, events, mark, pos)
+                    raise
+                self.uact = None
                 return
         if "coward" in self.content.undead[kind].powers:
             # "within 2 squares of that hero": the hero's own square is at most 2 undead moves
@@ -971,6 +1021,7 @@ class NiflheimState(GameState):
                 self.discard = []
         events.append(Event("round", text, S.END_SEGMENT, {"round": self.round}))
         self.segment = "initiative"
+        self.turn_no = 0
 
     # ------------------------------------------------------------------ views
     def view(self, seat: str | None = None) -> dict[str, Any]:
