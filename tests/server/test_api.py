@@ -506,3 +506,80 @@ def test_import_of_a_save_that_only_breaks_later_is_refused(client: TestClient) 
     r = client.post("/api/tables/import", json=save)
     assert r.status_code == 422, r.text
     assert "import refused" in r.json()["detail"]
+
+
+def test_setup_events_are_the_first_step_and_survive_a_restart(db: Path) -> None:
+    """Game.start's events (Niflheim: the scenario, the first reveal, the initiative roll)
+    are the table's first step in the journal, the page's log and replay step 0."""
+    _, events = games.get("niflheim").start({"scenario": "1", "heroes": ["frida"]}, 3)
+    expected = [e.to_json() for e in events]
+    assert expected
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        t = new_table(c, "niflheim", setup={"scenario": "1", "heroes": ["frida"]}, seed=3)
+        first = state(c, t, "frida")["journal"][0]
+        assert first["kind"] == "start" and first["seq"] == 0
+        assert first["events"] == expected
+        s = state(c, t, "frida")
+        assert act(c, t, "frida", s["actions"][0]["text"], 0).status_code == 200
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        journal = state(c, t, "frida")["journal"]
+        assert journal[0]["events"] == expected and journal[1]["kind"] == "act"
+        page = c.get(f"/t/{t['id']}?token={t['seats']['frida']}").text
+        assert "Setup:" in page and _html_text(expected[0]["text"]) in page
+        r0 = c.get(f"/api/tables/{t['id']}/replay", params={"step": 0}).json()
+        assert r0["entry"]["events"] == expected
+        assert _html_text(expected[-1]["text"]) in c.get(f"/t/{t['id']}/replay?step=0").text
+        # the undo history never reaches into the setup
+        assert state(c, t, "frida")["undo"]["available"] <= 1
+
+
+def test_a_database_from_before_setup_events_opens_and_shows_them(db: Path) -> None:
+    """A table stored without setup events (an older database) gets them recomputed from its
+    setup and seed; the column is added on opening."""
+    import sqlite3
+
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        t = new_table(c, "niflheim", setup={"scenario": "1", "heroes": ["frida"]}, seed=3)
+        expected = state(c, t)["journal"][0]["events"]
+    con = sqlite3.connect(db)
+    con.execute("ALTER TABLE tables DROP COLUMN start")
+    con.commit()
+    con.close()
+    with TestClient(create_app(db, bot_delay=0)) as c:
+        assert state(c, t)["journal"][0]["events"] == expected
+
+
+def _html_text(text: str) -> str:
+    from html import escape
+
+    return escape(text, quote=True)
+
+
+def test_table_mode_shows_the_table_at_the_question(client: TestClient) -> None:
+    """While table mode waits for a result, the view is the table as the automated steps left
+    it (GameState.at_question), and the question names the roll, its section and each result's
+    chance (ChanceRequest.odds)."""
+    setup = {"scenario": "1", "heroes": ["frida"]}
+    t = new_table(client, "niflheim", setup=setup, seed=3, table_mode=True)
+    local = games.get("niflheim").new_game(setup, 3, chance="table")
+    s = state(client, t, "frida")
+    for _ in range(40):  # on to a question asked after something moved
+        if s["question"] and local.at_question().view("frida") != local.view("frida"):
+            break
+        a = s["actions"][0]["text"]
+        r = act(client, t, "frida", a, s["version"])
+        assert r.status_code == 200, r.text
+        local.apply(a)
+        s = r.json()["state"]
+    q = s["question"]
+    assert q is not None and s["decision"]["owner"] == "chance"
+    assert s["view"] == local.at_question().view("frida") != local.view("frida")
+    request = local.pending.request
+    assert q["what"] == request.what and q["section"] == request.section
+    assert [(o["result"], o["chance"]) for o in q["odds"]] == request.odds()
+    assert abs(sum(o["chance"] for o in q["odds"]) - 1) < 1e-9
+    page = client.get(f"/t/{t['id']}/fragment?token={t['seats']['frida']}").text
+    assert "The table rolls:" in page and 'id="roll-for-me"' in page
+    assert page.count('class="act face"') == len(q["odds"])
+    assert "Each result: 1 in 12 (8%)" in page  # a d12's faces
+    assert q["step"] == "the table's setup"  # the first initiative roll is part of the setup

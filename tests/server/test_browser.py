@@ -28,7 +28,18 @@ if not Path(CHROMIUM).exists():
     pytest.skip(f"BROWSER TESTS NOT RUN: {CHROMIUM} is missing (apt-get install chromium; "
                 ".ci/run installs it)", allow_module_level=True)
 
-from playwright.sync_api import Browser, Page, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+
+from .browserplay import (  # noqa: E402
+    LINES,
+    click_centre,
+    decide,
+    play_to_end,
+    settled,
+    start_from_lobby,
+    take_seats,
+    version,
+)
 
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync"]
@@ -62,102 +73,8 @@ def shots(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return d
 
 
-def version(page: Page) -> int:
-    return int(page.locator("#state").get_attribute("data-version") or "-1")
-
-
-def settled(page: Page, above: int = -1, timeout: float = 20_000) -> int:
-    """Wait until the page shows a version above ``above`` with no fetch, request or swap
-    pending (``#main[data-idle=1]``), and return that version: what the test reads next is
-    what the page shows and will keep showing until something acts."""
-    page.wait_for_function(
-        """v => document.getElementById('main').dataset.idle === '1'
-               && parseInt(document.getElementById('state').dataset.version, 10) > v""",
-        arg=above, timeout=timeout)
-    return version(page)
-
-
-def actions(page: Page) -> list[dict[str, Any]]:
-    import json
-
-    return json.loads(page.locator("#actions-json").text_content() or "[]")
-
-
-def click_centre(page: Page, selector: str) -> None:
-    """A real mouse click in the middle of the element (figures may be drawn over it, so
-    Playwright's own click, which wants the element itself under the pointer, would wait)."""
-    loc = page.locator(selector).first
-    loc.scroll_into_view_if_needed()
-    box = loc.bounding_box()
-    assert box, f"{selector} is not drawn"
-    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
-
-
-def take_seats(page: Page) -> None:
-    """Play the table's other seats from this page too ("Play it myself")."""
-    for _ in range(8):
-        v = settled(page)
-        btn = page.locator("button.seat-btn[data-holder^='seat:']")
-        if not btn.count():
-            return
-        btn.first.click()
-        settled(page, v)
-
-
-def decide(page: Page, pick: int | None = None) -> str:
-    """One decision: click a board target of a legal action if there is one (choosing it in
-    the little menu when several actions share the target), else the action's button.
-
-    ``pick`` chooses the action by its index in the page's list (default: one that varies
-    with the version, so that a game moves on rather than looping). Returns how."""
-    v = settled(page)
-    acts = actions(page)
-    assert acts, "no action offered to this seat"
-    drawn = set(page.locator("[data-target]").evaluate_all(
-        "els => els.map(e => e.dataset.target)"))
-    if pick is not None:
-        order = [acts[pick % len(acts)]]
-    else:
-        # vary the choice with the version so a game moves on rather than looping
-        order = acts[v % len(acts):] + acts[:v % len(acts)]
-    for a in order:
-        refs = [t["ref"] for t in a["targets"] if t["ref"] in drawn]
-        if not refs:
-            continue
-        click_centre(page, f'[data-target="{refs[0]}"]')
-        try:
-            page.wait_for_function(
-                "v => parseInt(document.getElementById('state').dataset.version, 10) > v "
-                "|| !document.getElementById('chooser').hidden", arg=v, timeout=15_000)
-        except Exception:  # noqa: BLE001 - report below with the page's message
-            msg = page.locator("#msg").text_content()
-            raise AssertionError(f"clicking {refs[0]} did nothing ({msg})") from None
-        chooser = page.locator("#chooser")
-        if chooser.is_visible():
-            chooser.get_by_role("button", name=a["label"], exact=True).first.click()
-        settled(page, v)
-        return "board"
-    page.locator("button.act").nth(acts.index(order[0])).click()
-    settled(page, v)
-    return "button"
-
-
 def draws(g: Game) -> bool:
     return type(g).draw is not Game.draw
-
-
-def start_from_lobby(page: Page, server: str, game: str, practice: bool = True,
-                     seed: int = 7) -> None:
-    """Start ``game`` from the lobby with a fixed seed (the same game every run) and wait
-    for its table."""
-    page.goto(server + "/")
-    page.select_option("#game", game)
-    page.fill("#seed", str(seed))
-    if practice:
-        page.check("#practice")
-    page.click("#start")
-    page.wait_for_url(re.compile(r"/t/\w+\?token="))
-    settled(page)
 
 
 @pytest.mark.parametrize("gid", games.ids())
@@ -337,20 +254,51 @@ def test_chromium_is_debian_s() -> None:
     assert "Chromium" in out.stdout
 
 
-def test_a_game_to_its_end_in_the_browser(server: str, browser: Browser) -> None:
-    """The toy game played by clicks until it is won or lost: the page says which, and why."""
+ENDGAMES_HERE = ("toy", "midhalla")
+"""Games played to their end in the suite (the shortest); benchmarks/browser_endgames.py plays
+all four the same way (figures in docs/server.md)."""
+
+
+@pytest.mark.parametrize("gid", ENDGAMES_HERE)
+def test_a_game_to_its_end_in_the_browser(gid: str, server: str, browser: Browser) -> None:
+    """Every decision a click on a board target or an action's button, until the page shows
+    the outcome the engine reaches (Victory or Defeat, and why)."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    try:
+        page = ctx.new_page()
+        played = play_to_end(page, server, LINES[gid])
+        assert played.result in ("win", "loss")
+        assert played.board >= played.decisions // 2, played
+    finally:
+        ctx.close()
+
+
+def test_table_mode_asks_for_each_result_with_its_odds(server: str, browser: Browser) -> None:
+    """Roll your own dice: the table shows the question (what the result decides), one button
+    per result with its chance, and any seat enters it; "Roll it for me" rolls with the odds."""
     ctx = browser.new_context()
     try:
         page = ctx.new_page()
-        start_from_lobby(page, server, "toy", practice=False)
-        for _ in range(80):
-            if page.locator("#state").get_attribute("data-result") != "ongoing":
+        start_from_lobby(page, server, "toy", practice=False, table_mode=True)
+        entered = 0
+        for _ in range(20):
+            if page.locator(".decision.question").count() == 0:
+                decide(page)
+                continue
+            expect(page.locator(".decision.question")).to_contain_text("The table rolls:")
+            faces = page.locator("button.act.face")
+            assert faces.count() >= 2
+            expect(page.locator(".actions.roll")).to_contain_text("%")
+            v = settled(page)
+            if entered == 0:
+                faces.first.click()
+            else:
+                page.locator("#roll-for-me").click()
+            settled(page, v)
+            entered += 1
+            if entered == 2:
                 break
-            decide(page)
-        result = page.locator("#state").get_attribute("data-result")
-        assert result in ("win", "loss")
-        expect(page.locator(".decision.over")).to_contain_text(
-            "Victory" if result == "win" else "Defeat")
-        assert page.locator("button.act").count() == 0
+        assert entered == 2
+        expect(page.locator("#log")).to_contain_text("wind")
     finally:
         ctx.close()

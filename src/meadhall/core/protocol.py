@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, Self
 
 from meadhall.core.chance import BadForcedResult, Chance, ChanceMode, ChanceRequest, NeedChance
 from meadhall.core.errors import ContentError, IllegalAction
-from meadhall.core.fastcopy import fastcopy
+from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.rng import Rng
 
 if TYPE_CHECKING:
@@ -441,8 +441,9 @@ class GameState(ABC):
         new = object.__new__(type(self))
         d = new.__dict__
         shared = self._shared
+        atomic = _ATOMIC
         for k, v in self.__dict__.items():
-            if k in shared or k == "_checkpoint":
+            if v.__class__ in atomic or k in shared or k == "_checkpoint":
                 d[k] = v
             elif k == "log":
                 d[k] = list(v)

@@ -118,6 +118,9 @@ class TableState(BaseModel):
     seats: list[dict[str, Any]]
     view: dict[str, Any]
     decision: dict[str, Any] | None
+    question: dict[str, Any] | None = Field(default=None, description="table mode's question "
+                                            "while it waits for a result: {what, section, "
+                                            "action, step, odds[{result, chance}], entered}")
     can_act: bool
     actions: list[dict[str, Any]] = Field(description="{text, label, targets[{kind, id, ref, "
                                           "note}]} for each legal action this seat may take")

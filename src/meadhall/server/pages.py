@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Callable
+from fractions import Fraction
 from html import escape
 from typing import Any
 
@@ -151,6 +153,16 @@ def _decision_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
         return ""
     owner = d["owner"]
     sec = f' <span class="section">({_e(d["section"])})</span>' if d.get("section") else ""
+    q = snap.get("question")
+    if owner == CHANCE and q:
+        step = (f'<br><small>It decides how this step ends: {_e(q["step"])}'
+                f'{" (results so far: " + _e(", ".join(q["entered"])) + ")" if q["entered"] else ""}'
+                "</small>")
+        ask = ("Roll your own dice (or draw the card) and press the result that shows, or let "
+               "meadhall roll it." if snap["can_act"] else "Waiting for a seat to enter it.")
+        return (f'<div class="decision {"mine" if snap["can_act"] else "wait"} question" '
+                f'role="status"><strong>The table rolls:</strong> {_e(q["what"])}{sec}{step}'
+                f'<br><small>{ask}</small></div>')
     if snap["can_act"]:
         who = ("Your decision" if owner == seat else
                "The players decide together" if owner == PLAYERS else
@@ -165,10 +177,54 @@ def _decision_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
             f'{_e(d["prompt"])}{sec}</div>')
 
 
+def _odds_text(chance: float) -> str:
+    """A result's chance as people say it: ``1 in 12 (8%)``, ``3 in 8 (38%)``."""
+    f = Fraction(chance).limit_denominator(100)
+    pct = f"{chance:.0%}" if chance >= 0.01 else "<1%"
+    if abs(float(f) - chance) < 1e-9 and f.denominator > 1:
+        return f"{f.numerator} in {f.denominator} ({pct})"
+    return pct
+
+
+def _question_html(snap: dict[str, Any]) -> str:
+    """Table mode's question: one button per possible result, drawn as the die's face (or
+    the card's name), with its chance; and a button that rolls it with those odds."""
+    q = snap["question"]
+    by_text = {a["text"]: (i, a) for i, a in enumerate(snap["actions"])}
+    m = re.search(r"\(([^()]*)\)\s*$", q["what"])
+    die_kind = m.group(1).removesuffix(" die").strip() if m else ""
+    fill = svg.colour(die_kind, "white") if die_kind.lower() in svg.PALETTE else "#ffffff"
+    fg = svg.ink(die_kind) if die_kind.lower() in svg.PALETTE else "#111111"
+    chances = {round(o["chance"], 9) for o in q["odds"]}
+    uniform = len(chances) == 1
+    items = []
+    for o in q["odds"]:
+        text = "result " + o["result"]
+        if text not in by_text:
+            continue
+        i, a = by_text[text]
+        face = o["result"].replace("_", " ")
+        items.append(f'<li><button type="button" class="act face" data-action="{_e(text)}" '
+                     f'data-i="{i}" aria-label="{_e(a["label"])}, chance {_odds_text(o["chance"])}">'
+                     f'<span class="die-face" style="background:{fill};color:{fg}">{_e(face)}'
+                     f'</span>{"" if uniform else "<small>" + _e(_odds_text(o["chance"])) + "</small>"}'
+                     "</button></li>")
+    odds = json.dumps([[o["result"], o["chance"]] for o in q["odds"]])
+    return ('<section class="actions roll" aria-labelledby="acts-h"><h2 id="acts-h">'
+            f'Enter the result <small>({_e(q["what"])})</small></h2>'
+            + (f'<p class="odds">Each result: {_e(_odds_text(q["odds"][0]["chance"]))}</p>'
+               if uniform else "")
+            + f'<ol class="faces">{"".join(items)}</ol>'
+            f'<button type="button" id="roll-for-me" data-odds="{_e(odds)}">Roll it for me'
+            "</button></section>")
+
+
 def _actions_html(snap: dict[str, Any]) -> str:
     acts = snap["actions"]
     if not acts:
         return ""
+    if snap.get("question") and all(a["text"].startswith("result ") for a in acts):
+        return _question_html(snap)
     default = (snap["decision"] or {}).get("default")
     items = []
     for i, a in enumerate(acts):
@@ -235,22 +291,49 @@ def _undo_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
     return "".join(out)
 
 
+def event_dice(data: dict[str, Any]) -> list[dict[str, Any]]:
+    """The dice an event rolled, as ``{"kind", "face", "modifier"}``: the protocol's
+    convention (``data["dice"]``, docs/architecture.md "Dice in events"), or what games emitted
+    before it: ``roll``/``rolls`` (numbers, with an optional ``modifier``), ``dice`` as
+    ``[colour, face]`` pairs, ``faces`` (words), and rune throws (``runes``, ``altar``: ``[rune,
+    orientation]`` pairs)."""
+    def die(kind: Any, face: Any, modifier: Any = 0) -> dict[str, Any] | None:
+        if isinstance(face, bool) or not isinstance(face, int | str) or face == "":
+            return None
+        mod = modifier if isinstance(modifier, int) and not isinstance(modifier, bool) else 0
+        return {"kind": str(kind or ""), "face": str(face), "modifier": mod}
+
+    out: list[dict[str, Any] | None] = []
+    dice = data.get("dice")
+    if isinstance(dice, list) and dice:
+        for d in dice:
+            if isinstance(d, dict):
+                out.append(die(d.get("kind"), d.get("face"), d.get("modifier", 0)))
+            elif isinstance(d, list | tuple) and len(d) >= 2:
+                out.append(die(d[0], d[1]))
+            else:
+                out.append(die("", d))
+    else:
+        for key in ("roll", "rolls", "faces", "runes", "altar"):
+            v = data.get(key)
+            if v is None:
+                continue
+            vals = v if isinstance(v, list) else [v]
+            for x in vals:
+                if isinstance(x, list | tuple) and len(x) >= 2:
+                    out.append(die(x[0], x[1]))  # a rune and how it fell
+                else:
+                    out.append(die("", x, data.get("modifier", 0) if key == "roll" else 0))
+            break
+    return [d for d in out if d is not None] if all(d is not None for d in out) else []
+
+
 def _event_html(ev: dict[str, Any]) -> str:
     sec = f' <span class="section">— {_e(ev["section"])}</span>' if ev.get("section") else ""
-    data = ev.get("data") or {}
-    dice = ""
-    for key in ("roll", "rolls", "dice", "result"):
-        v = data.get(key)
-        vals = v if isinstance(v, list) else [v]
-        # a face is a number, a word, or [colour, face] as some games record it
-        faces = [x[-1] if isinstance(x, list) and x else x for x in vals]
-        if faces and all(isinstance(x, int | str) and not isinstance(x, bool) for x in faces):
-            dice = "".join(f'<span class="die-mini" aria-hidden="true">{_e(x)}</span>'
-                           for x in faces)
-            break
-    mod = data.get("modifier")
-    if dice and isinstance(mod, int) and mod:
-        dice += f'<span class="die-mod" aria-hidden="true">{mod:+d}</span>'
+    dice = "".join(svg.mini_die(d["kind"], d["face"], d["modifier"])
+                   for d in event_dice(ev.get("data") or {}))
+    if dice:
+        dice = f'<span class="dice-row">{dice}</span>'
     return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{dice}{_e(ev["text"])}{sec}</li>'
 
 
@@ -260,10 +343,12 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
     out = []
     for e in journal:
         cls = "entry undone" if e.get("undone") else "entry"
-        if e["kind"] in ("act", "concede"):
+        if e["kind"] in ("act", "concede", "start"):
             evs = "".join(_event_html(ev) for ev in e.get("events", []))
             by = f" (by {e['by']})" if e.get("by") else ""
-            head = f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}'
+            head = (f'<span class="who">Setup:</span> {_e(e.get("label", ""))}'
+                    if e["kind"] == "start" else
+                    f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}')
             if e.get("undone"):
                 head += ' <span class="tag">(undone)</span>'
             elif replay_at:
@@ -315,7 +400,7 @@ def _replay_at(t: Table, token: str | None) -> str:
 def sheet(t: Table, seat: str | None, token: str | None) -> str:
     """The campaign sheet: the game's panels and tracks without the board (a party sheet,
     the fate scale, rewards), large and printable."""
-    view = t.state.view(seat)
+    view = t.at_question().view(seat)
     scene = t.game.draw(view)
     scene.boards = []
     # The party's own sheets (no seat) first: the Party Control Sheet, the fate scale.
@@ -348,7 +433,8 @@ def replay_state(t: Table, step: int) -> tuple[dict[str, Any] | None, GameState,
                 state.apply(e["action"])
             except Exception as ex:  # noqa: BLE001
                 raise TableError(f"replay failed at step {e['seq']}: {ex}") from None
-    return (line[k - 1] if k else None), state, n
+    first = t.journal[0] if t.journal and t.journal[0]["kind"] == "start" else None
+    return (line[k - 1] if k else first), state, n
 
 
 def replay(t: Table, seat: str | None, token: str | None, step: int) -> str:

@@ -38,7 +38,8 @@ CREATE TABLE IF NOT EXISTS tables (
     updated REAL NOT NULL,
     version INTEGER NOT NULL DEFAULT 0,
     result TEXT NOT NULL DEFAULT 'ongoing',
-    title TEXT NOT NULL DEFAULT ''
+    title TEXT NOT NULL DEFAULT '',
+    start TEXT
 );
 CREATE TABLE IF NOT EXISTS log (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -85,6 +86,9 @@ class TableRow:
     version: int
     result: str
     title: str
+    start: list[dict[str, Any]] | None = None
+    """The events of the automated setup steps (``Game.start``), shown as the first step;
+    ``None`` for an imported table and for tables stored before they were kept."""
 
 
 @dataclass(slots=True)
@@ -111,6 +115,9 @@ class Store:
             self.db.execute("PRAGMA synchronous=FULL")
             self.db.execute("PRAGMA foreign_keys=ON")
             self.db.executescript(SCHEMA)
+            cols = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
+            if "start" not in cols:  # a database from before setup events were kept
+                self.db.execute("ALTER TABLE tables ADD COLUMN start TEXT")
         except (sqlite3.Error, OSError) as e:
             raise StoreError(f"{self.path}: cannot open the table database: {e}") from None
         self.lock = threading.RLock()
@@ -139,12 +146,13 @@ class Store:
         with self._write() as db:
             db.execute(
                 "INSERT INTO tables (id, game, setup, seed, chance, practice, auto_choices, "
-                "base, tokens, created, updated, version, result, title) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "base, tokens, created, updated, version, result, title, start) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.id, row.game, json.dumps(row.setup), row.seed, row.chance,
                  int(row.practice), int(row.auto_choices),
                  json.dumps(row.base) if row.base is not None else None, json.dumps(row.tokens),
-                 row.created, row.updated, row.version, row.result, row.title))
+                 row.created, row.updated, row.version, row.result, row.title,
+                 json.dumps(row.start) if row.start is not None else None))
 
     def append(self, table_id: str, entry: LogRow, result: str,
                snapshot: dict[str, Any] | None = None) -> None:
@@ -163,13 +171,13 @@ class Store:
     def table(self, table_id: str) -> TableRow | None:
         with self.lock:
             r = self.db.execute("SELECT id, game, setup, seed, chance, practice, auto_choices, "
-                                "base, tokens, created, updated, version, result, title "
+                                "base, tokens, created, updated, version, result, title, start "
                                 "FROM tables WHERE id = ?", (table_id,)).fetchone()
         if r is None:
             return None
         return TableRow(r[0], r[1], json.loads(r[2]), r[3], r[4], bool(r[5]), bool(r[6]),
                         json.loads(r[7]) if r[7] else None, json.loads(r[8]), r[9], r[10],
-                        r[11], r[12], r[13])
+                        r[11], r[12], r[13], json.loads(r[14]) if r[14] else None)
 
     def tables(self, limit: int = 200) -> list[TableRow]:
         """The most recently played tables first."""

@@ -770,6 +770,25 @@ def die_html(d: draw.Die) -> str:
             "</span></span>")
 
 
+def mini_die(kind: str, face: str, modifier: int = 0) -> str:
+    """A die in the step log: its face on the die's colour (when its kind names one, such as
+    ``white`` or ``red``), its kind beside a word face, and its modifier (``7 +1 = 8``)."""
+    fill = colour(kind) if kind.lower() in PALETTE else "#ffffff"
+    fg = ink(kind) if kind.lower() in PALETTE else "#111111"
+    total = ""
+    if modifier and face.lstrip("-").isdigit():
+        total = f" = {int(face) + modifier}"
+    name = " ".join(x for x in [kind, "showing", face] if x)
+    if modifier:
+        name += f", modifier {modifier:+d}{total}"
+    kind_text = (f'<span class="die-kind">{_e(kind)}</span>'
+                 if kind and kind.lower() not in PALETTE else "")
+    mod = (f'<span class="die-mod">{modifier:+d}{_e(total)}</span>' if modifier else "")
+    return (f'<span class="die-mini-wrap" title="{_e(name)}" aria-hidden="true">{kind_text}'
+            f'<span class="die-mini" style="background:{fill};color:{fg}">{_e(face)}</span>'
+            f"{mod}</span>")
+
+
 # ----------------------------------------------------------------------------- panels, scene
 def panel_html(p: draw.Panel, hl: Highlights, own: bool = False) -> str:
     """A dashboard: stats, tracks, cards, tokens, dice and notes; the seat's own is marked."""

@@ -26,7 +26,7 @@ from meadhall.bots.registry import KINDS, check_spec, make_bot
 from meadhall.bots.seats import bot_to_move
 from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
 from meadhall.core.history import History
-from meadhall.core.protocol import CHANCE, PLAYERS, GameState
+from meadhall.core.protocol import CHANCE, PLAYERS, START, GameState
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -95,16 +95,24 @@ class Table:
         self.store = store
         self.lock = threading.RLock()
         self.game = games.get(row.game)
-        self.state, self.history = self._initial()
+        self.state, self.history, start = self._initial()
         self.seats: list[str] = self.state.seats()
         self.holders: dict[str, str] = {s: "" for s in self.seats}
         self.proposal: Proposal | None = None
         self.journal: list[dict[str, Any]] = []
+        if start:
+            # The setup's automated steps (first draws and rolls) are the table's first step.
+            self.journal.append({"seq": 0, "kind": "start", "seat": "", "at": row.created,
+                                 "undone": False, "action": "", "label": "The table is set up",
+                                 "events": start, "random": True})
         self.effective: list[int] = []  # journal indices of the steps undo may take back
         self.version = 0
         self.bots: dict[str, Bot] = {}
+        self._shown: tuple[tuple[int, int], GameState] | None = None
 
-    def _initial(self) -> tuple[GameState, History]:
+    def _initial(self) -> tuple[GameState, History, list[dict[str, Any]]]:
+        """The game as set up (or as imported), its undo history, and the setup's events
+        (stored with the table; recomputed for a table stored before they were kept)."""
         r = self.row
         if r.base is not None:
             state = GameState.from_json(r.base, "import")
@@ -114,9 +122,11 @@ class Table:
                 history.practice = r.practice
             else:
                 history = History(state, r.practice)
-            return state, _detach(history)
-        state = self.game.new_game(r.setup, r.seed, r.chance, r.auto_choices)  # type: ignore[arg-type]
-        return state, _detach(History(state, r.practice))
+            return state, _detach(history), []
+        state, events = self.game.start(r.setup, r.seed, r.chance,  # type: ignore[arg-type]
+                                        r.auto_choices)
+        start = r.start if r.start is not None else [e.to_json() for e in events]
+        return state, _detach(History(state, r.practice)), start
 
     # ------------------------------------------------------------------ loading
     @classmethod
@@ -442,6 +452,35 @@ class Table:
             return self.record("act", actor, {"action": action.text, "bot": bot_name(bot)})
 
     # ------------------------------------------------------------------ reading
+    def at_question(self) -> GameState:
+        """The game to show: while table mode waits for a result, the table as the automated
+        steps left it when the question was asked (``GameState.at_question``: enemies already
+        moved); otherwise the game itself. Computed once per version."""
+        if self.state.pending is None:
+            return self.state
+        key = (self.version, id(self.state))
+        if self._shown is None or self._shown[0] != key:
+            self._shown = (key, self.state.at_question() or self.state)
+        return self._shown[1]
+
+    def question(self) -> dict[str, Any] | None:
+        """What table mode asks now: the roll or draw (naming what it decides), its rulebook
+        section, the step it belongs to, and each possible result with its chance."""
+        p = self.state.pending
+        if p is None:
+            return None
+        r = p.request
+        if p.action == START:
+            step = "the table's setup"
+        else:
+            try:
+                step = self.state.describe(p.action).label
+            except Exception:  # noqa: BLE001 - a label is for people; the text will do
+                step = p.action
+        return {"what": r.what, "section": r.section, "action": p.action, "step": step,
+                "odds": [{"result": o, "chance": c} for o, c in r.odds()],
+                "entered": list(p.results)}
+
     def snapshot_for(self, seat: str | None, journal: int = JOURNAL_SHOWN) -> dict[str, Any]:
         """What a seat (or a spectator) sees: the ``GET /api/tables/{id}`` reply."""
         with self.lock:
@@ -454,8 +493,9 @@ class Table:
                 "version": self.version, "seat": seat,
                 "seats": [{"seat": s, "holder": self.holders[s],
                            "holder_name": holder_name(self.holders[s], s)} for s in self.seats],
-                "view": self.state.view(seat),
+                "view": self.at_question().view(seat),
                 "decision": ({**d.to_json(), "owner": owner} if d else None),
+                "question": self.question(),
                 "can_act": can,
                 "actions": actions,
                 "outcome": self.state.outcome().to_json(),
@@ -554,11 +594,13 @@ class Tables:
         except games.UnknownGame as e:
             raise TableError(str(e)) from None
         s = seed if seed is not None else secrets.randbelow(2**31)
+        start: list[dict[str, Any]] | None = None
         try:
             if base is not None:
                 state = GameState.from_json(base, "import")
             else:
-                state = game.new_game(setup, s, chance, auto_choices)  # type: ignore[arg-type]
+                state, events = game.start(setup, s, chance, auto_choices)  # type: ignore[arg-type]
+                start = [e.to_json() for e in events]
         except MeadhallError as e:
             raise TableError(str(e)) from None
         except (KeyError, TypeError, ValueError) as e:
@@ -567,7 +609,7 @@ class Tables:
         row = TableRow(new_table_id(), game.id, state.setup, state.seed, state.chance.mode,
                        practice, state.auto_choices, base,
                        {seat: _new_token() for seat in state.seats()}, t_now, t_now, 0,
-                       state.outcome().result, "")
+                       state.outcome().result, "", start)
         self.store.create(row)
         table = Table(row, self.store)
         with self.lock:

@@ -180,6 +180,17 @@
     }
   }
 
+  // A result drawn with the question's odds, from the browser's cryptographic generator.
+  function rollWithOdds(odds) {
+    const u = crypto.getRandomValues(new Uint32Array(1))[0] / 4294967296;
+    let acc = 0;
+    for (const [result, chance] of odds) {
+      acc += chance;
+      if (u < acc) return result;
+    }
+    return odds[odds.length - 1][0];
+  }
+
   function act(text) { closeChooser(); return post("actions", { action: text }); }
 
   function actionsFor(ref) {
@@ -206,6 +217,7 @@
       const b = document.createElement("button");
       b.type = "button";
       b.textContent = a.label;
+      b.dataset.action = a.text;
       b.addEventListener("click", () => act(a.text));
       chooser.appendChild(b);
     }
@@ -248,6 +260,7 @@
       post(`seats/${encodeURIComponent(b.dataset.seat)}`, { holder: b.dataset.holder });
       return;
     }
+    if (b && b.id === "roll-for-me") { act("result " + rollWithOdds(JSON.parse(b.dataset.odds))); return; }
     if (b && b.id === "undo") { post("undo", {}); return; }
     if (b && b.id === "agree") { post("undo/answer", { agree: true }); return; }
     if (b && b.id === "decline") { post("undo/answer", { agree: false }); return; }
