@@ -52,6 +52,10 @@ def test_coin_heads_rerolls_tails_keeps_once_per_scenario() -> None:
     events = s.apply("flip the coin of fate")
     assert s.coin_used and s.heroes["frida"].locked_by is None
     assert any("heads" in e.text for e in events)
+    # The coin and the re-rolled die are shown with the walking hero's modifier (0).
+    flip = next(e for e in events if e.kind == "coin")
+    assert flip.data["dice"] == [{"kind": "coin", "face": "heads", "modifier": 0},
+                                 {"kind": "d12", "face": "11", "modifier": 0}]
     # Once used, no further roll offers the coin.
     s2 = locked()
     s2.coin_used = True

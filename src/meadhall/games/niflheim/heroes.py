@@ -15,6 +15,7 @@ from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import BLOCKS_MOVE, Board, name, sq
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
 from meadhall.games.niflheim.names import SUPPLY, SUPPLY_ID, names
+from meadhall.games.niflheim.rolls import d12
 from meadhall.games.niflheim.undead import reveal, zoc
 
 if TYPE_CHECKING:
@@ -341,16 +342,16 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
         drm -= 2  # a wounded huskarl's attacks, this H2H roll included
     need = combat.needed(stun, drm)
     roll = s.d12(f"{h.name}'s roll to break the lock ({f'{need}+' if need else 'nothing'} "
-                 "breaks it)", S.ACTION_PHASE)
+                 "breaks it)", S.ACTION_PHASE, drm)
     total = roll + drm
+    data = {"hero": h.id, "roll": roll, "dice": [d12(roll, drm)]}
     if roll != 1 and total >= stun:
         h.locked_by = None
         events.append(Event("unlock", f"{h.name} rolls {roll} (modified {total} ≥ {stun}) and "
-                            "breaks the lock", S.LOCKED, {"hero": h.id, "roll": roll}))
+                            "breaks the lock", S.LOCKED, data))
         return
     events.append(Event("locked", f"{h.name} rolls {roll} (modified {total}, needs {stun}) and "
-                        "stays locked: the activation ends", S.LOCKED,
-                        {"hero": h.id, "roll": roll}))
+                        "stays locked: the activation ends", S.LOCKED, data))
     h.mp = 0
     end(s, h, events)
 

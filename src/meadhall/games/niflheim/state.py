@@ -27,6 +27,7 @@ from meadhall.games.niflheim.board import Board, layout, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
+from meadhall.games.niflheim.rolls import coin, d12
 from meadhall.games.niflheim.undead import uname
 
 NO_COVER = "no cover attack"
@@ -58,9 +59,9 @@ def _sq(field: str, name: Any) -> Sq:
 class AskCoin(Exception):  # noqa: N818 - control flow
     """A die was rolled while the Coin of Fate is unused: the players may flip it."""
 
-    def __init__(self, what: str, result: int, section: str | None) -> None:
+    def __init__(self, what: str, result: int, section: str | None, modifier: int = 0) -> None:
         super().__init__(what)
-        self.what, self.result, self.section = what, result, section
+        self.what, self.result, self.section, self.modifier = what, result, section, modifier
         self.go_on: tuple[int, list[int]] | None = None
         """Set when the roll came first in an automated step: the events that step reported
         before it and the results it already used; the automated steps can then go on from
@@ -459,16 +460,17 @@ class NiflheimState(GameState):
         self._guarded(START_ACTION, events)
 
     # ------------------------------------------------------------------ coin of fate
-    def d12(self, what: str, section: str | None) -> int:
-        """Roll a d12. While the Coin of Fate is unused the players may refuse the result:
-        the action is then replayed from its start with the kept (or re-rolled) results."""
+    def d12(self, what: str, section: str | None, modifier: int = 0) -> int:
+        """Roll a d12 (``modifier``: the die roll modifier the roll will get, shown with it).
+        While the Coin of Fate is unused the players may refuse the result: the action goes
+        on, or is replayed from its start, with the kept (or re-rolled) results."""
         if self.coin_pos < len(self.coin_script):
             r = self.coin_script[self.coin_pos]
             self.coin_pos += 1
             return r
         r = int(D12.roll(self.chance, what, section))
         if not self.coin_used:
-            raise AskCoin(what, r, section)
+            raise AskCoin(what, r, section, modifier)
         return r
 
     def _rolls_first(self, action: str) -> bool:
@@ -532,9 +534,9 @@ class NiflheimState(GameState):
             self._ask("coin", f"{ask.what}: rolled {ask.result}. Keep it, or flip the Coin of "
                       "Fate (once per scenario: heads re-roll, tails keep)?", S.COIN,
                       [KEEP, FLIP], KEEP, action=action, script=script, what=ask.what,
-                      prior=prior, shown=again)
+                      prior=prior, shown=again, modifier=ask.modifier)
             events.append(Event("roll", f"{ask.what}: {ask.result}", ask.section,
-                                {"roll": ask.result}))
+                                {"roll": ask.result, "dice": [d12(ask.result, ask.modifier)]}))
             return
         del events[n:n + shown]
         self.coin_script, self.coin_pos = [], 0
@@ -548,13 +550,16 @@ class NiflheimState(GameState):
         if answer == FLIP:
             self.coin_used = True
             face = COIN.roll(self.chance, "the Coin of Fate", S.COIN)
+            mod = int(c.get("modifier", 0))
             if face == "heads":
                 script[-1] = int(D12.roll(self.chance, f"{c['what']} (re-roll)", S.COIN))
                 events.append(Event("coin", f"The Coin of Fate shows heads: {c['what']} is "
-                                    f"re-rolled: {script[-1]}", S.COIN, {"roll": script[-1]}))
+                                    f"re-rolled: {script[-1]}", S.COIN,
+                                    {"roll": script[-1],
+                                     "dice": [coin(face), d12(script[-1], mod)]}))
             else:
                 events.append(Event("coin", f"The Coin of Fate shows tails: the {script[-1]} "
-                                    "stands", S.COIN))
+                                    "stands", S.COIN, {"dice": [coin(face)]}))
         self.coin_script, self.coin_pos = script, 0
         self._guarded(c["action"], events, int(c.get("shown", 0)))
 
@@ -674,26 +679,28 @@ class NiflheimState(GameState):
                 hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
                               S.INITIATIVE)
                 ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
-                              f"{hr - mod + 1}+)", S.INITIATIVE)
+                              f"{hr - mod + 1}+)", S.INITIATIVE, mod)
                 if hr != ur + mod:
                     break
                 events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}"
-                                    f"{mod:+d} = {ur + mod}: a tie, roll again", S.INITIATIVE))
+                                    f"{mod:+d} = {ur + mod}: a tie, roll again", S.INITIATIVE,
+                                    {"heroes": hr, "undead": ur,
+                                     "dice": [d12(hr), d12(ur, mod)]}))
         except AskCoin as ask:
             self.rolled_first(ask, events, mark, pos)
             raise
         score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
+        data = {"heroes": hr, "undead": ur, "dice": [d12(hr), d12(ur, mod)]}
         self.turn_no = 0
         if hr > ur + mod:
             events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
-                                "heroes win and choose who goes first", S.INITIATIVE,
-                                {"heroes": hr, "undead": ur}))
+                                "heroes win and choose who goes first", S.INITIATIVE, data))
             self.segment = "choosing"
             self._ask("initiative", "The heroes won the initiative: who takes the first turn?",
                       S.INITIATIVE, ["heroes go first", "undead go first"])
             return
         events.append(Event("initiative", f"Round {self.round} initiative: {score}; the undead "
-                            "win and always go first", S.INITIATIVE, {"heroes": hr, "undead": ur}))
+                            "win and always go first", S.INITIATIVE, data))
         self.order = ["undead", "heroes"]
         self._begin_turns()
 
