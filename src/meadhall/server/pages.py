@@ -16,7 +16,7 @@ from typing import Any
 
 from meadhall import games
 from meadhall.core.protocol import CHANCE, PLAYERS, GameState
-from meadhall.server import svg
+from meadhall.server import registry, svg
 from meadhall.server.store import Store
 from meadhall.server.tables import BOTS, Table, TableError, Tables, holder_name
 
@@ -46,14 +46,7 @@ def page(title: str, body: str, script: str = "", cls: str = "") -> str:
 # ----------------------------------------------------------------------------- lobby
 def lobby(tables: Tables, store: Store) -> str:
     """Choose a game, its scenario, heroes and options, and start; or continue a table."""
-    info = []
-    for g in games.all_games():
-        info.append({"id": g.id, "title": g.title,
-                     "scenarios": [{"id": s.id, "name": s.name, "note": s.note}
-                                   for s in g.scenarios()],
-                     "heroes": [{"id": h.id, "name": h.name, "note": h.note}
-                                for h in g.heroes()],
-                     "setup": g.default_setup()})
+    info = registry.all_info()  # what GET /api/games returns
     order = sorted(info, key=lambda g: g["id"] == "toy")
     options = "".join(f'<option value="{_e(g["id"])}">{_e(g["title"])}</option>' for g in order)
     recent = []

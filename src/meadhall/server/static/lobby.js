@@ -46,8 +46,10 @@
       else if (typeof v === "number") { i.type = "number"; i.value = v; i.dataset.kind = "number"; }
       else if (Array.isArray(v) || (v && typeof v === "object")) { i.type = "text"; i.value = JSON.stringify(v); i.dataset.kind = "json"; }
       else { i.type = "text"; i.value = v == null ? "" : v; }
-      if (i.type === "checkbox") { l.appendChild(i); l.appendChild(document.createTextNode(" " + k)); }
-      else { l.appendChild(document.createTextNode(k + " ")); l.appendChild(i); }
+      const text = (g.help && g.help[k]) || k;
+      i.id = "setup-" + k;
+      if (i.type === "checkbox") { l.appendChild(i); l.appendChild(document.createTextNode(" " + text)); }
+      else { l.appendChild(document.createTextNode(text + " ")); l.appendChild(i); }
       extra.appendChild(l);
     }
   }
