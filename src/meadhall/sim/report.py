@@ -40,7 +40,7 @@ def interval(d: dict[str, Any], as_pct: bool = True) -> str:
 
 
 def _counts(d: dict[str, int]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in d.items()) or "–"
+    return ", ".join(f"{k}: {v}" for k, v in d.items()) or "–"
 
 
 BARS = " ▁▂▃▄▅▆▇█"

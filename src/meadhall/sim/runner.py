@@ -173,10 +173,12 @@ def play(job: Job) -> dict[str, Any]:
             row["error"] = row["error"] or f"measures(): {type(e).__name__}: {e}"
             row["result"] = "error"
         for k, v in measures.items():
-            if k in ("rounds", "trigger", "final_blow"):
-                row[k] = _jsonable(v)
-            else:
-                row[k if k not in BASE_COLUMNS else f"measure_{k}"] = _jsonable(v)
+            value = _jsonable(v)
+            if k in ("rounds", "trigger", "final_blow") or k not in BASE_COLUMNS:
+                row[k] = value
+            elif row[k] != value and str(row[k]) != str(value):
+                # A measure named like a row column (and saying something else) keeps a prefix.
+                row[f"measure_{k}"] = value
     return row
 
 

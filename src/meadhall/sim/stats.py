@@ -90,14 +90,17 @@ def holm(pvalues: Sequence[float]) -> list[float]:
 
 def mean_interval(values: Sequence[float], level: float = LEVEL
                   ) -> tuple[float, float | None, float | None]:
-    """Mean with a normal-approximation interval (``None`` bounds for fewer than 2 values)."""
+    """Mean with a normal-approximation interval, kept within the values seen (``None``
+    bounds for fewer than 2 values)."""
     if not values:
         return math.nan, None, None
     m = fmean(values)
     if len(values) < 2:
         return m, None, None
     half = z_for(level) * stdev(values) / math.sqrt(len(values))
-    return m, m - half, m + half
+    # The normal approximation can reach past what the measure can be (a negative count):
+    # the interval is kept within the values seen.
+    return m, max(m - half, min(values)), min(m + half, max(values))
 
 
 def look_alpha(look: int, alpha: float = 1 - LEVEL) -> float:

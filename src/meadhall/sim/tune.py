@@ -113,6 +113,8 @@ def tune(game: str, setup: dict[str, Any], params: Sequence[Param], target: floa
         s = res.batches[0].summary
         return s["games"], s["wins"], (s["ci_low"], s["ci_high"])
 
+    seen: dict[tuple[tuple[str, int | float], ...], tuple[int, int, tuple[float, float]]] = {}
+
     def objective(trial: optuna.Trial) -> float:
         values: dict[str, int | float] = {}
         for p in params:
@@ -120,7 +122,13 @@ def tune(game: str, setup: dict[str, Any], params: Sequence[Param], target: floa
                 values[p.path] = trial.suggest_int(p.path, int(p.low), int(p.high))
             else:
                 values[p.path] = trial.suggest_float(p.path, p.low, p.high)
-        n, k, ci = measure(values, seed, games, f"trial {trial.number + 1}/{trials}")
+        key = tuple(sorted(values.items()))
+        if key in seen:
+            # The same values on the same seeds play the same games: no need to play them.
+            n, k, ci = seen[key]
+        else:
+            n, k, ci = seen[key] = measure(values, seed, games,
+                                           f"trial {trial.number + 1}/{trials}")
         out.trials.append(Trial(trial.number, values, n, k, ci))
         return abs(k / n - target)
 

@@ -96,3 +96,34 @@ def greedy_play(game, setup: dict, seed: int, samples: int = 1,
                 best, value = a, v
         st.apply(best)
     return st
+
+
+def position(heroes: dict[str, dict], enemies: list[dict] | None = None,
+             setup_heroes: tuple[str, ...] | None = None, seed: int = 0,
+             **fields: object) -> RunaljodState:
+    """A state loaded from a hand-written position (docs/formats/runaljod.md) through
+    ``GameState.from_json``: round 2's actions phase on the Jotun's Hall (``hall``, columns
+    A-H) unless ``fields`` say otherwise; heroes not given stand off the board."""
+    from meadhall.core.protocol import GameState
+
+    names = setup_heroes or tuple(heroes)
+    pos: dict = {"round": 2, "phase": "actions", "time": 2, "end": 12,
+                 "altar": [["tyr", "up"], ["freyja", "up"], ["thor", "up"], ["odin", "up"]],
+                 "tiles": [{"tile": "hall", "card": "i_shore", "x": 0}],
+                 "cards_played": ["i_shore"], "active_card": "",
+                 "decks": {"exploration": {"name": "exploration",
+                                           "pile": ["s_ford", "s_barrow"],
+                                           "bottom": ["c_hall"], "reshuffle": False}},
+                 "heroes": heroes, "enemies": enemies or []}
+    pos.update(fields)
+    st = GameState.from_json({"format": "meadhall/position", "version": 1, "game": "runaljod",
+                              "setup": {"scenario": "adventure", "heroes": list(names),
+                                        "players": len(names)},
+                              "seed": seed, "position": pos})
+    assert isinstance(st, RunaljodState)
+    return st
+
+
+def pool(*runes: str, side: str = "up") -> list[list[str]]:
+    """Runes in the destiny pool, all lying ``side``."""
+    return [[r, side, "pool"] for r in runes]

@@ -264,7 +264,7 @@ def test_hold_takes_the_hero_into_the_captors_space_and_drains_destiny() -> None
     assert all(not r.face_up for r in h.pool())
     foe(st, "clan_warrior", "A2")
     assert st.attack_targets(h, "bearded_axe", []) == [jotun.at]  # only its captor
-    assert not any(a.startswith(("move1", "move2")) for a in texts(st))
+    assert not any(a.startswith("move ") for a in texts(st))
     other = st.enemies[-1]
     assert not st.can_attack(other, h) and st.can_attack(jotun, h)
 
@@ -285,6 +285,11 @@ def test_held_hero_pays_before_each_action_or_takes_a_physical_check() -> None:
     st.force("blank", "blank", "blank", "blank", "blank")
     st.apply("physical check using tiwaz")
     assert h.damage == 2 and h.rune("tiwaz").place == "physical"
+    # which face up rune pays the destiny is the hero's choice (ruling 9)
+    assert texts(st) == ["flip thurisaz face down", "flip uruz face down",
+                         "flip hagalaz face down"]
+    st.apply("flip hagalaz face down")
+    assert h.rune("hagalaz").side == "down" and h.rune("thurisaz").side == "up"
     assert h.rune("uruz").place == "attack1" and texts(st) == ["attack C2 with bearded axe"]
     st.apply("attack C2 with bearded axe")
     assert st.ask is None

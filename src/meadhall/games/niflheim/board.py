@@ -32,16 +32,67 @@ sq = lru_cache(maxsize=8192)(grid.sq)
 name = lru_cache(maxsize=8192)(grid.name)
 """:func:`grid.name`, remembered."""
 
-_FIGURES: dict[int, tuple[ScenarioData, list[tuple[str, Sq]]]] = {}
+class Layout:
+    """What a scenario's content lays out, parsed once and shared by every state playing it:
+    its opening board, the squares of its markers, special figures and exits, and the start
+    squares of the party (Setup)."""
+
+    __shared__ = True
+    __slots__ = ("board", "face_down", "orange", "items", "figures", "figure_squares",
+                 "specials", "exits", "party")
+
+    board: Board
+    face_down: tuple[Sq, ...]
+    orange: tuple[tuple[Sq, str], ...]
+    items: tuple[tuple[Sq, tuple[str, ...]], ...]
+    figures: tuple[tuple[str, Sq], ...]
+    """Special squares holding a figure (the Jarl, a prisoner): (label, square)."""
+    figure_squares: frozenset[Sq]
+    specials: dict[str, Sq]
+    exits: tuple[tuple[Sq, str], ...]
+    party: tuple[Sq, ...]
+    """Where the party is placed: V, then the free squares orthogonally adjacent to it, then
+    the diagonal ones (see rulings), on the opening board."""
+
+    def __init__(self, sc: ScenarioData) -> None:
+        self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
+        self.face_down = tuple(grid.sq(q) for q in sc.face_down)
+        self.orange = tuple((grid.sq(q), kind) for q, kind in sc.orange.items())
+        self.items = tuple((grid.sq(q), tuple(v)) for q, v in sc.items.items())
+        self.specials = {label: grid.sq(sp.square) for label, sp in sc.specials.items()}
+        self.figures = tuple((label, self.specials[label])
+                             for label, sp in sc.specials.items() if sp.figure)
+        self.figure_squares = frozenset(q for _, q in self.figures)
+        self.exits = tuple((grid.sq(e.square), e.direction) for e in sc.exits)
+        self.party = self.start_squares(self.board, grid.sq(sc.start))
+
+    def start_squares(self, board: Board, v: Sq) -> tuple[Sq, ...]:
+        """V and the free squares around it on ``board``, orthogonal first (Setup)."""
+        def free(q: Sq) -> bool:
+            return board.inside(q) and not board.blocks_move(q) \
+                and q not in self.figure_squares
+
+        spots = [v] + [q for q in grid.neighbours(v) if free(q)]
+        spots += [q for q in grid.neighbours(v, diagonal=True) if q not in spots and free(q)]
+        return tuple(spots)
 
 
-def special_figures(sc: ScenarioData) -> list[tuple[str, Sq]]:
-    """The scenario's special squares holding a figure (the Jarl, a prisoner), parsed once."""
-    got = _FIGURES.get(id(sc))
+_LAYOUTS: dict[int, tuple[ScenarioData, Layout]] = {}
+
+
+def layout(sc: ScenarioData) -> Layout:
+    """The scenario's :class:`Layout`, built once per content object."""
+    got = _LAYOUTS.get(id(sc))
     if got is None or got[0] is not sc:
-        got = _FIGURES[id(sc)] = (sc, [(label, sq(sp.square))
-                                       for label, sp in sc.specials.items() if sp.figure])
+        if len(_LAYOUTS) > 256:
+            _LAYOUTS.clear()
+        got = _LAYOUTS[id(sc)] = (sc, Layout(sc))
     return got[1]
+
+
+def special_figures(sc: ScenarioData) -> tuple[tuple[str, Sq], ...]:
+    """The scenario's special squares holding a figure (the Jarl, a prisoner), parsed once."""
+    return layout(sc).figures
 
 
 _BOARDS: dict[tuple[tuple[str, ...], frozenset[grid.Edge]], Board] = {}

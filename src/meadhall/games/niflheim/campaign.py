@@ -75,6 +75,7 @@ def scenario_over(s: NiflheimState, events: list[Event]) -> None:
     for h in s.heroes.values():
         h.at, h.status, h.intent, h.mp, h.marker = None, "reserve", None, 0, None
         h.locked_by, h.zoc_stop, h.activated, h.acted, h.free_step = None, False, False, False, False
+    s.moved()
     s.camp["healed"] = []
     events.append(Event("interim", f"Interim stage: scenario {sc.number} is recorded on the "
                         "Party Control Sheet; XP and Glory are adjusted", S.INTERIM))
@@ -286,6 +287,7 @@ def recruit(s: NiflheimState, cid: str, events: list[Event]) -> None:
     h.xp = best
     h.status = "reserve"
     s.heroes[cid] = h
+    s.moved()
     events.append(Event("recruit", f"{h.name} joins the party with {best} XP", S.NEW_RULES_5,
                         {"hero": cid}))
 
@@ -295,6 +297,7 @@ def retry(s: NiflheimState, events: list[Event]) -> None:
     assert s.camp is not None and s.camp["start"] is not None
     start_rec = s.camp["start"]
     s.heroes = {hid: s._load_hero(hid, d) for hid, d in start_rec["heroes"].items()}
+    s.moved()
     s.camp["motes"] = list(start_rec["motes"])
     s.camp["runestones"] = list(start_rec["runestones"])
     retries = s.camp.setdefault("retries", {})

@@ -290,6 +290,7 @@ def stun_undead(s: NiflheimState, u: Undead, events: list[Event]) -> None:
         events.append(Event("stun", f"{uname(s, u)} is already stunned", S.EFFECTS))
         return
     u.stunned = True
+    s.moved(heroes=False)
     events.append(Event("stun", f"{uname(s, u)} is stunned", S.EFFECTS, {"undead": u.id}))
     s.break_locks(u.id, events)
 
@@ -301,6 +302,7 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
     ud = s.content.undead[kind]
     if u.wounds >= ud.hv:
         del s.undead[u.id]
+        s.moved(heroes=False)
         if not u.orange:
             s.discard.append(kind)
         s.break_locks(u.id, events)
@@ -343,6 +345,7 @@ def shield_push(s: NiflheimState, h: Hero, u: Undead, events: list[Event]) -> No
         if s.board.inside(q) and not s.board.blocks_move(q) and q not in occ \
                 and not s.board.walled(u.at, q):
             u.at = q
+            s.moved(heroes=False)
             events.append(Event("push", f"The shield pushes {uname(s, u)} to {grid.name(q)}",
                                 S.NEW_RULES_34, {"undead": u.id, "to": grid.name(q)}))
             s.break_locks_if_apart(u, events)

@@ -513,6 +513,7 @@ def move(s: NiflheimState, h: Hero, st: Step, events: list[Event]) -> None:
     h.mp -= st.cost
     h.acted = True
     h.at = st.to
+    s.moved()
     how = f" past {name(st.past)}" if st.past is not None else ""
     events.append(Event("move", f"{h.name} moves to {name(st.to)}{how} for {st.cost} MP "
                         f"({h.mp} left)", S.MOVE_HEROES,
@@ -539,6 +540,7 @@ def exit_map(s: NiflheimState, h: Hero, events: list[Event]) -> None:
     h.at = None
     h.status = "exited"
     h.locked_by = None
+    s.moved()
     obj = s.scenario.objective
     ok = (all(a in s.done for a in obj.after) and (obj.carry is None or h.carries(obj.carry))
           and not any(u.kind in obj.kill for u in s.undead.values()))
@@ -648,6 +650,7 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
     """A special action (rescue, search) takes the whole activation."""
     sp = s.scenario.specials[label]
     s.done.append(label)
+    s.moved()
     found = []
     left = []
     for it in sp.items:
@@ -683,6 +686,7 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
     if sp.joins and sp.joins not in s.heroes:
         # Rescue a Prisoner: the freed huskarl joins and activates right after the rescuer.
         s.heroes[sp.joins] = s.new_hero(sp.joins, q)
+        s.moved()
         s.next_active = sp.joins
         events.append(Event("join", f"{s.heroes[sp.joins].name} joins the party and may "
                             "activate at once", S.NEW_RULES_34, {"hero": sp.joins}))

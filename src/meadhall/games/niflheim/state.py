@@ -23,7 +23,7 @@ from meadhall.core.protocol import (
 )
 from meadhall.games.niflheim import campaign, combat, heroes, position, present, skills, undead
 from meadhall.games.niflheim import sections as S
-from meadhall.games.niflheim.board import Board, special_figures, sq
+from meadhall.games.niflheim.board import Board, layout, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
@@ -64,6 +64,11 @@ class NiflheimState(GameState):
     """One scenario in play. Heroes act in the players' order; the undead are automated."""
 
     game = S.ID
+    # Memos of the position (see moved()): never changed in place, so clones share them.
+    _shared = GameState._shared | {"_occ", "_zoc", "_reach"}
+    _occ: dict[Sq, str] | None = None
+    _zoc: tuple[Board, dict[Sq, set[int]]] | None = None
+    _reach: undead.Reach | None = None
 
     def __init__(self, content: NiflheimContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -88,12 +93,13 @@ class NiflheimState(GameState):
     def reset_scenario(self, sid: str) -> None:
         """Lay out a scenario's map, pool, markers and tracks (Setup); heroes are placed apart."""
         sc = self.content.scenarios[sid]
+        lay = layout(sc)
         self.scenario_id: str = sid
-        self.board = Board(sc.map, [grid.edge(grid.sq(a), grid.sq(b)) for a, b in sc.walls])
+        self.board = lay.board
         self.undead: dict[int, Undead] = {}
         self.pool: Deck = Pool("undead pool", [k for k, n in sc.pool.items() for _ in range(n)])
         self.discard: list[str] = []
-        self.items: dict[Sq, list[str]] = {grid.sq(q): list(v) for q, v in sc.items.items()}
+        self.items: dict[Sq, list[str]] = {q: list(v) for q, v in lay.items}
         self.ground_runes: dict[Sq, dict[str, str]] = {}
         """Runestones affixed to weapons lying on the ground (square -> weapon -> colour)."""
         self.done: list[str] = []
@@ -112,12 +118,13 @@ class NiflheimState(GameState):
         self.result: list[str] | None = None
         self.forced: list[str] = []
         self.next_active: str | None = None
-        for q in sc.face_down:
+        for q in lay.face_down:
             uid = len(self.undead) + 1
-            self.undead[uid] = Undead(uid, None, grid.sq(q))
-        for q, kind in sc.orange.items():
+            self.undead[uid] = Undead(uid, None, q)
+        for q, kind in lay.orange:
             uid = len(self.undead) + 1
-            self.undead[uid] = Undead(uid, kind, grid.sq(q), orange=True)
+            self.undead[uid] = Undead(uid, kind, q, orange=True)
+        self.moved()
 
     # ------------------------------------------------------------------ setup
     def _place_heroes(self, sc: ScenarioData, setup: dict[str, Any]) -> None:
@@ -128,18 +135,15 @@ class NiflheimState(GameState):
         self.place_party(ids)
 
     def place_party(self, ids: list[str]) -> None:
-        sc = self.scenario
-        v = grid.sq(sc.start)
-        spots = [v] + [q for q in grid.neighbours(v) if self.board.inside(q)
-                       and not self.board.blocks_move(q) and q not in self._special_squares()]
-        spots += [q for q in grid.neighbours(v, diagonal=True) if q not in spots
-                  and self.board.inside(q) and not self.board.blocks_move(q)
-                  and q not in self._special_squares()]
+        lay = layout(self.scenario)
+        v = grid.sq(self.scenario.start)
+        spots = lay.party if self.board is lay.board else lay.start_squares(self.board, v)
         for i, hid in enumerate(ids):
             if i >= len(spots):
                 raise ContentError("setup", "heroes", "not enough free squares around V")
             h = self.heroes[hid]
             h.at, h.status = spots[i], "active"
+        self.moved()
 
     def new_hero(self, hid: str, at: Sq | None) -> Hero:
         """A character (with the scenario's authored kit) or a huskarl (with its weapons)."""
@@ -159,9 +163,6 @@ class NiflheimState(GameState):
         for w in kit:
             heroes.receive(self, h, w)
         return h
-
-    def _special_squares(self) -> set[Sq]:
-        return {grid.sq(sp.square) for sp in self.scenario.specials.values() if sp.figure}
 
     @property
     def scenario(self) -> ScenarioData:
@@ -184,8 +185,21 @@ class NiflheimState(GameState):
         return list(self.content.characters[h.id].preferred)
 
     # ------------------------------------------------------------------ board queries
+    def moved(self, heroes: bool = True) -> None:
+        """Figures moved, appeared, left or changed their stun: forget the occupancy and zones
+        of control, and (``heroes``: a hero or special figure changed) the undead's distances
+        to the heroes. The rules call this wherever a figure changes; each step also starts
+        afresh, so a state edited by hand is never answered from an old memo."""
+        self._occ = self._zoc = None
+        if heroes:
+            self._reach = None
+
     def occupancy(self) -> dict[Sq, str]:
-        """Squares holding a figure: ``h:<id>`` heroes, ``u:<id>`` undead, ``f:<label>`` others."""
+        """Squares holding a figure: ``h:<id>`` heroes, ``u:<id>`` undead, ``f:<label>`` others.
+        The answer is shared: never change it."""
+        got = self._occ
+        if got is not None:
+            return got
         occ: dict[Sq, str] = {}
         for label, q in special_figures(self.scenario):
             if label not in self.done:
@@ -195,6 +209,7 @@ class NiflheimState(GameState):
                 occ[h.at] = f"h:{h.id}"
         for u in self.undead.values():
             occ[u.at] = f"u:{u.id}"
+        self._occ = occ
         return occ
 
     # ------------------------------------------------------------------ shared effects
@@ -219,6 +234,7 @@ class NiflheimState(GameState):
             h.runes = {}
         h.ready, h.off_hand, h.gear = None, None, []
         h.status, h.at, h.locked_by = "dead", None, None
+        self.moved()
         # kind "knockout" with hero/by/by_type: the simulation lab counts these.
         events.append(Event("knockout", f"{h.name} is killed"
                             + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
@@ -384,6 +400,7 @@ class NiflheimState(GameState):
         return out
 
     def _legal(self) -> list[str]:
+        self.moved()
         if self.choice is not None:
             return list(self.choice["options"])
         assert self.active is not None
@@ -403,6 +420,7 @@ class NiflheimState(GameState):
         return None
 
     def _apply(self, action: str, events: list[Event]) -> None:
+        self.moved()
         if self.choice is not None and self.choice["kind"] == "coin":
             self._coin(action, events)
         else:
@@ -836,6 +854,7 @@ class NiflheimState(GameState):
         assert self.uact is not None
         if self.uact["stunned"]:
             u.stunned = False
+            self.moved(heroes=False)
             events.append(Event("stun", f"{uname(self, u)} activates stunned: its Stun marker is "
                                 "removed and it does nothing else this round", S.ACTIVATING,
                                 {"undead": u.id}))
@@ -928,6 +947,7 @@ class NiflheimState(GameState):
     def _undead_step(self, u: Undead, q: Sq, why: str, events: list[Event]) -> None:
         assert self.uact is not None
         u.at = q
+        self.moved(heroes=False)
         self.uact["moves"] -= 1
         self.uact["moved"] += 1
         events.append(Event("move", f"{uname(self, u)} moves to {grid.name(q)}: it {why}",
@@ -1208,6 +1228,7 @@ class NiflheimState(GameState):
             self.tally = {"kills": p["tally"].get("kills", 0),
                           "knockouts": [dict(k) for k in p["tally"].get("knockouts", [])]}
         self.control = dict(p.get("control", self.control))
+        self.moved()
         position.check(self)
 
     def _hero_order(self, heroes: dict[str, Hero], p: dict[str, Any]) -> list[str]:

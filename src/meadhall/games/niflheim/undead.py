@@ -62,6 +62,9 @@ def physical_pool(s: NiflheimState) -> int:
 def zoc(s: NiflheimState) -> dict[Sq, set[int]]:
     """Zone of Control: the four squares adjacent to each undead that is not stunned (not
     across a red line, which it cannot attack through)."""
+    got = s._zoc
+    if got is not None and got[0] is s.board:
+        return got[1]
     out: dict[Sq, set[int]] = {}
     near = s.board.near
     for u in s.undead.values():
@@ -73,6 +76,7 @@ def zoc(s: NiflheimState) -> dict[Sq, set[int]]:
                 out[n] = {u.id}
             else:
                 got.add(u.id)
+    s._zoc = (s.board, out)
     return out
 
 
@@ -139,14 +143,42 @@ def steps_from(s: NiflheimState, a: Sq, occ: dict[Sq, str]) -> list[Sq]:
     return out
 
 
+class Reach:
+    """What undead distances depend on in one position, remembered until a hero or a special
+    figure moves (or the board changes): every figure but the undead, and for each square an
+    undead stands on, the moves it needs to reach each hero. Never changed once a state has
+    replaced it, so clones may share it."""
+
+    __shared__ = True
+    __slots__ = ("board", "still", "heroes", "dist", "fields")
+
+    def __init__(self, s: NiflheimState) -> None:
+        self.board = s.board
+        self.heroes: tuple[tuple[str, Sq], ...] = tuple(
+            (h.id, h.at) for h in s.heroes.values() if h.status == "active" and h.at is not None)
+        still = tuple(q for _, q in self.heroes)
+        figs = special_figures(s.scenario)
+        if figs:
+            still += tuple(q for label, q in figs if label not in s.done)
+        self.still: tuple[Sq, ...] = still
+        """The squares undead distances depend on: heroes on the map and special figures not
+        yet rescued."""
+        self.dist: dict[Sq, dict[str, int]] = {}
+        self.fields: dict[Sq, dict[Sq, int]] = {}
+
+
+def reach(s: NiflheimState) -> Reach:
+    """The state's :class:`Reach`, built once per position of the heroes."""
+    got = s._reach
+    if got is None or got.board is not s.board:
+        got = s._reach = Reach(s)
+    return got
+
+
 def _still(s: NiflheimState) -> tuple[Sq, ...]:
     """The squares undead distances depend on: every figure but the undead (heroes on the map,
     special figures not yet rescued)."""
-    out = tuple(h.at for h in s.heroes.values() if h.status == "active" and h.at is not None)
-    figs = special_figures(s.scenario)
-    if figs:
-        out += tuple(q for label, q in figs if label not in s.done)
-    return out
+    return reach(s).still
 
 
 def _field(s: NiflheimState, hero_at: Sq, occ: dict[Sq, str],
@@ -182,36 +214,52 @@ def _distance(s: NiflheimState, at: Sq, field: dict[Sq, int], occ: dict[Sq, str]
     return best
 
 
-def hero_distances(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None,
-                   still: tuple[Sq, ...] | None = None) -> dict[str, int]:
-    """Moves the undead needs to reach (move adjacent to) each hero, regardless of undead
-    blocking the path; 0 when already adjacent. Kept with the board, keyed on the squares of
-    the figures it depends on (``still``: :func:`_still` of ``occ``, when known)."""
-    occ = s.occupancy() if occ is None else occ
-    if still is None:
-        still = _still(s)
+def hero_fields(s: NiflheimState) -> dict[Sq, dict[Sq, int]]:
+    """For each hero's square, the undead moves from every square to reach that hero."""
+    r = reach(s)
+    fields = r.fields
+    if len(fields) < len(r.heroes):
+        occ = s.occupancy()
+        for _, hat in r.heroes:
+            if hat not in fields:
+                fields[hat] = _field(s, hat, occ, r.still)
+    return fields
+
+
+def distances_from(s: NiflheimState, at: Sq) -> dict[str, int]:
+    """Moves an undead on ``at`` needs to reach (move adjacent to) each hero on the map,
+    regardless of undead blocking the path; 0 when already adjacent. The answer is shared:
+    never change it."""
+    r = reach(s)
+    got = r.dist.get(at)
+    if got is not None:
+        return got
     board = s.board
-    out: dict[str, int] = {}
-    for h in s.heroes.values():
-        if not h.on_map:
+    occ = s.occupancy()
+    fields = hero_fields(s)
+    got = {}
+    for hid, hat in r.heroes:
+        if board.adjacent(at, hat):
+            got[hid] = 0
             continue
-        hat = h.at
-        assert hat is not None
-        if board.adjacent(u.at, hat):
-            out[h.id] = 0
-            continue
-        key = ("udist", still, hat, u.at)
+        key = ("udist", r.still, hat, at)
         d = board.cache.get(key)
         if d is None:
-            d = board.remember(key, _distance(s, u.at, _field(s, hat, occ, still), occ))
-        out[h.id] = d
-    return out
+            d = board.remember(key, _distance(s, at, fields[hat], occ))
+        got[hid] = d
+    r.dist[at] = got
+    return got
 
 
-def closest(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None,
-            still: tuple[Sq, ...] | None = None) -> tuple[int, list[str]]:
+def hero_distances(s: NiflheimState, u: Undead) -> dict[str, int]:
+    """Moves the undead needs to reach (move adjacent to) each hero, regardless of undead
+    blocking the path; 0 when already adjacent."""
+    return dict(distances_from(s, u.at))
+
+
+def closest(s: NiflheimState, u: Undead) -> tuple[int, list[str]]:
     """The fewest moves to reach a hero and the heroes that close."""
-    d = hero_distances(s, u, occ, still)
+    d = distances_from(s, u.at)
     if not d:
         return INF, []
     best = min(d.values())
@@ -221,21 +269,21 @@ def closest(s: NiflheimState, u: Undead, occ: dict[Sq, str] | None = None,
 def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
     """The first option of the movement list the undead can complete, with every square that
     qualifies: (option number 1-3, squares, explanation); (0, [], why) when it does not move."""
-    occ = s.occupancy()
-    best, targets = closest(s, u, occ)
+    best, targets = closest(s, u)
     if not targets:
         return 0, [], "no hero can be reached"
     if best == 0:
         return 0, [], "it is already adjacent to a hero"
-    tat: list[Sq] = [s.heroes[t].at for t in targets]  # type: ignore[misc]
-    steps = steps_from(s, u.at, occ)
-    names = " and ".join(s.heroes[t].name for t in targets)
+    heroes = s.heroes
+    tat: list[Sq] = [heroes[t].at for t in targets]  # type: ignore[misc]
+    steps = steps_from(s, u.at, s.occupancy())
+    adjacent = s.board.adjacent
     opt1, opt2 = [], []
     for b in steps:
         near = 3
         for t in tat:
             dx, dy = abs(b[0] - t[0]), abs(b[1] - t[1])
-            if dx + dy == 1 and s.board.adjacent(b, t):
+            if dx + dy == 1 and adjacent(b, t):
                 near = 1
                 break
             if dx == 1 and dy == 1:
@@ -245,11 +293,11 @@ def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
         elif near == 2:
             opt2.append(b)
     if opt1:
-        return 1, _order(opt1), f"moves adjacent to {names}"
+        return 1, _order(opt1), f"moves adjacent to {_names(s, targets)}"
     if opt2:
-        return 2, _order(opt2), f"moves diagonally adjacent to {names}"
-    still = _still(s)
-    fields = [_field(s, t, occ, still) for t in tat]
+        return 2, _order(opt2), f"moves diagonally adjacent to {_names(s, targets)}"
+    all_fields = hero_fields(s)
+    fields = [all_fields[t] for t in tat]
     opt3 = []
     for b in steps:
         d = INF
@@ -260,8 +308,13 @@ def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
         if d == best - 1:
             opt3.append(b)
     if opt3:
-        return 3, _order(opt3), f"moves towards {names} ({best} moves away) by the shortest path"
-    return 0, [], f"every square towards {names} is occupied or inaccessible"
+        return 3, _order(opt3), (f"moves towards {_names(s, targets)} ({best} moves away) by "
+                                 "the shortest path")
+    return 0, [], f"every square towards {_names(s, targets)} is occupied or inaccessible"
+
+
+def _names(s: NiflheimState, hids: list[str]) -> str:
+    return " and ".join(s.heroes[t].name for t in hids)
 
 
 def _order(squares: list[Sq]) -> list[Sq]:
@@ -281,17 +334,20 @@ def move_value(s: NiflheimState, u: Undead) -> int:
 # ----------------------------------------------------------------------------- activation
 def activation_candidates(s: NiflheimState) -> list[int]:
     """Unactivated undead closest to a hero (ties: the players choose)."""
-    todo = [u for u in s.undead.values() if not u.activated]
-    if not todo:
+    best = INF
+    ids: list[int] = []
+    for u in s.undead.values():
+        if u.activated:
+            continue
+        d = distances_from(s, u.at)
+        m = min(d.values()) if d else INF
+        if m < best:
+            best, ids = m, [u.id]
+        elif m == best:
+            ids.append(u.id)
+    if not ids:
         return []
-    occ = s.occupancy()
-    still = _still(s)
-    dist = {}
-    for u in todo:
-        d = hero_distances(s, u, occ, still)
-        dist[u.id] = min(d.values()) if d else INF
-    best = min(dist.values())
-    ids = sorted(i for i, d in dist.items() if d == best)
+    ids.sort()
     return ids if best < INF else ids[:1]
 
 
@@ -371,6 +427,7 @@ def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) ->
         return None
     u = Undead(free_id(s), None, at)
     s.undead[u.id] = u
+    s.moved(heroes=False)
     events.append(Event("spawn", f"A face-down undead marker ({uname(s, u)}) is placed on "
                         f"{name(at)}", section, {"undead": u.id, "at": name(at)}))
     reveal(s, events)

@@ -127,15 +127,18 @@ class AttackMixin:
 
     def gain_glory(self, h: Hero, n: int, events: list[Event], why: str) -> None:
         """Five glory make a skill point; at most 3 skill points (Glory and Skill Points)."""
+        gained = 0
         for _ in range(n):
             if h.glory >= 5:
                 break  # track full and 3 skill points: wait for the next preparation phase
             h.glory += 1
             h.glory_won += 1
+            gained += 1
             self.convert_glory(h)
-        events.append(Event("glory", f"{self.hname(h)} gains {n} glory point(s): {why} "
-                            f"(glory {h.glory}, skill points {h.skill_points})", S_DAMAGE,
-                            {"hero": h.id}))
+        full = " (the glory track is full)" if gained < n else ""
+        events.append(Event("glory", f"{self.hname(h)} gains {gained} glory point(s){full}: "
+                            f"{why} (glory {h.glory}, skill points {h.skill_points})",
+                            S_DAMAGE, {"hero": h.id, "gained": gained}))
 
     def convert_glory(self, h: Hero) -> None:
         while h.glory >= 5 and h.skill_points < 3:
@@ -392,8 +395,8 @@ class AttackMixin:
             raw = damage_of(faces, set(ed.cancels)) + bonus
             dealt = max(0, raw - self.enemy_defence(e))
             events.append(Event("attack", f"{self.ename(e)}: {raw} damage against "
-                                f"{self.enemy_defence(e)} defence icon(s): {dealt} lost", S_ATTACK,
-                                {"enemy": e.uid, "damage": dealt}))
+                                f"{self.enemy_defence(e)} defence icon(s): {dealt} get through",
+                                S_ATTACK, {"enemy": e.uid, "damage": dealt}))
             for t in tokens:
                 if t == "wound" and dealt <= 0 or t == "hold":
                     continue  # Wound only if the target received damage from this attack
@@ -428,7 +431,8 @@ class AttackMixin:
         events.append(Event("enemy-attack", f"{self.ename(e)} attacks {self.hname(h)}: rolls "
                             f"{', '.join(faces)}" + (f", upgrades spent on {', '.join(spent)}"
                                                      if spent else "")
-                            + f"; {raw} damage against {defence} defence icon(s): {dealt} lost",
+                            + f"; {raw} damage against {defence} defence icon(s): {dealt} get "
+                              "through",
                             section, {"enemy": e.uid, "hero": h.id, "faces": faces}))
         for t in tokens:
             if t == "wound" and dealt <= 0 or t == "hold":
@@ -562,14 +566,33 @@ class AttackMixin:
         if action.startswith("physical check using "):
             ok, _ = self.check(h, "physical", action[len("physical check using "):], events)
         if not ok:
-            for r in h.pool():
-                if r.face_up:
-                    r.side = "down"
-                    break
             captor = next((e for e in self.enemies if e.uid == h.held_by), None)
             self.lose_life(h, 2, "held (Hold)", S_HOLD, events,
                            (f"enemy{captor.uid}", captor.kind) if captor else ("hold", "hold"))
-        pending = ask["pending"]
+            up = [r for r in h.pool() if r.face_up]
+            if len(up) > 1 and not h.fallen:
+                # which rune pays the destiny is the hero's choice (Destiny, ruling 9)
+                self.ask = {"kind": "hold_destiny", "seat": h.id, "section": S_HOLD,
+                            "prompt": f"{self.hname(h)} loses 1 destiny to the Hold: choose "
+                                      "the rune to flip face down",
+                            "options": [f"flip {self.rname(r)} face down" for r in up],
+                            "default": None, "pending": ask["pending"]}
+                return
+            for r in up:
+                r.side = "down"
+        self.hold_go_on(h, ask["pending"], events)
+
+    def on_hold_destiny(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        r = h.rune(self.icon_of(action[len("flip "):-len(" face down")]))
+        assert r is not None
+        r.side = "down"
+        events.append(Event("hold", f"{self.hname(h)} flips {self.rname(r)} face down (1 "
+                            "destiny lost to the Hold)", S_HOLD, {"hero": h.id}))
+        self.hold_go_on(h, ask["pending"], events)
+
+    def hold_go_on(self, h: Hero, pending: str, events: list[Event]) -> None:
+        """After the Hold's toll or check, the held hero performs the action it chose."""
         if h.fallen or not self.can_act(h):
             return
         if pending not in self.hero_actions(h):

@@ -15,6 +15,7 @@ from pydantic import Field, model_validator
 
 from meadhall.core import grid
 from meadhall.core.content import ContentModel, load
+from meadhall.core.errors import ContentError
 
 CONTENT_DIR = Path(__file__).parent / "content"
 
@@ -274,6 +275,36 @@ class RunaljodContent(ContentModel):
         return self
 
 
+def check_elements(exploration: dict[str, ExplorationCard], tiles: dict[str, TileData]
+                   ) -> tuple[str, str] | None:
+    """(field, reason) of the first exploration card element that cannot stand where the card
+    puts it (off its tile, on an obstacle, a large enemy's second space not next to the
+    first), or None. The game refuses such cards on load; ``meadhall validate`` the same."""
+    for cid, card in exploration.items():
+        rows = tiles[card.tile].rows if card.tile in tiles else None
+        if rows is None:
+            return f"exploration.{cid}.tile", f"unknown tile {card.tile}"
+        for i, el in enumerate(card.elements):
+            for key in ("at", "also"):
+                name = getattr(el, key)
+                if not name:
+                    continue
+                field = f"exploration.{cid}.elements[{i}].{key}"
+                try:
+                    x, y = grid.sq(name)
+                except ValueError as e:
+                    return field, str(e)
+                if not (0 <= y < len(rows) and 0 <= x < len(rows[0])):
+                    return field, f"{name} is off the tile {card.tile}"
+                if rows[y][x] == "#":
+                    return field, (f"{name} is an obstacle of tile {card.tile}: an element "
+                                   "must stand on an open space (Terrain)")
+            if el.also and not grid.is_orthogonal(grid.sq(el.at), grid.sq(el.also)):
+                return (f"exploration.{cid}.elements[{i}].also", f"{el.also} is not next to "
+                        f"{el.at}: a large enemy's base is two orthogonally adjacent spaces")
+    return None
+
+
 class _File(ContentModel):
     authored: bool
     note: str = ""
@@ -332,7 +363,11 @@ def load_content() -> RunaljodContent:
         data.pop("note", None)
         merged.update(data)
     merged["authored"] = True
-    return validate(RunaljodContent, merged, str(CONTENT_DIR))
+    content = validate(RunaljodContent, merged, str(CONTENT_DIR))
+    bad = check_elements(content.exploration, content.tiles)
+    if bad is not None:
+        raise ContentError(str(CONTENT_DIR / "cards.json"), *bad)
+    return content
 
 
 __all__ = ["RunaljodContent", "load", "load_content"]

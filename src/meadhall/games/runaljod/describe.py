@@ -134,8 +134,7 @@ class DescribeMixin:
         targets: list[Target] = []
         if power in ("thor", "jarngreipr") and detail:
             if detail == "every enemy of the tile":
-                tile = self.tile_of(h.at) if h.at else -1
-                foes = [e for e in self.enemies if self.tile_of(e.at) == tile]
+                foes = [e for e, _ in self.foes_on_tile(h)]
                 for e in foes:
                     targets += self._foe_targets(e, "1 dmg")
                 return f"invokes {name}", f"every enemy on the tile ({len(foes)}) loses 1 " \
@@ -408,6 +407,18 @@ class DescribeMixin:
             return self._check_words(h, text, "avoids losing 2 life points and 1 destiny")
         return (f"{self.hname(h)} cannot make the check: loses 2 life points and 1 destiny, "
                 "then acts", [])
+
+    def _describe_hold_destiny(self, text: str, ask: dict) -> tuple[str, list[Target]]:
+        h = self.heroes[ask["seat"]]
+        name = text[len("flip "):-len(" face down")]
+        return (f"{self.hname(h)} flips {name} face down: the destiny lost to the Hold",
+                [rune_target(h.id, self.icon_of(name))])
+
+    def _describe_destiny_up(self, text: str, ask: dict) -> tuple[str, list[Target]]:
+        h = self.heroes[ask["seat"]]
+        names = text[len("flip "):-len(" face up")].split(" and ")
+        return (f"{self.hname(h)} flips {' and '.join(names)} face up (recovering destiny)",
+                [rune_target(h.id, self.icon_of(n)) for n in names])
 
     def _describe_destiny(self, text: str, ask: dict) -> tuple[str, list[Target]]:
         h = self.heroes[ask["seat"]]

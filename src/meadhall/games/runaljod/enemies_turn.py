@@ -520,8 +520,13 @@ class EnemiesMixin:
         if h is None:
             return [], [], "no hero to move toward"
         assert h.at is not None
-        if any(self.adjacent(q, h.at) for q in e.squares) or h.held_by == e.uid:
-            return [], [], f"already adjacent to {self.hname(h)}"
+        # "If the enemy is already adjacent to the heroes ... it doesn't perform the action":
+        # next to any standing hero, not only its target
+        near = next((o for o in self.standing_heroes()
+                     if o.held_by == e.uid or any(self.adjacent(q, o.at) for q in e.squares)),
+                    None)
+        if near is not None:
+            return [], [], f"already adjacent to {self.hname(near)}"
         stands = self.stands_within(e, h.at)
         why = f"toward {self.hname(h)}"
         # ``best`` orders by the rulebook's keys then the engine's: the spaces best by the

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
+from pathlib import Path
 from typing import Any
 
 from pydantic import Field
@@ -14,7 +15,15 @@ from meadhall.core.errors import ContentError, RuleNotImplemented
 from meadhall.core.protocol import Action, Game, GameState, Info
 
 from . import evaluation, vocabulary
-from .content import FILE_MODELS, RunaljodContent, load_content
+from .content import (
+    FILE_MODELS,
+    CardsFile,
+    RunaljodContent,
+    TilesFile,
+    check_elements,
+    load,
+    load_content,
+)
 from .drawing import draw_scene
 from .state import RunaljodState
 
@@ -86,6 +95,20 @@ class RunaljodGame(Game):
 
     def content_models(self) -> dict[str, type[Any]]:
         return dict(FILE_MODELS)
+
+    def check_content(self, path: str, model: Any) -> None:
+        """The checks load_content makes beyond the schemas: exploration cards' elements on
+        open spaces of their tiles (the tiles of a ``tiles.json`` beside the file, else the
+        game's own)."""
+        if not isinstance(model, CardsFile):
+            return
+        tiles = dict(self.content.tiles)
+        sibling = Path(path).parent / "tiles.json"
+        if sibling.is_file():
+            tiles = dict(load(TilesFile, sibling).tiles)
+        bad = check_elements(model.exploration, tiles)
+        if bad is not None:
+            raise ContentError(path, *bad)
 
     def evaluate(self, state: GameState) -> float:
         """The party's prospects, 0 to 1: exploration cards played, enemies' and the final

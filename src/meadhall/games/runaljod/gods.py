@@ -4,10 +4,11 @@ Keywords - Trance; God's Powers)."""
 
 from __future__ import annotations
 
+from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
 from .dice_rules import throw_rune
-from .model import S_CAPRICIOUS, S_GEAR, S_GOD, S_KEYWORDS, S_POWERS, Hero, Rune
+from .model import S_CAPRICIOUS, S_GEAR, S_GOD, S_KEYWORDS, S_POWERS, Enemy, Hero, Rune
 
 ALTAR_MAX = 4
 """There can never be more than 4 runes on the altar."""
@@ -115,11 +116,10 @@ class GodsMixin:
         """The ways to invoke ``power`` (a god or a god's gear) as text suffixes: ``" on F3"``
         for a target the power needs, ``""`` when it needs none or has nothing to target."""
         if power == "thor":
-            tile = self.tile_of(h.at) if h.at else -1
-            foes = [e for e in self.enemies if self.tile_of(e.at) == tile]
+            foes = self.foes_on_tile(h)
             if not foes:
                 return [""]
-            return [f" on {self.sqname(e.at)}" for e in foes] + [f" on {ALL_ON_TILE}"]
+            return [f" on {self.sqname(q)}" for _, q in foes] + [f" on {ALL_ON_TILE}"]
         if power == "jarngreipr":
             return [f" on {self.sqname(e.at)}" for e in self.enemies] or [""]
         if power == "draupnir":
@@ -142,9 +142,8 @@ class GodsMixin:
         elif power in ("vali", "valis_bow"):
             h.bonus.append("vali")
         elif power in ("thor", "jarngreipr"):
-            tile = self.tile_of(h.at) if h.at else -1
             if detail == ALL_ON_TILE:
-                for e in [e for e in self.enemies if self.tile_of(e.at) == tile]:
+                for e, _ in self.foes_on_tile(h):
                     self.hurt_enemy(e, 1, h, "Thor's power", section, events)
             elif detail:
                 e = self.enemy_at(self.parse_sq(detail))
@@ -180,6 +179,17 @@ class GodsMixin:
                                     "sideways", section))
                 self.capricious(o, events)
         self.throw_altar(events, f"{name}'s power was activated")
+
+    def foes_on_tile(self, h: Hero) -> list[tuple[Enemy, Sq]]:
+        """Thor: the enemies on the hero's tile, each with its first square on that tile (a
+        large enemy standing partly on the tile is on it)."""
+        tile = self.tile_of(h.at) if h.at else -1
+        out = []
+        for e in self.enemies:
+            on = [q for q in e.squares if self.tile_of(q) == tile]
+            if on:
+                out.append((e, min(on, key=lambda s: (s[1], s[0]))))
+        return out
 
     def freyja_decks(self) -> list[str]:
         return [n for n, d in self.decks().items() if len(d)]

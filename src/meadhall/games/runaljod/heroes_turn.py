@@ -7,6 +7,7 @@ from __future__ import annotations
 import heapq
 from collections.abc import Callable, Iterator
 from dataclasses import replace
+from itertools import combinations
 
 from meadhall.core import grid
 from meadhall.core.grid import Sq
@@ -242,18 +243,24 @@ class HeroesMixin:
         down = len(h.runes) - up - side
         heal = 2 * up + 3 * side + upgrades + down_heals * down
         h.fallen = False
-        h.damage = self.hero_life(h)
-        h.damage = max(0, h.damage - heal)
+        life = self.hero_life(h)
+        h.damage = min(max(0, life - heal), life - 1)  # at least 1 life point (ruling 27)
         if alone:
             for r in h.runes:
                 r.side = "down"
+        gained = self.hero_life(h) - h.damage
         events.append(Event("recover", f"{self.hname(h)} recovers and stands up: "
                             f"{up} face up, {side} sideways rune(s)"
                             + (f", {upgrades} upgrade(s)" if upgrades else "")
-                            + f": {heal} life point(s), {self.life_left(h)} left", section,
-                            {"hero": h.id}))
-        if self.life_left(h) <= 0:
-            h.damage = self.hero_life(h) - 1
+                            + (f": {heal} life point(s)" if heal else
+                               ": no life point, stands up with 1 (ruling 27)")
+                            + f", {gained} left", section, {"hero": h.id}))
+        if alone:
+            # "If the fallen hero doesn't receive help from another hero to recover, the
+            # fallen hero cannot perform an action on the next hero's turn": this one.
+            h.passed = True
+            events.append(Event("recover", f"{self.hname(h)} recovered without help and "
+                                "cannot act in this heroes' turn", S_DAMAGE, {"hero": h.id}))
         self.end = (self.end - 1) % self.content.altar.track
         events.append(Event("end", f"The end marker moves one space counterclockwise to "
                             f"{self.end}", section, {"end": self.end}))
@@ -756,9 +763,24 @@ class HeroesMixin:
         if eff.kind == "attack":
             self.ask_attack(h, False, list(eff.dice), list(eff.keywords), S_SKILL)
         elif eff.kind == "move":
-            self.begin_move(h, eff.value, list(eff.keywords), events, S_SKILL)
+            # a movement bonus (Fleet Foot: "every movement action") counts for skills too
+            self.begin_move(h, eff.value + self.move_bonus(h), list(eff.keywords), events,
+                            S_SKILL)
         else:
             self.apply_effect(h, eff, events, S_SKILL)
+
+    def flip_up(self, h: Hero, runes: list[Rune], events: list[Event]) -> None:
+        """Recover destiny: flip these face down runes of the pool face up (Destiny)."""
+        for r in runes:
+            r.side = "up"
+        events.append(Event("destiny", f"{self.hname(h)} recovers {len(runes)} destiny"
+                            + (f", flipping {' and '.join(self.rname(r) for r in runes)} "
+                               "face up" if runes else ""), S_DESTINY, {"hero": h.id}))
+
+    def on_destiny_up(self, action: str, ask: dict, events: list[Event]) -> None:
+        h = self.heroes[ask["seat"]]
+        names = action[len("flip "):-len(" face up")].split(" and ")
+        self.flip_up(h, [h.rune(self.icon_of(n)) for n in names], events)
 
     def on_destiny(self, action: str, ask: dict, events: list[Event]) -> None:
         h = self.heroes[ask["seat"]]
@@ -773,12 +795,19 @@ class HeroesMixin:
             for o in self.heroes.values():
                 self.heal(o, eff.value, section.lower(), section, events)
         elif eff.kind == "recover_destiny":
-            n = 0
-            for r in h.pool():
-                if n < eff.value and not r.face_up:
-                    r.side = "up"
-                    n += 1
-            events.append(Event("destiny", f"{self.hname(h)} recovers {n} destiny", S_DESTINY))
+            down = [r for r in h.pool() if not r.face_up]
+            n = min(eff.value, len(down))
+            if len(down) > n:
+                # "you flip as many runes face up as the recover icons shown": which ones is
+                # the hero's choice (Destiny), as for paying destiny (ruling 9)
+                self.ask = {"kind": "destiny_up", "seat": h.id, "section": S_DESTINY,
+                            "prompt": f"{self.hname(h)} recovers {n} destiny: choose the "
+                                      "rune(s) to flip face up",
+                            "options": ["flip " + " and ".join(self.rname(r) for r in c)
+                                        + " face up" for c in combinations(down, n)],
+                            "default": None}
+                return
+            self.flip_up(h, down, events)
         elif eff.kind == "trance_throw":
             self.trance_throw(h, events)
         elif eff.kind == "mark":

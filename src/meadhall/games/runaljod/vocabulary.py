@@ -151,6 +151,11 @@ def vocabulary(content: RunaljodContent, setup: dict[str, Any]) -> list[str]:
         pool = [*hero_runes[h], *god_runes]
         for k in range(1, max_destiny + 1):
             out += ["flip " + " and ".join(c) + " face down" for c in combinations(pool, k)]
+    max_up = max([e.value for e in _recover_effects(content)], default=0)
+    for h in heroes:
+        pool = [*hero_runes[h], *god_runes]
+        for k in range(1, max_up + 1):
+            out += ["flip " + " and ".join(c) + " face up" for c in combinations(pool, k)]
     out += [f"equip {nm.item[i]}{rep}" for i in items for rep in replacing(i)]
     out += [f"keep {n} in miscellaneous" for n in names]
     out += [f"return {n} to the box" for n in names]
@@ -177,6 +182,17 @@ def _skill_ids(content: RunaljodContent, hero: str) -> list[tuple[str, Any]]:
 
 def _skills_of(content: RunaljodContent, hero: str) -> list[Any]:
     return [sk for _, sk in _skill_ids(content, hero)]
+
+
+def _recover_effects(content: RunaljodContent) -> list[Any]:
+    """Every effect of the content that recovers destiny (skills, items, cards)."""
+    effects: list[Any] = [sk.effect for sk in content.skills.values()]
+    for hd in content.heroes.values():
+        effects += [hd.skill_coloured.effect, hd.skill_always.effect]
+    effects += [it.use for it in content.items.values()]
+    effects += [e for c in content.search.values() for e in c.effects]
+    effects += list(content.two_player.effects)
+    return [e for e in effects if e is not None and e.kind == "recover_destiny"]
 
 
 def _two_player_phrase(content: RunaljodContent, k: int) -> str:
