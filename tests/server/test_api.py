@@ -66,6 +66,9 @@ def test_games_offer_campaign_where_their_setup_accepts_it(client: TestClient) -
     setup = {g["id"]: g["setup"] for g in client.get("/api/games").json()}
     assert setup["midhalla"]["campaign"] is False and setup["niflheim"]["campaign"] is False
     assert "campaign" not in setup["toy"] and "campaign" not in setup["battleforge"]
+    # players: offered (left out unless given) where the setup takes a number of players
+    assert setup["battleforge"]["players"] is None and setup["runaljod"]["players"] is None
+    assert "players" not in setup["niflheim"] and "players" not in setup["toy"]
     t = new_table(client, "midhalla", setup={"campaign": True})
     s = state(client, t)
     assert s["setup"]["campaign"] is True

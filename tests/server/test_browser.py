@@ -325,3 +325,32 @@ def test_a_campaign_from_the_lobby(server: str, browser: Browser) -> None:
         expect(page.locator("#setup-campaign")).to_have_count(0)
     finally:
         ctx.close()
+
+
+def test_the_lobby_takes_heroes_in_turn_order_and_the_number_of_players(
+        server: str, browser: Browser) -> None:
+    """Heroes are numbered in the order they are ticked (the turn order); a game whose setup
+    takes ``players`` offers it, and a solo BattleForge table has one seat."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.select_option("#game", "toy")
+        page.uncheck('#heroes input[value="ada"]')
+        page.check('#heroes input[value="bo"]')
+        page.check('#heroes input[value="ada"]')
+        expect(page.locator('.hero-n[data-hero="bo"]')).to_have_text("1")
+        expect(page.locator('.hero-n[data-hero="ada"]')).to_have_text("2")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"/t/\w+\?token="))
+        settled(page)
+        expect(page.locator("header.top")).to_contain_text("bo, ada")
+        page.goto(server + "/")
+        page.select_option("#game", "battleforge")
+        page.fill("#setup-players", "1")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"/t/\w+\?token="))
+        settled(page)
+        expect(page.locator("#who")).to_have_text("seat solo")
+    finally:
+        ctx.close()

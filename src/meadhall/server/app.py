@@ -53,8 +53,9 @@ class GameInfo(BaseModel):
     scenarios: list[dict[str, str]]
     heroes: list[dict[str, str]]
     setup: dict[str, Any] = Field(description="the setup keys a table can set, with their "
-                                  "defaults: the default setup and the optional flags (such "
-                                  "as campaign) the game accepts")
+                                  "defaults: the default setup and the optional keys (such "
+                                  "as campaign, players) the game accepts; null: left out "
+                                  "unless given")
     help: dict[str, str] = Field(default_factory=dict, description="what some setup keys do")
 
 

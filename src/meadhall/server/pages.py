@@ -327,7 +327,7 @@ def _event_html(ev: dict[str, Any]) -> str:
                    for d in event_dice(ev.get("data") or {}))
     if dice:
         dice = f'<span class="dice-row">{dice}</span>'
-    return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{dice}{_e(ev["text"])}{sec}</li>'
+    return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{_e(ev["text"])}{sec}{dice}</li>'
 
 
 def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
@@ -366,6 +366,9 @@ def table_body(t: Table, seat: str | None, token: str | None,
     hl = svg.Highlights.from_actions(snap["actions"])
     try:
         scene = t.game.draw(snap["view"])
+        d = snap["decision"]
+        if d and scene.subtitle.strip() == d["prompt"].strip():
+            scene.subtitle = ""  # the decision above says it already
         drawn = svg.scene_html(scene, hl, seat)
     except Exception as e:  # noqa: BLE001 - a drawing bug must not hide the table
         drawn = (f'<p class="msg" role="alert">This game\'s drawing failed ({_e(type(e).__name__)}: '

@@ -1,26 +1,41 @@
 """What the lobby and ``GET /api/games`` say about each game: scenarios, heroes, and the setup
 keys a newcomer can set, with their defaults.
 
-The setup keys are the game's default setup plus each of meadhall's optional setup flags
-(:data:`FLAGS`, such as ``campaign``) that the game's setup accepts: the game is asked to set
-up with the flag on, and the flag is offered when it does. So a game whose setup model takes
+The setup keys are the game's default setup plus each of meadhall's optional setup keys
+(:data:`OPTIONS`: ``campaign``, ``players``) that the game's setup accepts: the game is asked to
+set up with the key, and the key is offered when it does. So a game whose setup model takes
 ``campaign`` offers it even when its default setup leaves it out, and no game id is named.
 """
 
 from __future__ import annotations
 
 import functools
+from dataclasses import dataclass
 from typing import Any
 
 from meadhall import games
 from meadhall.core.errors import MeadhallError
 from meadhall.core.protocol import Game
 
-FLAGS: dict[str, str] = {
-    "campaign": "Campaign: one table plays the scenarios in order, with the party's sheet "
-                "and the stages between them",
+
+@dataclass(frozen=True, slots=True)
+class Option:
+    """An optional setup key the lobby offers when a game's setup accepts ``probe`` for it:
+    shown with ``default`` (``None``: left out unless filled in) and a sentence of help."""
+
+    probe: Any
+    default: Any
+    help: str
+
+
+OPTIONS: dict[str, Option] = {
+    "campaign": Option(True, False, "Campaign: one table plays the scenarios in order, with "
+                                    "the party's sheet and the stages between them"),
+    "players": Option(1, None, "Players at the table (empty: the game's usual count; fewer "
+                               "players than heroes share them)"),
 }
-"""Optional on/off setup keys the lobby offers when a game accepts them, with their help."""
+"""meadhall's optional setup keys (``campaign``, ``players``)."""
+FLAGS = {k: o.help for k, o in OPTIONS.items()}
 
 
 def accepts(game: Game, key: str, value: Any) -> bool:
@@ -39,9 +54,9 @@ def setup_keys(game_id: str) -> tuple[tuple[str, Any], ...]:
     and then the accepted flags (off)."""
     g = games.get(game_id)
     keys = dict(g.default_setup())
-    for flag in FLAGS:
-        if flag not in keys and accepts(g, flag, True):
-            keys[flag] = False
+    for key, option in OPTIONS.items():
+        if key not in keys and accepts(g, key, option.probe):
+            keys[key] = option.default
     return tuple(keys.items())
 
 
