@@ -24,7 +24,7 @@ from meadhall import games
 from meadhall.core import saves
 from meadhall.core.errors import IllegalAction, MeadhallError
 from meadhall.matching import match_choice, resolve_action
-from meadhall.play import parse_setup, print_decision, print_events, print_outcome
+from meadhall.play import fit_setup, parse_setup, print_decision, print_events, print_outcome
 
 app = typer.Typer(
     help="meadhall: play and measure cooperative Norse board games.",
@@ -113,7 +113,7 @@ def new_cmd(
     if output.exists() and not force:
         raise saves.SaveExists(f"{output}: already exists; choose another name or pass --force "
                                "to replace it")
-    setup = parse_setup(scenario, heroes, option or [])
+    setup = fit_setup(g, parse_setup(scenario, heroes, option or []))
     s = seed if seed is not None else secrets.randbelow(2**31)
     state = g.new_game(setup, s, "table" if table else "seeded", auto_choices)
     saves.write(saves.Save.new(state), output, replace=force)
@@ -371,7 +371,7 @@ def sim_cmd(
 
     from meadhall.sim import commands
 
-    setup = parse_setup(scenario, heroes, option or [])
+    setup = fit_setup(_game(game), parse_setup(scenario, heroes, option or []))
     code = commands.sim(_out(), _err(), game, setup, commands.parse_bots(bot, bots), n_games,
                         seed, workers, out, html, as_json, content or [], sweep, until_ci,
                         max_steps, backend, ray_address, " ".join(["meadhall", *sys.argv[1:]]))
@@ -404,7 +404,7 @@ def tune_cmd(
     """Search content values (Optuna) toward a target win rate and print the best."""
     from meadhall.sim import commands
 
-    setup = parse_setup(scenario, heroes, option or [])
+    setup = fit_setup(_game(game), parse_setup(scenario, heroes, option or []))
     commands.tune_command(_out(), _err(), game, setup, param, target_win, bot, n_games, trials,
                           seed, workers, confirm, content or [], as_json, backend, ray_address)
 

@@ -96,11 +96,20 @@ def print_decision(con: Console, state: GameState, numbered: bool = True) -> Non
         con.print(f"  {i:>3}. {escape(a.text)}{label}{mark}")
 
 
+class SetupArgs(dict[str, Any]):
+    """A setup read from the command line; ``texts`` keeps each ``--set`` value as typed, so
+    that :func:`fit_setup` can fall back to the text when a game wants a string."""
+
+    texts: dict[str, str]
+
+
 def parse_setup(scenario: str | None, heroes: str | None, options: Sequence[str]
-                ) -> dict[str, Any]:
+                ) -> SetupArgs:
     """A setup from ``--scenario``, ``--heroes a,b`` and ``--set KEY=VALUE`` (VALUE may be
-    JSON: ``--set players=2``, ``--set campaign=true``)."""
-    setup: dict[str, Any] = {}
+    JSON: ``--set players=2``, ``--set campaign=true``; :func:`fit_setup` turns a JSON value
+    back into its text where the game wants a string, as ``--set scenario=1``)."""
+    setup = SetupArgs()
+    setup.texts = {}
     if scenario is not None:
         setup["scenario"] = scenario
     if heroes:
@@ -110,11 +119,35 @@ def parse_setup(scenario: str | None, heroes: str | None, options: Sequence[str]
         key = key.strip()
         if not sep or not key:
             raise ContentError("--set", opt, "expected KEY=VALUE (VALUE may be JSON)")
+        setup.texts[key] = raw
         try:
             setup[key] = json.loads(raw)
         except json.JSONDecodeError:
             setup[key] = raw
     return setup
+
+
+def _refused_key(game: Game, setup: dict[str, Any]) -> str | None:
+    """The setup key the game refuses in ``setup`` (the first part of the error's field), or
+    ``None`` when it sets up."""
+    try:
+        game.blank_state(game.normalise_setup(setup), 0)
+    except ContentError as e:
+        return e.field.split(".")[0].split("[")[0]
+    return None
+
+
+def fit_setup(game: Game, setup: dict[str, Any]) -> dict[str, Any]:
+    """``setup`` with each ``--set`` value the game refuses as JSON (``scenario=1`` read as
+    the number 1) replaced by its text: a value is a string unless the game's setup wants
+    another type. If the game refuses the text too, its refusal names what was typed
+    (``unknown scenario '99'``) rather than a type."""
+    texts = getattr(setup, "texts", {})
+    out = dict(setup)
+    for key, text in texts.items():
+        if not isinstance(out.get(key), str) and _refused_key(game, out) == key:
+            out[key] = text
+    return out
 
 
 # ---------------------------------------------------------------- files
@@ -231,6 +264,13 @@ class TerminalSession:
         the game refuses them); other setup values from ``--set`` are checked before any
         question, since they cannot be asked again."""
         mode = "table" if table else "seeded"
+        options = fit_setup(game, options)
+        # ``--set scenario=1`` and ``--set heroes=[...]`` answer those questions too
+        if scenario is None and isinstance(options.get("scenario"), str):
+            scenario = options["scenario"]
+        if heroes is None and isinstance(options.get("heroes"), list) and all(
+                isinstance(h, str) for h in options["heroes"]):
+            heroes = ",".join(options["heroes"])
         if options:
             try:
                 game.new_game({**game.default_setup(), **options}, seed, mode)

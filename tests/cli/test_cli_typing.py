@@ -165,3 +165,26 @@ def test_impossible_heroes_are_refused_at_setup(tmp_path: Path, game_id: str,
                                                 value: str) -> None:
     r = meadhall("new", game_id, "--set", f"heroes={value}", "-o", str(tmp_path / "g.json"))
     assert r.exit_code == 1 and "heroes" in r.output and "Traceback" not in r.output
+
+
+def test_a_set_value_is_text_unless_the_game_wants_another_type(tmp_path: Path) -> None:
+    """``--set scenario=1`` reads 1 as JSON, a number; Niflheim's scenario is a string, so the
+    text is used (as ``--scenario 1``); values the setup wants as numbers or flags stay so."""
+    f = tmp_path / "n.json"
+    r = meadhall("new", "niflheim", "--set", "scenario=1", "--set", "campaign=true",
+                 "--seed", "1", "-o", str(f))
+    assert r.exit_code == 0, r.output
+    setup = json.loads(f.read_text())["setup"]
+    assert setup["scenario"] == "1" and setup["campaign"] is True
+    g = tmp_path / "b.json"
+    r = meadhall("new", "battleforge", "--set", "players=1", "--seed", "1", "-o", str(g))
+    assert r.exit_code == 0, r.output
+    assert json.loads(g.read_text())["setup"]["players"] == 1
+    # a value the game refuses either way is refused with the game's message
+    r = meadhall("new", "niflheim", "--set", "scenario=99", "-o", str(tmp_path / "x.json"))
+    assert r.exit_code == 1 and "scenario" in r.output and "99" in r.output
+    # the interactive terminal reads it the same way
+    r = meadhall("play", "niflheim", "--set", "scenario=1", "--heroes", "frida",
+                 "--save", str(tmp_path / "p.json"), input="q\n")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "p.json").read_text())["setup"]["scenario"] == "1"

@@ -85,9 +85,11 @@ def start_from_lobby(page: Page, server: str, game: str, practice: bool = True,
     page.goto(server + "/")
     page.select_option("#game", game)
     page.fill("#seed", str(seed))
-    if heroes is not None:
+    if heroes is not None:  # untick all, then tick in turn order
         for box in page.locator("#heroes input[name=hero]").all():
-            box.set_checked(box.get_attribute("value") in heroes)
+            box.set_checked(False)
+        for h in heroes:
+            page.locator(f'#heroes input[value="{h}"]').check()
     if practice:
         page.check("#practice")
     if table_mode:
@@ -175,7 +177,7 @@ LINES: dict[str, Line] = {
     "niflheim": Line("niflheim", 1, "heuristic"),             # scenario 1, won in 46
     "midhalla": Line("midhalla", 3, "heuristic", ["harkon"]),  # chapter 1, won in 32
     "battleforge": Line("battleforge", 26, "passive"),         # The Last Flame, lost in 56
-    "runaljod": Line("runaljod", 0, "passive"),                # the adventure, lost in 52
+    "runaljod": Line("runaljod", 0, "passive"),                # the adventure, lost in 53
     "toy": Line("toy", 7, "heuristic"),
 }
 

@@ -60,6 +60,21 @@ def test_games_registry(client: TestClient) -> None:
     assert {"id", "name", "note"} <= set(toy["heroes"][0])
 
 
+def test_games_offer_campaign_where_their_setup_accepts_it(client: TestClient) -> None:
+    """Midhalla's default setup leaves ``campaign`` out, but its setup takes it: the registry
+    offers it (off), as Niflheim's; games whose setup has no campaign do not."""
+    setup = {g["id"]: g["setup"] for g in client.get("/api/games").json()}
+    assert setup["midhalla"]["campaign"] is False and setup["niflheim"]["campaign"] is False
+    assert "campaign" not in setup["toy"] and "campaign" not in setup["battleforge"]
+    # players: offered (left out unless given) where the setup takes a number of players
+    assert setup["battleforge"]["players"] is None and setup["runaljod"]["players"] is None
+    assert "players" not in setup["niflheim"] and "players" not in setup["toy"]
+    t = new_table(client, "midhalla", setup={"campaign": True})
+    s = state(client, t)
+    assert s["setup"]["campaign"] is True
+    assert "campaign sheet" in client.get(f"/t/{t['id']}").text
+
+
 def test_create_returns_seat_tokens_and_spectator_link(client: TestClient) -> None:
     t = new_table(client, setup=TWO)
     assert set(t["seats"]) == {"ada", "bo"}

@@ -302,3 +302,55 @@ def test_table_mode_asks_for_each_result_with_its_odds(server: str, browser: Bro
         expect(page.locator("#log")).to_contain_text("wind")
     finally:
         ctx.close()
+
+
+def test_a_campaign_from_the_lobby(server: str, browser: Browser) -> None:
+    """Midhalla's campaign is offered in the lobby (its setup takes it) and starts a campaign
+    table with its campaign sheet."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.select_option("#game", "midhalla")
+        expect(page.locator("#setup-campaign")).not_to_be_checked()
+        page.check("#setup-campaign")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"/t/\w+\?token="))
+        settled(page)
+        expect(page.locator("header.top")).to_contain_text("campaign")
+        page.get_by_role("link", name="campaign sheet").click()
+        expect(page.locator("main.sheet")).to_be_visible()
+        page.goto(server + "/")
+        page.select_option("#game", "battleforge")
+        expect(page.locator("#setup-campaign")).to_have_count(0)
+    finally:
+        ctx.close()
+
+
+def test_the_lobby_takes_heroes_in_turn_order_and_the_number_of_players(
+        server: str, browser: Browser) -> None:
+    """Heroes are numbered in the order they are ticked (the turn order); a game whose setup
+    takes ``players`` offers it, and a solo BattleForge table has one seat."""
+    ctx = browser.new_context()
+    try:
+        page = ctx.new_page()
+        page.goto(server + "/")
+        page.select_option("#game", "toy")
+        page.uncheck('#heroes input[value="ada"]')
+        page.check('#heroes input[value="bo"]')
+        page.check('#heroes input[value="ada"]')
+        expect(page.locator('.hero-n[data-hero="bo"]')).to_have_text("1")
+        expect(page.locator('.hero-n[data-hero="ada"]')).to_have_text("2")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"/t/\w+\?token="))
+        settled(page)
+        expect(page.locator("header.top")).to_contain_text("bo, ada")
+        page.goto(server + "/")
+        page.select_option("#game", "battleforge")
+        page.fill("#setup-players", "1")
+        page.click("#start")
+        page.wait_for_url(re.compile(r"/t/\w+\?token="))
+        settled(page)
+        expect(page.locator("#who")).to_have_text("seat solo")
+    finally:
+        ctx.close()

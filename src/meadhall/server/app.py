@@ -26,7 +26,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from meadhall import games
 from meadhall.core.errors import MeadhallError
-from meadhall.server import pages
+from meadhall.server import pages, registry
 from meadhall.server.store import Store, StoreError, default_path
 from meadhall.server.tables import (
     BOTS,
@@ -52,7 +52,11 @@ class GameInfo(BaseModel):
     title: str
     scenarios: list[dict[str, str]]
     heroes: list[dict[str, str]]
-    setup: dict[str, Any] = Field(description="the default setup: every key with its default")
+    setup: dict[str, Any] = Field(description="the setup keys a table can set, with their "
+                                  "defaults: the default setup and the optional keys (such "
+                                  "as campaign, players) the game accepts; null: left out "
+                                  "unless given")
+    help: dict[str, str] = Field(default_factory=dict, description="what some setup keys do")
 
 
 class NewTable(BaseModel):
@@ -252,16 +256,10 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
     # ------------------------------------------------------------------ API
     @app.get("/api/games", response_model=list[GameInfo], tags=["games"], responses=ERRORS)
     def list_games() -> list[dict[str, Any]]:
-        """The registry: every game with its scenarios, heroes and default setup."""
-        out = []
-        for g in games.all_games():
-            out.append({"id": g.id, "title": g.title,
-                        "scenarios": [{"id": s.id, "name": s.name, "note": s.note}
-                                      for s in g.scenarios()],
-                        "heroes": [{"id": h.id, "name": h.name, "note": h.note}
-                                   for h in g.heroes()],
-                        "setup": g.default_setup()})
-        return out
+        """The registry: every game with its scenarios, heroes and the setup keys a table can
+        set, with their defaults (the default setup, and the optional flags such as
+        ``campaign`` that the game's setup accepts)."""
+        return registry.all_info()
 
     @app.get("/api/bots", tags=["games"], responses=ERRORS)
     def list_bots() -> dict[str, str]:

@@ -16,7 +16,7 @@ from typing import Any
 
 from meadhall import games
 from meadhall.core.protocol import CHANCE, PLAYERS, GameState
-from meadhall.server import svg
+from meadhall.server import registry, svg
 from meadhall.server.store import Store
 from meadhall.server.tables import BOTS, Table, TableError, Tables, holder_name
 
@@ -46,14 +46,7 @@ def page(title: str, body: str, script: str = "", cls: str = "") -> str:
 # ----------------------------------------------------------------------------- lobby
 def lobby(tables: Tables, store: Store) -> str:
     """Choose a game, its scenario, heroes and options, and start; or continue a table."""
-    info = []
-    for g in games.all_games():
-        info.append({"id": g.id, "title": g.title,
-                     "scenarios": [{"id": s.id, "name": s.name, "note": s.note}
-                                   for s in g.scenarios()],
-                     "heroes": [{"id": h.id, "name": h.name, "note": h.note}
-                                for h in g.heroes()],
-                     "setup": g.default_setup()})
+    info = registry.all_info()  # what GET /api/games returns
     order = sorted(info, key=lambda g: g["id"] == "toy")
     options = "".join(f'<option value="{_e(g["id"])}">{_e(g["title"])}</option>' for g in order)
     recent = []
@@ -334,7 +327,7 @@ def _event_html(ev: dict[str, Any]) -> str:
                    for d in event_dice(ev.get("data") or {}))
     if dice:
         dice = f'<span class="dice-row">{dice}</span>'
-    return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{dice}{_e(ev["text"])}{sec}</li>'
+    return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{_e(ev["text"])}{sec}{dice}</li>'
 
 
 def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
@@ -373,6 +366,9 @@ def table_body(t: Table, seat: str | None, token: str | None,
     hl = svg.Highlights.from_actions(snap["actions"])
     try:
         scene = t.game.draw(snap["view"])
+        d = snap["decision"]
+        if d and scene.subtitle.strip() == d["prompt"].strip():
+            scene.subtitle = ""  # the decision above says it already
         drawn = svg.scene_html(scene, hl, seat)
     except Exception as e:  # noqa: BLE001 - a drawing bug must not hide the table
         drawn = (f'<p class="msg" role="alert">This game\'s drawing failed ({_e(type(e).__name__)}: '

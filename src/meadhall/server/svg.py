@@ -238,17 +238,24 @@ def token_svg(t: draw.Token, cx: float, cy: float, r: float, hl: Highlights) -> 
                f'font-size="{_f(size)}" font-weight="bold" fill="{fg}" '
                f'aria-hidden="true">{_e(glyph)}</text>')
     if t.hp is not None:
-        hp = f"{t.hp}" + (f"/{t.max_hp}" if t.max_hp is not None else "")
+        # Figures sharing a space are small: their health alone keeps the badges apart.
+        hp = f"{t.hp}" + (f"/{t.max_hp}" if t.max_hp is not None and r >= 14 else "")
         w = 6 * len(hp) + 6
         out.append(f'<g aria-hidden="true"><rect x="{_f(cx + r - w + 4)}" y="{_f(cy - r - 6)}" '
                    f'width="{_f(w)}" height="12" rx="3" fill="#fff" stroke="#a33"/>'
                    f'<text x="{_f(cx + r - w / 2 + 4)}" y="{_f(cy - r + 3)}" font-size="9" '
                    f'text-anchor="middle" fill="#7a0000">{_e(hp)}</text></g>')
     if t.badges:
-        text = " ".join(b[:3] for b in t.badges)
-        out.append(f'<text x="{_f(cx)}" y="{_f(cy + r + 9)}" text-anchor="middle" '
-                   f'font-size="8" fill="#111" stroke="#fff" stroke-width="2" '
-                   f'paint-order="stroke" aria-hidden="true">{_e(text)}</text>')
+        # Whole words, one state a line (two at most; the rest are counted), haloed so they
+        # stay readable where they reach into the next space; the title has them all.
+        lines = [b if len(b) <= 12 else b[:11] + "…" for b in t.badges[:2]]
+        if len(t.badges) > 2:
+            lines[-1] = f"{lines[-1]} +{len(t.badges) - 2}"
+        for i, line in enumerate(lines):
+            out.append(f'<text class="badge-text" x="{_f(cx)}" y="{_f(cy + r + 8 + 8 * i)}" '
+                       f'text-anchor="middle" font-size="7.5" fill="#111" stroke="#fff" '
+                       f'stroke-width="2.2" paint-order="stroke" aria-hidden="true">'
+                       f"{_e(line)}</text>")
     note = hl.notes.get(t.target or "", "")
     if note:
         out.append(_note_badge(cx - r + 2, cy + r - 2, note))
@@ -319,8 +326,12 @@ def _cell_name(c: draw.Cell, legend: Mapping[str, draw.Terrain]) -> str:
 
 
 def _cell_svg(c: draw.Cell, outline: str, cx: float, cy: float,
-              legend: Mapping[str, draw.Terrain], hl: Highlights) -> str:
-    """One square or hex area: terrain colour and pattern, glyph, label, closed shading."""
+              legend: Mapping[str, draw.Terrain], hl: Highlights, occupied: bool = False,
+              label_dy: float = CELL * 0.38) -> str:
+    """One square or hex area: terrain colour and pattern, glyph, label, closed shading.
+
+    The note of a legal cell goes above it, unless a figure stands there (``occupied``):
+    then :func:`_cell_notes` draws it in the corner, over the figures."""
     terrain = legend.get(c.terrain)
     attrs, title = _target_attrs(c.target, _cell_name(c, legend), hl, "cell")
     fill = colour(terrain.colour) if terrain else colour("stone")
@@ -337,14 +348,29 @@ def _cell_svg(c: draw.Cell, outline: str, cx: float, cy: float,
         out.append(f'<text x="{_f(cx)}" y="{_f(cy + 6)}" text-anchor="middle" font-size="17" '
                    f'fill="{fg}" fill-opacity=".7" aria-hidden="true">{_e(terrain.glyph)}</text>')
     if c.label:
-        out.append(f'<text x="{_f(cx)}" y="{_f(cy + CELL * 0.38)}" text-anchor="middle" '
-                   f'font-size="9" fill="{fg}" aria-hidden="true">{_e(c.label[:12])}</text>')
+        out.append(f'<text x="{_f(cx)}" y="{_f(cy + label_dy)}" text-anchor="middle" '
+                   f'font-size="9" fill="{fg}" stroke="{fill}" stroke-width="2.5" '
+                   f'paint-order="stroke" aria-hidden="true">{_e(c.label[:16])}</text>')
     if hl.active(c.target):
         out.append(outline.format('class="ring" fill="#fff" fill-opacity=".28" stroke="#111" '
                                   'stroke-width="3" stroke-dasharray="5 3"'))
-        out.append(_note_badge(cx, cy - CELL * 0.28, hl.notes.get(c.target or "", "")))
+        if not occupied:
+            out.append(_note_badge(cx, cy - CELL * 0.28, hl.notes.get(c.target or "", "")))
     out.append("</g>")
     return "".join(out)
+
+
+def _cell_notes(cells: Sequence[draw.Cell], corners: Mapping[str, tuple[float, float]],
+                occupied: set[str], hl: Highlights) -> str:
+    """The notes of legal cells where a figure stands, in the cell's top left corner over the
+    figures (clicks pass through them to the cell or the figure)."""
+    out = []
+    for c in cells:
+        note = hl.notes.get(c.target or "", "") if c.id in occupied else ""
+        if note and hl.active(c.target):
+            x, y = corners[c.id]
+            out.append(_note_badge(x + 3.5 * len(note) + 6, y + 10, note))
+    return f'<g class="cell-notes" pointer-events="none">{"".join(out)}</g>' if out else ""
 
 
 def _edge(p: tuple[float, float], q: tuple[float, float], length: float
@@ -383,10 +409,16 @@ def _walls_svg(walls: Sequence[draw.Wall], centres: Mapping[str, tuple[float, fl
     return "".join(out)
 
 
+GROW = 1.4
+"""How much larger than drawn a small board may be shown where the page has room."""
+
+
 def _svg_open(width: float, height: float, label: str, cls: str) -> str:
+    """The ``<svg>`` of a board or track. The page fits it to its column (``--fit``: at most
+    :data:`GROW` times its drawn width), so that no board is cut off at the side."""
     return (f'<svg class="{cls}" viewBox="0 0 {_f(width)} {_f(height)}" width="{_f(width)}" '
-            f'height="{_f(height)}" role="group" aria-label="{_e(label)}" '
-            f'xmlns="http://www.w3.org/2000/svg">')
+            f'height="{_f(height)}" style="--fit:{_f(width * GROW)}px" role="group" '
+            f'aria-label="{_e(label)}" xmlns="http://www.w3.org/2000/svg">')
 
 
 def _multi_cell_outlines(tokens: Sequence[draw.Token], outlines: Mapping[str, str]) -> str:
@@ -399,6 +431,11 @@ def _multi_cell_outlines(tokens: Sequence[draw.Token], outlines: Mapping[str, st
                     f'fill="none" stroke="{SIDE_COLOUR.get(t.side, "#555")}" '
                     f'stroke-width="3" stroke-dasharray="2 2" aria-hidden="true"'))
     return "".join(out)
+
+
+def _occupied(tokens: Sequence[draw.Token]) -> set[str]:
+    """The cells a figure stands on (or covers)."""
+    return {c for t in tokens for c in (t.at, *t.cells) if c}
 
 
 def square_grid_svg(b: draw.SquareGrid, hl: Highlights) -> str:
@@ -414,17 +451,22 @@ def square_grid_svg(b: draw.SquareGrid, hl: Highlights) -> str:
         out.append(f'<text x="9" y="{_f(m + y * CELL + CELL / 2 + 4)}" text-anchor="middle" '
                    f'font-size="11" fill="#444" aria-hidden="true">{y + 1}</text>')
     centres: dict[str, tuple[float, float]] = {}
+    corners: dict[str, tuple[float, float]] = {}
     outlines: dict[str, str] = {}
+    occupied = _occupied(b.tokens)
     for c in b.cells:
         x0, y0 = m + c.col * CELL, m + c.row * CELL
         outline = f'<rect x="{x0}" y="{y0}" width="{CELL}" height="{CELL}" {{}}/>'
         centres[c.id] = (x0 + CELL / 2, y0 + CELL / 2)
+        corners[c.id] = (x0, y0)
         outlines[c.id] = outline
-        out.append(_cell_svg(c, outline, x0 + CELL / 2, y0 + CELL / 2, legend, hl))
+        out.append(_cell_svg(c, outline, x0 + CELL / 2, y0 + CELL / 2, legend, hl,
+                             c.id in occupied))
     out.append(_walls_svg(b.walls, centres, CELL))
     out.append(_multi_cell_outlines(b.tokens, outlines))
     drawn, loose = _tokens_at(b.tokens, centres, CELL, hl)
     out.append(drawn)
+    out.append(_cell_notes(b.cells, corners, occupied, hl))
     out.append("</svg>")
     return "".join(out) + _loose_tokens(loose, hl)
 
@@ -454,7 +496,9 @@ def hex_grid_svg(b: draw.HexGrid, hl: Highlights) -> str:
     h = size * 1.5 * (b.rows - 1) + 2 * size + 2 * m
     out = [_svg_open(w, h, b.title or f"board {b.id}", "board hex-grid")]
     centres: dict[str, tuple[float, float]] = {}
+    corners: dict[str, tuple[float, float]] = {}
     outlines: dict[str, str] = {}
+    occupied = _occupied(b.tokens)
     for c in b.cells:
         cx, cy = hex_centre(c.col, c.row, size, b.offset)
         cx, cy = cx + m, cy + m
@@ -463,14 +507,20 @@ def hex_grid_svg(b: draw.HexGrid, hl: Highlights) -> str:
                        for i in range(6))
         outline = f'<polygon points="{pts}" {{}}/>'
         centres[c.id] = (cx, cy)
+        corners[c.id] = (cx - size * 0.8, cy - size * 0.5)
         outlines[c.id] = outline
-        out.append(_cell_svg(c, outline, cx, cy, legend, hl))
+        out.append(_cell_svg(c, outline, cx, cy, legend, hl, c.id in occupied,
+                             label_dy=size * 0.68))
+        terrain = legend.get(c.terrain)
+        dark = terrain is not None and terrain.colour.lower() in DARK
         out.append(f'<text x="{_f(cx)}" y="{_f(cy - size * 0.55)}" text-anchor="middle" '
-                   f'font-size="8" fill="#333" aria-hidden="true">{_e(c.id)}</text>')
+                   f'font-size="8" fill="{"#eee" if dark else "#333"}" aria-hidden="true">'
+                   f"{_e(c.id)}</text>")
     out.append(_walls_svg(b.walls, centres, size))
     out.append(_multi_cell_outlines(b.tokens, outlines))
     drawn, loose = _tokens_at(b.tokens, centres, size * 1.5, hl)
     out.append(drawn)
+    out.append(_cell_notes(b.cells, corners, occupied, hl))
     out.append("</svg>")
     return "".join(out) + _loose_tokens(loose, hl)
 
@@ -614,7 +664,9 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
     # Long labels ("walking (3 MP)") wrap onto two lines in a wider space.
     wrap = 9 if longest > 6 else 99
     sw = max(30, min(84, 7 * min(longest, wrap) + 14))
-    w, h = 8 + n * sw, 62
+    # room under the spaces only for printed marks and notes
+    below = bool(t.marks) or any(hl.notes.get(s.target or "") for s in t.spaces)
+    w, h = 8 + n * sw, 62 if below else 42
     out = [_svg_open(w, h, t.label, "track")]
     where: dict[str, tuple[float, float]] = {}
     for i, s in enumerate(t.spaces):
@@ -633,9 +685,14 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
             out.append(f'<polygon points="{_f(x + sw / 2 - 7)},0 {_f(x + sw / 2 + 5)},0 '
                        f'{_f(x + sw / 2 - 1)},7" fill="#111" aria-hidden="true"/>')
         if i in t.marks:
-            out.append(f'<text x="{_f(x + sw / 2 - 1)}" y="48" text-anchor="middle" '
-                       f'font-size="8" fill="#7a0000" aria-hidden="true">'
-                       f'{_e(t.marks[i][:10])}</text>')
+            # The whole mark; next to another mark it takes the lower line, so both read.
+            low = (i - 1) in t.marks and i % 2 == 1
+            half = 2.4 * len(t.marks[i]) + 2
+            mx = min(max(x + sw / 2 - 1, half), w - half)
+            out.append(f'<text x="{_f(mx)}" y="{57 if low else 47}" '
+                       f'text-anchor="middle" font-size="8" fill="#7a0000" stroke="#fff" '
+                       f'stroke-width="2" paint-order="stroke" aria-hidden="true">'
+                       f'{_e(t.marks[i])}</text>')
         if hl.active(s.target):
             out.append(f'<rect class="ring" x="{x - 1}" y="5" width="{sw}" height="32" '
                        f'rx="3" fill="none" stroke="#111" stroke-width="3" '
@@ -729,7 +786,11 @@ def card_html(c: draw.Card, hl: Highlights) -> str:
     else:
         attrs = (f' class="card{" back" if c.face_down else ""}" role="img" '
                  f'aria-label="{_e(name)}" title="{_e(name)}"')
-    body = [f"<div{attrs}>", f'<div class="card-title">{_e(c.title)}</div>']
+    body = [f"<div{attrs}>"]
+    if legal and hl.notes.get(c.target or ""):
+        # first, floated: the title wraps beside it instead of running under it
+        body.append(f'<span class="card-note">{_e(hl.notes[c.target or ""])}</span>')
+    body.append(f'<div class="card-title">{_e(c.title)}</div>')
     if c.kind:
         body.append(f'<div class="card-kind">{_e(c.kind)}</div>')
     if c.text:
@@ -737,8 +798,6 @@ def card_html(c: draw.Card, hl: Highlights) -> str:
     if c.badges:
         body.append('<div class="badges">' + "".join(
             f'<span class="badge">{_e(b)}</span>' for b in c.badges) + "</div>")
-    if legal and hl.notes.get(c.target or ""):
-        body.append(f'<span class="card-note">{_e(hl.notes[c.target or ""])}</span>')
     body.append("</div>")
     return "".join(body)
 
@@ -831,7 +890,11 @@ def scene_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None
     if scene.subtitle:
         out.append(f'<p class="subtitle">{_e(scene.subtitle)}</p>')
     for b in scene.boards:
-        out.append(f'<figure class="board-fig"><figcaption>{_e(b.title or b.id)}</figcaption>'
+        # a caption the subtitle already says ("Scenario 1: ... · round 3") is left out
+        caption = b.title or b.id
+        shown = "" if scene.subtitle and caption in scene.subtitle else (
+            f"<figcaption>{_e(caption)}</figcaption>")
+        out.append(f'<figure class="board-fig">{shown}'
                    f'<div class="board-wrap">{board_svg(b, hl)}</div>'
                    f"{legend_html(b.legend, b.tokens)}</figure>")
     if scene.tracks:

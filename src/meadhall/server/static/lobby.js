@@ -15,6 +15,16 @@
 
   function current() { return GAMES.find((g) => g.id === gameSel.value); }
 
+  // The heroes in the order they were ticked (the default party's order to begin with).
+  let order = [];
+  function numberHeroes() {
+    for (const n of heroesBox.querySelectorAll(".hero-n")) {
+      const i = order.indexOf(n.dataset.hero);
+      n.textContent = i < 0 ? "" : String(i + 1);
+      n.hidden = i < 0;
+    }
+  }
+
   function fill() {
     const g = current();
     scenSel.innerHTML = "";
@@ -25,16 +35,25 @@
       if (s.id === g.setup.scenario) o.selected = true;
       scenSel.appendChild(o);
     }
-    heroesBox.innerHTML = "<legend>Heroes (in turn order)</legend>";
-    const chosen = new Set(g.setup.heroes || []);
+    heroesBox.innerHTML = "<legend>Heroes <small>(in the order you tick them: the turn order)</small></legend>";
+    order = (g.setup.heroes || []).slice();
     for (const h of g.heroes) {
       const l = document.createElement("label");
       const c = document.createElement("input");
-      c.type = "checkbox"; c.name = "hero"; c.value = h.id; c.checked = chosen.has(h.id);
+      c.type = "checkbox"; c.name = "hero"; c.value = h.id; c.checked = order.includes(h.id);
+      c.addEventListener("change", () => {
+        order = order.filter((x) => x !== h.id);
+        if (c.checked) order.push(h.id);
+        numberHeroes();
+      });
+      const n = document.createElement("span");
+      n.className = "hero-n"; n.dataset.hero = h.id;
       l.appendChild(c);
+      l.appendChild(n);
       l.appendChild(document.createTextNode(" " + h.name));
       heroesBox.appendChild(l);
     }
+    numberHeroes();
     heroesBox.hidden = !g.heroes.length;
     extra.innerHTML = "";
     for (const [k, v] of Object.entries(g.setup)) {
@@ -44,10 +63,13 @@
       i.name = k; i.dataset.key = k;
       if (typeof v === "boolean") { i.type = "checkbox"; i.checked = v; }
       else if (typeof v === "number") { i.type = "number"; i.value = v; i.dataset.kind = "number"; }
+      else if (v === null) { i.type = "number"; i.min = "1"; i.placeholder = "usual"; i.dataset.kind = "optional"; }
       else if (Array.isArray(v) || (v && typeof v === "object")) { i.type = "text"; i.value = JSON.stringify(v); i.dataset.kind = "json"; }
       else { i.type = "text"; i.value = v == null ? "" : v; }
-      if (i.type === "checkbox") { l.appendChild(i); l.appendChild(document.createTextNode(" " + k)); }
-      else { l.appendChild(document.createTextNode(k + " ")); l.appendChild(i); }
+      const text = (g.help && g.help[k]) || k;
+      i.id = "setup-" + k;
+      if (i.type === "checkbox") { l.appendChild(i); l.appendChild(document.createTextNode(" " + text)); }
+      else { l.appendChild(document.createTextNode(text + " ")); l.appendChild(i); }
       extra.appendChild(l);
     }
   }
@@ -60,11 +82,11 @@
     msg.textContent = "";
     const g = current();
     const setup = { scenario: scenSel.value };
-    const heroes = Array.from(heroesBox.querySelectorAll("input:checked")).map((c) => c.value);
-    if (g.heroes.length) setup.heroes = heroes;
+    if (g.heroes.length) setup.heroes = order.slice();
     for (const i of extra.querySelectorAll("input")) {
       if (i.type === "checkbox") setup[i.dataset.key] = i.checked;
       else if (i.dataset.kind === "number") setup[i.dataset.key] = Number(i.value);
+      else if (i.dataset.kind === "optional") { if (i.value !== "") setup[i.dataset.key] = Number(i.value); }
       else if (i.dataset.kind === "json") { try { setup[i.dataset.key] = JSON.parse(i.value); } catch (e) { msg.textContent = `${i.dataset.key}: not valid JSON`; return; } }
       else setup[i.dataset.key] = i.value;
     }

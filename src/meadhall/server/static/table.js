@@ -308,9 +308,10 @@
       if (next) { ev.preventDefault(); next.focus(); showInfo(next); }
     }
   });
+  // Keyboard focus names the target; a mouse click or a tap on it acts instead.
   body.addEventListener("focusin", (ev) => {
     const el = ev.target.closest && ev.target.closest("[data-target]");
-    if (el) showInfo(el);
+    if (el && el.matches(":focus-visible")) showInfo(el);
   });
 
   // Seat links this device knows (the lobby stored them when it created the table).
