@@ -439,11 +439,12 @@ def replay(t: Table, seat: str | None, token: str | None, step: int) -> str:
     k = min(step, n)
     q = f"&token={_e(token)}" if token else ""
     nav = (f'<nav class="replay-nav" aria-label="replay steps">'
-           f'<a href="?step=0{q}" aria-label="to the start">⏮</a> '
-           f'<a href="?step={max(0, k - 1)}{q}" rel="prev" aria-label="previous step">◀ back</a> '
+           f'<a href="?step=0{q}" aria-label="to the start">« start</a> '
+           f'<a href="?step={max(0, k - 1)}{q}" rel="prev" aria-label="previous step">‹ back</a> '
            f"<span>step {k} of {n}</span> "
-           f'<a href="?step={min(n, k + 1)}{q}" rel="next" aria-label="next step">next ▶</a> '
-           f'<a href="?step={n}{q}" aria-label="to the end">⏭</a></nav>')
+           f'<a href="?step={min(n, k + 1)}{q}" rel="next" aria-label="next step">next ›</a> '
+           f'<a href="?step={n}{q}" aria-label="to the end">end »</a> '
+           '<small>(or the ← → keys)</small></nav>')
     log = journal_html([entry]) if entry else "<li>The table is set.</li>"
     scene = svg.scene_html(t.game.draw(state.view(seat)), None, seat)
     back = f'<a href="/t/{_e(t.row.id)}{"?token=" + _e(token) if token else ""}">back to the table</a>'
