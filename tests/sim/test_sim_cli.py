@@ -139,3 +139,16 @@ def test_replay_bad_row(tmp_path: Path) -> None:
     assert r.exit_code == 1 and "no row 7 (rows 0 to 1)" in r.output
     r = run("replay", str(tmp_path / "nothing.parquet"), "--row", "0")
     assert r.exit_code == 1 and "no such results file" in r.output
+
+
+def test_tune_never_picks_values_that_break_the_game() -> None:
+    from meadhall.sim.runner import Backend
+    from meadhall.sim.tune import Param, tune
+
+    res = tune("toy", {"heroes": ["ada"]}, [Param("scenarios.chase.rounds", -1, 4, True)],
+               0.5, Backend(), bot="random", games=3, trials=8, seed=2)
+    broken = [t for t in res.trials if t.errors]
+    assert broken and all(t.values["scenarios.chase.rounds"] <= 0 for t in broken)
+    assert "greater than 0" in str(broken[0].error)
+    assert res.best is not None and res.best.values["scenarios.chase.rounds"] > 0
+    assert res.to_json()["trials"][0]["errors"] in (0, 3)

@@ -20,7 +20,14 @@ from __future__ import annotations
 import math
 import time
 
-from meadhall.bots.base import BotError, Repetition, game_of, legal_or_fail, search_copy
+from meadhall.bots.base import (
+    BotError,
+    Repetition,
+    follow_defaults,
+    game_of,
+    legal_or_fail,
+    search_copy,
+)
 from meadhall.bots.heuristic import HeuristicBot
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
@@ -155,6 +162,9 @@ class MCTSBot:
                 det.apply(self.rng.choice(det.legal_actions()))
             else:
                 det.apply(self._heuristic.choose(det))
+        # Like the heuristic bot, score a settled position: a players' choice still open
+        # (which square a spawn takes...) is settled by its default first.
+        follow_defaults(det)
         return game.evaluate(det)
 
     # ------------------------------------------------------------------ the choice

@@ -140,10 +140,12 @@ def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
         return
     t = Table("trial", *[escape(p.path) for p in parsed], "win rate [95% interval]",
               "distance to target", title=f"Trials ({games} games each, the same seeds)")
-    for x in sorted(res.trials, key=lambda x: abs(x.win_rate - target)):
-        t.add_row(str(x.number + 1), *[str(x.values[p.path]) for p in parsed],
-                  f"{report.pct(x.win_rate)} [{report.pct(x.ci[0])}–{report.pct(x.ci[1])}]",
-                  f"{abs(x.win_rate - target):.3f}")
+    for x in sorted(res.trials, key=lambda x: (x.errors > 0, abs(x.win_rate - target))):
+        measured = f"{report.pct(x.win_rate)} [{report.pct(x.ci[0])}–{report.pct(x.ci[1])}]"
+        if x.errors:
+            measured = f"[red]{x.errors} games failed: {escape(str(x.error))}[/red]"
+        t.add_row(str(x.number + 1), *[str(x.values[p.path]) for p in parsed], measured,
+                  "–" if x.errors else f"{abs(x.win_rate - target):.3f}")
     out.print(t)
     assert res.best is not None and res.confirmed is not None
     out.print(f"[bold]Best values[/bold] for a {report.pct(target)} win rate with {escape(bot)}:")
@@ -153,6 +155,9 @@ def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
         out.print(f"  {escape(p.path)}: {res.before[p.path]} → {res.best.values[p.path]} "
                   f"({mark})")
     c = res.confirmed
+    if c.errors:
+        err.print(f"[red]error:[/red] {c.errors} of the {c.games} confirmation games failed: "
+                  f"{escape(str(c.error))}")
     out.print(f"Measured again on {c.games} fresh games: {report.pct(c.win_rate)} "
               f"[{report.pct(c.ci[0])}–{report.pct(c.ci[1])}] (the trial itself: "
               f"{report.pct(res.best.win_rate)}, picked among {len(res.trials)})")

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from meadhall.core.errors import MeadhallError
+from meadhall.core.errors import ContentError, MeadhallError
 from meadhall.sim.lab import Announce, Plan, run
 from meadhall.sim.runner import Backend
 from meadhall.sim.whatif import Override, authored, game_for, get_value
@@ -51,11 +51,16 @@ def parse_param(text: str) -> Param:
 
 @dataclass
 class Trial:
+    """The values of one trial and what they measured; ``errors`` games failed (the values
+    may break the game: such a trial is never the best)."""
+
     number: int
     values: dict[str, int | float]
     games: int
     wins: int
     ci: tuple[float, float]
+    errors: int = 0
+    error: str | None = None
 
     @property
     def win_rate(self) -> float:
@@ -78,7 +83,7 @@ class TuneResult:
                 return None
             return {"trial": x.number, "values": x.values, "games": x.games, "wins": x.wins,
                     "win_rate": round(x.win_rate, 4), "ci_low": round(x.ci[0], 4),
-                    "ci_high": round(x.ci[1], 4)}
+                    "ci_high": round(x.ci[1], 4), "errors": x.errors, "error": x.error}
         return {"target_win": self.target, "before": self.before, "authored": self.authored,
                 "best": t(self.best), "confirmed": t(self.confirmed),
                 "trials": [t(x) for x in self.trials]}
@@ -106,14 +111,19 @@ def tune(game: str, setup: dict[str, Any], params: Sequence[Param], target: floa
             raise MeadhallError(f"--param {p.path}: the value there is "
                                 f"{out.before[p.path]!r}, not a number")
 
-    def measure(values: dict[str, int | float], base_seed: int, n: int, label: str
-                ) -> tuple[int, int, tuple[float, float]]:
+    def measure(number: int, values: dict[str, int | float], base_seed: int, n: int,
+                label: str) -> Trial:
         plan = Plan(game, setup, [bot], [*content, *values.items()], games=n, seed=base_seed)
-        res = run(plan, backend, (lambda _l, k: announce(label, k)) if announce else None)
+        try:
+            res = run(plan, backend, (lambda _l, k: announce(label, k)) if announce else None)
+        except ContentError as e:  # values the content's schema refuses
+            return Trial(number, values, n, 0, (0.0, 1.0), n, str(e))
         s = res.batches[0].summary
-        return s["games"], s["wins"], (s["ci_low"], s["ci_high"])
+        first = s["error_examples"][0]["error"] if s["error_examples"] else None
+        return Trial(number, values, s["games"], s["wins"], (s["ci_low"], s["ci_high"]),
+                     s["errors"], first)
 
-    seen: dict[tuple[tuple[str, int | float], ...], tuple[int, int, tuple[float, float]]] = {}
+    seen: dict[tuple[tuple[str, int | float], ...], Trial] = {}
 
     def objective(trial: optuna.Trial) -> float:
         values: dict[str, int | float] = {}
@@ -125,19 +135,25 @@ def tune(game: str, setup: dict[str, Any], params: Sequence[Param], target: floa
         key = tuple(sorted(values.items()))
         if key in seen:
             # The same values on the same seeds play the same games: no need to play them.
-            n, k, ci = seen[key]
+            got = Trial(trial.number, values, seen[key].games, seen[key].wins, seen[key].ci,
+                        seen[key].errors, seen[key].error)
         else:
-            n, k, ci = seen[key] = measure(values, seed, games,
-                                           f"trial {trial.number + 1}/{trials}")
-        out.trials.append(Trial(trial.number, values, n, k, ci))
-        return abs(k / n - target)
+            got = seen[key] = measure(trial.number, values, seed, games,
+                                      f"trial {trial.number + 1}/{trials}")
+        out.trials.append(got)
+        # Values that break the game (games ending in an error) are the worst possible.
+        return 2.0 if got.errors else abs(got.win_rate - target)
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     study = optuna.create_study(direction="minimize",
                                 sampler=optuna.samplers.TPESampler(seed=seed))
     study.optimize(objective, n_trials=trials)
-    out.best = min(out.trials, key=lambda t: (abs(t.win_rate - target), t.number))
-    n, k, ci = measure(out.best.values, seed + 1_000_003, confirm or games, "confirmation")
-    out.confirmed = Trial(out.best.number, out.best.values, n, k, ci)
+    valid = [t for t in out.trials if not t.errors]
+    if not valid:
+        raise MeadhallError(f"every trial's games failed with an error, e.g. "
+                            f"{out.trials[0].error} (values {out.trials[0].values})")
+    out.best = min(valid, key=lambda t: (abs(t.win_rate - target), t.number))
+    out.confirmed = measure(out.best.number, out.best.values, seed + 1_000_003,
+                            confirm or games, "confirmation")
     return out
 

@@ -77,9 +77,11 @@ def test_evaluate_counts_an_attack_in_progress_and_damage_about_to_be_taken() ->
     s.thor.update(area="D2", activated=True)
     s.set_face("red", 3)
     restart_turn(s)
-    before = GAME.evaluate(s)
     s.apply("melee space 1 at Thor's red face")
-    assert GAME.evaluate(s) > before  # 5 white dice against a Face: expected Damage
+    spent = s.clone()
+    spent.atk = None  # the same cubes spent, but no attack
+    restart_turn(spent)
+    assert GAME.evaluate(s) > GAME.evaluate(spent)  # 5 white dice against a Face
     t = fresh()
     base = GAME.evaluate(t)
     t.tasks = [{"t": "lose", "c": "ragnar", "n": 6, "src": "test"}]
@@ -167,3 +169,86 @@ def test_authored_balance_values_are_marked_authored() -> None:
     assert t.standard.damage == 4
     assert all(h.authored for h in c.human_forms.values())
     assert all(card.authored for card in c.thor_cards.values())
+
+
+def test_thor_work_brings_every_face_down_before_destroying_any() -> None:
+    """Thor's Passive makes a destroyed Face tax every later attack: the work left is least
+    when each Face is brought to its last Health Point first (evaluation.thor_work)."""
+    from meadhall.games.battleforge.evaluation import thor_work
+
+    start = thor_work((4,) * 6, 0)
+    assert start == 18 + 21  # 3 Health to chip on each Face, then attacks of 1 to 6
+    assert thor_work((3, 4, 4, 4, 4, 4), 0) == start - 1
+    # Destroying a Face at full Health first leaves more work than chipping another by 3.
+    assert thor_work((4, 4, 4, 4, 4), 1) > thor_work((1, 4, 4, 4, 4, 4), 0)
+    # With every Face at 1, destroying one removes exactly the Damage it needs (k + 1).
+    assert thor_work((1,) * 6, 0) - thor_work((1,) * 5, 1) == 1
+    assert thor_work((1,), 5) == 6 and thor_work((), 6) < 0  # the last Face wins the game
+
+
+def test_attack_outcomes_apply_the_faces_dice_effects() -> None:
+    from meadhall.games.battleforge.evaluation import outcomes
+
+    dice = tuple(tuple(GAME.content.dice[k].faces) for k in ("white", "red", "green"))
+
+    def mean_and_counter(w: int, r: int, g: int, mode: str) -> tuple[float, float]:
+        rows = outcomes(*dice, w, r, g, mode)
+        assert abs(sum(p for _, p, _ in rows) - 1) < 1e-9
+        return sum(d * p for d, p, _ in rows), sum(c for _, _, c in rows)
+
+    assert mean_and_counter(1, 0, 0, "") == pytest.approx((5 / 8, 1 / 8))
+    assert mean_and_counter(3, 1, 0, "red")[1] == pytest.approx(1.0)  # always a Counterattack
+    assert mean_and_counter(0, 0, 2, "red")[1] == 0  # green dice have no Counterattack side
+    assert mean_and_counter(2, 0, 0, "green")[1] == 0
+    assert mean_and_counter(1, 0, 0, "blue") == pytest.approx((6 / 8, 0.0))
+    # Red Face: the attacker's worst white or red die turns to Counterattack.
+    assert mean_and_counter(2, 0, 0, "red")[0] < mean_and_counter(2, 0, 0, "")[0]
+
+
+def next_to_thor(rondel: list[list[str]]) -> object:
+    """Ragnar next to Thor, whose Blue Face points at him; three Faces are destroyed and the
+    other three have 1 Health left (they need attacks of 4, 5 and 6 Damage)."""
+    s = fresh()
+    board_only(s, {"ragnar": rondel, "lagertha": [["c"]] * 6})
+    s.champs["ragnar"].area = "D3"
+    s.champs["lagertha"].area = "B7"
+    s.thor.update(area="D2", activated=True, destroyed=["orange", "red", "yellow"],
+                  damage={f: 3 for f in GAME.content.god.faces})
+    s.set_face("red", 0)
+    restart_turn(s)
+    return s
+
+
+def test_a_pile_that_reaches_a_face_is_worth_more_than_the_same_cubes_spread() -> None:
+    """The planner of a turn (evaluation.turn_plan) sees what the piled cubes will deal: with
+    the Passive at 3, only a big attack destroys a Face."""
+    piled = next_to_thor([[], ["c"] * 7, [], [], [], ["c"]])  # space 2: ranged
+    spread = next_to_thor([["c"], ["c", "c"], ["c"], ["c"], ["c", "c"], ["c"]])
+    assert GAME.evaluate(piled) > GAME.evaluate(spread)
+
+
+def test_relocating_onto_a_pile_beats_relocating_away_from_it() -> None:
+    s = next_to_thor([["c"], ["c"] * 4, ["c"], ["c"], [], ["c"]])
+    s.turn["actions"] = 2
+    restart_turn(s)
+    s.apply("relocate")
+    onto, away = s.clone(), s.clone()
+    onto.apply("relocate cube from space 1 to space 2")
+    onto.apply("relocate cube from space 3 to space 2")
+    away.apply("relocate cube from space 2 to space 1")
+    away.apply("relocate cube from space 2 to space 3")
+    assert GAME.evaluate(onto) > GAME.evaluate(away)
+
+
+def test_in_the_last_round_only_destroying_thor_counts() -> None:
+    from meadhall.games.battleforge.evaluation import worth
+
+    def health_gap(twilight: int) -> float:
+        s = fresh()
+        s.twilight = twilight
+        hurt = s.clone()
+        hurt.champs["ragnar"].health = 5
+        return worth(s) - worth(hurt)
+
+    last = len(GAME.content.round_track) - 2
+    assert 0 < health_gap(last) < 0.2 * health_gap(0)

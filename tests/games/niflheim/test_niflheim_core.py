@@ -52,6 +52,10 @@ def test_coin_heads_rerolls_tails_keeps_once_per_scenario() -> None:
     events = s.apply("flip the coin of fate")
     assert s.coin_used and s.heroes["frida"].locked_by is None
     assert any("heads" in e.text for e in events)
+    # The coin and the re-rolled die are shown with the walking hero's modifier (0).
+    flip = next(e for e in events if e.kind == "coin")
+    assert flip.data["dice"] == [{"kind": "coin", "face": "heads", "modifier": 0},
+                                 {"kind": "d12", "face": "11", "modifier": 0}]
     # Once used, no further roll offers the coin.
     s2 = locked()
     s2.coin_used = True
@@ -112,6 +116,29 @@ def test_events_before_the_coin_question_come_with_it_and_never_twice() -> None:
     third = [e.text for e in s.apply("keep the roll")]
     assert not any(t in first + second for t in third)
     assert any("heroes win" in t for t in third)
+
+
+@pytest.mark.rule("niflheim", "Coin of Fate")
+@pytest.mark.rule("niflheim", "Revealing Undead")
+def test_a_marker_revealed_before_the_coin_question_keeps_the_identity_told() -> None:
+    """The setup reveals markers, then the initiative roll asks about the coin: the identities
+    the players were told stay (they were once redrawn when the step was replayed), and the
+    board shows them while the players decide."""
+    checked = 0
+    for scenario in ("33", "5"):
+        for seed in range(8):
+            s, events = GAME.start({"scenario": scenario, "heroes": ["frida"]}, seed)
+            told = {e.data["undead"]: e.data["kind"] for e in events if e.kind == "reveal"}
+            while s.decision() is not None and s.decision().section == "Coin of Fate":
+                shown = {u["id"]: u["kind"] for u in s.view()["undead"]}
+                assert all(shown[i] == k for i, k in told.items())
+                for e in s.apply("keep the roll"):
+                    if e.kind == "reveal":
+                        told[e.data["undead"]] = e.data["kind"]
+            assert {i: s.undead[i].kind for i in told if i in s.undead} == \
+                {i: k for i, k in told.items() if i in s.undead}
+            checked += len(told)
+    assert checked > 0
 
 
 @pytest.mark.rule("niflheim", "Coin of Fate")

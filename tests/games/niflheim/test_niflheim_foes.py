@@ -244,11 +244,11 @@ def test_phial_deviation_chart_two_squares_and_walls() -> None:
     s = pos(open_map(10, 10, {"E3": "#"}), {"killian": {"at": "A5", "supplies": {"holy_water": 3}}},
             [{"id": 1, "kind": "draugr", "at": "H5"}])
     s.force(3)  # direction 3: right
-    assert combat.deviate(s, (4, 4)) == (5, 4)
+    assert combat.deviate(s, (4, 4)) == ((5, 4), [3])
     s.force(10, 11, 5)  # two squares, direction roll 11 re-rolled, then 5: down
-    assert combat.deviate(s, (4, 4)) == (4, 6)
+    assert combat.deviate(s, (4, 4)) == ((4, 6), [10, 11, 5])
     s.force(1, 8)  # up into the wall: re-roll from scratch, then up-left
-    assert combat.deviate(s, (4, 3)) == (3, 2)
+    assert combat.deviate(s, (4, 3)) == ((3, 2), [1, 8])
     # Eight is the maximum range.
     assert "throw holy water at H5" in legal(s) and "throw holy water at I4" not in legal(s)
     assert combat.PHIAL_MAX_RANGE == 8

@@ -126,3 +126,47 @@ def test_interim_stage_labels_and_targets() -> None:
     assert d["ready seax for frida"][0] == "Frida readies the Seax"
     assert d["end the interim stage"] == ("End the interim stage and go on",
                                           ["option:end-the-interim-stage"])
+
+
+# ----------------------------------------------------------------------------- dice in events
+def _die_ok(d: Any) -> bool:
+    return (isinstance(d, dict) and d.get("kind") in ("d12", "coin")
+            and isinstance(d.get("face"), str) and type(d.get("modifier")) is int
+            and (d["kind"] == "coin" or 1 <= int(d["face"]) <= 12))
+
+
+@pytest.mark.parametrize("setup", [{"scenario": "2", "heroes": ["frida", "killian"]},
+                                   {"scenario": "3", "heroes": ["frida"], "huskarls": ["gunnar"]},
+                                   {"scenario": "4"}, {"scenario": "5"}], ids=str)
+def test_every_event_that_rolls_shows_its_dice(setup: dict[str, Any]) -> None:
+    """docs/architecture.md "Dice in events": each die with its face and modifier; the
+    older ``roll`` key stays where it was."""
+    from meadhall.bots.random import RandomBot
+
+    seen: set[str] = set()
+    for seed in range(6):
+        s = GAME.new_game(setup, seed)
+        bot = RandomBot(seed)
+        for _ in range(300):
+            if s.decision() is None:
+                break
+            for e in s.apply(bot.choose(s)):
+                if "roll" in e.data or e.kind in ("initiative", "bow", "phial") and e.data:
+                    assert e.data.get("dice") and all(_die_ok(d) for d in e.data["dice"]), e
+                    seen.add(e.kind)
+    assert {"initiative", "roll"} <= seen
+
+
+def test_attack_dice_carry_the_drm_and_the_undead_initiative_its_minus_4() -> None:
+    s = pos(open_map(8, 8), {"frida": {"at": "C3", "intent": "stationary", "mp": 0}},
+            [{"id": 1, "kind": "draugr", "at": "C4"}])
+    attack = next(a for a in s.legal_actions() if a.text.startswith("attack undead 1"))
+    s.force(*[7] * 8)  # the attack dice, then the next round's initiative
+    events = s.apply(attack)
+    drm = next(e.data["drm"] for e in events if e.kind == "attack")
+    rolls = [e for e in events if e.kind == "roll"]
+    assert rolls and [d for e in rolls for d in e.data["dice"]] == \
+        [{"kind": "d12", "face": "7", "modifier": drm}] * len(rolls)
+    init = next(e for e in events if e.kind == "initiative" and "dice" in e.data)
+    assert init.data["dice"] == [{"kind": "d12", "face": "7", "modifier": 0},
+                                 {"kind": "d12", "face": "7", "modifier": -4}]

@@ -1,20 +1,24 @@
 """What bots and the simulation lab know about BattleForge: the party's prospects, a hint for
 ordering actions, and the measures of a game.
 
-:func:`evaluate` scores a position from 0 (lost) to 1 (won) by what the rulebook makes matter:
-Thor's Faces destroyed ("The players win the match when Thor is Defeated (by Destroying all of
-his Faces)"), the scenario's Points of Interest left (both Defeat Conditions), the champions'
-Health and the First Champion marker (a second Knockout loses), time left on the Rounds track,
-and what turns into Damage next: Action Cubes piled in an attack space, champions standing
-where they can attack a Face (or the minions that hunt the Points of Interest), an attack in
-progress with its dice. It folds in the strategy of the former private balance bot (pile the
-cubes in one attack space, attack Thor's Faces, kill the minions that threaten the scenario,
-heal when low, move next to Thor).
+:func:`evaluate` scores a position from 0 (lost) to 1 (won). Its currency is Thor's *work*:
+the raw Damage the champions' attacks still have to roll to destroy his six Faces, planned the
+way Thor's Passive ("reduce the Damage that would be dealt by 1 for each other Face that is
+Destroyed") rewards: first bring every Face down to its last Health Point while the Passive is
+small, then destroy them one by one, each needing one attack of 1, 2, ... 6 Damage (see
+:func:`thor_work`). Everything else is priced in the same unit: Health (nearly linear, steeper
+near a Knockout, a spare life while the First Champion marker is red), Fury (Upgrades: red dice,
+Boons, cubes), the Points of Interest, time left, and what the champions can still do: each
+champion who still has a turn this round is given the best plan of their remaining Actions
+(move next to a Face, relocate cubes onto the pile, attack with it; :func:`plan`), and every
+champion the worth of their piles for the next round. So a one-decision-ahead search sees the
+value of setting up a turn, not only of Damage already done.
 """
 
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core.protocol import Action
@@ -22,115 +26,562 @@ from meadhall.core.protocol import Action
 if TYPE_CHECKING:
     from .state import BattleForgeState
 
-WEIGHTS = {"thor": 0.43, "poi": 0.14, "health": 0.16, "ready": 0.06, "position": 0.08,
-           "minions": 0.03, "time": 0.10}
-"""How much each part of the prospects counts (they sum to 1)."""
-
+# ---------------------------------------------------------------------------- the unit prices
+CHIP_ATTACK = 3.0
+"""Typical net Damage of an attack while Faces are brought down (the Passive's toll per
+attack is weighed against it in :func:`thor_work`)."""
+HEALTH_LINEAR = 0.25
+"""Work units per Health Point: every point lost must be healed with Actions that could
+have attacked."""
+HEALTH_KO = 8.0
+"""Extra worth of the last Health Points, which keep a champion from a Knockout."""
 HEALTH_SCALE = 3.0
-"""Health's worth flattens above a few points (see :func:`health_value`)."""
-READY_POWER = 1.0
-POSITION_RANGE = 8.0
-"""Areas beyond which a champion counts as nowhere near an Area to attack from."""
+GREY_FACTOR = 3.0
+"""How much steeper the last Health Points count once one more Knockout loses the game."""
+SPARE_LIFE = 22.0
+"""A red First Champion marker: the party can survive one Knockout."""
+ROUND_VALUE = 3.5
+"""A round left on the Rounds track."""
+POI_VALUE = 14.0
+"""The Points of Interest: losing the last ones loses the game."""
+POI_SCALE = 1.5
+FURY_VALUE = 0.6
+"""A Fury Point (Upgrades: red dice, Boons, cubes, Berserker Form)."""
+MINION_VALUE = 1.5
+"""A minion's Health left that still hunts the Points of Interest."""
+FINAL_BONUS = 40.0
+"""Extra worth of destroying the last Face (the game is won), so that plans pile for it."""
+LAST_ROUND_SHARE = 0.1
+"""Share of everything but Thor's Faces counted in the last round (only a win counts then)."""
+NOW = 0.85
+"""Share of the planned attacks of this round's remaining turns counted now."""
+NEXT = 0.45
+"""Share of a pile's next-round attack counted now (Thor moves, minions strike first)."""
+THREAT_VALUE = 0.0
+"""Work units per point of Damage a champion-hunting minion would deal, removed by a kill."""
+WOUND_SHARE = 0.3
+"""Share of a kill's worth that a wound short of it counts (the minion may be hit again)."""
+MELEE_SHARE = 0.6
+"""A Melee pile's share of its attack next round (it reaches one Face where a Ranged pile
+reaches three)."""
+MOVE_REACH = 6
+"""Areas beyond which a planned Move Action is not considered."""
+POSITION_VALUE = 0.6
+POSITION_RANGE = 6.0
+SCALE = 220.0
+"""Work units spanning the score from 0 to 1."""
+
 EXPOSURE_WEIGHT = 1.0
 """How much of the Damage a champion is exposed to in the next Ironborn Phase counts now."""
-HUNTER_WEIGHT = 3.0
-"""How much more a minion hunting the Points of Interest threatens than one hunting
-champions."""
 ORDER = {"melee": 0, "ranged": 0, "heal": 2, "ritual": 3, "move": 4, "skill": 1,
          "relocate": 5, "taunt": 6}
 
+FACE_SIDES = {"miss": (0, 0), "counter": (0, 1), "damage": (1, 0), "double": (2, 0),
+              "heal": (0, 0), "double_heal": (0, 0)}
+"""Damage and Counterattack of each die side (section "Dice Sides")."""
 
-def die_means(s: BattleForgeState) -> dict[str, tuple[float, float]]:
-    """Per die colour: expected Damage and chance of a Counterattack side (section "Dice")."""
+
+# ---------------------------------------------------------------------------- dice
+@lru_cache(maxsize=8192)
+def outcomes(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...],
+             w: int, r: int, g: int, mode: str) -> tuple[tuple[int, float, float], ...]:
+    """The Damage an attack rolls with ``w`` white, ``r`` red and ``g`` green dice (the faces
+    given), after the target Face's dice effect (``mode``: ``red`` turns the attacker's worst
+    white or red die to Counterattack, ``blue`` turns Counterattacks into Damage, ``green``
+    suffers none): ``(damage, probability, probability of a Counterattack)`` per damage."""
+    # State: (damage, counterattack rolled, lowest damage among white and red dice; 3: none).
+    dist: dict[tuple[int, int, int], float] = {(0, 0, 3): 1.0}
+    for faces, n, wr in ((white, w, True), (red, r, True), (green, g, False)):
+        p = 1.0 / len(faces)
+        for _ in range(n):
+            nxt: dict[tuple[int, int, int], float] = {}
+            for (d, c, lo), q in dist.items():
+                for f in faces:
+                    fd, fc = FACE_SIDES.get(f, (0, 0))
+                    if mode == "blue" and fc:
+                        fd, fc = 1, 0
+                    key = (d + fd, c | fc, min(lo, fd) if wr else lo)
+                    nxt[key] = nxt.get(key, 0.0) + q * p
+            dist = nxt
+    out: dict[int, list[float]] = {}
+    for (d, c, lo), q in dist.items():
+        if mode == "red" and lo < 3:
+            d, c = d - lo, 1
+        if mode == "green":
+            c = 0
+        slot = out.setdefault(d, [0.0, 0.0])
+        slot[0] += q
+        slot[1] += q * c
+    return tuple((d, v[0], v[1]) for d, v in sorted(out.items()))
+
+
+def dice_faces(s: BattleForgeState) -> tuple[tuple[str, ...], ...]:
+    """The white, red and green dice's faces (section "Dice")."""
+    d = s.content.dice
+    return tuple(d["white"].faces), tuple(d["red"].faces), tuple(d["green"].faces)
+
+
+FACE_MODE = {"red": "red", "blue": "blue", "green": "green"}
+
+
+# ---------------------------------------------------------------------------- Thor's work
+@lru_cache(maxsize=65536)
+def thor_work(left: tuple[int, ...], k: int) -> float:
+    """Raw Damage still to roll to destroy the standing Faces (Health ``left`` each) with
+    ``k`` Faces destroyed: bringing each down to 1 costs its Health above 1, dearer by the
+    Passive's toll on each attack; then destroying them one by one needs attacks of
+    ``k + 1``, ``k + 2``, ... Damage (section "The Faces of Thor", Thor's Passive)."""
+    n = len(left)
+    if not n:
+        return -FINAL_BONUS
+    chip = sum(x - 1 for x in left)
+    return chip * (1.0 + k / CHIP_ATTACK) + n * k + n * (n + 1) / 2
+
+
+def thor_state(s: BattleForgeState) -> tuple[tuple[int, ...], int]:
+    """Health left per Face in the printed order (0: destroyed) and the Faces destroyed."""
+    hp = s.face_health()
+    destroyed = s.thor["destroyed"]
+    dmg = s.thor["damage"]
+    left = tuple(0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces)
+    return left, len(destroyed)
+
+
+def work_of(left: tuple[int, ...], k: int) -> float:
+    return thor_work(tuple(sorted(x for x in left if x > 0)), k)
+
+
+@lru_cache(maxsize=65536)
+def best_roll(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+              dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int, price: float
+              ) -> float:
+    """The best of the dice a champion may roll from a pool of ``w`` white, ``r`` red and
+    ``g`` green ("Champions roll as many and whatever dice they want from the resulting set
+    (minimum 1)"): expected work removed less the Counterattack priced at ``price``."""
+    best = -1e9
+    for nw in range(w + 1):
+        for nr in range(r + 1):
+            for ng in range(g + 1):
+                if nw + nr + ng == 0:
+                    continue
+                gain, counter = attack_gain(left, k, face, yellow, mode, dice, nw, nr, ng)
+                best = max(best, gain - counter * price)
+    return best
+
+
+@lru_cache(maxsize=65536)
+def attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+                dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int
+                ) -> tuple[float, float]:
+    """(expected work removed, chance of a Counterattack) of an attack on Face number
+    ``face`` with these dice; the Passive reduces the Damage by the other destroyed Faces,
+    then the Yellow Face caps it at 2 (ruling 13b)."""
+    before = work_of(left, k)
+    gain = 0.0
+    counter = 0.0
+    for d, p, pc in outcomes(*dice, w, r, g, mode):
+        counter += pc
+        net = max(0, d - k)
+        if yellow:
+            net = min(net, 2)
+        if net <= 0:
+            continue
+        rest = left[face] - net
+        after = list(left)
+        after[face] = max(0, rest)
+        gain += p * (before - work_of(tuple(after), k + (1 if rest <= 0 else 0)))
+    return gain, counter
+
+
+# ---------------------------------------------------------------------------- attack options
+class Pricer:
+    """Per evaluated position: the work an attack of a given pool removes from a given Face."""
+
+    def __init__(self, s: BattleForgeState) -> None:
+        self.s = s
+        self.faces = s.content.god.faces
+        self.left, self.k = thor_state(s)
+        self.dice = dice_faces(s)
+        self.counter = float(s.content.god.counter)
+        self.memo: dict[tuple[Any, ...], float] = {}
+
+    def face_value(self, face: str, w: int, r: int, g: int, hp_price: float
+                   ) -> float:
+        """Work removed minus the Counterattack's Health (priced) of an attack on ``face``."""
+        i = self.faces.index(face)
+        if self.left[i] <= 0:
+            return 0.0
+        if face == "purple":
+            w += 1
+        if face == "orange":
+            # "removes 1 die of their choice": the weakest die goes.
+            if g:
+                g -= 1
+            elif w:
+                w -= 1
+            else:
+                r -= 1
+        if w + r + g <= 0:
+            return 0.0
+        return best_roll(self.left, self.k, i, face == "yellow", FACE_MODE.get(face, ""),
+                         self.dice, w, r, g, round(self.counter * hp_price, 1))
+
+    def best(self, faces: tuple[str, ...], w: int, r: int, g: int, hp_price: float) -> float:
+        """The best of :meth:`face_value` over ``faces`` (0 for none)."""
+        key = (faces, w, r, g, hp_price)
+        found = self.memo.get(key)
+        if found is None:
+            found = self.memo[key] = max((self.face_value(f, w, r, g, hp_price)
+                                          for f in faces), default=0.0)
+        return found
+
+
+def reach_faces(s: BattleForgeState, area: str, long_reach: bool = False
+                ) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Standing Faces a Melee and a Ranged Attack reach from ``area`` (Attacking Thor; Ranged
+    Attack: the Face toward the area and its neighbours, two more with Gunnar's skill)."""
+    if not s.thor_adjacent(area):
+        return (), ()
+    d = s.board.direction(s.thor_area, area)
+    if d is None:
+        return (), ()
+    faces = s.content.god.faces
+    destroyed = s.thor["destroyed"]
+    i = faces.index(s.face_at(d))
+    melee = (faces[i],) if faces[i] not in destroyed else ()
+    spread = 2 if long_reach else 1
+    ranged = tuple(dict.fromkeys(
+        faces[(i + j) % 6] for j in range(-spread, spread + 1)
+        if faces[(i + j) % 6] not in destroyed))
+    return melee, ranged
+
+
+# ---------------------------------------------------------------------------- planning a turn
+Rondel = tuple[int, ...]
+
+
+def spread(cnt: Rondel, i: int, kinds: tuple[tuple[int, ...], ...] | None = None) -> Rondel:
+    """Counts after the Three Steps on space ``i``: its cubes go 1 by 1 clockwise (the
+    temporary and frost cubes among them are then discarded; ``kinds`` holds their counts)."""
+    out = list(cnt)
+    n = out[i]
+    out[i] = 0
+    keep = n - (kinds[i][0] if kinds else 0)
+    for j in range(1, keep + 1):
+        out[(i + j) % 6] += 1
+    return tuple(out)
+
+
+Reach = tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], tuple[str, ...]]
+"""From one Area: the Faces a Melee and a Ranged Attack reach, and the minions they reach."""
+
+
+class Planner:
+    """The best use of a champion's remaining Actions this turn, in work units: move to an
+    Area from which a pile reaches a standing Face or a minion, relocate cubes onto a pile,
+    attack with it; the rondel left at the end is worth its next-round attack (:data:`NEXT`)."""
+
+    def __init__(self, s: BattleForgeState, cid: str, pricer: Pricer, hp_price: float,
+                 kills: dict[str, tuple[int, float, float]], later: float) -> None:
+        self.s = s
+        self.later = later
+        self.p = pricer
+        self.hp = round(hp_price, 1)
+        self.kills = kills
+        c = s.champs[cid]
+        icons = s.content.boards[c.board].rondel
+        self.melee = [i for i in range(6) if "melee" in icons[i]]
+        self.ranged = [i for i in range(6) if "ranged" in icons[i]]
+        self.bonus = {(i, k): s.boon_bonus(cid, i, k) for i in range(6)
+                      for k in ("melee", "ranged")}
+        self.red = c.attrs["red"]
+        self.green = c.attrs["green"]
+        self.move_attr = c.attrs["movement"]
+        self.memo: dict[tuple[Any, ...], float] = {}
+        self.next_faces = tuple(f for f in s.content.god.faces if f not in s.thor["destroyed"])
+
+    def minion_value(self, mid: str, w: int, r: int, g: int) -> float:
+        """A kill's worth times its chance, a wound's share of it, less the Counterattack."""
+        left, worth, counter = self.kills[mid]
+        kill = wound = pc = 0.0
+        for d, p, q in outcomes(*self.p.dice, w, r, g, ""):
+            pc += q
+            if d >= left:
+                kill += p
+            else:
+                wound += p * d / left
+        return (kill + WOUND_SHARE * wound) * worth - pc * counter * self.hp
+
+    def attack_options(self, cnt: Rondel, pos: Reach, extra_red: int
+                       ) -> list[tuple[float, int]]:
+        out = []
+        for kind, spaces, faces, minions in (("melee", self.melee, pos[0], pos[2]),
+                                             ("ranged", self.ranged, pos[1], pos[3])):
+            if not faces and not minions:
+                continue
+            for i in spaces:
+                if cnt[i]:
+                    w = cnt[i] + self.bonus[(i, kind)]
+                    r = self.red + extra_red
+                    v = self.p.best(faces, w, r, self.green, self.hp)
+                    for mid in minions:
+                        v = max(v, self.minion_value(mid, w, r, self.green))
+                    out.append((v, i))
+        return out
+
+    def next_round(self, cnt: Rondel) -> float:
+        """A pile's worth next round, wherever Thor then stands: the best Face a Ranged pile
+        could reach, a Melee pile at a share (it reaches one Face of three)."""
+        best = 0.0
+        faces = self.next_faces
+        for kind, spaces, share in (("ranged", self.ranged, 1.0),
+                                    ("melee", self.melee, MELEE_SHARE)):
+            for i in spaces:
+                if cnt[i]:
+                    w = cnt[i] + self.bonus[(i, kind)]
+                    best = max(best, share * self.p.best(faces, w, self.red, self.green,
+                                                         self.hp))
+        return best
+
+    def value(self, cnt: Rondel, r: int, here: str, extra_red: int,
+              positions: dict[str, Reach], moves: dict[str, int], movable: bool) -> float:
+        """Best worth of ``r`` Actions left from Area ``here``."""
+        key = (cnt, r, here, extra_red, movable)
+        found = self.memo.get(key)
+        if found is not None:
+            return found
+        best = self.later * self.next_round(cnt)
+        if r > 0:
+            pos = positions.get(here, NOWHERE)
+            opts = sorted(self.attack_options(cnt, pos, extra_red), reverse=True)[:2]
+            for v, i in opts:
+                if v > 0:
+                    best = max(best, v + self.value(spread(cnt, i), r - 1, here, 0,
+                                                    positions, moves, False))
+            # Relocate 2 cubes onto the best pile, from the smallest other spaces.
+            if opts:
+                i = opts[0][1]
+            else:
+                piles = [j for j in (*self.ranged, *self.melee) if cnt[j]]
+                i = max(piles, key=lambda j: cnt[j]) if piles else -1
+            if i >= 0:
+                donors = sorted((j for j in range(6) if j != i and cnt[j]),
+                                key=lambda j: cnt[j])
+                out = list(cnt)
+                moved = 0
+                for j in donors:
+                    while out[j] and moved < 2:
+                        out[j] -= 1
+                        out[i] += 1
+                        moved += 1
+                if moved:
+                    best = max(best, self.value(tuple(out), r - 1, here, extra_red,
+                                                positions, moves, False))
+            if movable and r >= 2:
+                # One Move Action to an Area to attack from: the smallest space that is
+                # enough (a Move Action gives the space's cubes plus the Movement Attribute,
+                # minimum 1, in Movement Points).
+                for target, dist in moves.items():
+                    need = max(1, dist - self.move_attr)
+                    spaces = [j for j in range(6) if cnt[j] >= need]
+                    if not spaces:
+                        continue
+                    j = min(spaces, key=lambda j: (cnt[j], j in self.ranged or j in self.melee))
+                    best = max(best, self.value(spread(cnt, j), r - 1, target, extra_red,
+                                                positions, moves, False))
+        self.memo[key] = best
+        return best
+
+
+NOWHERE: Reach = ((), (), (), ())
+
+
+def kill_values(s: BattleForgeState, prices: dict[str, float]
+                ) -> dict[str, tuple[int, float, float]]:
+    """Per active minion: (Health left, worth of destroying it, its Counterattack): the Fury
+    it gives, the Point of Interest hunter it removes, the Damage it would deal next."""
     out = {}
-    for colour, d in s.content.dice.items():
-        faces = d.faces
-        dmg = sum(1 if f == "damage" else 2 if f == "double" else 0 for f in faces)
-        out[colour] = (dmg / len(faces), faces.count("counter") / len(faces))
+    hunt = s.scenario_poi == "flame"
+    for m in s.minions.values():
+        if m.area is None:
+            continue
+        side = s.minion_side(m.type)
+        worth = FURY_VALUE * side.fury
+        if side.target != "champions" and hunt:
+            worth += MINION_VALUE * (side.health - m.damage)
+        if side.target != "poi":
+            worth += THREAT_VALUE * side.damage
+        out[m.id] = (side.health - m.damage, worth, float(side.counter))
     return out
 
 
+def reach_from(s: BattleForgeState, area: str, long_reach: bool) -> Reach:
+    """What a champion in ``area`` can attack: Faces of Thor and minions."""
+    melee, ranged = reach_faces(s, area, long_reach)
+    near = {area, *s.board.adjacent(area)}
+    here = tuple(m.id for m in s.minions.values() if m.area == area)
+    around = tuple(m.id for m in s.minions.values() if m.area in near)
+    return melee, ranged, here, around
+
+
+PLANS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], float]]] = {}
+"""Plans already made per content and map (kept alive here, so their ids stay theirs), by
+everything a plan reads: a search evaluates the same champion in the same position many
+times."""
+PLANS_MAX = 50_000
+
+
+def turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
+              kills: dict[str, tuple[int, float, float]], actions: int) -> float:
+    """The worth champion ``cid`` can expect from ``actions`` Actions from the current
+    position this turn (and their piles' worth next round)."""
+    c = s.champs[cid]
+    current = s.phase == "champions" and s.current() == cid
+    book = PLANS.get((id(s.content), id(s.board)))
+    if book is None:
+        book = PLANS[(id(s.content), id(s.board))] = (s.content, s.board, {})
+    plans = book[2]
+    key = (cid, tuple(len(sp) for sp in c.rondel), c.area,
+           actions, tuple(map(tuple, (b.values() if b else () for b in c.boons))),
+           tuple(c.attrs.values()), round(prices[cid], 1), pricer.left, s.thor["area"],
+           s.thor["rot"], s.thor["activated"],
+           tuple((m.area, m.damage, m.type) for m in s.minions.values()),
+           tuple(kills.items()),
+           (s.turn.get("long_reach"), s.turn.get("add_red"), s.turn.get("moving"),
+            s.turn.get("move")) if current else None, last_round(s))
+    found = plans.get(key)
+    if found is not None:
+        return found
+    if len(plans) >= PLANS_MAX:
+        plans.clear()
+    found = plans[key] = _turn_plan(s, cid, pricer, prices, kills, actions)
+    return found
+
+
+def last_round(s: BattleForgeState) -> bool:
+    """Is this the last Champions Phase (the next advance of the Twilight marker reaches the
+    last space of the Rounds track and loses)?"""
+    return s.phase == "champions" and s.twilight >= len(s.content.round_track) - 2
+
+
+def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
+               kills: dict[str, tuple[int, float, float]], actions: int) -> float:
+    c = s.champs[cid]
+    p = Planner(s, cid, pricer, prices[cid], kills, 0.0 if last_round(s) else NEXT / NOW)
+    cnt = tuple(len(sp) for sp in c.rondel)
+    if actions <= 0:
+        return p.later * p.next_round(cnt)
+    current = s.phase == "champions" and s.current() == cid
+    long_reach = current and bool(s.turn.get("long_reach"))
+    extra_red = int(s.turn.get("add_red", 0)) if current else 0
+    targets = {m.area for m in s.minions.values() if m.area is not None}
+    if s.thor["activated"]:
+        targets.update(s.board.adjacent(s.thor_area))
+    targets.discard(s.thor_area)
+    positions: dict[str, Reach] = {c.area: reach_from(s, c.area, long_reach)}
+    moves: dict[str, int] = {}
+    free = [c.area]
+    dist = s.board.walking(c.area, s.thor_area)
+    leave = sum(1 for m in s.minions.values() if m.area == c.area)
+    moving = current and s.turn.get("moving")
+    for a in targets:
+        d = dist.get(a)
+        if d is None or a == c.area or d + leave > MOVE_REACH:
+            continue
+        pos = reach_from(s, a, long_reach)
+        if not any(pos):
+            continue
+        positions[a] = pos
+        if moving:
+            # Reachable with this Move Action's points: no Action needed.
+            if d + leave <= s.turn.get("move", 0):
+                free.append(a)
+        else:
+            moves[a] = int(d) + leave
+    return max(p.value(cnt, actions, a, extra_red, positions, moves, bool(moves))
+               for a in free)
+
+
+# ---------------------------------------------------------------------------- the rest
 def dice_damage(dice: list[list[str]]) -> int:
     return sum(1 if d[1] == "damage" else 2 if d[1] == "double" else 0 for d in dice)
 
 
-def attack_in_progress(s: BattleForgeState) -> tuple[str, float, float] | None:
-    """(target, expected Damage after the target's effects, chance of a Counterattack) of the
-    attack being resolved, from its dice once rolled, else from its pool."""
+def attack_in_progress(s: BattleForgeState, pricer: Pricer) -> tuple[float, float] | None:
+    """(expected work removed, chance of a Counterattack) of the attack being resolved on a
+    Face of Thor, from its dice once rolled, else from its pool; ``None`` for no attack on
+    Thor."""
     a = s.atk
-    if not a:
+    if not a or not a["target"].startswith("thor-"):
         return None
-    target = a["target"]
-    if a.get("dice"):
-        dmg = float(dice_damage(a["dice"]))
-        counter = 1.0 if any(d[1] == "counter" for d in a["dice"]) else 0.0
-    else:
-        means = die_means(s)
-        white = a["white"] - (1 if a.get("orange") else 0)
-        dmg = white * means["white"][0] + a["red"] * means["red"][0] + \
-            a["green"] * means["green"][0]
-        miss = (1 - means["white"][1]) ** max(0, white) * (1 - means["red"][1]) ** a["red"]
-        counter = 1 - miss
-    if target.startswith("thor-"):
-        face = target[5:]
-        dmg = max(0.0, dmg - len([f for f in s.thor["destroyed"] if f != face]))
-        if face == "yellow":
-            dmg = min(dmg, 2.0)
-        if face in ("green", "blue"):
-            counter = 0.0
-    return target, dmg, counter
-
-
-def attack_areas(s: BattleForgeState) -> set[str]:
-    """Areas from which a champion can attack: next to Thor where a Face in Ranged reach is
-    standing (the Face toward the area or a neighbour of it), and at or next to a minion that
-    hunts the Points of Interest."""
-    out: set[str] = set()
+    face = a["target"][5:]
     faces = s.content.god.faces
-    for a in s.board.adjacent(s.thor_area):
-        d = s.board.direction(s.thor_area, a)
-        if d is None:
-            continue
-        i = faces.index(s.face_at(d))
-        if any(faces[(i + k) % 6] not in s.thor["destroyed"] for k in (-1, 0, 1)):
-            out.add(a)
-    for m in s.minions.values():
-        if m.area is not None and s.minion_side(m.type).target != "champions":
-            out.add(m.area)
-            out.update(s.board.adjacent(m.area))
-    out.discard(s.thor_area)
-    return out
+    i = faces.index(face)
+    if pricer.left[i] <= 0:
+        return 0.0, 0.0
+    if not a.get("dice"):
+        # Not rolled yet: the champion will roll the best part of the pool, Counterattack
+        # priced in.
+        c = s.champs[a["c"]]
+        price = health_price(c.health, not s.marker_red)
+        return pricer.face_value(face, a["white"], a["red"], a["green"], price), 0.0
+    faces_rolled = [d[1] for d in a["dice"]]
+    stage = a.get("stage")
+    dmg = dice_damage(a["dice"])
+    counter = "counter" in faces_rolled
+    if stage in ("manage", "pick", "window", "effects"):
+        # The Face's own dice effect is still to come.
+        if face == "red":
+            wr = [FACE_SIDES.get(d[1], (0, 0))[0] for d in a["dice"] if d[0] in ("white", "red")]
+            if wr:
+                dmg -= min(wr)
+                counter = True
+        elif face == "blue":
+            dmg += faces_rolled.count("counter")
+            counter = False
+    if face == "green":
+        counter = False
+    net = max(0, dmg - pricer.k)
+    if face == "yellow":
+        net = min(net, 2)
+    left = list(pricer.left)
+    rest = left[i] - net
+    left[i] = max(0, rest)
+    gain = work_of(pricer.left, pricer.k) - work_of(tuple(left),
+                                                    pricer.k + (1 if rest <= 0 else 0))
+    return gain, 1.0 if counter else 0.0
 
 
-def attack_strength(s: BattleForgeState, cid: str) -> float:
-    """Expected Damage of this champion's best attack from one space (cubes and Boon as
-    white dice, the Attributes' red and green dice), before Thor's Passive."""
-    c = s.champs[cid]
-    # A Melee Attack reaches only the Face toward the champion, a Ranged one it and its two
-    # neighbours: next to Thor a pile counts only if its attack reaches a standing Face;
-    # elsewhere a melee pile counts half (it will reach one Face of three).
-    worth = {"melee": 0.5, "ranged": 1.0}
-    if s.thor["activated"] and s.thor_adjacent(c.area):
-        d = s.board.direction(s.thor_area, c.area)
-        faces = s.content.god.faces
-        i = faces.index(s.face_at(d)) if d is not None else 0
-        near = [faces[(i + k) % 6] not in s.thor["destroyed"] for k in (-1, 0, 1)]
-        worth = {"melee": 1.0 if near[1] else 0.0, "ranged": 1.0 if any(near) else 0.0}
-    best = 0.0
-    for i in range(6):
-        icons = s.space_icons(cid, i)
-        for icon in ("melee", "ranged"):
-            if icon in icons:
-                best = max(best, worth[icon] * (len(c.rondel[i]) + s.boon_bonus(cid, i, icon)))
-    means = die_means(s)
-    return best * means["white"][0] + c.attrs["red"] * means["red"][0] + \
-        c.attrs["green"] * means["green"][0]
+def minion_in_progress(s: BattleForgeState) -> tuple[str, float, float] | None:
+    """(minion, expected Damage, chance of a Counterattack) of an attack on a minion."""
+    a = s.atk
+    if not a or a["target"] not in s.minions:
+        return None
+    if a.get("dice"):
+        return a["target"], float(dice_damage(a["dice"])), \
+            1.0 if any(d[1] == "counter" for d in a["dice"]) else 0.0
+    dice = dice_faces(s)
+    total = 0.0
+    counter = 0.0
+    for d, p, pc in outcomes(*dice, a["white"], a["red"], a["green"], ""):
+        total += d * p
+        counter += pc
+    return a["target"], total, counter
 
 
-def health_value(h: float) -> float:
-    """Health's worth, 0 to 1, steeper near 0: the last points keep a champion from a
-    Knockout."""
-    return (1 - math.exp(-max(0.0, h) / HEALTH_SCALE)) / (1 - math.exp(-12 / HEALTH_SCALE))
+def health_worth(h: float, grey: bool) -> float:
+    """A champion's Health in work units: nearly linear, less a Knockout's threat that grows
+    near 0 (three times as fast once one more Knockout loses)."""
+    h = max(0.0, min(h, 15.0))
+    ko = HEALTH_KO * (GREY_FACTOR if grey else 1.0)
+    return HEALTH_LINEAR * h - ko * math.exp(-h / HEALTH_SCALE)
+
+
+def health_price(h: float, grey: bool) -> float:
+    """The work worth of one Health Point at Health ``h`` (the slope of :func:`health_worth`)."""
+    h = max(0.0, h)
+    ko = HEALTH_KO * (GREY_FACTOR if grey else 1.0)
+    return HEALTH_LINEAR + ko / HEALTH_SCALE * math.exp(-h / HEALTH_SCALE)
 
 
 def pending_losses(s: BattleForgeState) -> dict[str, float]:
@@ -181,7 +632,7 @@ def exposure(s: BattleForgeState) -> dict[str, float]:
             if d is not None and d <= reach and (best is None or d < best[0]):
                 best = (d, cid)
         if best is not None:
-            hits[best[1]].append(float(side.damage))
+            hits[best[1]].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
     out = {}
     for cid, hs in hits.items():
         c = s.champs[cid]
@@ -199,83 +650,105 @@ def poi_left(s: BattleForgeState) -> int:
     return sum(1 for n in s.furnaces.values() if n == 0)
 
 
+def fury_worth(s: BattleForgeState, cid: str) -> float:
+    """Fury gained, counting the Berserker track on from 8."""
+    c = s.champs[cid]
+    return float(c.fury)
+
+
 def evaluate(s: BattleForgeState) -> float:
     """The party's prospects, 0 (lost) to 1 (won); reads the whole (determinized) state."""
     o = s.outcome()
     if o.over:
         return 1.0 if o.result == "win" else 0.0
-    hp = s.face_health()
-    faces = s.content.god.faces
-    done = {f: float(hp if f in s.thor["destroyed"] else s.thor["damage"][f]) for f in faces}
-    pending = attack_in_progress(s)
-    counter_risk = 0.0
-    minion_hit: tuple[str, float] | None = None
-    if pending is not None:
-        target, dmg, counter = pending
-        if target.startswith("thor-"):
-            done[target[5:]] = min(hp, done[target[5:]] + dmg)
-            counter_risk = counter * s.content.god.counter
-        elif target in s.minions:
-            minion_hit = (target, dmg)
-            m = s.minions[target]
-            counter_risk = counter * s.minion_side(m.type).counter
-    thor = sum(min(hp, v) / hp for v in done.values()) / len(faces)
-    standing = [hp - v for v in done.values() if v < hp]
-    need = (min(standing) if standing else hp) + len(s.thor["destroyed"])
-    total_poi = max(1, len(s.board.poi))
-    poi = min(1.0, poi_left(s) / total_poi)
+    return max(0.01, min(0.99, worth(s) / SCALE))
 
-    n = len(s.order)
-    health = 0.0
-    ready = 0.0
-    position = 0.0
-    goals = attack_areas(s)
-    mover = s.current() if s.phase == "champions" else None
+
+def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
+    """The position in work units (see the module's docstring); ``parts`` (if given)
+    receives the share of each part."""
+    grey = not s.marker_red
+    pricer = Pricer(s)
+    out = {} if parts is None else parts
+    w0 = thor_work(tuple([s.face_health()] * 6), 0)
+    work = work_of(pricer.left, pricer.k)
+    counter_risk: dict[str, float] = {}
+    pending = attack_in_progress(s, pricer)
+    if pending is not None:
+        gain, counter = pending
+        work -= gain
+        counter_risk[s.atk["c"]] = counter * s.content.god.counter
+    hit = minion_in_progress(s)
+    if hit is not None:
+        side = s.minion_side(s.minions[hit[0]].type)
+        counter_risk[s.atk["c"]] = hit[2] * side.counter
+    out["thor"] = w0 - work
+
     losses = pending_losses(s)
     threat = exposure(s)
+    prices = {}
+    health = fury = 0.0
     for cid in s.order:
         c = s.champs[cid]
-        h = c.health - (counter_risk if s.atk and s.atk["c"] == cid else 0.0) - \
-            losses.get(cid, 0.0) - EXPOSURE_WEIGHT * threat.get(cid, 0.0)
-        health += min(1.0, health_value(h))
-        # How much of what one attack must deal to destroy a standing Face (its Health left
-        # plus Thor's Passive, 1 per destroyed Face) the champion's best pile brings.
-        ready += min(attack_strength(s, cid) / need, 1.0) ** READY_POWER
-        if goals:
-            dist = s.board.walking(c.area)
-            d = min((dist.get(a, 20) for a in goals), default=20)
-            if cid == mover and s.turn.get("moving"):
-                d = max(0.0, d - s.turn.get("move", 0))
-            position += 1.0 - min(d, POSITION_RANGE) / POSITION_RANGE
-    health /= n
-    ready /= n
-    position /= n
+        h = c.health - counter_risk.get(cid, 0.0) - losses.get(cid, 0.0) - \
+            EXPOSURE_WEIGHT * threat.get(cid, 0.0)
+        health += health_worth(h, grey)
+        prices[cid] = health_price(c.health, grey)
+        fury += FURY_VALUE * fury_worth(s, cid)
+    out["health"] = health
+    out["fury"] = fury
+    out["spare"] = 0.0 if grey else SPARE_LIFE
 
-    menace = 0.0
+    # What the champions can still do: this round's remaining turns, then the next round.
+    plans = 0.0
+    kills = kill_values(s, prices)
+    if s.phase == "champions":
+        order = s.turn_order()
+        pos = min(s.turn_pos, len(order) - 1)
+        for j, cid in enumerate(order):
+            if j < pos or (j == pos and s.turn.get("over")):
+                actions = 0
+            elif j == pos:
+                actions = int(s.turn.get("actions", 0))
+            else:
+                actions = 3
+            plans += NOW * turn_plan(s, cid, pricer, prices, kills, actions)
+    else:
+        for cid in s.order:
+            plans += NOW * turn_plan(s, cid, pricer, prices, kills, 0)
+    out["plans"] = plans
+
+    # Points of Interest, and the minions that hunt them.
+    out["poi"] = POI_VALUE * (1 - math.exp(-poi_left(s) / POI_SCALE))
     hunters = 0.0
     for m in s.minions.values():
         if m.area is None:
             continue
         side = s.minion_side(m.type)
-        left = side.health - m.damage
-        if minion_hit and minion_hit[0] == m.id:
-            left -= minion_hit[1]
-        if left <= 0:
+        if side.target == "champions":
             continue
-        weight = HUNTER_WEIGHT if side.target != "champions" else 1.0
-        hunters += weight
-        menace += weight * left / side.health
-    minions = 1.0 - (menace / hunters if hunters else 0.0)
+        dmg = m.damage + (hit[1] if hit and hit[0] == m.id else 0.0)
+        hunters -= MINION_VALUE * max(0.0, side.health - dmg)
+    out["hunters"] = hunters
+
+    # Closeness to Thor for the next round.
+    position = 0.0
+    if s.thor["activated"]:
+        goals = s.board.adjacent(s.thor_area)
+        for cid in s.order:
+            dist = s.board.walking(s.champs[cid].area, s.thor_area)
+            d = min((dist.get(a, 20) for a in goals), default=20)
+            position += POSITION_VALUE * (1 - min(d, POSITION_RANGE) / POSITION_RANGE)
+    out["position"] = position
 
     limit = len(s.content.round_track) - 1
-    time = 1.0 - min(1.0, s.twilight / limit)
-
-    parts = {"thor": thor, "poi": poi, "health": health, "ready": ready,
-             "position": position, "minions": minions, "time": time}
-    score = sum(WEIGHTS[k] * v for k, v in parts.items())
-    if not s.marker_red:
-        score *= 0.75  # one more Knockout loses the game
-    return max(0.01, min(0.99, score))
+    out["time"] = ROUND_VALUE * max(0, limit - s.twilight)
+    if last_round(s):
+        # Only destroying Thor this round can win now.
+        for k in out:
+            if k not in ("thor", "plans"):
+                out[k] *= LAST_ROUND_SHARE
+    return sum(out.values())
 
 
 def order_actions(s: BattleForgeState, actions: list[Action]) -> list[Action]:

@@ -13,6 +13,7 @@ from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim import skills
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import names
+from meadhall.games.niflheim.rolls import d12
 from meadhall.games.niflheim.undead import uname
 
 if TYPE_CHECKING:
@@ -219,21 +220,24 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
         wound_need = stun_need
     need = odds(stun_need, wound_need)[0]
     for i in range(ad):
-        roll = s.d12(f"{h.name}'s attack die {i + 1} ({need})", S.ROLLING)
+        roll = s.d12(f"{h.name}'s attack die {i + 1} ({need})", S.ROLLING, drm)
+        dice = [d12(roll, drm)]
         if roll == 1:
-            events.append(Event("roll", "Natural 1: a miss", S.ROLLING, {"roll": 1}))
+            events.append(Event("roll", "Natural 1: a miss", S.ROLLING,
+                                {"roll": 1, "dice": dice}))
             lost_prj = lost_prj or bool(wd and wd.projectile and p.ranged)
             continue
         if roll == 2 and between:
             q = between[0]
             events.append(Event("roll", f"Natural 2: the first intervening figure, on "
-                                f"{grid.name(q)}, takes 1 wound", S.ROLLING, {"roll": 2}))
+                                f"{grid.name(q)}, takes 1 wound", S.ROLLING,
+                                {"roll": 2, "dice": dice}))
             s.wound_figure_at(q, h, events)
             continue
         total = roll + drm
         if p.undead not in s.undead:
             events.append(Event("roll", f"Rolled {roll} (modified {total}): the target is "
-                                "already eliminated", S.ROLLING, {"roll": roll}))
+                                "already eliminated", S.ROLLING, {"roll": roll, "dice": dice}))
             continue
         if total >= p.stun and total < p.wound and rune == "red":
             events.append(Event("rune", "The red (Fire) runestone turns the stun into a wound",
@@ -241,17 +245,17 @@ def resolve(s: NiflheimState, h: Hero, p: AttackPlan, events: list[Event],
             total = p.wound
         if total >= p.wound:
             events.append(Event("roll", f"Rolled {roll} (modified {total} ≥ {p.wound}): "
-                                "stun and 1 wound", S.ROLLING, {"roll": roll}))
+                                "stun and 1 wound", S.ROLLING, {"roll": roll, "dice": dice}))
             hit = True
             wound_undead(s, u, h, events)
         elif total >= p.stun:
             hit = True
             events.append(Event("roll", f"Rolled {roll} (modified {total} ≥ {p.stun}): stun",
-                                S.ROLLING, {"roll": roll}))
+                                S.ROLLING, {"roll": roll, "dice": dice}))
             stun_undead(s, u, events)
         else:
             events.append(Event("roll", f"Rolled {roll} (modified {total}): a miss",
-                                S.ROLLING, {"roll": roll}))
+                                S.ROLLING, {"roll": roll, "dice": dice}))
     if hit and wd and wd.shield and p.undead in s.undead and s.setup_rules_34():
         shield_push(s, h, s.undead[p.undead], events)
     if hit and rune:
@@ -446,40 +450,46 @@ def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event],
     los, _ = los_am(s, h.at, target)
     hit = needed(rng, am + los)
     roll = s.d12(f"{h.name}'s phial throw ({f'{hit}+' if hit else 'nothing'} lands on target)",
-                 S.PHIAL)
+                 S.PHIAL, am + los)
     total = roll + am + los
     final = target
+    dice = [d12(roll, am + los)]
     if roll != 1 and total >= rng:
         events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)}: "
                             f"rolled {roll} (modified {total} ≥ range {rng}), on target",
-                            S.PHIAL))
+                            S.PHIAL, {"hero": h.id, "dice": dice}))
     else:
-        final = deviate(s, target)
+        final, rolled = deviate(s, target)
         events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)}: "
                             f"rolled {roll} (modified {total}, needs {rng}): it deviates to "
-                            f"{grid.name(final)}", S.PHIAL))
+                            f"{grid.name(final)}", S.PHIAL,
+                            {"hero": h.id, "dice": dice + [d12(r) for r in rolled]}))
     burst(s, h, final, wd.aoe, events, kind)
     h.marker = "attacked"
     s.recheck_zoc(h, events)
 
 
-def deviate(s: NiflheimState, target: grid.Sq) -> grid.Sq:
+def deviate(s: NiflheimState, target: grid.Sq) -> tuple[grid.Sq, list[int]]:
     """Phial Deviation: 1-8 shift one square per the chart; 9-12 two squares in a direction
-    rolled again (9-12 re-rolled); a wall or obstructive square re-rolls from scratch."""
+    rolled again (9-12 re-rolled); a wall or obstructive square re-rolls from scratch.
+    Returns where the phial lands and every deviation die rolled."""
+    rolled: list[int] = []
     for _ in range(100):
         r = s.d12("phial deviation (1-8: one square that way, 9-12: two squares)",
                   S.NEW_RULES_34)
+        rolled.append(r)
         dist = 1
         if r >= 9:
             dist = 2
             r = 9
             while r >= 9:
                 r = s.d12("phial deviation direction (9-12 rolled again)", S.NEW_RULES_34)
+                rolled.append(r)
         d = DEVIATION[r]
         q = (target[0] + d[0] * dist, target[1] + d[1] * dist)
         if s.board.inside(q) and s.board.at(q) not in "#+L":
-            return q
-    return target
+            return q, rolled
+    return target, rolled
 
 
 def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
@@ -506,19 +516,20 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
         if h.huskarl and h.health < h.max_health:
             drm -= 2  # "Wounded huskarls receive a -2 DRM when performing an attack"
         need = odds(needed(values[0], drm), needed(values[1], drm))[0]
-        roll = s.d12(f"{what} against {uname(s, u)} ({need})", S.PHIAL)
+        roll = s.d12(f"{what} against {uname(s, u)} ({need})", S.PHIAL, drm)
+        data = {"undead": u.id, "roll": roll, "dice": [d12(roll, drm)]}
         total = roll + drm
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
-                                f"{total} ≥ {values[1]}): stun and 1 wound", S.PHIAL))
+                                f"{total} ≥ {values[1]}): stun and 1 wound", S.PHIAL, data))
             wound_undead(s, u, h, events)
         elif roll != 1 and total >= values[0]:
             events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
-                                f"{total} ≥ {values[0]}): stun", S.PHIAL))
+                                f"{total} ≥ {values[0]}): stun", S.PHIAL, data))
             stun_undead(s, u, events)
         else:
             events.append(Event("roll", f"{what.capitalize()} on {uname(s, u)}: {roll} (modified "
-                                f"{total}): no effect", S.PHIAL))
+                                f"{total}): no effect", S.PHIAL, data))
     if kind != "greek_fire":
         return
     for o in [x for x in s.heroes.values() if x.on_map and x.at in area]:
@@ -527,15 +538,16 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
             drm -= 1
         wound = needed(values[1], drm)
         roll = s.d12(f"greek fire against {o.name} ({f'{wound}+' if wound else 'nothing'} "
-                     "wounds)", S.PHIAL)
+                     "wounds)", S.PHIAL, drm)
+        data = {"hero": o.id, "roll": roll, "dice": [d12(roll, drm)]}
         total = roll + drm
         if roll != 1 and total >= values[1]:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total} ≥ "
-                                f"{values[1]}): 1 wound", S.PHIAL, {"hero": o.id}))
+                                f"{values[1]}): 1 wound", S.PHIAL, data))
             s.wound_hero(o, events, S.PHIAL, by=h.id, by_type="greek fire")
         else:
             events.append(Event("roll", f"Greek fire on {o.name}: {roll} (modified {total}): "
-                                "no effect", S.PHIAL, {"hero": o.id}))
+                                "no effect", S.PHIAL, data))
 
 
 # ----------------------------------------------------------------------------- spectral bow
@@ -564,20 +576,22 @@ def shoot(s: NiflheimState, u: Undead, h: Hero, events: list[Event]) -> None:
     """The bogmaðr's Spectral Bow: 1 AD, wound on 10 (no stun value), no LOS AM, a shield gives
     -1; a natural 2 hits the closest undead shot through instead."""
     drm = -1 if skills.carries_shield(s, h, readied=False) else 0
-    roll = s.d12(f"{uname(s, u)}'s spectral bow at {h.name} ({10 - drm}+ wounds)", S.SCENARIO_34)
+    roll = s.d12(f"{uname(s, u)}'s spectral bow at {h.name} ({10 - drm}+ wounds)", S.SCENARIO_34,
+                 drm)
+    data = {"undead": u.id, "hero": h.id, "roll": roll, "dice": [d12(roll, drm)]}
     between = [q for q in grid.trace(u.at, h.at).between
                if s.occupancy().get(q, "").startswith("u:")]
     text = f"{uname(s, u)} shoots its spectral bow at {h.name}: rolled {roll}"
     if roll == 2 and between:
         other = s.undead[int(s.occupancy()[between[0]][2:])]
         events.append(Event("bow", text + f", a natural 2: {uname(s, other)} is hit instead",
-                            S.SCENARIO_34))
+                            S.SCENARIO_34, data))
         wound_undead(s, other, None, events)
         return
     if roll != 1 and roll + drm >= 10:
         events.append(Event("bow", text + (" (-1 for the shield)" if drm else "")
-                            + ": 1 wound", S.SCENARIO_34, {"hero": h.id}))
+                            + ": 1 wound", S.SCENARIO_34, data))
         s.wound_hero(h, events, S.SCENARIO_34, by=f"undead{u.id}", by_type=u.kind or "draugr")
         return
     events.append(Event("bow", text + (" (-1 for the shield)" if drm else "") + ": a miss",
-                        S.SCENARIO_34, {"hero": h.id}))
+                        S.SCENARIO_34, data))

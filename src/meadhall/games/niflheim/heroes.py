@@ -15,6 +15,7 @@ from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import BLOCKS_MOVE, Board, name, sq
 from meadhall.games.niflheim.figures import INTENTS, MP, Hero
 from meadhall.games.niflheim.names import SUPPLY, SUPPLY_ID, names
+from meadhall.games.niflheim.rolls import d12
 from meadhall.games.niflheim.undead import reveal, zoc
 
 if TYPE_CHECKING:
@@ -41,31 +42,51 @@ class Step(NamedTuple):
 Way = tuple[Sq | None, int, bool]
 """A way into a square: the side square passed (None: orthogonal), MP cost, burns."""
 
+Entry = tuple[Sq, Sq | None, Sq | None, int, tuple[tuple[Step, ...], ...]]
+"""A step out of a square, figures not considered: (square, the side squares of a diagonal,
+cheapest cost, the steps to offer for each case of its side squares being free: index 1 when
+only the first is, 2 when only the second is, 3 when both are; an orthogonal step: one case)."""
 
-def _ways(board: Board, at: Sq) -> list[tuple[Sq, Sq | None, Sq | None, int, tuple[Way, ...]]]:
-    """The steps out of ``at`` that terrain and red lines allow, figures not considered:
-    (square, side squares of a diagonal, cheapest cost, the ways in). Kept with the board."""
+
+def _offered(b: Sq, ways: list[Way]) -> tuple[Step, ...]:
+    """The ways into ``b`` a player really chooses between: a way that is worse in every
+    respect (more MP and no less burn) is left out, and of equal ways the first is kept."""
+    out: list[Step] = []
+    for side, cost, burn in ways:
+        if any(c <= cost and bu <= burn and (c, bu) != (cost, burn) for _, c, bu in ways):
+            continue
+        if any(o.cost == cost and o.burn == burn for o in out):
+            continue
+        out.append(Step(b, cost, burn, side))
+    return tuple(out)
+
+
+def _ways(board: Board, at: Sq) -> list[Entry]:
+    """The steps out of ``at`` that terrain and red lines allow, figures not considered
+    (see :data:`Entry`). Kept with the board."""
     key = ("hero ways", at)
     got = board.cache.get(key)
     if got is not None:
         return got  # type: ignore[no-any-return]
     terrain = board.terrain
-    out = []
+    out: list[Entry] = []
     for b in board.n8[at]:
         tb = terrain[b]
         if tb in BLOCKS_MOVE or board.step_walled(at, b):
             continue
         hind = 1 if tb == "%" else 0
         if b[0] == at[0] or b[1] == at[1]:
-            out.append((b, None, None, 1 + hind, ((None, 1 + hind, tb == "^"),)))
+            out.append((b, None, None, 1 + hind, ((Step(b, 1 + hind, tb == "^", None),),)))
             continue
         s1, s2 = (b[0], at[1]), (at[0], b[1])
         # One movement into or past hindering terrain pays its +1 once (see rulings).
-        ways = tuple((side, 2 + (1 if hind or terrain[side] == "%" else 0),
-                      tb == "^" or terrain[side] == "^")
-                     for side in (s1, s2) if terrain[side] not in BLOCKS_MOVE)
+        ways: list[Way] = [(side, 2 + (1 if hind or terrain[side] == "%" else 0),
+                            tb == "^" or terrain[side] == "^")
+                           for side in (s1, s2) if terrain[side] not in BLOCKS_MOVE]
         if ways:
-            out.append((b, s1, s2, min(w[1] for w in ways), ways))
+            cases = tuple(_offered(b, [w for w in ways if w[0] in free])
+                          for free in ((), (s1,), (s2,), (s1, s2)))
+            out.append((b, s1, s2, min(w[1] for w in ways), cases))
     return board.remember(key, out)  # type: ignore[no-any-return]
 
 
@@ -75,36 +96,36 @@ def rate(h: Hero) -> str:
 
 
 def steps(s: NiflheimState, h: Hero) -> list[Step]:
-    """Every square the hero may enter now, with each distinct cost the player may choose."""
+    """Every square the hero may enter now, with each distinct cost the player may choose.
+    Remembered for the position (the answer is shared: never change it)."""
     at = h.at
     assert at is not None
-    if h.mp <= 0:
-        return []
     mp = h.mp
+    if mp <= 0:
+        return []
+    key = (s.board, h.id, at, mp)
+    memo = s._hsteps
+    if memo is not None and memo[0] == key:
+        return memo[1]
     occ = s.occupancy()
     z: dict[Sq, set[int]] | None = None
     out: list[Step] = []
-    for b, s1, s2, cheapest, options in _ways(s.board, at):
-        if b in occ or cheapest > mp:
+    for b, s1, s2, cheapest, cases in _ways(s.board, at):
+        if cheapest > mp or b in occ:
             continue
         if s1 is None:
-            _, cost, burn = options[0]
-            out.append(Step(b, cost, burn, None))
+            out.append(cases[0][0])
             continue
         if z is None:
             z = zoc(s)
         z1, z2 = z.get(s1), z.get(s2)
         if z1 and z2 and any(u1 != u2 for u1 in z1 for u2 in z2):
             continue  # never diagonally between two squares covered by different ZOCs
-        ways = [Step(b, cost, burn, side) for side, cost, burn in options if side not in occ]
-        # The player chooses between different costs; a way that is worse in every respect
-        # (more MP and no less burn) is never a real choice and is left out.
-        for w in ways:
-            if not any(o is not w and o.cost <= w.cost and o.burn <= w.burn
-                       and (o.cost, o.burn) != (w.cost, w.burn) for o in ways) \
-                    and not any(o.cost == w.cost and o.burn == w.burn for o in out if o.to == b):
-                out.append(w)
-    return [st for st in out if st.cost <= mp]
+        for st in cases[(s1 not in occ) + 2 * (s2 not in occ)]:
+            if st.cost <= mp:
+                out.append(st)
+    s._hsteps = (key, out)
+    return out
 
 
 def step_text(all_steps: list[Step], st: Step) -> str:
@@ -321,16 +342,16 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
         drm -= 2  # a wounded huskarl's attacks, this H2H roll included
     need = combat.needed(stun, drm)
     roll = s.d12(f"{h.name}'s roll to break the lock ({f'{need}+' if need else 'nothing'} "
-                 "breaks it)", S.ACTION_PHASE)
+                 "breaks it)", S.ACTION_PHASE, drm)
     total = roll + drm
+    data = {"hero": h.id, "roll": roll, "dice": [d12(roll, drm)]}
     if roll != 1 and total >= stun:
         h.locked_by = None
         events.append(Event("unlock", f"{h.name} rolls {roll} (modified {total} ≥ {stun}) and "
-                            "breaks the lock", S.LOCKED, {"hero": h.id, "roll": roll}))
+                            "breaks the lock", S.LOCKED, data))
         return
     events.append(Event("locked", f"{h.name} rolls {roll} (modified {total}, needs {stun}) and "
-                        "stays locked: the activation ends", S.LOCKED,
-                        {"hero": h.id, "roll": roll}))
+                        "stays locked: the activation ends", S.LOCKED, data))
     h.mp = 0
     end(s, h, events)
 

@@ -178,6 +178,8 @@ class CoinChoice(_Model):
     what: str
     prior: Choice | None = None
     shown: int = 0
+    modifier: int = 0
+    """The die roll modifier of the roll asked about (shown with a re-roll)."""
 
 
 class UndeadChoice(_Model):

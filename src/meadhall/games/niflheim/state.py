@@ -27,12 +27,16 @@ from meadhall.games.niflheim.board import Board, layout, special_figures, sq
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
+from meadhall.games.niflheim.rolls import coin, d12
 from meadhall.games.niflheim.undead import uname
 
 NO_COVER = "no cover attack"
 KEEP = "keep the roll"
 FLIP = "flip the coin of fate"
 START_ACTION = "__start__"
+GO_ON = "__go on__"
+"""The action a Coin of Fate question resumes when its roll stopped the automated steps at a
+point where nothing had changed yet in the step under way: they go on from there."""
 
 
 def _plain(x: Any) -> Any:
@@ -55,9 +59,13 @@ def _sq(field: str, name: Any) -> Sq:
 class AskCoin(Exception):  # noqa: N818 - control flow
     """A die was rolled while the Coin of Fate is unused: the players may flip it."""
 
-    def __init__(self, what: str, result: int, section: str | None) -> None:
+    def __init__(self, what: str, result: int, section: str | None, modifier: int = 0) -> None:
         super().__init__(what)
-        self.what, self.result, self.section = what, result, section
+        self.what, self.result, self.section, self.modifier = what, result, section, modifier
+        self.go_on: tuple[int, list[int]] | None = None
+        """Set when the roll came first in an automated step: the events that step reported
+        before it and the results it already used; the automated steps can then go on from
+        that step instead of replaying the action from its start."""
 
 
 class NiflheimState(GameState):
@@ -65,10 +73,11 @@ class NiflheimState(GameState):
 
     game = S.ID
     # Memos of the position (see moved()): never changed in place, so clones share them.
-    _shared = GameState._shared | {"_occ", "_zoc", "_reach"}
+    _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps"}
     _occ: dict[Sq, str] | None = None
     _zoc: tuple[Board, dict[Sq, set[int]]] | None = None
     _reach: undead.Reach | None = None
+    _hsteps: tuple[tuple[Any, ...], list[heroes.Step]] | None = None
 
     def __init__(self, content: NiflheimContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -188,9 +197,10 @@ class NiflheimState(GameState):
     def moved(self, heroes: bool = True) -> None:
         """Figures moved, appeared, left or changed their stun: forget the occupancy and zones
         of control, and (``heroes``: a hero or special figure changed) the undead's distances
-        to the heroes. The rules call this wherever a figure changes; each step also starts
-        afresh, so a state edited by hand is never answered from an old memo."""
-        self._occ = self._zoc = None
+        to the heroes. The rules call this wherever a figure changes (a test checks the
+        memos against fresh answers at every step of random games); code that moves figures
+        of a state by hand calls it too."""
+        self._occ = self._zoc = self._hsteps = None
         if heroes:
             self._reach = None
 
@@ -400,7 +410,6 @@ class NiflheimState(GameState):
         return out
 
     def _legal(self) -> list[str]:
-        self.moved()
         if self.choice is not None:
             return list(self.choice["options"])
         assert self.active is not None
@@ -420,14 +429,15 @@ class NiflheimState(GameState):
         return None
 
     def _apply(self, action: str, events: list[Event]) -> None:
-        self.moved()
         if self.choice is not None and self.choice["kind"] == "coin":
             self._coin(action, events)
         else:
             self._guarded(action, events)
 
     def _do(self, action: str, events: list[Event]) -> None:
-        if action == START_ACTION:
+        if action == GO_ON:
+            pass  # the automated steps go on where a Coin of Fate question stopped them
+        elif action == START_ACTION:
             sc = self.scenario
             events.append(Event("setup", f"Scenario {sc.number}: {sc.name}. "
                                 f"{len(sc.face_down)} face-down undead markers are placed on "
@@ -450,23 +460,45 @@ class NiflheimState(GameState):
         self._guarded(START_ACTION, events)
 
     # ------------------------------------------------------------------ coin of fate
-    def d12(self, what: str, section: str | None) -> int:
-        """Roll a d12. While the Coin of Fate is unused the players may refuse the result:
-        the action is then replayed from its start with the kept (or re-rolled) results."""
+    def d12(self, what: str, section: str | None, modifier: int = 0) -> int:
+        """Roll a d12 (``modifier``: the die roll modifier the roll will get, shown with it).
+        While the Coin of Fate is unused the players may refuse the result: the action goes
+        on, or is replayed from its start, with the kept (or re-rolled) results."""
         if self.coin_pos < len(self.coin_script):
             r = self.coin_script[self.coin_pos]
             self.coin_pos += 1
             return r
         r = int(D12.roll(self.chance, what, section))
         if not self.coin_used:
-            raise AskCoin(what, r, section)
+            raise AskCoin(what, r, section, modifier)
         return r
+
+    def _rolls_first(self, action: str) -> bool:
+        """Can ``action`` itself roll a die, before the automated steps that follow it? (Those
+        roll only first thing in a step, where they can go on without replaying the action,
+        see :class:`AskCoin`.)"""
+        c = self.choice
+        if c is not None:
+            return c["kind"] == "bow target" or (c["kind"] == "cover" and action != NO_COVER)
+        if action.startswith(("attack ", "throw ", "cover: ")):
+            return True
+        h = self.heroes.get(self.active or "")
+        return action.startswith("declare") and h is not None and h.locked_by is not None
+
+    def rolled_first(self, ask: AskCoin, events: list[Event], mark: int, pos: int) -> None:
+        """An automated step stopped by a Coin of Fate question at its first roll (after
+        ``mark`` events and ``pos`` results of the script): it can go on from its start."""
+        ask.go_on = (len(events) - mark, self.coin_script[pos:self.coin_pos])
 
     def _guarded(self, action: str, events: list[Event], shown: int = 0) -> None:
         """Run an action; while the Coin of Fate is unused a die roll may stop it to ask the
         players. The action's events up to that roll are reported with the question (``shown``
         of them were reported by an earlier question of the same action, and are not repeated
-        when it is run again)."""
+        when it is run again). A roll made first thing in an automated step asks at once
+        (nothing of that step has happened yet): the automated steps go on from it after the
+        answer. Any other roll puts the state back as it was before the action, which is then
+        replayed from its start with the results kept (so only an action that can roll at once
+        takes a copy of the state)."""
         n = len(events)
         if self.coin_used and self.camp is None:
             try:
@@ -474,28 +506,37 @@ class NiflheimState(GameState):
             finally:
                 del events[n:n + shown]
             return
-        snapshot = self.clone()
+        snapshot = self.clone() if self._rolls_first(action) else None
         try:
             self._do(action, events)
         except NeedChance:
             del events[n:n + shown]  # table mode asks for a result: report only what is new
             raise
         except AskCoin as ask:
-            script = [*self.coin_script[: self.coin_pos], ask.result]
-            chance = self.chance  # results already drawn stay drawn
             happened = events[n:]
-            self.__dict__ = snapshot.__dict__
-            self.chance = chance
-            prior = self.choice
             del events[n:]
             events.extend(happened[shown:])
+            if ask.go_on is not None:
+                again, used = ask.go_on
+                script = [*used, ask.result]
+                action = GO_ON
+            elif snapshot is not None:
+                again = len(happened)
+                script = [*self.coin_script[: self.coin_pos], ask.result]
+                chance = self.chance  # results already drawn stay drawn
+                self.__dict__ = snapshot.__dict__
+                self.chance = chance
+            else:  # pragma: no cover - every roll of the rules is one of the two kinds
+                raise RuntimeError(f"niflheim: {ask.what} stopped {action!r} where it can "
+                                   "neither go on nor be replayed") from None
+            prior = self.choice
             self.coin_script, self.coin_pos = [], 0
             self._ask("coin", f"{ask.what}: rolled {ask.result}. Keep it, or flip the Coin of "
                       "Fate (once per scenario: heads re-roll, tails keep)?", S.COIN,
                       [KEEP, FLIP], KEEP, action=action, script=script, what=ask.what,
-                      prior=prior, shown=len(happened))
+                      prior=prior, shown=again, modifier=ask.modifier)
             events.append(Event("roll", f"{ask.what}: {ask.result}", ask.section,
-                                {"roll": ask.result}))
+                                {"roll": ask.result, "dice": [d12(ask.result, ask.modifier)]}))
             return
         del events[n:n + shown]
         self.coin_script, self.coin_pos = [], 0
@@ -509,13 +550,16 @@ class NiflheimState(GameState):
         if answer == FLIP:
             self.coin_used = True
             face = COIN.roll(self.chance, "the Coin of Fate", S.COIN)
+            mod = int(c.get("modifier", 0))
             if face == "heads":
                 script[-1] = int(D12.roll(self.chance, f"{c['what']} (re-roll)", S.COIN))
                 events.append(Event("coin", f"The Coin of Fate shows heads: {c['what']} is "
-                                    f"re-rolled: {script[-1]}", S.COIN, {"roll": script[-1]}))
+                                    f"re-rolled: {script[-1]}", S.COIN,
+                                    {"roll": script[-1],
+                                     "dice": [coin(face), d12(script[-1], mod)]}))
             else:
                 events.append(Event("coin", f"The Coin of Fate shows tails: the {script[-1]} "
-                                    "stands", S.COIN))
+                                    "stands", S.COIN, {"dice": [coin(face)]}))
         self.coin_script, self.coin_pos = script, 0
         self._guarded(c["action"], events, int(c.get("shown", 0)))
 
@@ -629,27 +673,34 @@ class NiflheimState(GameState):
         undead that win always go first; heroes that win choose."""
         mardrom = any(u.kind == "mardrom" for u in self.undead.values())
         mod = 0 if mardrom else -4
-        while True:
-            hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
-                          S.INITIATIVE)
-            ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
-                          f"{hr - mod + 1}+)", S.INITIATIVE)
-            if hr != ur + mod:
-                break
-            events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}{mod:+d} = "
-                                f"{ur + mod}: a tie, roll again", S.INITIATIVE))
+        mark, pos = len(events), self.coin_pos
+        try:  # nothing changes before both rolls: a Coin of Fate question goes on from here
+            while True:
+                hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
+                              S.INITIATIVE)
+                ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
+                              f"{hr - mod + 1}+)", S.INITIATIVE, mod)
+                if hr != ur + mod:
+                    break
+                events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}"
+                                    f"{mod:+d} = {ur + mod}: a tie, roll again", S.INITIATIVE,
+                                    {"heroes": hr, "undead": ur,
+                                     "dice": [d12(hr), d12(ur, mod)]}))
+        except AskCoin as ask:
+            self.rolled_first(ask, events, mark, pos)
+            raise
         score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
+        data = {"heroes": hr, "undead": ur, "dice": [d12(hr), d12(ur, mod)]}
         self.turn_no = 0
         if hr > ur + mod:
             events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
-                                "heroes win and choose who goes first", S.INITIATIVE,
-                                {"heroes": hr, "undead": ur}))
+                                "heroes win and choose who goes first", S.INITIATIVE, data))
             self.segment = "choosing"
             self._ask("initiative", "The heroes won the initiative: who takes the first turn?",
                       S.INITIATIVE, ["heroes go first", "undead go first"])
             return
         events.append(Event("initiative", f"Round {self.round} initiative: {score}; the undead "
-                            "win and always go first", S.INITIATIVE, {"heroes": hr, "undead": ur}))
+                            "win and always go first", S.INITIATIVE, data))
         self.order = ["undead", "heroes"]
         self._begin_turns()
 
@@ -878,14 +929,20 @@ class NiflheimState(GameState):
         if "spectral bow" in self.content.undead[kind].powers:
             shots = combat.bow_targets(self, u)
             if shots:
-                self.uact = None
                 if len(shots) > 1:
+                    self.uact = None
                     self._ask("bow target", f"{uname(self, u)} has several closest heroes in "
                               "LOS: which does it shoot?", S.SCENARIO_34,
                               [f"undead {u.id} shoots {self.names.hero[h.id]}" for h in shots],
                               uid=u.id)
                     return
-                combat.shoot(self, u, shots[0], events)
+                mark, pos = len(events), self.coin_pos
+                try:  # the shot rolls before anything changes: a question goes on from here
+                    combat.shoot(self, u, shots[0], events)
+                except AskCoin as ask:
+                    self.rolled_first(ask, events, mark, pos)
+                    raise
+                self.uact = None
                 return
         if "coward" in self.content.undead[kind].powers:
             # "within 2 squares of that hero": the hero's own square is at most 2 undead moves
@@ -971,6 +1028,7 @@ class NiflheimState(GameState):
                 self.discard = []
         events.append(Event("round", text, S.END_SEGMENT, {"round": self.round}))
         self.segment = "initiative"
+        self.turn_no = 0
 
     # ------------------------------------------------------------------ views
     def view(self, seat: str | None = None) -> dict[str, Any]:

@@ -350,23 +350,23 @@ FILE_MODELS: dict[str, type[ContentModel]] = {
 FILES = tuple(f[:-5] for f in FILE_MODELS)
 
 
-def load_content() -> RunaljodContent:
-    """Read every content file and validate the whole."""
+def load_content(folder: Path = CONTENT_DIR) -> RunaljodContent:
+    """Read every content file of ``folder`` and validate the whole."""
     from meadhall.core.content import read_data, validate
 
     merged: dict = {}
     for f in FILES:
-        path = CONTENT_DIR / f"{f}.json"
+        path = folder / f"{f}.json"
         data = read_data(path)
         validate(FILE_MODELS[f"{f}.json"], data, str(path))
         data.pop("authored", None)
         data.pop("note", None)
         merged.update(data)
     merged["authored"] = True
-    content = validate(RunaljodContent, merged, str(CONTENT_DIR))
+    content = validate(RunaljodContent, merged, str(folder))
     bad = check_elements(content.exploration, content.tiles)
     if bad is not None:
-        raise ContentError(str(CONTENT_DIR / "cards.json"), *bad)
+        raise ContentError(str(folder / "cards.json"), *bad)
     return content
 
 

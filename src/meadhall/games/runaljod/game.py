@@ -36,13 +36,14 @@ NOT_PRINTED = {"campaign": "Campaign Mode", "epic-campaign": "Epic Campaigns"}
 
 
 class Setup(ContentModel):
-    """``heroes``: 2-4 hero ids (a single player controls two heroes); ``players`` 1-4."""
+    """``heroes``: 2-4 hero ids; ``players``: one per hero, or 1 for a single player with two
+    heroes (Setup step 4; Single-Player Game); ``level`` follows the scenario."""
 
     scenario: str = "adventure"
     heroes: list[str] = Field(default_factory=lambda: ["berserk", "volva"], min_length=2,
                               max_length=4)
-    players: int = Field(default=0, ge=0, le=4)
-    level: int = 0
+    players: int | None = Field(default=None, ge=1, le=4)
+    level: int = Field(default=0, ge=0, le=2)
 
 
 class RunaljodGame(Game):
@@ -86,11 +87,12 @@ class RunaljodGame(Game):
         check_choices("heroes", s.heroes, self.content.heroes, "hero")
         d = s.model_dump()
         d["level"] = SCENARIOS[s.scenario][1]
-        if not d["players"]:
-            d["players"] = len(s.heroes)
-        if d["players"] > len(s.heroes) or (d["players"] == 1 and len(s.heroes) != 2):
-            raise ContentError("setup", "players", "each player has a hero; a single player "
-                               "plays two heroes (Single-Player Game)")
+        if d["players"] is None:
+            d["players"] = 1 if len(s.heroes) == 2 else len(s.heroes)
+        if d["players"] != len(s.heroes) and not (d["players"] == 1 and len(s.heroes) == 2):
+            raise ContentError("setup", "players", f"{d['players']} player(s) for "
+                               f"{len(s.heroes)} heroes: each player chooses a hero (Setup), "
+                               "and a single player plays two heroes (Single-Player Game)")
         return RunaljodState(self.content, d, seed, chance, auto_choices)
 
     def content_models(self) -> dict[str, type[Any]]:

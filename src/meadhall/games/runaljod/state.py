@@ -7,12 +7,13 @@ chapters (heroes_turn, attack, gods, enemies_turn, board).
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from meadhall.core import grid
 from meadhall.core.chance import ChanceMode
 from meadhall.core.deck import Deck
-from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.errors import IllegalAction
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.core.rng import Rng
@@ -42,6 +43,7 @@ from .model import (
     PlacedTile,
     Rune,
 )
+from .position import load_position
 
 ID = "runaljod"
 _SQ_NAMES: dict[Sq, str] = {}
@@ -647,7 +649,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                       "equipment": self.equipment_deck.to_json(),
                       "ai": self.ai_deck.to_json(),
                       "special": {k: d.to_json() for k, d in self.special_decks.items()}},
-            "ask": self.ask, "active": self.active, "prep_done": list(self.prep_done),
+            "ask": json.loads(json.dumps(self.ask)) if self.ask is not None else None,
+            "active": self.active, "prep_done": list(self.prep_done),
             "cond_queue": [list(x) for x in self.cond_queue],
             "rethrow": [list(x) for x in self.rethrow],
             "setup_queue": [list(x) for x in self.setup_queue],
@@ -659,92 +662,5 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         }
 
     def _load(self, p: dict[str, Any]) -> None:
-        c = self.content
-        self.round = int(p.get("round", 1))
-        self.phase = p.get("phase", "actions")
-        self.estage = p.get("estage", "time")
-        self.time = int(p.get("time", 0))
-        self.end = int(p.get("end", self.end))
-        self.altar = [list(x) for x in p.get("altar", [])]
-        for g, side in self.altar:
-            if g not in c.gods or side not in ("down", "up", "side"):
-                raise ContentError("", "altar", f"bad god's rune {g} {side}")
-        tiles = p.get("tiles", [])
-        self.tiles = []
-        for i, t in enumerate(tiles):
-            if t["tile"] not in c.tiles:
-                raise ContentError("", f"tiles[{i}].tile", f"unknown tile {t['tile']}")
-            self.tiles.append(PlacedTile(t["tile"], t.get("card", ""), int(t.get("x", 0))))
-        heroes = p.get("heroes", {})
-        for hid, hj in heroes.items():
-            if hid not in self.heroes:
-                raise ContentError("", f"heroes.{hid}", "hero not in the setup's heroes")
-            h = self.heroes[hid]
-            h.at = grid.sq(hj["at"]) if hj.get("at") else None
-            h.damage = int(hj.get("damage", 0))
-            if "runes" in hj:
-                h.runes = [Rune(*r) for r in hj["runes"]]
-            for k in ("conditions", "skills", "turned", "equipment", "misc", "bonus"):
-                if k in hj:
-                    setattr(h, k, list(hj[k]))
-            for k in ("fallen", "fell_this_turn", "passed"):
-                setattr(h, k, bool(hj.get(k, False)))
-            for k in ("glory", "skill_points", "bought_this_phase", "trance", "held_by",
-                      "captive", "glory_won"):
-                if k in hj:
-                    setattr(h, k, int(hj[k]))
-            h.recover_choice = hj.get("recover_choice", "")
-            h.mark = hj.get("mark", "none")
-            for i in h.equipment + h.misc:
-                if i not in c.items:
-                    raise ContentError("", f"heroes.{hid}", f"unknown item {i}")
-        self.enemies = []
-        for i, e in enumerate(p.get("enemies", [])):
-            if e["kind"] not in c.enemies:
-                raise ContentError("", f"enemies[{i}].kind", f"unknown enemy {e['kind']}")
-            self.enemies.append(Enemy(int(e.get("uid", i + 1)), e["kind"], grid.sq(e["at"]),
-                                      int(e.get("damage", 0)), list(e.get("conditions", [])),
-                                      bool(e.get("activated", False)), e.get("holding", ""),
-                                      e.get("captor", ""),
-                                      grid.sq(e["also"]) if e.get("also") else None))
-            if c.enemies[e["kind"]].size == 2 and not e.get("also"):
-                raise ContentError("", f"enemies[{i}].also", "a large enemy covers two "
-                                   "spaces: give the second one")
-        self.next_uid = int(p.get("next_uid", max((e.uid for e in self.enemies), default=0)))
-        self.search_tokens = [grid.sq(s) for s in p.get("search_tokens", [])]
-        self.bonfires = [grid.sq(s) for s in p.get("bonfires", [])]
-        self.starts = [grid.sq(s) for s in p.get("starts", [])]
-        self.active_card = p.get("active_card", "")
-        self.active_event = list(p.get("active_event", []))
-        self.cards_played = list(p.get("cards_played", [t.card for t in self.tiles[:1]]))
-        d = p.get("decks", {})
-        if "exploration" in d:
-            self.exploration = Deck.from_json(d["exploration"])
-        if "event" in d:
-            self.event_deck = Deck.from_json(d["event"])
-        if "search" in d:
-            self.search_deck = Deck.from_json(d["search"])
-        if "equipment" in d:
-            self.equipment_deck = Deck.from_json(d["equipment"])
-        if "ai" in d:
-            self.ai_deck = Deck.from_json(d["ai"])
-        for k, v in d.get("special", {}).items():
-            self.special_decks[k] = Deck.from_json(v)
-        self.ask = p.get("ask")
-        self.active = p.get("active", "")
-        self.prep_done = list(p.get("prep_done", []))
-        self.cond_queue = [list(x) for x in p.get("cond_queue", [])]
-        self.rethrow = [list(x) for x in p.get("rethrow", [])]
-        self.setup_queue = [list(x) for x in p.get("setup_queue", [])]
-        self.ai_cards = [list(x) for x in p.get("ai_cards", [])]
-        self.ai_pos = list(p.get("ai_pos", [0, 0]))
-        self.ai_enemy = int(p.get("ai_enemy", 0))
-        self.ai_step = int(p.get("ai_step", 0))
-        self.ai_flags = list(p.get("ai_flags", []))
-        self.lost = p.get("lost", "")
-        self.final_defeated = list(p.get("final_defeated", []))
-        self.two_player_used = bool(p.get("two_player_used", False))
-        self.place_queue = [list(x) for x in p.get("place_queue", [])]
-        if self.phase == "actions" and self.ask is None and not self.active:
-            self.pick_active()
-
+        """Read a position and refuse what the rules cannot produce (position.py)."""
+        load_position(self, p)

@@ -1,0 +1,59 @@
+"""The position memos (occupancy, zones of control, the undead's distances to heroes, a hero's
+steps) answer exactly what a fresh computation answers, at every step of random games in every
+scenario: the rules forget them wherever a figure changes (``NiflheimState.moved``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from meadhall.bots.random import RandomBot
+from meadhall.games.niflheim import GAME, undead
+from meadhall.games.niflheim.heroes import steps
+from meadhall.games.niflheim.state import NiflheimState
+
+SETUPS: list[tuple[dict[str, Any], range]] = [
+    ({"scenario": "1", "heroes": ["frida", "killian"]}, range(8)),
+    ({"scenario": "2", "heroes": ["frida", "killian"]}, range(6)),
+    ({"scenario": "3", "heroes": ["frida"], "huskarls": ["gunnar"]}, range(4)),
+    ({"scenario": "4"}, range(4)),
+    ({"scenario": "5", "heroes": ["frida", "killian"]}, range(4)),
+    ({"campaign": True}, range(2)),
+]
+
+
+def answers(s: NiflheimState) -> dict[str, Any]:
+    """What the memos serve, asked of ``s`` as it stands."""
+    out: dict[str, Any] = {
+        "occupancy": dict(s.occupancy()),
+        "zoc": {q: set(v) for q, v in undead.zoc(s).items()},
+        "distances": {u.id: dict(undead.distances_from(s, u.at)) for u in s.undead.values()},
+        "candidates": undead.activation_candidates(s),
+        "legal": s._legal() if s.decision() is not None else [],
+    }
+    h = s.heroes.get(s.active or "")
+    if h is not None and h.on_map:
+        out["steps"] = list(steps(s, h))
+    return out
+
+
+def fresh(s: NiflheimState) -> dict[str, Any]:
+    """The same questions asked of a copy whose memos are forgotten."""
+    c = s.clone()
+    c.moved()
+    return answers(c)
+
+
+@pytest.mark.parametrize(("setup", "seeds"), SETUPS, ids=lambda x: str(x))
+def test_memos_answer_as_fresh_computations_at_every_step(setup: dict[str, Any],
+                                                         seeds: range) -> None:
+    for seed in seeds:
+        s = GAME.new_game(setup, seed)
+        assert isinstance(s, NiflheimState)
+        bot = RandomBot(seed)
+        for _ in range(400):
+            if s.decision() is None:
+                break
+            assert answers(s) == fresh(s), (seed, s.log)
+            s.apply(bot.choose(s))
