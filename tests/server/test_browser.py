@@ -78,33 +78,34 @@ def draws(g: Game) -> bool:
 
 
 @pytest.mark.parametrize("gid", games.ids())
-def test_play_a_game_in_the_browser(gid: str, server: str, browser: Browser,
-                                    shots: Path) -> None:
-    g = games.get(gid)
+def test_each_game_from_the_lobby_to_its_end(gid: str, server: str, browser: Browser,
+                                             shots: Path) -> None:
+    """Each game started from the lobby and played to its end by clicks alone (a board
+    target, or an action's button when the action has no place on the board), the page
+    offering exactly the engine's actions at every step and showing the outcome; then undo (a
+    practice table rewinds anything) and a reload show the same table. The line of play of
+    each game is in tests/server/browserplay.py (LINES); benchmarks/browser_endgames.py plays
+    the same games against a fresh server and prints the figures."""
+    assert gid in LINES, f"no line of play for {gid}: add one to tests/server/browserplay.py"
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     page = ctx.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
     try:
-        start_from_lobby(page, server, gid)
-        take_seats(page)
-        how = []
-        while len(how) < 12 and page.locator("#state").get_attribute("data-result") == "ongoing":
-            how.append(decide(page))
-        assert len(how) >= 10 or page.locator("#state").get_attribute("data-result") != "ongoing"
-        if draws(g):
-            assert how.count("board") >= min(10, len(how)) // 2, how
+        played = play_to_end(page, server, LINES[gid], practice=True,
+                             shot=(12, shots / f"table-{gid}.png"))
+        assert played.result in ("win", "loss")
+        if draws(games.get(gid)):
+            assert played.board >= 10, played
         # the step log shows the automated steps with their rulebook sections
-        expect(page.locator("#log .ev .section").first).to_be_visible()
-        page.evaluate("window.scrollTo(0, 0)")
-        page.screenshot(path=str(shots / f"table-{gid}.png"))
-        # undo (a practice table rewinds anything), then reload: the same state
-        undo = page.locator("#undo")
-        if undo.is_enabled():
-            v = settled(page)
-            undo.click()
-            settled(page, v)
-            expect(page.locator("#log .undone").first).to_be_attached()
+        expect(page.locator("#log .ev .section").first).to_be_attached()
+        # undo (a practice table rewinds anything): the game goes on again
+        v = settled(page)
+        page.locator("#undo").click()
+        settled(page, v)
+        expect(page.locator("#log .undone").first).to_be_attached()
+        assert page.locator("#state").get_attribute("data-result") == "ongoing"
+        # a reload shows the same table
         v = settled(page)
         board = page.locator(".board-area").inner_html()
         log_len = page.locator("#log > li").count()
@@ -252,25 +253,6 @@ def test_chromium_is_debian_s() -> None:
     """The browser used is the machine's own Chromium (no downloaded build)."""
     out = subprocess.run([CHROMIUM, "--version"], capture_output=True, text=True, timeout=30)
     assert "Chromium" in out.stdout
-
-
-ENDGAMES_HERE = ("toy", "midhalla")
-"""Games played to their end in the suite (the shortest); benchmarks/browser_endgames.py plays
-all four the same way (figures in docs/server.md)."""
-
-
-@pytest.mark.parametrize("gid", ENDGAMES_HERE)
-def test_a_game_to_its_end_in_the_browser(gid: str, server: str, browser: Browser) -> None:
-    """Every decision a click on a board target or an action's button, until the page shows
-    the outcome the engine reaches (Victory or Defeat, and why)."""
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    try:
-        page = ctx.new_page()
-        played = play_to_end(page, server, LINES[gid])
-        assert played.result in ("win", "loss")
-        assert played.board >= played.decisions // 2, played
-    finally:
-        ctx.close()
 
 
 def test_table_mode_asks_for_each_result_with_its_odds(server: str, browser: Browser) -> None:
