@@ -245,10 +245,12 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> s
                        f'data-holder="">{"Take back my seat" if s == seat else "Give back"}'
                        "</button>")
             elif not holder and (s == seat or not here):
-                bots = "".join(f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
-                               f'data-holder="bot:{_e(b)}" title="{_e(why)}">Hand to the {_e(b)} bot'
-                               "</button>"
-                               for b, why in BOTS.items())
+                options = "".join(f'<option value="bot:{_e(b)}" title="{_e(why)}">the {_e(b)} '
+                                  "bot</option>" for b, why in BOTS.items())
+                bots = (f'<span class="hand"><select class="seat-bot" aria-label="the bot to '
+                        f'play seat {_e(s)}">{options}</select> <button type="button" '
+                        f'class="seat-btn" data-seat="{_e(s)}" data-from-select="1">Hand to '
+                        "this bot</button></span>")
                 mine = ("" if s == seat else
                         f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
                         f'data-holder="seat:{_e(seat)}">Play it myself</button>')
