@@ -11,6 +11,7 @@ import json
 import re
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from playwright.sync_api import Page, expect
@@ -194,13 +195,16 @@ class Played:
     seconds: float = 0.0
 
 
-def play_to_end(page: Page, server: str, line: Line, limit: int = 400) -> Played:
+def play_to_end(page: Page, server: str, line: Line, limit: int = 400,
+                practice: bool = False, shot: tuple[int, Path] | None = None) -> Played:
     """Start ``line``'s game from the lobby and make every decision in the page, by clicks,
     until the page shows the outcome. An in-process copy of the game, fed the same actions,
-    chooses each one and checks that the page offers exactly the engine's actions."""
+    chooses each one and checks that the page offers exactly the engine's actions.
+
+    ``shot`` = (n, path): a screenshot of the top of the page after n decisions."""
     g = games.get(line.game)
     t0 = time.monotonic()
-    start_from_lobby(page, server, line.game, practice=False, seed=line.seed,
+    start_from_lobby(page, server, line.game, practice=practice, seed=line.seed,
                      heroes=line.heroes)
     take_seats(page)
     setup = page.evaluate("""async () => {
@@ -228,6 +232,9 @@ def play_to_end(page: Page, server: str, line: Line, limit: int = 400) -> Played
             out.board += 1
         else:
             out.button += 1
+        if shot and out.decisions == shot[0]:
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(shot[1]))
     out.result = local.outcome().result
     assert result(page) == out.result
     expect(page.locator(".decision.over")).to_contain_text(

@@ -245,10 +245,12 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> s
                        f'data-holder="">{"Take back my seat" if s == seat else "Give back"}'
                        "</button>")
             elif not holder and (s == seat or not here):
-                bots = "".join(f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
-                               f'data-holder="bot:{_e(b)}" title="{_e(why)}">Hand to the {_e(b)} bot'
-                               "</button>"
-                               for b, why in BOTS.items())
+                options = "".join(f'<option value="bot:{_e(b)}" title="{_e(why)}">the {_e(b)} '
+                                  "bot</option>" for b, why in BOTS.items())
+                bots = (f'<span class="hand"><select class="seat-bot" aria-label="the bot to '
+                        f'play seat {_e(s)}">{options}</select> <button type="button" '
+                        f'class="seat-btn" data-seat="{_e(s)}" data-from-select="1">Hand to '
+                        "this bot</button></span>")
                 mine = ("" if s == seat else
                         f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
                         f'data-holder="seat:{_e(seat)}">Play it myself</button>')
@@ -439,11 +441,12 @@ def replay(t: Table, seat: str | None, token: str | None, step: int) -> str:
     k = min(step, n)
     q = f"&token={_e(token)}" if token else ""
     nav = (f'<nav class="replay-nav" aria-label="replay steps">'
-           f'<a href="?step=0{q}" aria-label="to the start">⏮</a> '
-           f'<a href="?step={max(0, k - 1)}{q}" rel="prev" aria-label="previous step">◀ back</a> '
+           f'<a href="?step=0{q}" aria-label="to the start">« start</a> '
+           f'<a href="?step={max(0, k - 1)}{q}" rel="prev" aria-label="previous step">‹ back</a> '
            f"<span>step {k} of {n}</span> "
-           f'<a href="?step={min(n, k + 1)}{q}" rel="next" aria-label="next step">next ▶</a> '
-           f'<a href="?step={n}{q}" aria-label="to the end">⏭</a></nav>')
+           f'<a href="?step={min(n, k + 1)}{q}" rel="next" aria-label="next step">next ›</a> '
+           f'<a href="?step={n}{q}" aria-label="to the end">end »</a> '
+           '<small>(or the ← → keys)</small></nav>')
     log = journal_html([entry]) if entry else "<li>The table is set.</li>"
     scene = svg.scene_html(t.game.draw(state.view(seat)), None, seat)
     back = f'<a href="/t/{_e(t.row.id)}{"?token=" + _e(token) if token else ""}">back to the table</a>'

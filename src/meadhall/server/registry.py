@@ -31,8 +31,8 @@ class Option:
 OPTIONS: dict[str, Option] = {
     "campaign": Option(True, False, "Campaign: one table plays the scenarios in order, with "
                                     "the party's sheet and the stages between them"),
-    "players": Option(1, None, "Players at the table (empty: the game's usual count; fewer "
-                               "players than heroes share them)"),
+    "players": Option(1, None, "Players (empty: the usual count; fewer players than heroes "
+                               "share them)"),
 }
 """meadhall's optional setup keys (``campaign``, ``players``)."""
 FLAGS = {k: o.help for k, o in OPTIONS.items()}

@@ -409,7 +409,7 @@ def _walls_svg(walls: Sequence[draw.Wall], centres: Mapping[str, tuple[float, fl
     return "".join(out)
 
 
-GROW = 1.4
+GROW = 1.6
 """How much larger than drawn a small board may be shown where the page has room."""
 
 
@@ -510,7 +510,7 @@ def hex_grid_svg(b: draw.HexGrid, hl: Highlights) -> str:
         corners[c.id] = (cx - size * 0.8, cy - size * 0.5)
         outlines[c.id] = outline
         out.append(_cell_svg(c, outline, cx, cy, legend, hl, c.id in occupied,
-                             label_dy=size * 0.68))
+                             label_dy=size * 0.8))
         terrain = legend.get(c.terrain)
         dark = terrain is not None and terrain.colour.lower() in DARK
         out.append(f'<text x="{_f(cx)}" y="{_f(cy - size * 0.55)}" text-anchor="middle" '
@@ -573,7 +573,8 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
         if terrain and terrain.pattern:
             out.append(outline.format(f'fill="{_pattern_fill(terrain.pattern)}" stroke="none"'))
         fg = ink(terrain.colour) if terrain else "#1a1a1a"
-        for i, line in enumerate(_text_lines(t.label or t.id, 16)[:2]):
+        label_lines = _text_lines(t.label or t.id, 16)[:2]
+        for i, line in enumerate(label_lines):
             out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + 14 + 12 * i)}" '
                        f'text-anchor="middle" font-size="11" font-weight="bold" '
                        f'fill="{fg}" aria-hidden="true">{_e(line)}</text>')
@@ -592,11 +593,13 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
         if hl.active(t.target):
             out.append(outline.format('class="ring" fill="#fff" fill-opacity=".25" '
                                       'stroke="#111" stroke-width="4" stroke-dasharray="7 4"'))
-            out.append(_note_badge(cx, cy - s / 2 + 36, hl.notes.get(t.target or "", "")))
+            # under the tile's name, above its figures
+            out.append(_note_badge(cx, cy - s / 2 + 20 + 12 * len(label_lines),
+                                   hl.notes.get(t.target or "", "")))
         out.append("</g>")
-        tile_spots[t.id] = (cx, cy + 4)
+        tile_spots[t.id] = (cx, cy + (4 if n else 12))
     drawn_slots, rest = _tokens_at(b.tokens, slots, 30, hl)
-    drawn_tiles, loose = _tokens_at(rest, tile_spots, s * 0.62, hl)
+    drawn_tiles, loose = _tokens_at(rest, tile_spots, s * 0.52, hl)
     out.append(drawn_slots + drawn_tiles)
     out.append("</svg>")
     return "".join(out) + _loose_tokens(loose, hl)

@@ -257,7 +257,8 @@
     const b = ev.target.closest("button");
     if (b && b.classList.contains("act")) { act(b.dataset.action); return; }
     if (b && b.classList.contains("seat-btn")) {
-      post(`seats/${encodeURIComponent(b.dataset.seat)}`, { holder: b.dataset.holder });
+      const holder = b.dataset.fromSelect ? b.parentElement.querySelector("select").value : b.dataset.holder;
+      post(`seats/${encodeURIComponent(b.dataset.seat)}`, { holder: holder });
       return;
     }
     if (b && b.id === "roll-for-me") { act("result " + rollWithOdds(JSON.parse(b.dataset.odds))); return; }
