@@ -74,11 +74,12 @@ def test_sweep_includes_the_current_value_as_baseline() -> None:
                 games=20, seed=2)
     res = run(plan, Backend())
     labels = [b.variant.label for b in res.batches]
-    assert labels == ["scenarios.chase.rounds=12 (current)", "scenarios.chase.rounds=4",
+    assert labels == ["scenarios.chase.rounds=4", "scenarios.chase.rounds=12 (current)",
                       "scenarios.chase.rounds=20"]
-    assert res.batches[1].summary["content"] == {"scenarios.chase.rounds": 4}
-    assert res.batches[1].summary["rounds"]["max"] <= 4
-    assert [c["variant"] for c in res.comparisons] == labels[1:]
+    assert res.batches[0].summary["content"] == {"scenarios.chase.rounds": 4}
+    assert res.batches[0].summary["rounds"]["max"] <= 4
+    assert [c["variant"] for c in res.comparisons] == [labels[0], labels[2]]
+    assert {c["baseline"] for c in res.comparisons} == {labels[1]}
     assert all("p_holm" in c and c["p_holm"] >= c["p_value"] for c in res.comparisons)
 
 

@@ -1,11 +1,13 @@
 """Information-set Monte Carlo tree search (single-observer ISMCTS with UCT).
 
-Every iteration starts from a fresh determinization of the position (:func:`search_copy`):
-hidden information is resampled and the engine's own seeded chance rolls the dice, so the tree
-holds only what the players know and its statistics average over the futures they cannot see.
+Every iteration starts from a determinization of the position (:func:`search_copy`): hidden
+information is resampled and the engine's own seeded chance rolls the dice, so the tree holds
+only what the players know and its statistics average over the futures they cannot see. A
+determinization serves as many consecutive iterations as the root has actions (common random
+numbers: the actions are compared against the same futures).
 The tree is open-loop: a node is the sequence of actions from the root, whatever the dice did.
 Selection is UCT with availability counts (an action legal in few determinizations is not
-penalised for the others); a new node is expanded in the game's ``order_actions`` order; a
+penalised for the others) on means normalised by the range of values seen in the search; a new node is expanded in the game's ``order_actions`` order; a
 rollout plays ``depth`` decisions with the random or the heuristic policy and is scored by
 ``Game.evaluate`` (a finished game scores 1 for a win, 0 for a loss). The party cooperates,
 so every decision, a hero's or the players', maximises the same value. Back in a position it
@@ -55,7 +57,7 @@ class MCTSBot:
 
     def __init__(self, seed: int = 0, iterations: int | None = None,
                  seconds: float | None = None, rollout: str = "random", depth: int = 0,
-                 c: float = 0.5, game: Game | None = None) -> None:
+                 c: float = 0.1, game: Game | None = None) -> None:
         if (iterations is None) == (seconds is None):
             raise BotError("mcts needs a budget: a number of iterations or of seconds")
         if iterations is not None and iterations < 1:
@@ -77,11 +79,12 @@ class MCTSBot:
         budget = f"{seconds:g}s" if seconds is not None else str(iterations)
         extra = "" if rollout == "random" else f":rollout={rollout}"
         extra += "" if depth == 0 else f":depth={depth}"
-        extra += "" if c == 0.5 else f":c={c:g}"
+        extra += "" if c == 0.1 else f":c={c:g}"
         self.spec = f"mcts:{budget}{extra}"
         self.last_iterations = 0
         self.last_seconds = 0.0
         self.repetition = Repetition()
+        self._low, self._high = math.inf, -math.inf
 
     # ------------------------------------------------------------------ the search
     def search(self, state: GameState, allowed: list[Action] | None = None) -> _Node:
@@ -89,12 +92,20 @@ class MCTSBot:
         returns the root of the tree."""
         game = self.game or game_of(state)
         root = _Node()
+        self._low, self._high = math.inf, -math.inf
         if allowed is not None:
             root.allowed = {a.text for a in allowed}
         start = time.perf_counter()
         done = 0
+        # Consecutive iterations share one determinization, as many as the root has actions:
+        # the root's actions are first tried against the same hidden cards and dice (common
+        # random numbers), so that they are compared on their merits, not on their luck.
+        share = max(1, len(allowed) if allowed is not None else len(state.legal_actions()))
+        base = state
         while True:
-            self._iterate(state, root, game)
+            if done % share == 0:
+                base = search_copy(state, self.rng)
+            self._iterate(base.clone(), root, game)
             done += 1
             if self.iterations is not None:
                 if done >= self.iterations:
@@ -105,8 +116,7 @@ class MCTSBot:
         self.last_seconds = time.perf_counter() - start
         return root
 
-    def _iterate(self, state: GameState, root: _Node, game: Game) -> None:
-        det = search_copy(state, self.rng)
+    def _iterate(self, det: GameState, root: _Node, game: Game) -> None:
         node = root
         path = [root]
         c = self.c
@@ -139,10 +149,15 @@ class MCTSBot:
             best: _Node | None = None
             best_text = ""
             best_score = -math.inf
+            # Means are normalised by the range of values this search has seen (as MuZero
+            # does): a game's evaluations often differ by a few hundredths, which a fixed
+            # exploration constant would drown.
+            low, span = self._low, self._high - self._low
             for t in by_text:
                 ch = children[t]
                 ch.avail += 1
-                score = ch.total / ch.visits + c * math.sqrt(math.log(ch.avail) / ch.visits)
+                q = (ch.total / ch.visits - low) / span if span > 1e-12 else 0.5
+                score = q + c * math.sqrt(math.log(ch.avail) / ch.visits)
                 if score > best_score:
                     best, best_text, best_score = ch, t, score
             assert best is not None
@@ -150,6 +165,8 @@ class MCTSBot:
             node = best
             path.append(best)
         value = self._rollout(det, game)
+        self._low = min(self._low, value)
+        self._high = max(self._high, value)
         for n in path:
             n.visits += 1
             n.total += value

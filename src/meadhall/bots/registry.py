@@ -8,7 +8,7 @@ A spec is ``KIND[:BUDGET][:KEY=VALUE...]``:
 * ``mcts:N`` or ``mcts:Ts``: ISMCTS with N iterations or T seconds per decision; options
   ``rollout=random|heuristic`` (default random), ``depth=N`` rollout decisions before the
   evaluation (default 0: a new leaf is evaluated at once), ``c=X`` the UCT exploration
-  constant (default 0.5).
+  constant on values normalised to the search's range (default 0.1).
 """
 
 from __future__ import annotations

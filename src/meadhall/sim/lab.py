@@ -51,7 +51,8 @@ class Plan:
 
     def variants(self) -> list[Variant]:
         """The batches, in report order. A sweep always includes the current value as its
-        baseline (played once); without a sweep the first bot is the baseline."""
+        baseline (in its place among numeric values); without a sweep the first bot is the
+        baseline."""
         fixed = tuple(self.content)
         if self.sweep is None:
             return [Variant(b, fixed, b, i == 0) for i, b in enumerate(self.bots)]
@@ -62,6 +63,9 @@ class Plan:
             values_here = list(values)
             if current not in values_here:
                 values_here.insert(0, current)
+                if all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                       for v in values_here):
+                    values_here.sort()  # the current value in its place on the scale
             for v in values_here:
                 is_base = v == current
                 content = fixed if is_base else (*fixed, (path, v))

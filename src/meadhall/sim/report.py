@@ -143,6 +143,18 @@ def measure_lines(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, list[s
     return lines
 
 
+def short(result: LabResult, label: str) -> str:
+    """A batch label without the swept path, which the report names once."""
+    if result.plan.sweep is None:
+        return label
+    return label.replace(f"{result.plan.sweep[0]}=", "")
+
+
+def sweep_line(result: LabResult) -> str:
+    return f"Sweep of {result.plan.sweep[0]} (batches named by its value)" \
+        if result.plan.sweep else ""
+
+
 def print_report(con: Console, result: LabResult) -> None:
     """The run's report in the terminal: win rates, comparisons, every measure per batch."""
     summaries = [b.summary for b in result.batches]
@@ -150,6 +162,8 @@ def print_report(con: Console, result: LabResult) -> None:
     con.print(f"[bold]{escape(str(first['game']))}[/bold] scenario "
               f"{escape(str(first['scenario']))}, heroes {escape(str(first['heroes']))}, "
               f"seed {result.plan.seed}")
+    if result.plan.sweep:
+        con.print(escape(sweep_line(result)))
     t = Table("batch", "games", "wins", "win rate [95% interval]", "unfinished", "errors",
               title="Win rates")
     for b, s in zip(result.batches, summaries, strict=True):
@@ -159,7 +173,7 @@ def print_report(con: Console, result: LabResult) -> None:
             extra = f" ({u['looks']} looks, width {u['width']:.3f}" + \
                 ("" if u["reached"] else f", [red]not {u['width_asked']:g}: --games cap[/red]") \
                 + ")"
-        t.add_row(escape(b.variant.label), str(s["games"]), str(s["wins"]),
+        t.add_row(escape(short(result, b.variant.label)), str(s["games"]), str(s["wins"]),
                   escape(interval(s)) + extra, str(s["unfinished"]),
                   f"[red]{s['errors']}[/red]" if s["errors"] else "0")
     con.print(t)
@@ -169,13 +183,13 @@ def print_report(con: Console, result: LabResult) -> None:
         c = Table("variant", "baseline", "effect", "interval", "p", "p Holm", "",
                   title="Effects on the win rate (simultaneous intervals, Holm-corrected p)")
         for x in result.comparisons:
-            c.add_row(escape(x["variant"]), escape(x["baseline"]),
+            c.add_row(escape(short(result, x["variant"])), escape(short(result, x["baseline"])),
                       f"{100 * x['effect']:+.1f} pts",
                       f"[{100 * x['ci_low']:+.1f}, {100 * x['ci_high']:+.1f}]",
                       f"{x['p_value']:.4g}", f"{x['p_holm']:.4g}",
                       "[bold]significant[/bold]" if x["significant"] else "")
         con.print(c)
-    m = Table("measure", *[escape(b.variant.label) for b in result.batches],
+    m = Table("measure", *[escape(short(result, b.variant.label)) for b in result.batches],
               title="Measures (intervals 95%)")
     for name, cells in measure_lines(summaries):
         m.add_row(escape(name), *[escape(x) for x in cells])
@@ -205,7 +219,7 @@ def plots(result: LabResult) -> list[tuple[str, str]]:
     import matplotlib.pyplot as plt
 
     out: list[tuple[str, str]] = []
-    labels = [b.variant.label for b in result.batches]
+    labels = [short(result, b.variant.label) for b in result.batches]
     summaries = [b.summary for b in result.batches]
     fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.2))
     rates = [s["win_rate"] for s in summaries]
@@ -225,7 +239,8 @@ def plots(result: LabResult) -> list[tuple[str, str]]:
         values = [r["rounds"] for r in b.rows if isinstance(r.get("rounds"), (int, float))]
         if values:
             lo, hi = int(min(values)), int(max(values))
-            ax.hist(values, bins=range(lo, hi + 2), histtype="step", label=b.variant.label,
+            ax.hist(values, bins=range(lo, hi + 2), histtype="step",
+                    label=short(result, b.variant.label),
                     align="left")
     ax.set_xlabel("rounds")
     ax.set_ylabel("games")
@@ -322,10 +337,13 @@ def html_report(result: LabResult, rows: Sequence[Row], results_file: Path | Non
              f"<b>{html.escape(str(first['heroes']))}</b>, seed {result.plan.seed}.</p>"]
     if command:
         parts.append(f"<p>Command: <code>{html.escape(command)}</code></p>")
+    if result.plan.sweep:
+        parts.append(f"<p>{html.escape(sweep_line(result))}.</p>")
     parts.append("<h2>Win rates</h2>")
     parts.append(_table(["batch", "games", "wins", "win rate [95% interval]", "unfinished",
                          "errors"],
-                        [[b.variant.label, str(s["games"]), str(s["wins"]), interval(s),
+                        [[short(result, b.variant.label), str(s["games"]), str(s["wins"]),
+                          interval(s),
                           str(s["unfinished"]), str(s["errors"])]
                          for b, s in zip(result.batches, summaries, strict=True)]))
     parts.append(f"<p class=note>{html.escape(first['ci_method'])}.</p>")
@@ -334,14 +352,15 @@ def html_report(result: LabResult, rows: Sequence[Row], results_file: Path | Non
         parts.append(_table(
             ["variant", "baseline", "effect", "simultaneous interval", "p (McNemar)",
              "p (Holm)", "significant"],
-            [[x["variant"], x["baseline"], f"{100 * x['effect']:+.1f} pts",
+            [[short(result, x["variant"]), short(result, x["baseline"]),
+              f"{100 * x['effect']:+.1f} pts",
               f"[{100 * x['ci_low']:+.1f}, {100 * x['ci_high']:+.1f}]", f"{x['p_value']:.4g}",
               f"{x['p_holm']:.4g}", "yes" if x["significant"] else "no"]
              for x in result.comparisons]))
     for title, svg in plots(result):
         parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
     parts.append("<h2>Measures</h2>")
-    parts.append(_table(["measure", *[b.variant.label for b in result.batches]],
+    parts.append(_table(["measure", *[short(result, b.variant.label) for b in result.batches]],
                         [[n, *cells] for n, cells in measure_lines(summaries)]))
     parts.append("<h2>Games worth a look</h2>")
     found = outliers(rows)
