@@ -75,6 +75,10 @@ class NeedChance(Exception):  # noqa: N818 - control flow, not an error a user s
         self.request = request
 
 
+_NAMES: dict[tuple[object, ...], tuple[tuple[str, ...], bool]] = {}
+"""Option names by options tuple (a die's faces), with whether they are all one name."""
+
+
 class BadForcedResult(IllegalAction):
     """A result queued with :meth:`Chance.force` that the roll or draw it reached cannot give;
     the protocol drops it so that the game can go on."""
@@ -115,10 +119,19 @@ class Chance:
         >>> c.pick("d6", [1, 2, 3, 4, 5, 6])
         3
         """
-        names = tuple(str(o) for o in options)
+        known = _NAMES.get(options) if type(options) is tuple else None
+        if known is None:
+            names = tuple(str(o) for o in options)
+            same = len(set(names)) == 1
+            if type(options) is tuple:
+                if len(_NAMES) > 4096:
+                    _NAMES.clear()
+                _NAMES[options] = (names, same)  # dice faces: the same tuple every roll
+        else:
+            names, same = known
         if not names:
             raise ValueError(f"nothing to pick from for {what}")
-        if len(set(names)) == 1:
+        if same:
             # Not a chance event at all: it never asks the table and never consumes a queued
             # result (which belongs to the next real roll or draw).
             return 0

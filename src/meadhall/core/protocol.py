@@ -115,6 +115,19 @@ class Action:
                 "targets": [t.to_json() for t in self.targets]}
 
 
+_ACTIONS: dict[str, Action] = {}
+"""The plain actions ``legal_actions()`` hands out, one object per text (they are immutable):
+making them costs a dictionary lookup, and ``apply`` recognises them by identity."""
+_ACTIONS_MAX = 200_000
+
+
+def _action(text: str) -> Action:
+    if len(_ACTIONS) >= _ACTIONS_MAX:
+        _ACTIONS.clear()  # an unusually wide game: start again rather than grow without end
+    a = _ACTIONS[text] = Action(text)
+    return a
+
+
 @dataclass(frozen=True, slots=True)
 class Decision:
     """Who must decide what now.
@@ -212,7 +225,7 @@ class GameState(ABC):
     conceded: str | None
 
     _checkpoint: tuple[GameState | Game, int] | None = None
-    _legal_memo: tuple[list[Action], set[int]] | None = None
+    _legal_memo: set[str] | None = None
 
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
                    chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -348,8 +361,10 @@ class GameState(ABC):
             return [Action(RESULT + o) for o in self.pending.request.options]
         if self.outcome().over:
             return []
-        acts = [Action(t) for t in self._legal()]
-        self._legal_memo = (acts, {id(a) for a in acts})
+        texts = self._legal()
+        get = _ACTIONS.get
+        acts = [get(t) or _action(t) for t in texts]
+        self._legal_memo = set(texts)
         return acts
 
     def describe(self, action: Action | str) -> Action:
@@ -398,7 +413,8 @@ class GameState(ABC):
         # to be legal (bots pass those objects). Anything else, such as a text typed by a
         # person or a test that edited the state by hand, is checked against the rules again.
         memo = self.__dict__.pop("_legal_memo", None)
-        if not (memo is not None and isinstance(action, Action) and id(action) in memo[1]) \
+        if not (memo is not None and action.__class__ is Action
+                and _ACTIONS.get(text) is action and text in memo) \
                 and text not in self._legal():
             raise self._why_illegal(text) or IllegalAction(
                 self.game, None, f"{text!r} is not a legal action now "
@@ -566,7 +582,8 @@ class GameState(ABC):
         try:
             self._run(text, events)
         except BaseException:
-            self._undo_failed_step()
+            if text != START:
+                self._undo_failed_step()
             raise
         if text != START:
             self.log.append(text)
@@ -743,9 +760,10 @@ class Game(ABC):
         """Like :meth:`new_game`, and also the events of the automated setup steps (the first
         draws and rolls), for a table that shows them."""
         state = self.blank_state(self.normalise_setup(setup), seed, chance, auto_choices)
-        events = state._run_atomic(START, [])
-        # Its setup and seed rebuild it: a failed step is undone by replaying the log.
+        # Its setup and seed rebuild it: a failed step is undone by replaying the log (a
+        # failure in the setup steps themselves just raises: there is no game yet).
         state._checkpoint = (self, 0)  # type: ignore[assignment]
+        events = state._run_atomic(START, [])
         return state, events
 
     def replay(self, setup: Mapping[str, Any] | None, seed: int, log: Iterable[str],
