@@ -10,9 +10,10 @@ small, then destroy them one by one, each needing one attack of 1, 2, ... 6 Dama
 near a Knockout, a spare life while the First Champion marker is red), Fury (Upgrades: red dice,
 Boons, cubes), the Points of Interest, time left, and what the champions can still do: each
 champion who still has a turn this round is given the best plan of their remaining Actions
-(move next to a Face, relocate cubes onto the pile, attack with it; :func:`plan`), and every
-champion the worth of their piles for the next round. So a one-decision-ahead search sees the
-value of setting up a turn, not only of Damage already done.
+(move next to a Face or a minion, relocate cubes onto a pile, attack with it, rolling the best
+part of the pool; :func:`turn_plan`), and every champion the worth of their piles for the next
+round. So a one-decision-ahead search sees the value of setting up a turn, not only of Damage
+already done. In the last round only destroying Thor counts.
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ attack is weighed against it in :func:`thor_work`)."""
 HEALTH_LINEAR = 0.25
 """Work units per Health Point: every point lost must be healed with Actions that could
 have attacked."""
-HEALTH_KO = 8.0
+HEALTH_KO = 4.0
 """Extra worth of the last Health Points, which keep a champion from a Knockout."""
 HEALTH_SCALE = 3.0
 GREY_FACTOR = 3.0
@@ -57,8 +58,6 @@ NOW = 0.85
 """Share of the planned attacks of this round's remaining turns counted now."""
 NEXT = 0.45
 """Share of a pile's next-round attack counted now (Thor moves, minions strike first)."""
-THREAT_VALUE = 0.0
-"""Work units per point of Damage a champion-hunting minion would deal, removed by a kill."""
 WOUND_SHARE = 0.3
 """Share of a kill's worth that a wound short of it counts (the minion may be hit again)."""
 MELEE_SHARE = 0.6
@@ -260,14 +259,12 @@ def reach_faces(s: BattleForgeState, area: str, long_reach: bool = False
 Rondel = tuple[int, ...]
 
 
-def spread(cnt: Rondel, i: int, kinds: tuple[tuple[int, ...], ...] | None = None) -> Rondel:
-    """Counts after the Three Steps on space ``i``: its cubes go 1 by 1 clockwise (the
-    temporary and frost cubes among them are then discarded; ``kinds`` holds their counts)."""
+def spread(cnt: Rondel, i: int) -> Rondel:
+    """Cube counts after the Three Steps on space ``i``: its cubes go 1 by 1 clockwise."""
     out = list(cnt)
     n = out[i]
     out[i] = 0
-    keep = n - (kinds[i][0] if kinds else 0)
-    for j in range(1, keep + 1):
+    for j in range(1, n + 1):
         out[(i + j) % 6] += 1
     return tuple(out)
 
@@ -396,10 +393,11 @@ class Planner:
 NOWHERE: Reach = ((), (), (), ())
 
 
-def kill_values(s: BattleForgeState, prices: dict[str, float]
-                ) -> dict[str, tuple[int, float, float]]:
+def kill_values(s: BattleForgeState) -> dict[str, tuple[int, float, float]]:
     """Per active minion: (Health left, worth of destroying it, its Counterattack): the Fury
-    it gives, the Point of Interest hunter it removes, the Damage it would deal next."""
+    it gives and the Point of Interest hunter it removes (a champion hunter stands up again
+    soon: counting the Damage it would not deal made the champions chase kills instead of
+    Thor)."""
     out = {}
     hunt = s.scenario_poi == "flame"
     for m in s.minions.values():
@@ -409,8 +407,6 @@ def kill_values(s: BattleForgeState, prices: dict[str, float]
         worth = FURY_VALUE * side.fury
         if side.target != "champions" and hunt:
             worth += MINION_VALUE * (side.health - m.damage)
-        if side.target != "poi":
-            worth += THREAT_VALUE * side.damage
         out[m.id] = (side.health - m.damage, worth, float(side.counter))
     return out
 
@@ -701,7 +697,7 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
 
     # What the champions can still do: this round's remaining turns, then the next round.
     plans = 0.0
-    kills = kill_values(s, prices)
+    kills = kill_values(s)
     if s.phase == "champions":
         order = s.turn_order()
         pos = min(s.turn_pos, len(order) - 1)
