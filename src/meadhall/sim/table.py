@@ -197,8 +197,12 @@ def markdown(cells: Iterable[Cell]) -> str:
     for c in cells:
         by_game.setdefault(c.game, []).append(c)
     parts = []
-    for gid, gcells in by_game.items():
+    for gid in sorted(by_game, key=lambda g: (g == "toy", g)):  # the demonstration game last
+        gcells = by_game[gid]
         bots = list(dict.fromkeys(c.bot for c in gcells))
+        order = [s.id for s in games.get(gid).scenarios()]
+        gcells.sort(key=lambda c: (order.index(c.scenario) if c.scenario in order else
+                                   len(order), not c.default, len(c.heroes)))
         rows: dict[tuple[str, tuple[str, ...]], dict[str, Cell]] = {}
         for c in gcells:
             rows.setdefault((c.scenario, c.heroes), {})[c.bot] = c
