@@ -379,6 +379,34 @@ def sim_cmd(
         raise typer.Exit(code)
 
 
+@app.command("sim-table")
+@friendly
+def sim_table_cmd(
+    game: Annotated[list[str] | None, typer.Argument(help="game ids (default: every game)")]
+    = None,
+    scenario: Annotated[list[str] | None, typer.Option(help="only these scenario ids")] = None,
+    n_games: Annotated[str | None, typer.Option("--games", help="BOT=N,...: the bots and "
+                                                "their games per cell (default "
+                                                "random=100,heuristic=60,mcts:50=20)")] = None,
+    others: Annotated[float, typer.Option(help="parties other than the default play this "
+                                          "share of the games (at least 10)")] = 1.0,
+    default_party: Annotated[bool, typer.Option("--default-party", help="only the default "
+                                                "party of each scenario")] = False,
+    seed: Annotated[int, typer.Option(help="base seed of every cell")] = 1,
+    workers: Annotated[str, typer.Option(help="worker processes, or auto")] = "auto",
+    out: Annotated[Path, typer.Option(help="JSON-lines file the cells are appended to (a "
+                                      "rerun plays only the missing cells)")]
+    = Path("balance-table.jsonl"),
+    markdown: Annotated[bool, typer.Option("--markdown", help="print the file's table as "
+                                           "Markdown, playing nothing")] = False,
+) -> None:
+    """Measure the balance table: every scenario and party size, with each bot."""
+    from meadhall.sim import commands
+
+    commands.table_command(_out(), _err(), game or games.ids(), scenario or None, n_games,
+                           others, not default_party, seed, workers, out, markdown)
+
+
 @app.command("tune")
 @friendly
 def tune_cmd(

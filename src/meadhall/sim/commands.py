@@ -23,7 +23,7 @@ from rich.table import Table
 
 from meadhall.core.errors import ContentError, MeadhallError
 from meadhall.core.protocol import Decision, Event
-from meadhall.sim import report, results
+from meadhall.sim import report, results, table
 from meadhall.sim.lab import Announce, Plan, run
 from meadhall.sim.replay import find_row, replay
 from meadhall.sim.runner import MAX_STEPS, backend
@@ -197,3 +197,34 @@ def replay_command(out: Console, file: Path, row: int, from_log: bool, quiet: bo
               f"{len(json.loads(r.get('log') or '[]'))} log entries; replay: {got.result}, "
               f"{len(got.log)} log entries)")
     return 1
+
+
+def table_command(out: Console, err: Console, game_ids: list[str], scenarios: list[str] | None,
+                  games: str | None, others: float, all_sizes: bool, seed: int, workers: str,
+                  path: Path, as_markdown: bool) -> None:
+    """Run ``meadhall sim-table``: measure the missing cells (one line each as it finishes),
+    or with ``--markdown`` print the file's table."""
+    from meadhall import games as registry
+
+    for gid in game_ids:
+        registry.get(gid)
+    if as_markdown:
+        cells = [c for c in table.load(path) if c.game in game_ids
+                 and (scenarios is None or c.scenario in scenarios)]
+        if not cells:
+            raise MeadhallError(f"{path}: no cells for {', '.join(game_ids)}")
+        out.print(table.markdown(cells), markup=False)
+        return
+    bots = table.parse_games(games)
+    if not 0 < others <= 1:
+        raise MeadhallError("--others takes a share of the games between 0 and 1, e.g. 0.5")
+
+    def done(c: table.Cell) -> None:
+        out.print(f"{c.game} {c.scenario} {','.join(c.heroes)} {c.bot}: {table.figure(c)} "
+                  f"({c.seconds:.0f} s)", markup=False)
+
+    with backend("local", parse_workers(workers)) as b, progress_bar(err) as announce:
+        cells = table.measure(game_ids, bots, seed, path, b, scenarios, all_sizes, others,
+                              announce, done)
+    out.print(f"{len(cells)} cells in {escape(str(path))}; `meadhall sim-table --markdown "
+              f"--out {escape(str(path))}` prints the table")

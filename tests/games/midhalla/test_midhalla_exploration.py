@@ -121,9 +121,18 @@ def test_numbered_side_touches_the_explored_path_and_paths_turn_with_the_tile() 
 @pytest.mark.rule("midhalla", "Phase 1: Exploration")
 def test_exploration_ends_when_the_campaign_book_says_so() -> None:
     st = to_exploration(new())
+    # The chapter's (authored, tuned) number of explorations in cycle 1: exploring goes on
+    # until exactly that many paths are explored.
+    quota = st.chapter_data.explorations_per_cycle[0]
     st.apply("explore B")
     st.apply("explore D")
-    assert st.phase == "preparation" and st.story == ["V1"]
+    for _ in range(quota - 2):
+        assert st.phase == "exploration" and st.explored_in_cycle < quota
+        st.apply(next(a for a in legal(st) if a.startswith("explore")))
+        while st.phase == "exploration" and not legal(st)[0].startswith("explore"):
+            st.apply(legal(st)[-1])  # the event the section drew
+    assert st.explored_in_cycle == quota
+    assert st.phase == "preparation" and st.story[0] == "V1"
 
 
 @pytest.mark.rule("midhalla", "Verses")

@@ -10,6 +10,8 @@ from meadhall.bots.random import RandomBot
 from meadhall.core.protocol import Action, GameState
 from meadhall.core.rng import Rng
 from meadhall.games.niflheim import GAME
+from meadhall.games.niflheim.evaluation import activation_ended
+from meadhall.games.niflheim.figures import MP
 from meadhall.games.niflheim.testkit import open_map, position
 
 
@@ -112,3 +114,18 @@ def test_kill_event_names_hero_and_enemy_type() -> None:
     assert kill.data["enemy"] == "undead1"
     m = s.measures()
     assert m["undead_killed"] == 1 and m["undead_left"] == 0 and "trigger" not in m
+
+
+def test_an_activation_under_way_is_scored_once_ended_and_the_undead_answered() -> None:
+    """A one-ply bot must not see ending an activation as worse than putting it off: a
+    position in the middle of one is scored after the undead turn it leads to."""
+    fresh = pos({"frida": {"at": "B2", "mp": MP["walking"]}})
+    assert activation_ended(fresh) is fresh  # a declaration's MP are still to be used
+    s = pos({"frida": {"at": "B2", "mp": 1}}, [{"id": 1, "kind": "draugr", "at": "B5"}],
+            map=open_map(8, 8), scenario="2", done=["O2"], items={})
+    before = s.to_json()
+    ended = activation_ended(s)
+    assert s.to_json() == before and ended is not s
+    assert [u.at for u in ended.undead.values()] != [u.at for u in s.undead.values()]
+    assert ended.round > s.round or ended.active != "frida" or ended.heroes["frida"].mp != 1
+    assert GAME.evaluate(s) == GAME.evaluate(ended)

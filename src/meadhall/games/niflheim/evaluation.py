@@ -17,8 +17,8 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
 from meadhall.core.grid import Sq
-from meadhall.core.protocol import Action
-from meadhall.games.niflheim.figures import Hero
+from meadhall.core.protocol import PLAYERS, Action
+from meadhall.games.niflheim.figures import MP, Hero
 
 if TYPE_CHECKING:
     from meadhall.games.niflheim.state import NiflheimState
@@ -187,9 +187,44 @@ CAMPAIGN_LENGTH = 5
 """Scenarios of the campaign as meadhall plays it: 1, 2, 3 or 4, 33, 5."""
 
 
+SETTLE_STEPS = 200
+"""Players' choices taken by default when a look-ahead ends an activation (a safety net)."""
+
+
+def activation_ended(s: NiflheimState) -> NiflheimState:
+    """A hero in the middle of an activation (intent declared, MP or an action already
+    spent): the position once it ends now and the undead have answered, up to the next
+    decision that is not a players' choice with a default. Scoring this, rather than the
+    position itself, puts every action of an activation on the horizon of the undead turn:
+    otherwise ending the activation (after which the undead close in and strike) looks worse
+    than any way of putting it off, and a one-ply bot wastes its MP readying weapons back
+    and forth. Other positions are returned as they are."""
+    if s.active is None:
+        return s
+    h = s.heroes[s.active]
+    if h.intent is None or (h.mp >= MP[h.intent] and not h.acted):
+        return s  # a fresh declaration: its MP are still to be used (scored as they are)
+    d = s.decision()
+    if d is None or d.seat == PLAYERS or "end activation" not in s._legal():
+        return s
+    c = s.clone()
+    c.apply("end activation")
+    for _ in range(SETTLE_STEPS):
+        d = c.decision()
+        if d is None or d.seat != PLAYERS or d.default is None:
+            break
+        c.apply(d.default)
+    return c
+
+
 def evaluate(s: NiflheimState) -> float:
     """The party's prospects, 0 (lost) to 1 (won): the scenario's, or in a campaign the share
-    of scenarios completed plus the one under way."""
+    of scenarios completed plus the one under way; a hero's activation under way is scored
+    as ended (:func:`activation_ended`)."""
+    o = s.outcome()
+    if o.over:
+        return 1.0 if o.result == "win" else 0.0
+    s = activation_ended(s)
     o = s.outcome()
     if o.over:
         return 1.0 if o.result == "win" else 0.0
