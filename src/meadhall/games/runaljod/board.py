@@ -136,17 +136,27 @@ class BoardMixin:
         h = self.hero_at(s)
         return h is not None and not h.fallen
 
-    def sees(self, a: Sq, b: Sq) -> bool:
+    def occupied(self) -> set[Sq]:
+        """Squares whose miniature blocks sight: enemies and standing heroes (Fallen Heroes).
+        A fresh set: callers asking many sight questions of one position compute it once."""
+        occ = {h.at for h in self.heroes.values() if not h.fallen and h.at is not None}
+        for e in self.enemies:
+            occ.add(e.at)
+            if e.also is not None:
+                occ.add(e.also)
+        return occ
+
+    def sees(self, a: Sq, b: Sq, occupied: set[Sq] | None = None) -> bool:
         """Line of sight (Attack - Line of sight): blocked by a blocked square on the line or
         by two blocked squares the line passes between; adjacent squares are always visible
         except diagonals between two blocked squares. Blocked: obstacles, squares off the
-        board and miniatures, but not fallen heroes (Fallen Heroes)."""
+        board and miniatures, but not fallen heroes (Fallen Heroes). ``occupied``: the
+        position's :meth:`occupied` squares when the caller has them already."""
         if a == b:
             return True
         open_ = self.board.open
-        occupied = {h.at for h in self.heroes.values() if not h.fallen and h.at is not None}
-        for e in self.enemies:
-            occupied.update(e.squares)
+        if occupied is None:
+            occupied = self.occupied()
         if max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1:
             if a[0] == b[0] or a[1] == b[1]:
                 return True
@@ -343,33 +353,60 @@ class BoardMixin:
             return c
         return cost
 
+    def _enemy_rules(self, e: Enemy) -> tuple[Any, ...]:
+        """What an enemy's movement search needs, looked up once: the board's neighbour table
+        and open squares, the squares no step ends on besides obstacles (bonfires, standing
+        heroes unless Quick or Jump), those a diagonal step cannot squeeze past besides
+        obstacles (standing heroes unless Quick), squares that cost 2 to leave (difficult
+        terrain; for a large enemy only while its whole base is on it), squares that cost 1
+        more to leave (Obstruction), and Jump. Small sets tested beside the board's shared
+        tables, never copies of the whole board."""
+        bm = self.board
+        kw = self.content.enemies[e.kind].keywords
+        quick = "quick" in kw
+        jump = "jump" in kw
+        standing = self.standing_heroes()
+        heroes = {h.at for h in standing}
+        bonfires = set(self.bonfires)
+        closed = bonfires if quick or jump else bonfires | heroes
+        crowd: frozenset[Sq] | set[Sq] = frozenset() if quick else heroes
+        obstruct: set[Sq] = set()
+        difficult: frozenset[Sq] | set[Sq]
+        if jump:
+            difficult = frozenset()
+        else:
+            for h in standing:
+                if any(p.kind == "obstruction" for p in self.hero_passives(h)):
+                    obstruct.update(grid.neighbours(h.at, diagonal=True))
+            if e.also is not None:  # large: only when its whole base is on difficult terrain
+                base = e.squares
+                whole = all(q in bm.difficult for q in base)
+                difficult = {q for q in base if q in bm.difficult} if whole else frozenset()
+            else:
+                difficult = bm.difficult
+        return bm.nbrs, bm.open, closed, crowd, difficult, obstruct, jump
+
     def enemy_field(self, e: Enemy, starts: Iterable[Sq], reverse: bool = False,
-                    limit: int | None = None) -> dict[Sq, int]:
+                    limit: int | None = None, until: list[set[Sq]] | None = None
+                    ) -> dict[Sq, int]:
         """Cheapest movement cost for enemy ``e`` from the nearest of ``starts`` to every
         square it can reach (``reverse``: from every square to the nearest of ``starts``),
         up to ``limit``: the steps of :meth:`enemy_cost_fn` in one Dijkstra search over the
-        board's tables, with each square's rules looked up once."""
-        bm = self.board
-        t, nbrs = bm.terrain, bm.nbrs
-        bonfires = set(self.bonfires)
-        kw = self.content.enemies[e.kind].keywords
-        large = e.also is not None
-        whole = large and all(t.get(q) == "g" for q in e.squares)
-        base = set(e.squares)
-        quick = "quick" in kw
-        jump = "jump" in kw
-        heroes = {h.at for h in self.standing_heroes()}
-        obstruct: set[Sq] = set()
-        for h in self.standing_heroes():
-            if any(p.kind == "obstruction" for p in self.hero_passives(h)):
-                obstruct.update(grid.neighbours(h.at, diagonal=True))
-        open_ = bm.open
-        enter = open_ - bonfires if quick or jump else open_ - bonfires - heroes
-        passable = open_ if quick else open_ - heroes  # for squeezing between two squares
-        difficult = set() if jump else {a for a in bm.difficult
-                                        if not large or (whole and a in base)}
-        if jump:
-            obstruct = set()
+        board's tables, with each square's rules looked up once.
+
+        ``until``: groups of squares; the search stops once every group has a square whose
+        cost is final. The answer then holds every square settled so far with its exact
+        cost and others with costs no lower than those settled, so the least cost over each
+        group is exact (callers need only that)."""
+        nbrs, open_, closed, crowd, difficult, obstruct, jump = self._enemy_rules(e)
+        waiting: dict[Sq, list[int]] = {}
+        left = 0
+        if until is not None:
+            for i, group in enumerate(until):
+                for q in group:
+                    waiting.setdefault(q, []).append(i)
+            done = [False] * len(until)
+            left = len(until)
         # Dial's algorithm: step costs are 1 to 3, so a list of buckets by distance replaces
         # the heap.
         dist: dict[Sq, int] = {}
@@ -382,14 +419,22 @@ class BoardMixin:
             for n in buckets[d]:
                 if dist[n] != d:
                     continue  # reached more cheaply since it was queued
-                if reverse and n not in enter:
+                if until is not None:
+                    for i in waiting.get(n, ()):
+                        if not done[i]:
+                            done[i] = True
+                            left -= 1
+                    if not left:
+                        return dist
+                if reverse and (n not in open_ or n in closed):
                     continue  # no step ends on n
                 for m in nbrs.get(n, ()):
-                    if not reverse and m not in enter:
+                    if not reverse and (m not in open_ or m in closed):
                         continue
-                    if m[0] != n[0] and m[1] != n[1] and not jump and \
-                            (m[0], n[1]) not in passable and (n[0], m[1]) not in passable:
-                        continue
+                    if m[0] != n[0] and m[1] != n[1] and not jump:
+                        p, q = (m[0], n[1]), (n[0], m[1])
+                        if (p not in open_ or p in crowd) and (q not in open_ or q in crowd):
+                            continue
                     a = m if reverse else n  # costs are paid for leaving a square
                     nd = d + (2 if a in difficult else 1) + (a in obstruct)
                     if limit is not None and nd > limit:
@@ -401,6 +446,54 @@ class BoardMixin:
                         buckets[nd].append(m)
             d += 1
         return dist
+
+    def enemy_nearest(self, e: Enemy, origins: Iterable[Sq], is_goal: Callable[[Sq], bool]
+                      ) -> tuple[int, set[Sq]]:
+        """The least movement cost for enemy ``e`` from any of ``origins`` to a square where
+        ``is_goal`` holds, and the origins from which a goal is that cheap ((-1, set()) when
+        no goal can be reached). One search outward from every origin at once that stops at
+        the first cost where goals are met, asking ``is_goal`` only of the squares it
+        settles: the same answer as a field from every goal square, without testing the
+        whole board."""
+        nbrs, open_, closed, crowd, difficult, obstruct, jump = self._enemy_rules(e)
+        dist: dict[Sq, int] = {}
+        came: dict[Sq, set[Sq]] = {}
+        buckets: list[list[Sq]] = [[]]
+        for s0 in origins:
+            dist[s0] = 0
+            came[s0] = {s0}
+            buckets[0].append(s0)
+        d = 0
+        while d < len(buckets):
+            found: set[Sq] = set()
+            for n in buckets[d]:
+                if dist[n] == d and is_goal(n):
+                    found |= came[n]
+            if found:
+                return d, found
+            for n in buckets[d]:
+                if dist[n] != d:
+                    continue
+                src = came[n]
+                for m in nbrs.get(n, ()):
+                    if m not in open_ or m in closed:
+                        continue
+                    if m[0] != n[0] and m[1] != n[1] and not jump:
+                        p, q = (m[0], n[1]), (n[0], m[1])
+                        if (p not in open_ or p in crowd) and (q not in open_ or q in crowd):
+                            continue
+                    nd = d + (2 if n in difficult else 1) + (n in obstruct)
+                    old = dist.get(m, nd + 1)
+                    if nd < old:
+                        dist[m] = nd
+                        came[m] = set(src)
+                        while len(buckets) <= nd:
+                            buckets.append([])
+                        buckets[nd].append(m)
+                    elif nd == old:
+                        came[m] |= src
+            d += 1
+        return -1, set()
 
     def enemy_steps(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
         cost = self.enemy_cost_fn(e)

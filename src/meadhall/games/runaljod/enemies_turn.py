@@ -419,7 +419,8 @@ class EnemiesMixin:
         them (then by counted squares when none can be reached), ties in ``pool`` order."""
         if len(pool) <= 1:
             return list(pool)
-        dist = self.enemy_field(e, e.squares)
+        groups = [set(grid.neighbours(h.at, diagonal=True)) for h in pool]
+        dist = self.enemy_field(e, e.squares, until=groups)
 
         def d(h: Hero) -> float:
             best = INF
@@ -539,7 +540,8 @@ class EnemiesMixin:
             return (self.best(allowed, stands.__getitem__), allowed,
                     why + f", ending adjacent to {self.hname(h)}")
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
-        to_goal = self.enemy_field(e, goals, reverse=True)
+        to_goal = self.enemy_field(e, goals, reverse=True,
+                                   until=[{q} for fp in stands for q in fp])
         lefts = {fp: min(to_goal.get(q, INF) for q in fp) for fp in stands}
         moving = [fp for fp in stands if lefts[fp] < INF]
         if not moving:
@@ -584,16 +586,24 @@ class EnemiesMixin:
             ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
             if ok:  # (then some space of the board sees the target: no need to look further)
                 return self.best(ok, stands.__getitem__), why
-            can_end = self.enemy_end_test(e)
-            seeing = [s for s in self.terrain if can_end(s) and self.sees(s, h.at)]
-            if not seeing:
-                continue
-            to_goal = self.enemy_field(e, seeing, reverse=True)
-            cand = [fp for fp in stands if any(q in to_goal for q in fp)]
+            # toward the nearest space from which it would see the target: the stands from
+            # which such a space is cheapest to reach, then the cheapest stands
+            _, near = self.enemy_nearest(e, {q for fp in stands for q in fp},
+                                         self.sight_goal(e, h.at))
+            cand = [fp for fp in stands if any(q in near for q in fp)]
             if cand:
-                return self.best(cand, lambda fp, t=to_goal, st=stands: (
-                    min(t.get(q, INF) for q in fp), st[fp])), why
+                return self.best(cand, stands.__getitem__), why
         return [], "no space from which it can see a hero"
+
+    def sight_goal(self, e: Enemy, target: Sq) -> Callable[[Sq], bool]:
+        """Whether enemy ``e`` could end its movement on a square and see ``target`` from it
+        (Sight), with the position's figures gathered once."""
+        can_end = self.enemy_end_test(e)
+        occ = self.occupied()
+
+        def goal(s: Sq) -> bool:
+            return can_end(s) and self.sees(s, target, occ)
+        return goal
 
     def retreat_options(self, e: Enemy) -> tuple[list[tuple[Sq, ...]], str]:
         """Retreat (authored AI line): as far as possible from the closest hero."""
