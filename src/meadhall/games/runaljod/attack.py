@@ -202,12 +202,17 @@ class AttackMixin:
         """Targetable enemy spaces, in reading order (:meth:`iter_attack_targets`)."""
         return sorted(self.iter_attack_targets(h, weapon, keywords), key=lambda s: (s[1], s[0]))
 
-    def iter_attack_targets(self, h: Hero, weapon: str, keywords: list[str]) -> Iterator[Sq]:
+    def iter_attack_targets(self, h: Hero, weapon: str, keywords: list[str],
+                            occupied: set[Sq] | None = None) -> Iterator[Sq]:
         """Targetable enemy spaces: adjacent (melee), up to 2 spaces with Large, anything in
-        LoS with Range, anywhere with Vali (Attack step 1; Keywords)."""
+        LoS with Range, anywhere with Vali (Attack step 1; Keywords). ``occupied``: the
+        position's :meth:`occupied` squares when the caller has them."""
         at = h.at
         assert at is not None
-        kw = set(self.content.items[weapon].keywords) | set(keywords)
+        kw = set(self.content.items[weapon].keywords)
+        kw.update(keywords)
+        if occupied is None and self.enemies:
+            occupied = self.occupied()
         anywhere = "range" in kw and "vali" in h.bonus
         for e in self.enemies:
             if h.held_by and e.uid != h.held_by:
@@ -217,12 +222,12 @@ class AttackMixin:
                 if h.held_by or e.captor == h.id or anywhere:
                     yield q
                 elif "range" in kw:
-                    if self.sees(at, q):
+                    if self.sees(at, q, occupied):
                         yield q
                 elif "large" in kw:
-                    if d <= 2 and self.spaces_within(at, q, 2) and self.sees(at, q):
+                    if d <= 2 and self.spaces_within(at, q, 2) and self.sees(at, q, occupied):
                         yield q
-                elif d == 1 and self.sees(at, q):
+                elif d == 1 and self.sees(at, q, occupied):
                     yield q
 
     def attack_choices(self, h: Hero, reduced: bool, keywords: list[str]) -> list[str]:
@@ -245,6 +250,15 @@ class AttackMixin:
             if next(self.iter_attack_targets(h, w, keywords), None) is not None:
                 return True
         return False
+
+    def armed_weapons(self, h: Hero, keywords: list[str]) -> list[str]:
+        """The equipped weapons with at least one target now, in equipment order (each
+        search stops at its first target; the figures are gathered once)."""
+        if not self.enemies:
+            return []
+        occ = self.occupied()
+        return [w for w in self.weapons(h)
+                if next(self.iter_attack_targets(h, w, keywords, occ), None) is not None]
 
     def ask_attack(self, h: Hero, reduced: bool, extra: list[str], keywords: list[str],
                    section: str) -> None:

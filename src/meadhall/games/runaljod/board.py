@@ -23,7 +23,7 @@ class BoardMap:
 
     __shared__ = True  # fastcopy shares it instead of copying
 
-    __slots__ = ("terrain", "open", "nbrs", "difficult")
+    __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits")
 
     def __init__(self, terrain: dict[Sq, str]) -> None:
         self.terrain = terrain
@@ -32,6 +32,27 @@ class BoardMap:
         self.nbrs: dict[Sq, tuple[Sq, ...]] = {
             s: tuple(n for n in grid.neighbours(s, diagonal=True) if n in terrain)
             for s in terrain}
+        self.walk: dict[Sq, tuple[tuple[Sq, tuple[Sq, ...]], ...]] = {}
+        """Steps to open neighbours, each with the open squares beside a diagonal step (it
+        squeezes past if one of them is free; () for an orthogonal step); diagonals between
+        two obstacles are left out (Movement)."""
+        self.leap: dict[Sq, tuple[tuple[Sq, tuple[Sq, ...]], ...]] = {}
+        """Steps to every open neighbour, for figures that jump over what is between."""
+        for s in terrain:
+            walk, leap = [], []
+            for n in self.nbrs[s]:
+                if n not in self.open:
+                    continue
+                leap.append((n, ()))
+                if n[0] != s[0] and n[1] != s[1]:
+                    beside = tuple(c for c in ((n[0], s[1]), (s[0], n[1])) if c in self.open)
+                    if beside:
+                        walk.append((n, beside))
+                else:
+                    walk.append((n, ()))
+            self.walk[s], self.leap[s] = tuple(walk), tuple(leap)
+        self.exits: tuple[Sq, ...] = ()
+        """The exit squares of the last tile (set by :func:`board_map`)."""
 
     def clone(self) -> BoardMap:
         return self
@@ -54,6 +75,10 @@ def board_map(content: RunaljodContent, tiles: list[PlacedTile]) -> BoardMap:
                 for x, ch in enumerate(row):
                     terrain[(t.x + x, y)] = ch
         m = BoardMap(terrain)
+        if tiles:
+            last = tiles[-1]
+            m.exits = tuple((last.x + x, y) for y, r in enumerate(content.tiles[last.tile].rows)
+                            for x, ch in enumerate(r) if ch == "x")
         if len(_BOARD_CACHE) > 4096:
             _BOARD_CACHE.clear()
         _BOARD_CACHE[key] = (content.tiles, m)
@@ -354,12 +379,12 @@ class BoardMixin:
         return cost
 
     def _enemy_rules(self, e: Enemy) -> tuple[Any, ...]:
-        """What an enemy's movement search needs, looked up once: the board's neighbour table
-        and open squares, the squares no step ends on besides obstacles (bonfires, standing
+        """What an enemy's movement search needs, looked up once: the board's steps (every
+        open neighbour for Jump), the squares no step ends on besides obstacles (bonfires, standing
         heroes unless Quick or Jump), those a diagonal step cannot squeeze past besides
         obstacles (standing heroes unless Quick), squares that cost 2 to leave (difficult
-        terrain; for a large enemy only while its whole base is on it), squares that cost 1
-        more to leave (Obstruction), and Jump. Small sets tested beside the board's shared
+        terrain; for a large enemy only while its whole base is on it) and squares that cost 1
+        more to leave (Obstruction). Small sets tested beside the board's shared
         tables, never copies of the whole board."""
         bm = self.board
         kw = self.content.enemies[e.kind].keywords
@@ -384,7 +409,7 @@ class BoardMixin:
                 difficult = {q for q in base if q in bm.difficult} if whole else frozenset()
             else:
                 difficult = bm.difficult
-        return bm.nbrs, bm.open, closed, crowd, difficult, obstruct, jump
+        return bm.leap if jump else bm.walk, closed, crowd, difficult, obstruct
 
     def enemy_field(self, e: Enemy, starts: Iterable[Sq], reverse: bool = False,
                     limit: int | None = None, until: list[set[Sq]] | None = None
@@ -398,7 +423,7 @@ class BoardMixin:
         cost is final. The answer then holds every square settled so far with its exact
         cost and others with costs no lower than those settled, so the least cost over each
         group is exact (callers need only that)."""
-        nbrs, open_, closed, crowd, difficult, obstruct, jump = self._enemy_rules(e)
+        steps, closed, crowd, difficult, obstruct = self._enemy_rules(e)
         waiting: dict[Sq, list[int]] = {}
         left = 0
         if until is not None:
@@ -426,15 +451,13 @@ class BoardMixin:
                             left -= 1
                     if not left:
                         return dist
-                if reverse and (n not in open_ or n in closed):
-                    continue  # no step ends on n
-                for m in nbrs.get(n, ()):
-                    if not reverse and (m not in open_ or m in closed):
+                if reverse and (n in closed or n not in steps) or d == limit:
+                    continue  # no step ends on n, or every step would cost too much
+                for m, beside in steps.get(n, ()):
+                    if not reverse and m in closed:
                         continue
-                    if m[0] != n[0] and m[1] != n[1] and not jump:
-                        p, q = (m[0], n[1]), (n[0], m[1])
-                        if (p not in open_ or p in crowd) and (q not in open_ or q in crowd):
-                            continue
+                    if beside and beside[0] in crowd and beside[-1] in crowd:
+                        continue  # both sides of the diagonal blocked
                     a = m if reverse else n  # costs are paid for leaving a square
                     nd = d + (2 if a in difficult else 1) + (a in obstruct)
                     if limit is not None and nd > limit:
@@ -455,7 +478,7 @@ class BoardMixin:
         the first cost where goals are met, asking ``is_goal`` only of the squares it
         settles: the same answer as a field from every goal square, without testing the
         whole board."""
-        nbrs, open_, closed, crowd, difficult, obstruct, jump = self._enemy_rules(e)
+        steps, closed, crowd, difficult, obstruct = self._enemy_rules(e)
         dist: dict[Sq, int] = {}
         came: dict[Sq, set[Sq]] = {}
         buckets: list[list[Sq]] = [[]]
@@ -475,13 +498,11 @@ class BoardMixin:
                 if dist[n] != d:
                     continue
                 src = came[n]
-                for m in nbrs.get(n, ()):
-                    if m not in open_ or m in closed:
+                for m, beside in steps.get(n, ()):
+                    if m in closed:
                         continue
-                    if m[0] != n[0] and m[1] != n[1] and not jump:
-                        p, q = (m[0], n[1]), (n[0], m[1])
-                        if (p not in open_ or p in crowd) and (q not in open_ or q in crowd):
-                            continue
+                    if beside and beside[0] in crowd and beside[-1] in crowd:
+                        continue
                     nd = d + (2 if n in difficult else 1) + (n in obstruct)
                     old = dist.get(m, nd + 1)
                     if nd < old:

@@ -150,8 +150,7 @@ class EnemiesMixin:
         """Free squares of the last tile's exit (its east edge when it has no exit)."""
         last = self.tiles[-1]
         rows = self.content.tiles[last.tile].rows
-        exits = [(last.x + x, y) for y, r in enumerate(rows) for x, ch in enumerate(r)
-                 if ch == "x"]
+        exits = list(self.board.exits)
         if not exits:
             w = len(rows[0]) - 1
             exits = [(last.x + w, y) for y in range(len(rows))]

@@ -444,71 +444,95 @@ class HeroesMixin:
     def hero_actions(self, h: Hero) -> list[str]:
         """Every legal action of a hero in the actions phase (grammar: docs/formats/runaljod.md,
         "Action texts")."""
-        return list(self.iter_hero_actions(h))
+        out: list[str] = []
+        for group in self.action_groups(h):
+            out += group
+        return out
 
     def has_action(self, h: Hero) -> bool:
-        """Whether the hero has any action left (stops at the first one found)."""
+        """Whether the hero has any action left (stops at the first kind of action found)."""
         if not h.held_by and any(r.place == POOL for r in h.runes) and (
                 not h.space_used("move1") or not h.space_used("move2")):
             return True  # a basic movement with any rune of the pool
-        return next(self.iter_hero_actions(h), None) is not None
+        return any(self.action_groups(h))
 
     def iter_hero_actions(self, h: Hero) -> Iterator[str]:
         """The hero's legal actions one by one, in :meth:`hero_actions` order."""
-        runes = [self.rname(r) for r in self.distinct(h)]
-        assert h.at is not None
+        for group in self.action_groups(h):
+            yield from group
+
+    def action_groups(self, h: Hero) -> Iterator[list[str]]:
+        """The hero's legal actions kind by kind (each list possibly empty), in
+        :meth:`hero_actions` order, so that :meth:`has_action` stops at the first kind."""
+        pool = [r for r in h.runes if r.place == POOL]
+        runes = [f"{r.icon[4:]}{GOD_RUNE}" if r.icon.startswith("god:") else r.icon
+                 for r in pool]
+        at = h.at
+        assert at is not None
+        held = h.held_by
         # Basic actions: two movement spaces, two attack spaces, unlimited interact.
-        if not h.held_by:
+        if not held and runes:
             for _, mp in self.move_spaces(h):
-                yield from [f"move {mp} using {r}" for r in runes]
-        for space, head in (("attack1", "attack"), ("attack2", "reduced attack")):
-            if not h.space_used(space) and self.can_attack_now(h, space == "attack2", []):
-                yield from [f"{head} using {r}" for r in runes]
-        for act in ([] if h.held_by else self.interactions(h)):
-            yield from [f"{act} using {r}" for r in runes]
+                yield [f"move {mp} using {r}" for r in runes]
+        if runes:
+            free1, free2 = not h.space_used("attack1"), not h.space_used("attack2")
+            if free1 or free2:
+                armed = self.armed_weapons(h, [])
+                if free1 and armed:
+                    yield [f"attack using {r}" for r in runes]
+                if free2 and any(len(self.content.items[w].dice) >= 2 for w in armed):
+                    yield [f"reduced attack using {r}" for r in runes]
+            if not held:
+                for act in self.interactions(h):
+                    yield [f"{act} using {r}" for r in runes]
         # God's runes: a sideways (non-god) rune on the interact space.
-        side = [self.rname(r) for r in self.distinct(h, sideways=True, no_god=True)]
-        for r in side:
-            for g in self.altar_face_up():
-                yield from [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
-            yield f"re-throw the altar using {r}"
-        if h.god_rune() is None:
-            for i in range(len(side)):
-                for j in range(i + 1, len(side)):
-                    for g in self.altar_face_up():
-                        yield f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}"
-            for gear in h.equipment:
-                god = self.content.items[gear].god
-                if god and god in self.altar_face_up():
-                    yield from [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}"
-                                for r in side]
+        side = [name for r, name in zip(pool, runes, strict=True)
+                if r.side == "side" and not r.icon.startswith("god:")]
         gr = h.god_rune()
-        if gr is not None and gr.place == POOL and gr.face_up:
-            with_rune = f" with {self.rname(gr)}"
-            yield from [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
-            for gear in h.equipment:
-                if self.content.items[gear].god == gr.god:
-                    yield from [f"invoke {self.iname(gear)}{d}{with_rune}"
-                            for d in self.power_options(h, gear)]
+        if side or gr is not None:
+            altar = self.altar_face_up()
+            for r in side:
+                for g in altar:
+                    yield [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
+                yield [f"re-throw the altar using {r}"]
+            if gr is None:
+                for i in range(len(side)):
+                    for j in range(i + 1, len(side)):
+                        yield [f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}"
+                               for g in altar]
+                if side:
+                    for gear in h.equipment:
+                        god = self.content.items[gear].god
+                        if god and god in altar:
+                            yield [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}"
+                                   for r in side]
+            elif gr.place == POOL and gr.face_up:
+                with_rune = f" with {self.rname(gr)}"
+                yield [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
+                for gear in h.equipment:
+                    if self.content.items[gear].god == gr.god:
+                        yield [f"invoke {self.iname(gear)}{d}{with_rune}"
+                               for d in self.power_options(h, gear)]
         # Skills
         for sid, sk in self.all_skills(h):
-            yield from self.skill_actions(h, sid, sk)
+            yield self.skill_actions(h, sid, sk)
         # Assist an adjacent fallen hero: a physical check with a face up rune; with a face
         # down rune the check cannot be made and counts as failed (ruling 26).
-        for o in self.heroes.values():
-            if h.held_by:
-                break  # Hold: only adjacent to the captor
-            if o.fallen and not o.fell_this_turn and o.at and self.adjacent(h.at, o.at):
-                yield from [f"assist {o.id} using {r}" for r in runes]
+        if not held and runes:  # Hold: only adjacent to the captor
+            for o in self.heroes.values():
+                oat = o.at
+                if o.fallen and not o.fell_this_turn and oat and \
+                        max(abs(at[0] - oat[0]), abs(at[1] - oat[1])) == 1:
+                    yield [f"assist {o.id} using {r}" for r in runes]
         # Free actions: miscellaneous items, the 2-player card.
-        for i in dict.fromkeys(h.misc):
-            if self.content.items[i].use is not None and not self.content.items[i].god:
-                yield f"use {self.iname(i)}"
-        if self.two_player_card() and not self.two_player_used:
+        items = self.content.items
+        yield [f"use {self.iname(i)}" for i in dict.fromkeys(h.misc)
+               if items[i].use is not None and not items[i].god]
+        if not self.two_player_used and self.two_player_card():
             for k, eff in enumerate(self.content.two_player.effects):
-                for o in self.heroes.values():
-                    if not o.fallen and self.effect_useful(o, eff):
-                        yield f"2-player card: {self.two_player_phrase(k)} for {o.id}"
+                yield [f"2-player card: {self.two_player_phrase(k)} for {o.id}"
+                       for o in self.heroes.values()
+                       if not o.fallen and self.effect_useful(o, eff)]
 
     def two_player_phrase(self, k: int) -> str:
         """Effect ``k`` of the 2-player card as action texts write it (``heal 2``)."""
@@ -537,13 +561,14 @@ class HeroesMixin:
             if r is None or r.place != POOL or not r.face_up:
                 return []
             needed.append(r)
-        if sk.destiny and self.destiny_payment(h, sk.destiny, needed) is None:
-            return []
+        if sk.destiny and sum(1 for r in h.runes if r.place == POOL and r.face_up
+                              and all(r is not k for k in needed)) < sk.destiny:
+            return []  # not enough face up runes besides these to pay its destiny
         if h.trance < sk.trance:
             return []
         eff = sk.effect
         base = f"skill {self.names.skill[sid]}"
-        if eff.kind == "attack" and not self.can_attack_now(h, False, list(eff.keywords)):
+        if eff.kind == "attack" and not self.armed_weapons(h, list(eff.keywords)):
             return []
         if eff.kind == "move" and h.held_by:
             return []
@@ -1083,11 +1108,9 @@ class HeroesMixin:
         if self.active_card or not len(self.exploration) or h.at is None:
             return False
         if need_exit:
-            last = self.tiles[-1]
-            rows = self.content.tiles[last.tile].rows
-            exits = [(last.x + x, y) for y, r in enumerate(rows) for x, ch in enumerate(r)
-                     if ch == "x"]
-            if not any(grid.chebyshev(h.at, s) <= 1 for s in exits):
+            at = h.at
+            if not any(max(abs(at[0] - s[0]), abs(at[1] - s[1])) <= 1
+                       for s in self.board.exits):
                 return False
         if len(self.tiles) == 2:
             if any(o.at is not None and self.tile_of(o.at) == 0 for o in self.heroes.values()):
