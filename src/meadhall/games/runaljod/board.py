@@ -23,7 +23,7 @@ class BoardMap:
 
     __shared__ = True  # fastcopy shares it instead of copying
 
-    __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits")
+    __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits", "tile")
 
     def __init__(self, terrain: dict[Sq, str]) -> None:
         self.terrain = terrain
@@ -53,6 +53,9 @@ class BoardMap:
             self.walk[s], self.leap[s] = tuple(walk), tuple(leap)
         self.exits: tuple[Sq, ...] = ()
         """The exit squares of the last tile (set by :func:`board_map`)."""
+        self.tile: dict[Sq, int] = {}
+        """Each square's tile, by its index in the list of tiles in play (set by
+        :func:`board_map`)."""
 
     def clone(self) -> BoardMap:
         return self
@@ -70,11 +73,14 @@ def board_map(content: RunaljodContent, tiles: list[PlacedTile]) -> BoardMap:
     m = hit[1] if hit is not None and hit[0] is content.tiles else None
     if m is None:
         terrain: dict[Sq, str] = {}
-        for t in tiles:
+        tile_of: dict[Sq, int] = {}
+        for i, t in enumerate(tiles):
             for y, row in enumerate(content.tiles[t.tile].rows):
                 for x, ch in enumerate(row):
                     terrain[(t.x + x, y)] = ch
+                    tile_of.setdefault((t.x + x, y), i)
         m = BoardMap(terrain)
+        m.tile = tile_of
         if tiles:
             last = tiles[-1]
             m.exits = tuple((last.x + x, y) for y, r in enumerate(content.tiles[last.tile].rows)
@@ -129,12 +135,7 @@ class BoardMixin:
 
     def tile_of(self, s: Sq) -> int:
         """Index in ``self.tiles`` of the tile holding square ``s`` (-1 when off the board)."""
-        for i, t in enumerate(self.tiles):
-            w = len(self.content.tiles[t.tile].rows[0])
-            h = len(self.content.tiles[t.tile].rows)
-            if t.x <= s[0] < t.x + w and 0 <= s[1] < h:
-                return i
-        return -1
+        return self.board.tile.get(s, -1)
 
     # ------------------------------------------------------------ occupancy
     def hero_at(self, s: Sq) -> Hero | None:
