@@ -12,7 +12,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
 from .content import EnemyData, Upgrade
-from .dice_rules import damage_of, roll_pool, upgrades_of
+from .dice_rules import damage_of, dice_data, roll_pool, upgrades_of
 from .model import (
     POOL,
     S_ATTACK,
@@ -310,7 +310,8 @@ class AttackMixin:
         assert e is not None
         events.append(Event("roll", f"{self.hname(h)} attacks {self.ename(e)} with "
                             f"{it.name} ({', '.join(dice)}): rolls {', '.join(faces)}",
-                            S_ATTACK, {"hero": h.id, "faces": faces}))
+                            S_ATTACK, {"hero": h.id, "faces": faces,
+                                       "dice": dice_data(dice, faces)}))
         for b in used_bonus:
             h.bonus.remove(b)
         ctx: dict[str, Any] = {"hero": h.id, "target": list(target), "weapon": weapon,
@@ -334,7 +335,8 @@ class AttackMixin:
                                      f"{self.hname(h)}'s re-roll", S_KEYWORDS)
             events.append(Event("mark", f"{self.hname(h)} returns the mark token and re-rolls: "
                                 f"{', '.join(ctx['faces'])} (the second roll stands)",
-                                S_KEYWORDS))
+                                S_KEYWORDS, {"hero": h.id, "faces": list(ctx["faces"]),
+                                             "dice": dice_data(ctx["dice"], ctx["faces"])}))
         self.upgrade_step(ctx, events)
 
     def hero_upgrade_skills(self, h: Hero, ctx: dict) -> list[tuple[str, int, str]]:
@@ -447,7 +449,8 @@ class AttackMixin:
                                                      if spent else "")
                             + f"; {raw} damage against {defence} defence icon(s): {dealt} get "
                               "through",
-                            section, {"enemy": e.uid, "hero": h.id, "faces": faces}))
+                            section, {"enemy": e.uid, "hero": h.id, "faces": faces,
+                                      "dice": dice_data(list(ed.dice), faces)}))
         for t in tokens:
             if t == "wound" and dealt <= 0 or t == "hold":
                 continue

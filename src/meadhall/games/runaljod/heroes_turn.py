@@ -14,7 +14,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
 from .content import Effect, SkillData
-from .dice_rules import roll_pool, throw_rune, upgrades_of
+from .dice_rules import dice_data, roll_pool, rune_data, throw_rune, upgrades_of
 from .model import (
     GOD_RUNE,
     POOL,
@@ -193,7 +193,8 @@ class HeroesMixin:
             if thrown:
                 events.append(Event("destiny", f"{self.hname(h)}'s destiny throw: " + ", ".join(
                     f"{self.rname(r)} {r.side}" for r in thrown), S_DESTINY_PHASE,
-                    {"hero": h.id, "runes": [[r.icon, r.side] for r in thrown]}))
+                    {"hero": h.id, "runes": [[r.icon, r.side] for r in thrown],
+                     "dice": rune_data([(self.rname(r), r.side) for r in thrown])}))
                 if any(p.kind == "rethrow_destiny" for p in self.hero_passives(h)):
                     self.rethrow.append([h.id, *(r.icon for r in thrown)])
             self.capricious(h, events)
@@ -226,7 +227,9 @@ class HeroesMixin:
                                 S_DESTINY_PHASE)
         events.append(Event("destiny", f"{self.hname(h)} repeats the destiny throw: "
                             + ", ".join(f"{self.rname(r)} {r.side}" for r in runes),
-                            S_DESTINY_PHASE, {"hero": hid}))
+                            S_DESTINY_PHASE, {
+                                "hero": hid, "runes": [[r.icon, r.side] for r in runes],
+                                "dice": rune_data([(self.rname(r), r.side) for r in runes])}))
         self.capricious(h, events)
 
     def raise_hero(self, h: Hero, upgrades: int, events: list[Event], section: str,
@@ -238,6 +241,7 @@ class HeroesMixin:
             r.side = throw_rune(self.content, self.chance,
                                 f"{self.hname(h)}'s recovery throw: {self.rname(r)}", section)
             r.place = POOL
+        thrown = [(self.rname(r), r.side) for r in h.runes]
         up = sum(1 for r in h.runes if r.side == "up")
         side = sum(1 for r in h.runes if r.side == "side")
         down = len(h.runes) - up - side
@@ -254,7 +258,8 @@ class HeroesMixin:
                             + (f", {upgrades} upgrade(s)" if upgrades else "")
                             + (f": {heal} life point(s)" if heal else
                                ": no life point, stands up with 1 (ruling 27)")
-                            + f", {gained} left", section, {"hero": h.id}))
+                            + f", {gained} left", section,
+                            {"hero": h.id, "dice": rune_data(thrown)}))
         if alone:
             # "If the fallen hero doesn't receive help from another hero to recover, the
             # fallen hero cannot perform an action on the next hero's turn": this one.
@@ -404,7 +409,8 @@ class HeroesMixin:
         events.append(Event("check", f"{self.hname(h)}'s {kind} check with {self.rname(r)} "
                             f"({', '.join(dice)}): {', '.join(faces)}: "
                             + ("passed" if n else "failed"), S_CHECKS,
-                            {"hero": h.id, "faces": faces, "passed": n > 0}))
+                            {"hero": h.id, "faces": faces, "passed": n > 0,
+                             "dice": dice_data(dice, faces)}))
         return n > 0, n
 
     def destiny_payment(self, h: Hero, n: int, keep: list[Rune]) -> list[Rune] | None:
