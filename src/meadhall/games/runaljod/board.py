@@ -441,6 +441,8 @@ class BoardMixin:
             dist[s0] = 0
             buckets[0].append(s0)
         d = 0
+        top = limit if limit is not None else 1 << 30
+        get = dist.get
         while d < len(buckets):
             for n in buckets[d]:
                 if dist[n] != d:
@@ -452,18 +454,24 @@ class BoardMixin:
                             left -= 1
                     if not left:
                         return dist
-                if reverse and (n in closed or n not in steps) or d == limit:
-                    continue  # no step ends on n, or every step would cost too much
-                for m, beside in steps.get(n, ()):
-                    if not reverse and m in closed:
+                if d >= top or reverse and (n in closed or n not in steps):
+                    continue  # every step would cost too much, or no step ends on n
+                if not reverse:  # costs are paid for leaving a square
+                    nd0 = d + (2 if n in difficult else 1) + (n in obstruct)
+                    if nd0 > top:
                         continue
+                for m, beside in steps.get(n, ()):
+                    if reverse:
+                        nd = d + (2 if m in difficult else 1) + (m in obstruct)
+                        if nd > top:
+                            continue
+                    elif m in closed:
+                        continue
+                    else:
+                        nd = nd0
                     if beside and beside[0] in crowd and beside[-1] in crowd:
                         continue  # both sides of the diagonal blocked
-                    a = m if reverse else n  # costs are paid for leaving a square
-                    nd = d + (2 if a in difficult else 1) + (a in obstruct)
-                    if limit is not None and nd > limit:
-                        continue
-                    if nd < dist.get(m, nd + 1):
+                    if nd < get(m, nd + 1):
                         dist[m] = nd
                         while len(buckets) <= nd:
                             buckets.append([])
@@ -499,12 +507,12 @@ class BoardMixin:
                 if dist[n] != d:
                     continue
                 src = came[n]
+                nd = d + (2 if n in difficult else 1) + (n in obstruct)
                 for m, beside in steps.get(n, ()):
                     if m in closed:
                         continue
                     if beside and beside[0] in crowd and beside[-1] in crowd:
                         continue
-                    nd = d + (2 if n in difficult else 1) + (n in obstruct)
                     old = dist.get(m, nd + 1)
                     if nd < old:
                         dist[m] = nd

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Callable, Iterator
-from dataclasses import replace
 from itertools import combinations
 
 from meadhall.core import grid
@@ -37,6 +36,10 @@ from .model import (
     Rune,
 )
 from .names import Names, slug
+
+
+def _reading(s: Sq) -> tuple[int, int]:
+    return (s[1], s[0])
 
 
 class HeroesMixin:
@@ -656,22 +659,23 @@ class HeroesMixin:
         for what, space in (("attack", "attack1"), ("reduced attack", "attack2")):
             if head == what:
                 return HeroAct("attack", rune=icon, space=space)
-        act = HeroAct("", rune=icon, space="interact")
+        # interactions and sideways-rune powers: the rune goes to the interact space
         if head.startswith("search "):
-            return replace(act, kind="search", square=grid.sq(head[7:]))
+            return HeroAct("search", icon, "interact", square=self.parse_sq(head[7:]))
         if head == "explore":
-            return replace(act, kind="explore")
+            return HeroAct("explore", icon, "interact")
         if head.startswith("equip "):
             item, replaced = self.equip_what(head[6:])
-            return replace(act, kind="equip", item=item, replace=replaced)
+            return HeroAct("equip", icon, "interact", item=item, replace=replaced)
         if head.startswith("give "):
             item, _, hero = head[5:].rpartition(" to ")
-            return replace(act, kind="give", item=self.item_id(item), hero=self.heroes[hero].id)
+            return HeroAct("give", icon, "interact", item=self.item_id(item),
+                           hero=self.heroes[hero].id)
         if head.startswith("invoke "):
             power, detail = self._power_what(head[7:])
-            return replace(act, kind="invoke", power=power, detail=detail)
+            return HeroAct("invoke", icon, "interact", power=power, detail=detail)
         if head == "re-throw the altar":
-            return replace(act, kind="rethrow")
+            return HeroAct("rethrow", icon, "interact")
         return None
 
     def attack_what(self, text: str) -> tuple[Sq, str]:
@@ -970,24 +974,28 @@ class HeroesMixin:
         self.refresh_move()
 
     def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...],
-                   cost: Callable[[Sq, Sq], int | None] | None = None) -> list[Sq]:
+                   cost: Callable[[Sq, Sq], int | None] | None = None,
+                   can_end: Callable[[Sq], bool] | None = None) -> list[Sq]:
         """The squares the hero may step to with ``points`` left: a legal step after which
         the movement can still end on a square where the hero may stop (Movement; Terrain).
-        ``cost``: the hero's step costs when the caller has them already."""
+        ``cost``, ``can_end``: the hero's step costs and stopping test when the caller has
+        them already."""
         cost = cost or self.hero_cost_fn(h, kw)
         nbrs = self.board.nbrs
-        can_end = self.hero_end_test(h)
-        last_life = self.life_left(h) <= 1
+        can_end = can_end or self.hero_end_test(h)
+        bonfires = self.bonfires if self.life_left(h) <= 1 else ()
         out = []
         for n in nbrs.get(at, ()):
             c = cost(at, n)
             if c is None or c > points:
                 continue
-            if last_life and n in self.bonfires:
+            if n in bonfires:
                 continue  # a hero may not lose their last life point on purpose
             if can_end(n) or self._can_end_within(n, points - c, cost, can_end):
                 out.append(n)
-        return sorted(out, key=lambda s: (s[1], s[0]))
+        if len(out) > 1:
+            out.sort(key=_reading)
+        return out
 
     def _can_end_within(self, start: Sq, points: int, cost: Callable[[Sq, Sq], int | None],
                         can_end: Callable[[Sq], bool]) -> bool:
@@ -1014,8 +1022,9 @@ class HeroesMixin:
         ask = self.ask
         h = self.heroes[ask["seat"]]
         assert h.at is not None
-        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), cost)
-        can_end = self.hero_can_end(h, h.at)
+        end_test = self.hero_end_test(h)
+        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), cost, end_test)
+        can_end = end_test(h.at)  # the hero's own square: hero_can_end
         opts = [f"step {self.sqname(s)}" for s in steps]
         if can_end:
             opts.append("end move")
