@@ -147,10 +147,11 @@ def check_position(st: RunaljodState) -> None:
     if st.tiles:
         assert board_answers(st.board) == board_answers(fresh_board(st))
     for h in st.heroes.values():
-        skills, passives = st._skill_set(h)
+        skills, passives, bonus = st._skill_set(h)
         want = st.board_skills(h) + [(s, st.content.skills[s]) for s in h.skills]
         assert skills == want
         assert passives == [sk.passive for _, sk in want if sk.passive is not None]
+        assert bonus == sum(p.value for p in passives if p.kind == "move_bonus")
     if not st.enemies:
         return
     ref = st.clone()

@@ -209,25 +209,30 @@ class AttackMixin:
         position's :meth:`occupied` squares when the caller has them."""
         at = h.at
         assert at is not None
-        kw = set(self.content.items[weapon].keywords)
-        kw.update(keywords)
-        if occupied is None and self.enemies:
-            occupied = self.occupied()
-        anywhere = "range" in kw and "vali" in h.bonus
+        own = self.content.items[weapon].keywords
+        ranged = "range" in own or "range" in keywords
+        large = "large" in own or "large" in keywords
+        anywhere = ranged and "vali" in h.bonus
+        held = h.held_by
         for e in self.enemies:
-            if h.held_by and e.uid != h.held_by:
+            if held and e.uid != held:
                 continue  # Hold: can only attack its captor
-            for q in e.squares:  # each space of a large enemy is a target space
-                d = max(abs(at[0] - q[0]), abs(at[1] - q[1]))
-                if h.held_by or e.captor == h.id or anywhere:
+            squares = (e.at,) if e.also is None else (e.at, e.also)
+            for q in squares:  # each space of a large enemy is a target space
+                if held or anywhere or e.captor == h.id:
                     yield q
-                elif "range" in kw:
-                    if self.sees(at, q, occupied):
-                        yield q
-                elif "large" in kw:
-                    if d <= 2 and self.spaces_within(at, q, 2) and self.sees(at, q, occupied):
-                        yield q
-                elif d == 1 and self.sees(at, q, occupied):
+                    continue
+                d = max(abs(at[0] - q[0]), abs(at[1] - q[1]))
+                if ranged:
+                    pass
+                elif large:
+                    if d > 2 or not self.spaces_within(at, q, 2):
+                        continue
+                elif d != 1:
+                    continue
+                if occupied is None:
+                    occupied = self.occupied()
+                if self.sees(at, q, occupied):
                     yield q
 
     def attack_choices(self, h: Hero, reduced: bool, keywords: list[str]) -> list[str]:
@@ -257,8 +262,9 @@ class AttackMixin:
         if not self.enemies:
             return []
         occ = self.occupied()
-        return [w for w in self.weapons(h)
-                if next(self.iter_attack_targets(h, w, keywords, occ), None) is not None]
+        items = self.content.items
+        return [w for w in h.equipment if items[w].weapon
+                and next(self.iter_attack_targets(h, w, keywords, occ), None) is not None]
 
     def ask_attack(self, h: Hero, reduced: bool, extra: list[str], keywords: list[str],
                    section: str) -> None:

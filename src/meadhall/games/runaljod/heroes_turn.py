@@ -98,17 +98,18 @@ class HeroesMixin:
     def hero_passives(self, h: Hero) -> list[Effect]:
         return self._skill_set(h)[1]
 
-    def _skill_set(self, h: Hero) -> tuple[list[tuple[str, SkillData]], list[Effect]]:
-        """(skills, passive effects), cached by what decides them (shared by clones: the
-        values are built from immutable content and never changed by callers)."""
-        key = (h.id, self.coloured_available(h), tuple(h.skills))
+    def _skill_set(self, h: Hero) -> tuple[list[tuple[str, SkillData]], list[Effect], int]:
+        """(skills, passive effects, movement bonus), cached by what decides them (shared by
+        clones: the values are built from immutable content and never changed by callers)."""
         cache = self.__dict__.get("_skcache")
         if cache is None or cache[0] is not self.content:
             cache = self.__dict__["_skcache"] = (self.content, {})
+        key = (h.id, h.damage < self.content.heroes[h.id].coloured, *h.skills)
         hit = cache[1].get(key)
         if hit is None:
             skills = self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
-            hit = (skills, [sk.passive for _, sk in skills if sk.passive is not None])
+            passives = [sk.passive for _, sk in skills if sk.passive is not None]
+            hit = (skills, passives, sum(p.value for p in passives if p.kind == "move_bonus"))
             cache[1][key] = hit
         return hit
 
@@ -438,41 +439,40 @@ class HeroesMixin:
         """The free basic movement spaces with the movement points each gives (the printed
         value plus movement bonuses such as Fleet Foot); of two spaces with the same value
         only the first, since using either is the same action (Basic Actions)."""
-        hd = self.content.heroes[h.id]
+        move = self.content.heroes[h.id].move
         bonus = self.move_bonus(h)
+        used = [r.place for r in h.runes]
         out: list[tuple[str, int]] = []
-        for i, space in enumerate(("move1", "move2")):
-            if not h.space_used(space) and all(v != hd.move[i] + bonus for _, v in out):
-                out.append((space, hd.move[i] + bonus))
+        if "move1" not in used:
+            out.append(("move1", move[0] + bonus))
+        if "move2" not in used and (not out or out[0][1] != move[1] + bonus):
+            out.append(("move2", move[1] + bonus))
         return out
 
     def move_bonus(self, h: Hero) -> int:
         """Extra movement points on every movement action (passive skills: Fleet Foot)."""
-        return sum(p.value for p in self.hero_passives(h) if p.kind == "move_bonus")
+        return self._skill_set(h)[2]
 
     def hero_actions(self, h: Hero) -> list[str]:
         """Every legal action of a hero in the actions phase (grammar: docs/formats/runaljod.md,
         "Action texts")."""
-        out: list[str] = []
-        for group in self.action_groups(h):
-            out += group
-        return out
+        return self._hero_actions(h, False)
 
     def has_action(self, h: Hero) -> bool:
-        """Whether the hero has any action left (stops at the first kind of action found)."""
+        """Whether the hero has any action left (stops after the first kind of action found)."""
         if not h.held_by and any(r.place == POOL for r in h.runes) and (
                 not h.space_used("move1") or not h.space_used("move2")):
             return True  # a basic movement with any rune of the pool
-        return any(self.action_groups(h))
+        return bool(self._hero_actions(h, True))
 
     def iter_hero_actions(self, h: Hero) -> Iterator[str]:
         """The hero's legal actions one by one, in :meth:`hero_actions` order."""
-        for group in self.action_groups(h):
-            yield from group
+        return iter(self._hero_actions(h, False))
 
-    def action_groups(self, h: Hero) -> Iterator[list[str]]:
-        """The hero's legal actions kind by kind (each list possibly empty), in
-        :meth:`hero_actions` order, so that :meth:`has_action` stops at the first kind."""
+    def _hero_actions(self, h: Hero, first: bool) -> list[str]:
+        """The hero's legal actions, kind by kind; ``first``: stop after the first kind that
+        has any (all :meth:`has_action` needs)."""
+        out: list[str] = []
         pool = [r for r in h.runes if r.place == POOL]
         runes = [f"{r.icon[4:]}{GOD_RUNE}" if r.icon.startswith("god:") else r.icon
                  for r in pool]
@@ -480,20 +480,22 @@ class HeroesMixin:
         assert at is not None
         held = h.held_by
         # Basic actions: two movement spaces, two attack spaces, unlimited interact.
-        if not held and runes:
-            for _, mp in self.move_spaces(h):
-                yield [f"move {mp} using {r}" for r in runes]
         if runes:
+            if not held:
+                for _, mp in self.move_spaces(h):
+                    out += [f"move {mp} using {r}" for r in runes]
             free1, free2 = not h.space_used("attack1"), not h.space_used("attack2")
             if free1 or free2:
                 armed = self.armed_weapons(h, [])
                 if free1 and armed:
-                    yield [f"attack using {r}" for r in runes]
+                    out += [f"attack using {r}" for r in runes]
                 if free2 and any(len(self.content.items[w].dice) >= 2 for w in armed):
-                    yield [f"reduced attack using {r}" for r in runes]
+                    out += [f"reduced attack using {r}" for r in runes]
             if not held:
                 for act in self.interactions(h):
-                    yield [f"{act} using {r}" for r in runes]
+                    out += [f"{act} using {r}" for r in runes]
+            if first and out:
+                return out
         # God's runes: a sideways (non-god) rune on the interact space.
         side = [name for r, name in zip(pool, runes, strict=True)
                 if r.side == "side" and not r.icon.startswith("god:")]
@@ -502,29 +504,31 @@ class HeroesMixin:
             altar = self.altar_face_up()
             for r in side:
                 for g in altar:
-                    yield [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
-                yield [f"re-throw the altar using {r}"]
+                    out += [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
+                out.append(f"re-throw the altar using {r}")
             if gr is None:
                 for i in range(len(side)):
                     for j in range(i + 1, len(side)):
-                        yield [f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}"
-                               for g in altar]
+                        out += [f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}"
+                                for g in altar]
                 if side:
                     for gear in h.equipment:
                         god = self.content.items[gear].god
                         if god and god in altar:
-                            yield [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}"
-                                   for r in side]
+                            out += [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}"
+                                    for r in side]
             elif gr.place == POOL and gr.face_up:
                 with_rune = f" with {self.rname(gr)}"
-                yield [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
+                out += [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
                 for gear in h.equipment:
                     if self.content.items[gear].god == gr.god:
-                        yield [f"invoke {self.iname(gear)}{d}{with_rune}"
-                               for d in self.power_options(h, gear)]
+                        out += [f"invoke {self.iname(gear)}{d}{with_rune}"
+                                for d in self.power_options(h, gear)]
+            if first and out:
+                return out
         # Skills
         for sid, sk in self.all_skills(h):
-            yield self.skill_actions(h, sid, sk)
+            out += self.skill_actions(h, sid, sk)
         # Assist an adjacent fallen hero: a physical check with a face up rune; with a face
         # down rune the check cannot be made and counts as failed (ruling 26).
         if not held and runes:  # Hold: only adjacent to the captor
@@ -532,16 +536,28 @@ class HeroesMixin:
                 oat = o.at
                 if o.fallen and not o.fell_this_turn and oat and \
                         max(abs(at[0] - oat[0]), abs(at[1] - oat[1])) == 1:
-                    yield [f"assist {o.id} using {r}" for r in runes]
+                    out += [f"assist {o.id} using {r}" for r in runes]
+        if first and out:
+            return out
         # Free actions: miscellaneous items, the 2-player card.
         items = self.content.items
-        yield [f"use {self.iname(i)}" for i in dict.fromkeys(h.misc)
-               if items[i].use is not None and not items[i].god]
-        if not self.two_player_used and self.two_player_card():
-            for k, eff in enumerate(self.content.two_player.effects):
-                yield [f"2-player card: {self.two_player_phrase(k)} for {o.id}"
-                       for o in self.heroes.values()
-                       if not o.fallen and self.effect_useful(o, eff)]
+        out += [f"use {self.iname(i)}" for i in dict.fromkeys(h.misc)
+                if items[i].use is not None and not items[i].god]
+        if not self.two_player_used and len(self.heroes) == 2:  # two_player_card()
+            heroes = [o for o in self.heroes.values() if not o.fallen]
+            for eff, head in self.two_player_heads():
+                out += [head + o.id for o in heroes if self.effect_useful(o, eff)]
+        return out
+
+    def two_player_heads(self) -> list[tuple[Effect, str]]:
+        """The 2-player card's effects, each with the head of its action texts
+        (``2-player card: heal 2 for ``), built once per content."""
+        cached = self.__dict__.get("_2p")
+        if cached is None or cached[0] is not self.content:
+            heads = [(eff, f"2-player card: {self.two_player_phrase(k)} for ")
+                     for k, eff in enumerate(self.content.two_player.effects)]
+            cached = self.__dict__["_2p"] = (self.content, heads)
+        return cached[1]
 
     def two_player_phrase(self, k: int) -> str:
         """Effect ``k`` of the 2-player card as action texts write it (``heal 2``)."""
@@ -553,10 +569,16 @@ class HeroesMixin:
         return f"effect {k + 1}"
 
     def effect_useful(self, h: Hero, eff: Effect) -> bool:
-        if eff.kind == "heal":
+        """Whether the effect would change anything for the hero (the 2-player card is not
+        offered for nothing)."""
+        kind = eff.kind
+        if kind == "heal":
             return h.damage > 0
-        if eff.kind == "recover_destiny":
-            return any(not r.face_up for r in h.pool())
+        if kind == "recover_destiny":
+            for r in h.runes:  # noqa: SIM110 - a loop, not a generator: a hot path
+                if r.place == POOL and r.side == "down":
+                    return True
+            return False
         return True
 
     def skill_actions(self, h: Hero, sid: str, sk: SkillData) -> list[str]:
@@ -589,17 +611,23 @@ class HeroesMixin:
         """What the interact action can do now (without the rune): search, explore, equip a
         carried card, give a card to an adjacent hero (Interaction)."""
         out = []
-        for s in sorted(self.search_tokens, key=lambda s: (s[1], s[0])):
-            if h.at == s or self.adjacent(h.at, s):
-                out.append(f"search {self.sqname(s)}")
+        at = h.at
+        assert at is not None
+        near = [s for s in self.search_tokens
+                if max(abs(at[0] - s[0]), abs(at[1] - s[1])) <= 1]
+        if len(near) > 1:
+            near.sort(key=_reading)
+        out += [f"search {self.sqname(s)}" for s in near]
         if self.can_explore(h):
             out.append("explore")
+        if not h.misc:
+            return out
         for i in h.misc:
             it = self.content.items[i]
             if it.slot != "misc":
                 out += [t for t in self.equip_texts(h, i) if t not in out]
         for o in self.ordered():
-            if o is h or o.fallen or o.at is None or not self.adjacent(h.at, o.at) \
+            if o is h or o.fallen or o.at is None or not self.adjacent(at, o.at) \
                     or len(o.misc) >= 3:
                 continue
             for i in dict.fromkeys(h.misc):

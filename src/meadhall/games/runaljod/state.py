@@ -63,7 +63,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     """A Runaljod adventure in progress."""
 
     game = ID
-    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache"})
+    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
