@@ -268,6 +268,38 @@ class BoardMixin:
             return c
         return cost
 
+    def hero_steps_fn(self, h: Hero, keywords: tuple[str, ...] = ()
+                      ) -> Callable[[Sq], list[tuple[Sq, int]]]:
+        """Every step a hero may take from a square, with its cost: the steps
+        :meth:`hero_cost_fn` allows, read from the board's step tables (Movement, Terrain,
+        Keywords: Quick, Jump, Obstruction)."""
+        bm = self.board
+        jump = "jump" in keywords
+        quick = jump or "quick" in keywords
+        foes: set[Sq] = set()
+        obstruct: set[Sq] = set()
+        for e in self.enemies:
+            foes.update(e.squares)
+            if "obstruction" in self.content.enemies[e.kind].keywords:
+                for q in e.squares:
+                    obstruct.update(grid.neighbours(q, diagonal=True))
+        if jump:  # over anything on the board, 1 point a step
+            nbrs = bm.nbrs
+
+            def leaps(a: Sq) -> list[tuple[Sq, int]]:
+                return [(b, 1) for b in nbrs.get(a, ())]
+            return leaps
+        walk, difficult = bm.walk, bm.difficult
+        crowd: set[Sq] = set() if quick else foes
+
+        def steps(a: Sq) -> list[tuple[Sq, int]]:
+            # leaving difficult terrain costs 2; Obstruction: leaving a space next to it 1 more
+            c = (2 if a in difficult else 1) + (a in obstruct)
+            return [(b, c) for b, beside in walk.get(a, ())
+                    if b not in crowd and not (beside and beside[0] in crowd
+                                               and beside[-1] in crowd)]
+        return steps
+
     def _blocked_for_hero(self, s: Sq, quick: bool) -> bool:
         if self.is_obstacle(s):
             return True

@@ -1002,43 +1002,40 @@ class HeroesMixin:
         self.refresh_move()
 
     def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...],
-                   cost: Callable[[Sq, Sq], int | None] | None = None,
+                   steps: Callable[[Sq], list[tuple[Sq, int]]] | None = None,
                    can_end: Callable[[Sq], bool] | None = None) -> list[Sq]:
         """The squares the hero may step to with ``points`` left: a legal step after which
         the movement can still end on a square where the hero may stop (Movement; Terrain).
-        ``cost``, ``can_end``: the hero's step costs and stopping test when the caller has
-        them already."""
-        cost = cost or self.hero_cost_fn(h, kw)
-        nbrs = self.board.nbrs
+        ``steps``, ``can_end``: the hero's steps (:meth:`hero_steps_fn`) and stopping test
+        when the caller has them already."""
+        steps = steps or self.hero_steps_fn(h, kw)
         can_end = can_end or self.hero_end_test(h)
         bonfires = self.bonfires if self.life_left(h) <= 1 else ()
         out = []
-        for n in nbrs.get(at, ()):
-            c = cost(at, n)
-            if c is None or c > points:
+        for n, c in steps(at):
+            if c > points:
                 continue
             if n in bonfires:
                 continue  # a hero may not lose their last life point on purpose
-            if can_end(n) or self._can_end_within(n, points - c, cost, can_end):
+            if can_end(n) or self._can_end_within(n, points - c, steps, can_end):
                 out.append(n)
         if len(out) > 1:
             out.sort(key=_reading)
         return out
 
-    def _can_end_within(self, start: Sq, points: int, cost: Callable[[Sq, Sq], int | None],
+    def _can_end_within(self, start: Sq, points: int,
+                        steps: Callable[[Sq], list[tuple[Sq, int]]],
                         can_end: Callable[[Sq], bool]) -> bool:
         """Whether a movement at ``start`` (where the hero cannot stop) with ``points`` left
         can reach a square where it may stop: the cheapest route first, up to ``points``."""
-        nbrs = self.board.nbrs
         best = {start: 0}
         heap = [(0, start)]
         while heap:
             d, s = heapq.heappop(heap)
             if d > best[s]:
                 continue
-            for n in nbrs.get(s, ()):
-                c = cost(s, n)
-                if c is None or d + c > points or d + c >= best.get(n, points + 1):
+            for n, c in steps(s):
+                if d + c > points or d + c >= best.get(n, points + 1):
                     continue
                 if can_end(n):
                     return True
@@ -1046,20 +1043,23 @@ class HeroesMixin:
                 heapq.heappush(heap, (d + c, n))
         return False
 
-    def refresh_move(self, cost: Callable[[Sq, Sq], int | None] | None = None) -> None:
+    def refresh_move(self, steps: Callable[[Sq], list[tuple[Sq, int]]] | None = None
+                     ) -> None:
+        """The options of a movement in progress from where the hero stands; ``steps``: the
+        hero's steps when the caller has them (the other figures have not moved)."""
         ask = self.ask
         h = self.heroes[ask["seat"]]
         assert h.at is not None
         end_test = self.hero_end_test(h)
-        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), cost, end_test)
+        nxt = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), steps, end_test)
         can_end = end_test(h.at)  # the hero's own square: hero_can_end
-        opts = [f"step {self.sqname(s)}" for s in steps]
+        opts = [f"step {self.sqname(s)}" for s in nxt]
         if can_end:
             opts.append("end move")
         ask["options"] = opts
         ask["prompt"] = (f"{self.hname(h)} moves from {self.sqname(h.at)} with "
                          f"{ask['points']} movement point(s) left")
-        if can_end and not steps:
+        if can_end and not nxt:
             self.ask = None  # nothing left to do: the movement ends
 
     def on_move(self, action: str, ask: dict, events: list[Event]) -> None:
@@ -1069,9 +1069,8 @@ class HeroesMixin:
         to = self.parse_sq(action[len("step "):])
         frm = h.at
         assert frm is not None
-        step_cost = self.hero_cost_fn(h, tuple(ask["keywords"]))
-        cost = step_cost(frm, to)
-        assert cost is not None
+        steps = self.hero_steps_fn(h, tuple(ask["keywords"]))
+        cost = next(c for n, c in steps(frm) if n == to)
         ask["points"] -= cost
         h.at = to
         for e in self.enemies:
@@ -1083,7 +1082,7 @@ class HeroesMixin:
         self.ask = ask
         if self.enter_square(h, to, ask, events):
             # the other figures stand where they stood, unless a held enemy moved along
-            self.refresh_move(None if h.captive else step_cost)
+            self.refresh_move(None if h.captive else steps)
 
     def enter_square(self, h: Hero, to: Sq, ask: dict, events: list[Event]) -> bool:
         """Terrain on entering a square: bonfires (adjacent: frozen removed; on it: -1 life)
