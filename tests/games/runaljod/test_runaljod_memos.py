@@ -1,8 +1,8 @@
 """What the speed work remembers or bounds answers exactly what a fresh, unbounded computation
 answers, at every step of random games: the board's shared tables (steps, exits, tiles of
 squares) against tables built afresh from the tiles in play, a hero's cached skills against a
-fresh reading of the content, and the enemies' bounded searches (Movement, Sight, the closest
-hero) against reference versions that search the whole board with a plain Dijkstra over
+fresh reading of the content, a hero's step tables against the step rule, and the enemies'
+bounded searches (Movement, Sight, the closest hero) against reference versions that search the whole board with a plain Dijkstra over
 ``enemy_cost_fn``, the step rule written out square by square."""
 
 from __future__ import annotations
@@ -152,6 +152,12 @@ def check_position(st: RunaljodState) -> None:
         assert skills == want
         assert passives == [sk.passive for _, sk in want if sk.passive is not None]
         assert bonus == sum(p.value for p in passives if p.kind == "move_bonus")
+        if h.at is not None:  # the step tables allow what the step rule allows
+            for kw in ((), ("quick",), ("jump",)):
+                cost, steps = st.hero_cost_fn(h, kw), st.hero_steps_fn(h, kw)
+                for a in (h.at, *st.board.nbrs[h.at]):
+                    want = [(b, cost(a, b)) for b in st.board.nbrs.get(a, ())]
+                    assert steps(a) == [(b, c) for b, c in want if c is not None]
     if not st.enemies:
         return
     ref = st.clone()
