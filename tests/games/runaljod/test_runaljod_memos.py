@@ -2,8 +2,9 @@
 answers, at every step of random games: the board's shared tables (steps, exits, tiles of
 squares) against tables built afresh from the tiles in play, a hero's cached skills against a
 fresh reading of the content, a hero's step tables against the step rule, and the enemies'
-bounded searches (Movement, Sight, the closest hero) against reference versions that search the whole board with a plain Dijkstra over
-``enemy_cost_fn``, the step rule written out square by square."""
+bounded searches (Movement, Sight, the closest hero) against reference versions that search the
+whole board with a plain Dijkstra over ``enemy_cost_fn``, the step rule written out square by
+square."""
 
 from __future__ import annotations
 
