@@ -247,15 +247,6 @@ class AttackMixin:
                     for t in self.attack_targets(h, w, keywords)]
         return out
 
-    def can_attack_now(self, h: Hero, reduced: bool, keywords: list[str]) -> bool:
-        """Whether :meth:`attack_choices` has any choice (stops at the first target)."""
-        for w in self.weapons(h):
-            if reduced and len(self.content.items[w].dice) < 2:
-                continue
-            if next(self.iter_attack_targets(h, w, keywords), None) is not None:
-                return True
-        return False
-
     def armed_weapons(self, h: Hero, keywords: list[str]) -> list[str]:
         """The equipped weapons with at least one target now, in equipment order (each
         search stops at its first target; the figures are gathered once)."""

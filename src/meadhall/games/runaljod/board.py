@@ -5,7 +5,7 @@ Sections: Movement, Terrain, Attack (Line of sight, Counting spaces), Sight.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
@@ -300,11 +300,6 @@ class BoardMixin:
                                                and beside[-1] in crowd)]
         return steps
 
-    def _blocked_for_hero(self, s: Sq, quick: bool) -> bool:
-        if self.is_obstacle(s):
-            return True
-        return not quick and self.enemy_at(s) is not None
-
     def hero_end_test(self, h: Hero) -> Callable[[Sq], bool]:
         """:meth:`hero_can_end` for one hero and the current board, with the occupied squares
         gathered once (movement searches ask it for many squares)."""
@@ -556,28 +551,6 @@ class BoardMixin:
                         came[m] |= src
             d += 1
         return -1, set()
-
-    def enemy_steps(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
-        cost = self.enemy_cost_fn(e)
-
-        def step(s: Sq) -> Iterator[tuple[Sq, int]]:
-            for n in grid.neighbours(s, diagonal=True):
-                c = cost(s, n)
-                if c is not None:
-                    yield n, c
-        return step
-
-    def enemy_steps_reversed(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
-        cost = self.enemy_cost_fn(e)
-        t = self.terrain
-
-        def step(s: Sq) -> Iterator[tuple[Sq, int]]:
-            for n in grid.neighbours(s, diagonal=True):
-                if n in t:
-                    c = cost(n, s)
-                    if c is not None:
-                        yield n, c
-        return step
 
     # Provided by the heroes' turn rules (heroes_turn.py) that every state also inherits.
     hero_passives: Callable[[Hero], list[Any]]

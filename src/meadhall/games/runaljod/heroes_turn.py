@@ -5,7 +5,7 @@ numbered phases; Destiny; Equipment; Keywords; Terrain)."""
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from itertools import combinations
 
 from meadhall.core import grid
@@ -464,10 +464,6 @@ class HeroesMixin:
                 not h.space_used("move1") or not h.space_used("move2")):
             return True  # a basic movement with any rune of the pool
         return bool(self._hero_actions(h, True))
-
-    def iter_hero_actions(self, h: Hero) -> Iterator[str]:
-        """The hero's legal actions one by one, in :meth:`hero_actions` order."""
-        return iter(self._hero_actions(h, False))
 
     def _hero_actions(self, h: Hero, first: bool) -> list[str]:
         """The hero's legal actions, kind by kind; ``first``: stop after the first kind that
