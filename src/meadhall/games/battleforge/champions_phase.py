@@ -34,6 +34,7 @@ from .basics import (
     S_TAUNT,
     S_THOR_FACES,
     TRANSFORM_FURY,
+    dice_data,
     plural,
 )
 
@@ -624,7 +625,7 @@ class ChampionsPhase:
         a["dice"] = dice
         a["stage"] = "manage"
         events.append(Event("roll", f"{self.cname(a['c'])} rolls {self.dice_text()}", S_SIDES,
-                            {"dice": [list(d) for d in dice]}))
+                            {"champion": a["c"], "dice": dice_data(dice)}))
 
     def ans_roll(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         self.roll(choice, events)
@@ -725,7 +726,8 @@ class ChampionsPhase:
             if i not in a["rerolled"]:
                 a["rerolled"].append(i)
             events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old} -> {d[1]}",
-                                p["sec"], {"die": i + 1, "face": d[1]}))
+                                p["sec"], {"die": i + 1, "face": d[1],
+                                           "dice": dice_data([d])}))
 
     def red_face(self, i: int, events: list[Event]) -> None:
         d = self.atk["dice"][i]
