@@ -1,7 +1,7 @@
 """What BattleForge remembers to save recomputing it answers exactly what a fresh computation
 answers, at every step of random games of both scenarios: minion names (kept for the game and
 its clones), the Decision of the current question (kept with the question, which is replaced,
-never changed)."""
+never changed), the Relocate options of each pattern of cubes."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def answers(s: BattleForgeState) -> dict[str, Any]:
         cid = s.turn["c"]
         out["turn_options"] = s.turn_options(cid)
         out["targets"] = {k: s.attack_targets(cid, k) for k in ("melee", "ranged")}
+        out["relocate"] = s.relocate_options(cid)
     return out
 
 

@@ -35,7 +35,7 @@ from .components import BattleForgeContent, CardData, MinionCardData, MinionSide
 from .gods import Gods
 from .ironborn_phase import IronbornPhase
 from .minions import Minions
-from .other_rules import OtherRules
+from .other_rules import _RELOCATE, OtherRules
 from .positions import Position, check_position
 from .presentation import Presentation
 from .vocabulary import known
@@ -297,9 +297,11 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
 
     def forget_memos(self) -> None:
         """Drop everything remembered to save recomputing it (minion names, the Decision of
-        the current ask): the next questions are answered afresh (tests compare the two)."""
+        the current ask, the Relocate options of rondel patterns): the next questions are
+        answered afresh (tests compare the two)."""
         self._names = {}
         self._made = None
+        _RELOCATE.clear()
 
     # ------------------------------------------------------------------ lookups
     def cname(self, cid: str) -> str:
