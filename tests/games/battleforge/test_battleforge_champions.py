@@ -609,3 +609,58 @@ def test_the_three_actions_must_be_performed() -> None:
     s.champs["ragnar"].rondel = [[] for _ in range(6)]
     restart_turn(s)
     assert "end turn" in legal(s) and s.turn["actions"] == 3
+
+
+@pytest.mark.rule(G, "Dice Sides")
+@pytest.mark.rule(G, "Reroll")
+def test_rolls_and_rerolls_carry_their_dice() -> None:
+    """Every roll and reroll event carries the dice as docs/architecture.md's "Dice in events"
+    says (kind = the die's colour, the side showing, no modifier), so every front end shows
+    them; a reroll event keeps its ``die`` and ``face`` keys."""
+    s = fresh()
+    board_only(s, {"ragnar": [["c", "c"], ["c", "c", "c"], [], [], [], []]})
+    r = s.champs["ragnar"]
+    r.attrs = {"green": 1, "red": 1, "movement": 0}
+    r.area = "D3"
+    s.minions["T1"].area = "D3"
+    restart_turn(s)
+    s.apply("melee space 1 at IronTroll A")
+    s.force("miss", "damage", "counter", "heal")
+    ev = settle(s, ["roll 2 white 1 red 1 green"], stop="manage")
+    rolls = [e for e in ev if e.kind == "roll"]
+    assert len(rolls) == 1 and rolls[0].data["champion"] == "ragnar"
+    assert rolls[0].data["dice"] == [
+        {"kind": "white", "face": "miss", "modifier": 0},
+        {"kind": "white", "face": "damage", "modifier": 0},
+        {"kind": "red", "face": "counter", "modifier": 0},
+        {"kind": "green", "face": "heal", "modifier": 0}]
+    s.apply("reroll with space 2")
+    s.apply("reroll die 1")
+    s.force("double")
+    ev = s.apply("reroll the chosen dice")
+    rerolls = [e for e in ev if e.kind == "reroll"]
+    assert [(e.data["die"], e.data["face"], e.data["dice"]) for e in rerolls] == [
+        (1, "double", [{"kind": "white", "face": "double", "modifier": 0}])]
+
+
+def test_every_roll_event_of_random_games_shows_real_dice() -> None:
+    """In random games, each roll or reroll event's dice are dice of the game with a side they
+    have: the convention holds wherever an attack is rolled."""
+    import random
+
+    from bf_helpers import GAME
+
+    seen = 0
+    for seed in range(3):
+        s = GAME.new_game(None, seed)
+        rng = random.Random(seed)
+        while not s.outcome().over:
+            for e in s.apply(rng.choice(s.legal_actions())):
+                # (the "reroll" event announcing a Reroll Reaction rolls nothing yet)
+                if e.kind == "roll" or e.kind == "reroll" and "is rerolled" in e.text:
+                    seen += 1
+                    assert e.data["dice"] and all(
+                        set(d) == {"kind", "face", "modifier"} and d["modifier"] == 0
+                        and d["face"] in GAME.content.dice[d["kind"]].faces
+                        for d in e.data["dice"]), e
+    assert seen > 10

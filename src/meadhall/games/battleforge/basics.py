@@ -7,7 +7,7 @@ clockwise from north-east.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
 
@@ -102,6 +102,16 @@ def plural(n: int, word: str) -> str:
     if n == 1:
         return f"{n} {word}"
     return f"{n} {'dice' if word == 'die' else word + 's'}"
+
+
+def dice_data(dice: Iterable[Sequence[str]]) -> list[dict[str, str | int]]:
+    """Rolled attack dice as events carry them (docs/architecture.md, "Dice in events"): the
+    die's colour as its kind, the side showing, no modifier (BattleForge dice have none).
+
+    >>> dice_data([["white", "damage"]])
+    [{'kind': 'white', 'face': 'damage', 'modifier': 0}]
+    """
+    return [{"kind": d[0], "face": d[1], "modifier": 0} for d in dice]
 
 
 def copy_deck(d: Deck) -> Deck:

@@ -34,6 +34,7 @@ from .basics import (
     S_TAUNT,
     S_THOR_FACES,
     TRANSFORM_FURY,
+    dice_data,
     plural,
 )
 
@@ -71,7 +72,9 @@ class ChampionsPhase:
             return
         opts = self.turn_options(cid)
         c = self.champs[cid]
-        cubes = " ".join(f"{i + 1}:{len(sp)}" for i, sp in enumerate(c.rondel))
+        r = c.rondel
+        cubes = f"1:{len(r[0])} 2:{len(r[1])} 3:{len(r[2])} 4:{len(r[3])} 5:{len(r[4])} " \
+            f"6:{len(r[5])}"
         self.ask_seat(cid, f"{self.cname(cid)}'s turn in {c.area}: {self.turn['actions']} "
                       f"action(s) left; health {c.health}; cubes per rondel space {cubes}",
                       S_CHAMP_PHASE, opts, "turn", {}, kind="turn")
@@ -95,27 +98,31 @@ class ChampionsPhase:
     def turn_options(self, cid: str) -> list[str]:
         c = self.champs[cid]
         out: list[str] = []
-        if self.turn["actions"] > 0:
+        turn = self.turn
+        if turn["actions"] > 0:
             # Targets depend on the kind of attack only, not on the space: found once.
             named: dict[str, list[str]] = {}
             printed = self.content.boards[c.board].rondel
             for i, sp in enumerate(c.rondel):
                 if not sp:
                     continue
+                n = i + 1
                 for icon in printed[i]:
-                    if icon in ("melee", "ranged"):
-                        if icon not in named:
-                            named[icon] = [self.target_name(tg)
-                                           for tg in self.attack_targets(cid, icon)]
-                        out += [f"{icon} space {i + 1} at {n}" for n in named[icon]]
-                    elif icon == "ritual" and len(sp) + self.boon_bonus(cid, i, "ritual") >= 3:
-                        out.append(f"ritual space {i + 1}")
+                    if icon == "melee" or icon == "ranged":
+                        names = named.get(icon)
+                        if names is None:
+                            names = named[icon] = [self.target_name(tg) for tg in
+                                                   self.attack_targets(cid, icon)]
+                        out += [f"{icon} space {n} at {x}" for x in names]
+                    elif icon == "ritual":
+                        if len(sp) + self.boon_bonus(cid, i, "ritual") >= 3:
+                            out.append(f"ritual space {n}")
                     elif icon == "heal":
-                        out.append(f"heal space {i + 1}")
-                        if self.turn["heal_other"]:
-                            out += [f"heal {self.cname(o)} with space {i + 1}"
+                        out.append(f"heal space {n}")
+                        if turn["heal_other"]:
+                            out += [f"heal {self.cname(o)} with space {n}"
                                     for o in self.heal_others(cid)]
-                out.append(f"move space {i + 1}")
+                out.append(f"move space {n}")
             # Relocate needs a cube other than a Frost Cube (Frost Cubes cannot be Relocated).
             if any(k != "f" for sp in c.rondel for k in sp):
                 out.append("relocate")
@@ -124,10 +131,10 @@ class ChampionsPhase:
         # "the 3 Actions a Champion must perform on their Turn" (Rondel Reactions): the turn
         # can end early only when no Action is possible (ruling 40).
         can_end = not out
-        for window in ("on_your_turn", "anytime"):
-            for name, form in self.usable_skills(cid, window):
-                if self.skill_useful(cid, form):
-                    out.append(f"skill {name}")
+        skills = self.usable_skills(cid, "on_your_turn") + self.usable_skills(cid, "anytime")
+        for name, form in skills:
+            if self.skill_useful(cid, form):
+                out.append(f"skill {name}")
         if can_end:
             out.append("end turn")
         return out
@@ -449,19 +456,25 @@ class ChampionsPhase:
         """Melee: a Minion in the same area or an adjacent Face of Thor. Ranged: a Minion in the
         same or an adjacent area (not through a wall); Faces adjacent to the champion or next to
         such a Face (two further with Gunnar's skill)."""
-        c = self.champs[cid]
-        areas = {c.area} if kind == "melee" else {c.area, *self.board.adjacent(c.area)}
-        out = sorted(mid for mid, m in self.minions.items() if m.area in areas)
-        if self.thor["activated"] and self.thor_adjacent(c.area):
-            d = self.board.direction(self.thor_area, c.area)
-            face = self.face_at(d)
+        here = self.champs[cid].area
+        board = self.board
+        if kind == "melee":
+            out = sorted(mid for mid, m in self.minions.items() if m.area == here)
+        else:
+            areas = {here, *board.adjacent(here)}
+            out = sorted(mid for mid, m in self.minions.items() if m.area in areas)
+        thor = self.thor
+        if thor["activated"] and here in board.adjacent(thor["area"]):
+            d = board.direction(thor["area"], here)
+            assert d is not None
             reach = 0 if kind == "melee" else (2 if self.turn.get("long_reach") else 1)
             faces = self.content.god.faces
-            i = faces.index(face)
-            for k in [0, *[s * j for j in range(1, reach + 1) for s in (-1, 1)]]:
+            i = (d - thor["rot"]) % 6  # the Face pointing at the champion (face_at)
+            destroyed = thor["destroyed"]
+            for k in (0, -1, 1, -2, 2)[:2 * reach + 1]:
                 f = faces[(i + k) % 6]
-                tgt = f"thor-{f}"
-                if f not in self.thor["destroyed"] and tgt not in out:
+                tgt = "thor-" + f
+                if f not in destroyed and tgt not in out:
                     out.append(tgt)
         return out
 
@@ -624,7 +637,7 @@ class ChampionsPhase:
         a["dice"] = dice
         a["stage"] = "manage"
         events.append(Event("roll", f"{self.cname(a['c'])} rolls {self.dice_text()}", S_SIDES,
-                            {"dice": [list(d) for d in dice]}))
+                            {"champion": a["c"], "dice": dice_data(dice)}))
 
     def ans_roll(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         self.roll(choice, events)
@@ -725,7 +738,8 @@ class ChampionsPhase:
             if i not in a["rerolled"]:
                 a["rerolled"].append(i)
             events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old} -> {d[1]}",
-                                p["sec"], {"die": i + 1, "face": d[1]}))
+                                p["sec"], {"die": i + 1, "face": d[1],
+                                           "dice": dice_data([d])}))
 
     def red_face(self, i: int, events: list[Event]) -> None:
         d = self.atk["dice"][i]

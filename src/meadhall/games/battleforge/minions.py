@@ -210,7 +210,8 @@ class Minions:
     def poi_areas(self) -> list[str]:
         """Points of Interest: Heat tokens (The Last Flame) or Unlit Furnaces (Forge of Doom)."""
         if self.scenario_poi == "flame":
-            return sorted(a for a in self.tokens if self.is_heat(a))
+            # (is_heat: Sacred Flame tokens work exactly like Heat tokens)
+            return sorted(a for a, k in self.tokens.items() if k == "heat" or k == "flame")
         return sorted(a for a, n in self.furnaces.items() if n == 0
                       and a not in self.pending_lights)
 
@@ -219,30 +220,32 @@ class Minions:
 
         Champions: the closest; ties go to the Champion who took their Turn first."""
         out: dict[str, int] = {}
-        rank = {c: i for i, c in enumerate(self.turn_order())}
+        order = self.turn_order()
         if target in ("poi", "champions_or_poi"):
+            god = self.thor["area"]
             for a in self.poi_areas():
-                if a != self.thor_area:
+                if a != god:
                     out[a] = 99
             if target == "poi" and out:
                 return out
         dist = self.board.walking(here)
-        reach = [c for c in champs if self.champs[c].area in dist]
+        where = {c: self.champs[c].area for c in champs}
+        reach = [c for c in champs if where[c] in dist]
         if reach:
-            best = min(dist[self.champs[c].area] for c in reach)
-            first = min((c for c in reach if dist[self.champs[c].area] == best),
-                        key=lambda c: rank[c])
-            a = self.champs[first].area
+            best = min(dist[where[c]] for c in reach)
+            first = min((c for c in reach if dist[where[c]] == best), key=order.index)
+            a = where[first]
+            rank = order.index(first)
             if target == "champions_or_poi" and out:
                 pd = min(dist.get(p, 99) for p in out)
                 if pd < best:
                     return {p: 99 for p in out if dist.get(p, 99) == pd}
                 if pd == best:
                     out = {p: 99 for p in out if dist.get(p, 99) == pd}
-                    out[a] = rank[first]
+                    out[a] = rank
                     return out
-                return {a: rank[first]}
-            return {a: rank[first]}
+                return {a: rank}
+            return {a: rank}
         return out
 
     def minion_steps(self, here: str, targets: dict[str, int], left: int) -> list[str]:

@@ -38,6 +38,10 @@ HEAT_TOKENS = 13  # Components: 13 Heat Tokens (Sacred Flames are separate token
 FREEZE_TOKENS = 6  # Components: 6 Freeze Tokens
 
 
+_RELOCATE: dict[tuple[tuple[str, ...], ...], list[str]] = {}
+"""Relocate options by the kinds of cube in each rondel space (see relocate_options)."""
+
+
 class OtherRules:
     """Mixin of :class:`BattleForgeState`: the shared consequences of attacks and effects."""
 
@@ -431,16 +435,24 @@ class OtherRules:
                       else opts[0])
 
     def relocate_options(self, cid: str) -> list[str]:
-        c = self.champs[cid]
-        out = []
-        for a in range(6):
-            kinds = [k for k in dict.fromkeys(c.rondel[a]) if k != "f"]
-            for k in kinds:
-                word = "temporary cube" if k == "t" else "cube"
-                for b in range(6):
-                    if b != a:
-                        out.append(f"relocate {word} from space {a + 1} to space {b + 1}")
-        return out
+        """Every cube (not Frost) that can move, to every other space (Relocate)."""
+        key = tuple(tuple(dict.fromkeys(sp)) for sp in self.champs[cid].rondel)
+        found = _RELOCATE.get(key)
+        if found is None:
+            # The options depend only on which kinds of cube each space holds (in the order
+            # they came): a handful of patterns, worded once.
+            found = []
+            for a, kinds in enumerate(key):
+                for k in kinds:
+                    if k == "f":
+                        continue
+                    word = "temporary cube" if k == "t" else "cube"
+                    found += [f"relocate {word} from space {a + 1} to space {b + 1}"
+                              for b in range(6) if b != a]
+            if len(_RELOCATE) > 4096:
+                _RELOCATE.clear()
+            _RELOCATE[key] = found
+        return list(found)
 
     def ans_relocate(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         t = self.tasks[0]

@@ -35,7 +35,7 @@ from .components import BattleForgeContent, CardData, MinionCardData, MinionSide
 from .gods import Gods
 from .ironborn_phase import IronbornPhase
 from .minions import Minions
-from .other_rules import OtherRules
+from .other_rules import _RELOCATE, OtherRules
 from .positions import Position, check_position
 from .presentation import Presentation
 from .vocabulary import known
@@ -150,13 +150,16 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
 
     game = GAME_ID
     # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
-    _shared = frozenset({"content", "setup", "board", "dice", *FAST_COPY, *REPLACED})
+    _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", *FAST_COPY,
+                         *REPLACED})
 
     def __init__(self, content: BattleForgeContent, setup: dict[str, Any], seed: int,
                  board: Board, chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
         self._init_base(content, setup, seed, chance, auto_choices)
         self.board = board
         self.dice = make_dice(content)
+        self._names: dict[tuple[str, int], str] = {}  # minion names (see minion_name)
+        self._made: tuple[dict[str, Any], Decision] | None = None  # see _decision
         sc = content.scenarios[setup["scenario"]]
         self.scenario_poi: str = sc.poi_kind
         self.order: list[str] = list(setup["heroes"])
@@ -292,6 +295,14 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.minions[mid] = new
         return new
 
+    def forget_memos(self) -> None:
+        """Drop everything remembered to save recomputing it (minion names, the Decision of
+        the current ask, the Relocate options of rondel patterns): the next questions are
+        answered afresh (tests compare the two)."""
+        self._names = {}
+        self._made = None
+        _RELOCATE.clear()
+
     # ------------------------------------------------------------------ lookups
     def cname(self, cid: str) -> str:
         return self.champs[cid].name if cid in self.champs else cid
@@ -307,7 +318,13 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
     def minion_name(self, mid: str) -> str:
         """A minion as players name it: its model and standee letter (``A2`` is "AshFolk B";
         the rulebook's examples say "Troll A", "Draugr B")."""
-        return f"{self.minion_card(self.minions[mid].type).model} {minion_letter(mid)}"
+        k = (mid, self.minions[mid].type)
+        name = self._names.get(k)
+        if name is None:
+            # A name depends only on the content, the scenario, the id and the type, which no
+            # play changes: remembered once for the game and its clones.
+            name = self._names[k] = f"{self.minion_card(k[1]).model} {minion_letter(mid)}"
+        return name
 
     def event_card(self, cid: str) -> CardData:
         if cid in self.content.general_events:
@@ -327,9 +344,15 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         Berserker has both forms' skills ("Special Skills can be used one after the other or
         even cumulatively")."""
         c = self.champs[cid]
-        forms = ["human", "berserker"] if c.form == "berserker" else ["human"]
-        return [(self.skill_of(cid, f).name, f) for f in forms
-                if self.skill_of(cid, f).window == window and c.charges[f] > 0]
+        out = []
+        sk = self.content.human_forms[cid].skill
+        if sk.window == window and c.charges["human"] > 0:
+            out.append((sk.name, "human"))
+        if c.form == "berserker":
+            sk = self.content.berserker_forms[c.berserker].skill
+            if sk.window == window and c.charges["berserker"] > 0:
+                out.append((sk.name, "berserker"))
+        return out
 
     def usable_skill(self, cid: str, window: str) -> tuple[str, str] | None:
         """The first of :meth:`usable_skills`, or None."""
@@ -368,8 +391,9 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         """The id of the attack target that :meth:`target_name` calls ``name``."""
         if name.startswith("Thor's ") and name.endswith(" face"):
             return "thor-" + name[len("Thor's "):-len(" face")]
+        minion_name = self.minion_name
         for mid in self.minions:
-            if self.minion_name(mid) == name:
+            if minion_name(mid) == name:
                 return mid
         raise KeyError(name)
 
@@ -440,7 +464,13 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         a = self.ask
         if a is None:
             return None
-        return Decision(a["seat"], a["prompt"], a["section"], a["kind"], a["default"])
+        # Asks are replaced, never changed, so the Decision made from one is kept with it.
+        made = self._made
+        if made is not None and made[0] is a:
+            return made[1]
+        d = Decision(a["seat"], a["prompt"], a["section"], a["kind"], a["default"])
+        self._made = (a, d)
+        return d
 
     def _legal(self) -> list[str]:
         return list(self.ask["options"]) if self.ask else []

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
 from meadhall.core.grid import Sq
-from meadhall.core.protocol import PLAYERS, Action
+from meadhall.core.protocol import CHANCE, PLAYERS, Action
 from meadhall.games.niflheim.figures import MP, Hero
 
 if TYPE_CHECKING:
@@ -205,7 +205,8 @@ def activation_ended(s: NiflheimState) -> NiflheimState:
     if h.intent is None or (h.mp >= MP[h.intent] and not h.acted):
         return s  # a fresh declaration: its MP are still to be used (scored as they are)
     d = s.decision()
-    if d is None or d.seat == PLAYERS or "end activation" not in s._legal():
+    # a table-mode question for a die's result is not the hero's to answer
+    if d is None or d.seat in (PLAYERS, CHANCE) or "end activation" not in s._legal():
         return s
     c = s.clone()
     c.apply("end activation")

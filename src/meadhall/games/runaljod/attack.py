@@ -12,7 +12,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
 from .content import EnemyData, Upgrade
-from .dice_rules import damage_of, roll_pool, upgrades_of
+from .dice_rules import damage_of, dice_data, roll_pool, upgrades_of
 from .model import (
     POOL,
     S_ATTACK,
@@ -202,27 +202,37 @@ class AttackMixin:
         """Targetable enemy spaces, in reading order (:meth:`iter_attack_targets`)."""
         return sorted(self.iter_attack_targets(h, weapon, keywords), key=lambda s: (s[1], s[0]))
 
-    def iter_attack_targets(self, h: Hero, weapon: str, keywords: list[str]) -> Iterator[Sq]:
+    def iter_attack_targets(self, h: Hero, weapon: str, keywords: list[str],
+                            occupied: set[Sq] | None = None) -> Iterator[Sq]:
         """Targetable enemy spaces: adjacent (melee), up to 2 spaces with Large, anything in
-        LoS with Range, anywhere with Vali (Attack step 1; Keywords)."""
+        LoS with Range, anywhere with Vali (Attack step 1; Keywords). ``occupied``: the
+        position's :meth:`occupied` squares when the caller has them."""
         at = h.at
         assert at is not None
-        kw = set(self.content.items[weapon].keywords) | set(keywords)
-        anywhere = "range" in kw and "vali" in h.bonus
+        own = self.content.items[weapon].keywords
+        ranged = "range" in own or "range" in keywords
+        large = "large" in own or "large" in keywords
+        anywhere = ranged and "vali" in h.bonus
+        held = h.held_by
         for e in self.enemies:
-            if h.held_by and e.uid != h.held_by:
+            if held and e.uid != held:
                 continue  # Hold: can only attack its captor
-            for q in e.squares:  # each space of a large enemy is a target space
-                d = max(abs(at[0] - q[0]), abs(at[1] - q[1]))
-                if h.held_by or e.captor == h.id or anywhere:
+            squares = (e.at,) if e.also is None else (e.at, e.also)
+            for q in squares:  # each space of a large enemy is a target space
+                if held or anywhere or e.captor == h.id:
                     yield q
-                elif "range" in kw:
-                    if self.sees(at, q):
-                        yield q
-                elif "large" in kw:
-                    if d <= 2 and self.spaces_within(at, q, 2) and self.sees(at, q):
-                        yield q
-                elif d == 1 and self.sees(at, q):
+                    continue
+                d = max(abs(at[0] - q[0]), abs(at[1] - q[1]))
+                if ranged:
+                    pass
+                elif large:
+                    if d > 2 or not self.spaces_within(at, q, 2):
+                        continue
+                elif d != 1:
+                    continue
+                if occupied is None:
+                    occupied = self.occupied()
+                if self.sees(at, q, occupied):
                     yield q
 
     def attack_choices(self, h: Hero, reduced: bool, keywords: list[str]) -> list[str]:
@@ -237,14 +247,15 @@ class AttackMixin:
                     for t in self.attack_targets(h, w, keywords)]
         return out
 
-    def can_attack_now(self, h: Hero, reduced: bool, keywords: list[str]) -> bool:
-        """Whether :meth:`attack_choices` has any choice (stops at the first target)."""
-        for w in self.weapons(h):
-            if reduced and len(self.content.items[w].dice) < 2:
-                continue
-            if next(self.iter_attack_targets(h, w, keywords), None) is not None:
-                return True
-        return False
+    def armed_weapons(self, h: Hero, keywords: list[str]) -> list[str]:
+        """The equipped weapons with at least one target now, in equipment order (each
+        search stops at its first target; the figures are gathered once)."""
+        if not self.enemies:
+            return []
+        occ = self.occupied()
+        items = self.content.items
+        return [w for w in h.equipment if items[w].weapon
+                and next(self.iter_attack_targets(h, w, keywords, occ), None) is not None]
 
     def ask_attack(self, h: Hero, reduced: bool, extra: list[str], keywords: list[str],
                    section: str) -> None:
@@ -296,7 +307,8 @@ class AttackMixin:
         assert e is not None
         events.append(Event("roll", f"{self.hname(h)} attacks {self.ename(e)} with "
                             f"{it.name} ({', '.join(dice)}): rolls {', '.join(faces)}",
-                            S_ATTACK, {"hero": h.id, "faces": faces}))
+                            S_ATTACK, {"hero": h.id, "faces": faces,
+                                       "dice": dice_data(dice, faces)}))
         for b in used_bonus:
             h.bonus.remove(b)
         ctx: dict[str, Any] = {"hero": h.id, "target": list(target), "weapon": weapon,
@@ -320,7 +332,8 @@ class AttackMixin:
                                      f"{self.hname(h)}'s re-roll", S_KEYWORDS)
             events.append(Event("mark", f"{self.hname(h)} returns the mark token and re-rolls: "
                                 f"{', '.join(ctx['faces'])} (the second roll stands)",
-                                S_KEYWORDS))
+                                S_KEYWORDS, {"hero": h.id, "faces": list(ctx["faces"]),
+                                             "dice": dice_data(ctx["dice"], ctx["faces"])}))
         self.upgrade_step(ctx, events)
 
     def hero_upgrade_skills(self, h: Hero, ctx: dict) -> list[tuple[str, int, str]]:
@@ -433,7 +446,8 @@ class AttackMixin:
                                                      if spent else "")
                             + f"; {raw} damage against {defence} defence icon(s): {dealt} get "
                               "through",
-                            section, {"enemy": e.uid, "hero": h.id, "faces": faces}))
+                            section, {"enemy": e.uid, "hero": h.id, "faces": faces,
+                                      "dice": dice_data(list(ed.dice), faces)}))
         for t in tokens:
             if t == "wound" and dealt <= 0 or t == "hold":
                 continue

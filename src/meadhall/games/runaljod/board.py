@@ -5,7 +5,7 @@ Sections: Movement, Terrain, Attack (Line of sight, Counting spaces), Sight.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
@@ -23,7 +23,7 @@ class BoardMap:
 
     __shared__ = True  # fastcopy shares it instead of copying
 
-    __slots__ = ("terrain", "open", "nbrs", "difficult")
+    __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits", "tile")
 
     def __init__(self, terrain: dict[Sq, str]) -> None:
         self.terrain = terrain
@@ -32,6 +32,30 @@ class BoardMap:
         self.nbrs: dict[Sq, tuple[Sq, ...]] = {
             s: tuple(n for n in grid.neighbours(s, diagonal=True) if n in terrain)
             for s in terrain}
+        self.walk: dict[Sq, tuple[tuple[Sq, tuple[Sq, ...]], ...]] = {}
+        """Steps to open neighbours, each with the open squares beside a diagonal step (it
+        squeezes past if one of them is free; () for an orthogonal step); diagonals between
+        two obstacles are left out (Movement)."""
+        self.leap: dict[Sq, tuple[tuple[Sq, tuple[Sq, ...]], ...]] = {}
+        """Steps to every open neighbour, for figures that jump over what is between."""
+        for s in terrain:
+            walk, leap = [], []
+            for n in self.nbrs[s]:
+                if n not in self.open:
+                    continue
+                leap.append((n, ()))
+                if n[0] != s[0] and n[1] != s[1]:
+                    beside = tuple(c for c in ((n[0], s[1]), (s[0], n[1])) if c in self.open)
+                    if beside:
+                        walk.append((n, beside))
+                else:
+                    walk.append((n, ()))
+            self.walk[s], self.leap[s] = tuple(walk), tuple(leap)
+        self.exits: tuple[Sq, ...] = ()
+        """The exit squares of the last tile (set by :func:`board_map`)."""
+        self.tile: dict[Sq, int] = {}
+        """Each square's tile, by its index in the list of tiles in play (set by
+        :func:`board_map`)."""
 
     def clone(self) -> BoardMap:
         return self
@@ -49,11 +73,18 @@ def board_map(content: RunaljodContent, tiles: list[PlacedTile]) -> BoardMap:
     m = hit[1] if hit is not None and hit[0] is content.tiles else None
     if m is None:
         terrain: dict[Sq, str] = {}
-        for t in tiles:
+        tile_of: dict[Sq, int] = {}
+        for i, t in enumerate(tiles):
             for y, row in enumerate(content.tiles[t.tile].rows):
                 for x, ch in enumerate(row):
                     terrain[(t.x + x, y)] = ch
+                    tile_of.setdefault((t.x + x, y), i)
         m = BoardMap(terrain)
+        m.tile = tile_of
+        if tiles:
+            last = tiles[-1]
+            m.exits = tuple((last.x + x, y) for y, r in enumerate(content.tiles[last.tile].rows)
+                            for x, ch in enumerate(r) if ch == "x")
         if len(_BOARD_CACHE) > 4096:
             _BOARD_CACHE.clear()
         _BOARD_CACHE[key] = (content.tiles, m)
@@ -104,12 +135,7 @@ class BoardMixin:
 
     def tile_of(self, s: Sq) -> int:
         """Index in ``self.tiles`` of the tile holding square ``s`` (-1 when off the board)."""
-        for i, t in enumerate(self.tiles):
-            w = len(self.content.tiles[t.tile].rows[0])
-            h = len(self.content.tiles[t.tile].rows)
-            if t.x <= s[0] < t.x + w and 0 <= s[1] < h:
-                return i
-        return -1
+        return self.board.tile.get(s, -1)
 
     # ------------------------------------------------------------ occupancy
     def hero_at(self, s: Sq) -> Hero | None:
@@ -136,17 +162,27 @@ class BoardMixin:
         h = self.hero_at(s)
         return h is not None and not h.fallen
 
-    def sees(self, a: Sq, b: Sq) -> bool:
+    def occupied(self) -> set[Sq]:
+        """Squares whose miniature blocks sight: enemies and standing heroes (Fallen Heroes).
+        A fresh set: callers asking many sight questions of one position compute it once."""
+        occ = {h.at for h in self.heroes.values() if not h.fallen and h.at is not None}
+        for e in self.enemies:
+            occ.add(e.at)
+            if e.also is not None:
+                occ.add(e.also)
+        return occ
+
+    def sees(self, a: Sq, b: Sq, occupied: set[Sq] | None = None) -> bool:
         """Line of sight (Attack - Line of sight): blocked by a blocked square on the line or
         by two blocked squares the line passes between; adjacent squares are always visible
         except diagonals between two blocked squares. Blocked: obstacles, squares off the
-        board and miniatures, but not fallen heroes (Fallen Heroes)."""
+        board and miniatures, but not fallen heroes (Fallen Heroes). ``occupied``: the
+        position's :meth:`occupied` squares when the caller has them already."""
         if a == b:
             return True
         open_ = self.board.open
-        occupied = {h.at for h in self.heroes.values() if not h.fallen and h.at is not None}
-        for e in self.enemies:
-            occupied.update(e.squares)
+        if occupied is None:
+            occupied = self.occupied()
         if max(abs(a[0] - b[0]), abs(a[1] - b[1])) == 1:
             if a[0] == b[0] or a[1] == b[1]:
                 return True
@@ -232,10 +268,37 @@ class BoardMixin:
             return c
         return cost
 
-    def _blocked_for_hero(self, s: Sq, quick: bool) -> bool:
-        if self.is_obstacle(s):
-            return True
-        return not quick and self.enemy_at(s) is not None
+    def hero_steps_fn(self, h: Hero, keywords: tuple[str, ...] = ()
+                      ) -> Callable[[Sq], list[tuple[Sq, int]]]:
+        """Every step a hero may take from a square, with its cost: the steps
+        :meth:`hero_cost_fn` allows, read from the board's step tables (Movement, Terrain,
+        Keywords: Quick, Jump, Obstruction)."""
+        bm = self.board
+        jump = "jump" in keywords
+        quick = jump or "quick" in keywords
+        foes: set[Sq] = set()
+        obstruct: set[Sq] = set()
+        for e in self.enemies:
+            foes.update(e.squares)
+            if "obstruction" in self.content.enemies[e.kind].keywords:
+                for q in e.squares:
+                    obstruct.update(grid.neighbours(q, diagonal=True))
+        if jump:  # over anything on the board, 1 point a step
+            nbrs = bm.nbrs
+
+            def leaps(a: Sq) -> list[tuple[Sq, int]]:
+                return [(b, 1) for b in nbrs.get(a, ())]
+            return leaps
+        walk, difficult = bm.walk, bm.difficult
+        crowd: set[Sq] = set() if quick else foes
+
+        def steps(a: Sq) -> list[tuple[Sq, int]]:
+            # leaving difficult terrain costs 2; Obstruction: leaving a space next to it 1 more
+            c = (2 if a in difficult else 1) + (a in obstruct)
+            return [(b, c) for b, beside in walk.get(a, ())
+                    if b not in crowd and not (beside and beside[0] in crowd
+                                               and beside[-1] in crowd)]
+        return steps
 
     def hero_end_test(self, h: Hero) -> Callable[[Sq], bool]:
         """:meth:`hero_can_end` for one hero and the current board, with the occupied squares
@@ -343,33 +406,60 @@ class BoardMixin:
             return c
         return cost
 
+    def _enemy_rules(self, e: Enemy) -> tuple[Any, ...]:
+        """What an enemy's movement search needs, looked up once: the board's steps (every
+        open neighbour for Jump), the squares no step ends on besides obstacles (bonfires, standing
+        heroes unless Quick or Jump), those a diagonal step cannot squeeze past besides
+        obstacles (standing heroes unless Quick), squares that cost 2 to leave (difficult
+        terrain; for a large enemy only while its whole base is on it) and squares that cost 1
+        more to leave (Obstruction). Small sets tested beside the board's shared
+        tables, never copies of the whole board."""
+        bm = self.board
+        kw = self.content.enemies[e.kind].keywords
+        quick = "quick" in kw
+        jump = "jump" in kw
+        standing = self.standing_heroes()
+        heroes = {h.at for h in standing}
+        bonfires = set(self.bonfires)
+        closed = bonfires if quick or jump else bonfires | heroes
+        crowd: frozenset[Sq] | set[Sq] = frozenset() if quick else heroes
+        obstruct: set[Sq] = set()
+        difficult: frozenset[Sq] | set[Sq]
+        if jump:
+            difficult = frozenset()
+        else:
+            for h in standing:
+                if any(p.kind == "obstruction" for p in self.hero_passives(h)):
+                    obstruct.update(grid.neighbours(h.at, diagonal=True))
+            if e.also is not None:  # large: only when its whole base is on difficult terrain
+                base = e.squares
+                whole = all(q in bm.difficult for q in base)
+                difficult = {q for q in base if q in bm.difficult} if whole else frozenset()
+            else:
+                difficult = bm.difficult
+        return bm.leap if jump else bm.walk, closed, crowd, difficult, obstruct
+
     def enemy_field(self, e: Enemy, starts: Iterable[Sq], reverse: bool = False,
-                    limit: int | None = None) -> dict[Sq, int]:
+                    limit: int | None = None, until: list[set[Sq]] | None = None
+                    ) -> dict[Sq, int]:
         """Cheapest movement cost for enemy ``e`` from the nearest of ``starts`` to every
         square it can reach (``reverse``: from every square to the nearest of ``starts``),
         up to ``limit``: the steps of :meth:`enemy_cost_fn` in one Dijkstra search over the
-        board's tables, with each square's rules looked up once."""
-        bm = self.board
-        t, nbrs = bm.terrain, bm.nbrs
-        bonfires = set(self.bonfires)
-        kw = self.content.enemies[e.kind].keywords
-        large = e.also is not None
-        whole = large and all(t.get(q) == "g" for q in e.squares)
-        base = set(e.squares)
-        quick = "quick" in kw
-        jump = "jump" in kw
-        heroes = {h.at for h in self.standing_heroes()}
-        obstruct: set[Sq] = set()
-        for h in self.standing_heroes():
-            if any(p.kind == "obstruction" for p in self.hero_passives(h)):
-                obstruct.update(grid.neighbours(h.at, diagonal=True))
-        open_ = bm.open
-        enter = open_ - bonfires if quick or jump else open_ - bonfires - heroes
-        passable = open_ if quick else open_ - heroes  # for squeezing between two squares
-        difficult = set() if jump else {a for a in bm.difficult
-                                        if not large or (whole and a in base)}
-        if jump:
-            obstruct = set()
+        board's tables, with each square's rules looked up once.
+
+        ``until``: groups of squares; the search stops once every group has a square whose
+        cost is final. The answer then holds every square settled so far with its exact
+        cost and others with costs no lower than those settled, so the least cost over each
+        group is exact (callers need only that)."""
+        steps, closed, crowd, difficult, obstruct = self._enemy_rules(e)
+        waiting: dict[Sq, list[int]] = {}
+        left = 0
+        if until is not None:
+            for i, group in enumerate(until):
+                for q in group:
+                    waiting.setdefault(q, []).append(i)
+            done = [False] * len(until)
+            left = len(until)
         # Dial's algorithm: step costs are 1 to 3, so a list of buckets by distance replaces
         # the heap.
         dist: dict[Sq, int] = {}
@@ -378,23 +468,37 @@ class BoardMixin:
             dist[s0] = 0
             buckets[0].append(s0)
         d = 0
+        top = limit if limit is not None else 1 << 30
+        get = dist.get
         while d < len(buckets):
             for n in buckets[d]:
                 if dist[n] != d:
                     continue  # reached more cheaply since it was queued
-                if reverse and n not in enter:
-                    continue  # no step ends on n
-                for m in nbrs.get(n, ()):
-                    if not reverse and m not in enter:
+                if until is not None:
+                    for i in waiting.get(n, ()):
+                        if not done[i]:
+                            done[i] = True
+                            left -= 1
+                    if not left:
+                        return dist
+                if d >= top or reverse and (n in closed or n not in steps):
+                    continue  # every step would cost too much, or no step ends on n
+                if not reverse:  # costs are paid for leaving a square
+                    nd0 = d + (2 if n in difficult else 1) + (n in obstruct)
+                    if nd0 > top:
                         continue
-                    if m[0] != n[0] and m[1] != n[1] and not jump and \
-                            (m[0], n[1]) not in passable and (n[0], m[1]) not in passable:
+                for m, beside in steps.get(n, ()):
+                    if reverse:
+                        nd = d + (2 if m in difficult else 1) + (m in obstruct)
+                        if nd > top:
+                            continue
+                    elif m in closed:
                         continue
-                    a = m if reverse else n  # costs are paid for leaving a square
-                    nd = d + (2 if a in difficult else 1) + (a in obstruct)
-                    if limit is not None and nd > limit:
-                        continue
-                    if nd < dist.get(m, nd + 1):
+                    else:
+                        nd = nd0
+                    if beside and beside[0] in crowd and beside[-1] in crowd:
+                        continue  # both sides of the diagonal blocked
+                    if nd < get(m, nd + 1):
                         dist[m] = nd
                         while len(buckets) <= nd:
                             buckets.append([])
@@ -402,27 +506,51 @@ class BoardMixin:
             d += 1
         return dist
 
-    def enemy_steps(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
-        cost = self.enemy_cost_fn(e)
-
-        def step(s: Sq) -> Iterator[tuple[Sq, int]]:
-            for n in grid.neighbours(s, diagonal=True):
-                c = cost(s, n)
-                if c is not None:
-                    yield n, c
-        return step
-
-    def enemy_steps_reversed(self, e: Enemy) -> Callable[[Sq], Iterator[tuple[Sq, int]]]:
-        cost = self.enemy_cost_fn(e)
-        t = self.terrain
-
-        def step(s: Sq) -> Iterator[tuple[Sq, int]]:
-            for n in grid.neighbours(s, diagonal=True):
-                if n in t:
-                    c = cost(n, s)
-                    if c is not None:
-                        yield n, c
-        return step
+    def enemy_nearest(self, e: Enemy, origins: Iterable[Sq], is_goal: Callable[[Sq], bool]
+                      ) -> tuple[int, set[Sq]]:
+        """The least movement cost for enemy ``e`` from any of ``origins`` to a square where
+        ``is_goal`` holds, and the origins from which a goal is that cheap ((-1, set()) when
+        no goal can be reached). One search outward from every origin at once that stops at
+        the first cost where goals are met, asking ``is_goal`` only of the squares it
+        settles: the same answer as a field from every goal square, without testing the
+        whole board."""
+        steps, closed, crowd, difficult, obstruct = self._enemy_rules(e)
+        dist: dict[Sq, int] = {}
+        came: dict[Sq, set[Sq]] = {}
+        buckets: list[list[Sq]] = [[]]
+        for s0 in origins:
+            dist[s0] = 0
+            came[s0] = {s0}
+            buckets[0].append(s0)
+        d = 0
+        while d < len(buckets):
+            found: set[Sq] = set()
+            for n in buckets[d]:
+                if dist[n] == d and is_goal(n):
+                    found |= came[n]
+            if found:
+                return d, found
+            for n in buckets[d]:
+                if dist[n] != d:
+                    continue
+                src = came[n]
+                nd = d + (2 if n in difficult else 1) + (n in obstruct)
+                for m, beside in steps.get(n, ()):
+                    if m in closed:
+                        continue
+                    if beside and beside[0] in crowd and beside[-1] in crowd:
+                        continue
+                    old = dist.get(m, nd + 1)
+                    if nd < old:
+                        dist[m] = nd
+                        came[m] = set(src)
+                        while len(buckets) <= nd:
+                            buckets.append([])
+                        buckets[nd].append(m)
+                    elif nd == old:
+                        came[m] |= src
+            d += 1
+        return -1, set()
 
     # Provided by the heroes' turn rules (heroes_turn.py) that every state also inherits.
     hero_passives: Callable[[Hero], list[Any]]

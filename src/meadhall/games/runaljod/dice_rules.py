@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from functools import cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from meadhall.core.chance import Chance
 from meadhall.core.dice import Die
@@ -55,3 +55,21 @@ def damage_of(faces: list[str], cancelled: set[str] | frozenset[str] = frozenset
 
 def upgrades_of(faces: list[str]) -> int:
     return sum(1 for f in faces if f == "upgrade")
+
+
+RUNE_FACES = {"up": "up", "side": "sideways", "down": "down"}
+"""How a thrown rune lies, as the dice of events show it."""
+
+
+def dice_data(colours: list[str], faces: list[str]) -> list[dict[str, Any]]:
+    """A roll as events carry it (docs/architecture.md, "Dice in events"): each die's colour
+    and the face showing, in words (``double axe``); Runaljod's dice have no modifiers."""
+    return [{"kind": c, "face": f.replace("_", " "), "modifier": 0}
+            for c, f in zip(colours, faces, strict=True)]
+
+
+def rune_data(throws: list[tuple[str, str]]) -> list[dict[str, Any]]:
+    """A rune throw as events carry it: each rune is a die named as texts name it (``uruz``,
+    ``thor's rune``), showing how it lies (up, sideways, down)."""
+    return [{"kind": name, "face": RUNE_FACES.get(side, side), "modifier": 0}
+            for name, side in throws]

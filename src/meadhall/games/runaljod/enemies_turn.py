@@ -52,7 +52,7 @@ class EnemiesMixin:
     def run_enemies(self, events: list[Event]) -> bool:
         """Advance the enemies' turn; False when it waits for a players' decision."""
         while True:
-            if self.ask is not None or self.outcome().over or self.placement_ask():
+            if self.ask is not None or self.ended() or self.placement_ask():
                 return False
             if self.estage == "time":
                 self.time_phase(events)
@@ -150,8 +150,7 @@ class EnemiesMixin:
         """Free squares of the last tile's exit (its east edge when it has no exit)."""
         last = self.tiles[-1]
         rows = self.content.tiles[last.tile].rows
-        exits = [(last.x + x, y) for y, r in enumerate(rows) for x, ch in enumerate(r)
-                 if ch == "x"]
+        exits = list(self.board.exits)
         if not exits:
             w = len(rows[0]) - 1
             exits = [(last.x + w, y) for y in range(len(rows))]
@@ -215,7 +214,7 @@ class EnemiesMixin:
             events.append(Event("ai", f"Enemy AI card {card}: {self.describe_ai('common', card)}",
                                 S_ENEMIES, {"card": card}))
         while self.ai_pos[0] < len(self.ai_cards) or self.ai_pos[0] == 1:
-            if self.ask is not None or self.outcome().over or self.placement_ask():
+            if self.ask is not None or self.ended() or self.placement_ask():
                 return False  # a decision arose (e.g. where a released hero is placed)
             if self.ai_pos[0] == 1 and len(self.ai_cards) == 1:
                 # the common card is resolved: reveal each special enemy's own card
@@ -319,7 +318,7 @@ class EnemiesMixin:
             if not done:
                 return False
             self.ai_step += 1
-            if e not in self.enemies or self.outcome().over:
+            if e not in self.enemies or self.ended():
                 break
         self.ai_enemy = 0
         return True
@@ -419,7 +418,8 @@ class EnemiesMixin:
         them (then by counted squares when none can be reached), ties in ``pool`` order."""
         if len(pool) <= 1:
             return list(pool)
-        dist = self.enemy_field(e, e.squares)
+        groups = [set(grid.neighbours(h.at, diagonal=True)) for h in pool]
+        dist = self.enemy_field(e, e.squares, until=groups)
 
         def d(h: Hero) -> float:
             best = INF
@@ -538,10 +538,13 @@ class EnemiesMixin:
             allowed = self.best(at_goal, lambda fp: -self.heroes_adjacent(fp))
             return (self.best(allowed, stands.__getitem__), allowed,
                     why + f", ending adjacent to {self.hname(h)}")
-        goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
-        to_goal = self.enemy_field(e, goals, reverse=True)
-        lefts = {fp: min(to_goal.get(q, INF) for q in fp) for fp in stands}
-        moving = [fp for fp in stands if lefts[fp] < INF]
+        # the stands from which a space next to the target is cheapest to reach (the least
+        # cost left, found by one search outward from every stand at once)
+        can_end = self.enemy_end_test(e)
+        goals = {n for n in grid.neighbours(ht, diagonal=True) if can_end(n)}
+        _, closest = self.enemy_nearest(e, {q for fp in stands for q in fp},
+                                        goals.__contains__)
+        moving = [fp for fp in stands if any(q in closest for q in fp)]
         if not moving:
             # the target cannot be reached: end in the nearest possible space
             def near(fp: tuple[Sq, ...]) -> int:
@@ -550,7 +553,7 @@ class EnemiesMixin:
             return (self.best(allowed, stands.__getitem__), allowed,
                     why + " (no route: nearest possible space)")
         allh = [x.at for x in self.standing_heroes()]
-        allowed = self.best(moving, lambda fp: (lefts[fp], -self.heroes_adjacent(fp)))
+        allowed = self.best(moving, lambda fp: -self.heroes_adjacent(fp))
         return (self.best(allowed, lambda fp: (
             sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])),
             allowed, why)
@@ -575,25 +578,35 @@ class EnemiesMixin:
             # only if no hero of the icons will do: the closest ones (computed then)
             yield from (h for h in self.closest_heroes(e, self.standing_heroes())
                         if h not in order)
+        occ = self.occupied()  # nothing moves while the enemy looks for its space
         for h in candidates():
-            assert h.at is not None
-            if any(self.sees(q, h.at) for q in e.squares):
+            at = h.at
+            assert at is not None
+            if any(self.sees(q, at, occ) for q in e.squares):
                 return [], f"it already sees {self.hname(h)}"
-            stands = self.stands_within(e, h.at)
+            stands = self.stands_within(e, at)
             why = f"to sight {self.hname(h)}"
-            ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
+            ok = [fp for fp in stands if any(self.sees(q, at, occ) for q in fp)]
             if ok:  # (then some space of the board sees the target: no need to look further)
                 return self.best(ok, stands.__getitem__), why
-            can_end = self.enemy_end_test(e)
-            seeing = [s for s in self.terrain if can_end(s) and self.sees(s, h.at)]
-            if not seeing:
-                continue
-            to_goal = self.enemy_field(e, seeing, reverse=True)
-            cand = [fp for fp in stands if any(q in to_goal for q in fp)]
+            # toward the nearest space from which it would see the target: the stands from
+            # which such a space is cheapest to reach, then the cheapest stands
+            _, near = self.enemy_nearest(e, {q for fp in stands for q in fp},
+                                         self.sight_goal(e, h.at))
+            cand = [fp for fp in stands if any(q in near for q in fp)]
             if cand:
-                return self.best(cand, lambda fp, t=to_goal, st=stands: (
-                    min(t.get(q, INF) for q in fp), st[fp])), why
+                return self.best(cand, stands.__getitem__), why
         return [], "no space from which it can see a hero"
+
+    def sight_goal(self, e: Enemy, target: Sq) -> Callable[[Sq], bool]:
+        """Whether enemy ``e`` could end its movement on a square and see ``target`` from it
+        (Sight), with the position's figures gathered once."""
+        can_end = self.enemy_end_test(e)
+        occ = self.occupied()
+
+        def goal(s: Sq) -> bool:
+            return can_end(s) and self.sees(s, target, occ)
+        return goal
 
     def retreat_options(self, e: Enemy) -> tuple[list[tuple[Sq, ...]], str]:
         """Retreat (authored AI line): as far as possible from the closest hero."""

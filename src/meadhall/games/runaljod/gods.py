@@ -7,8 +7,18 @@ from __future__ import annotations
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
-from .dice_rules import throw_rune
-from .model import S_CAPRICIOUS, S_GEAR, S_GOD, S_KEYWORDS, S_POWERS, Enemy, Hero, Rune
+from .dice_rules import rune_data, throw_rune
+from .model import (
+    GOD_RUNE,
+    S_CAPRICIOUS,
+    S_GEAR,
+    S_GOD,
+    S_KEYWORDS,
+    S_POWERS,
+    Enemy,
+    Hero,
+    Rune,
+)
 
 ALTAR_MAX = 4
 """There can never be more than 4 runes on the altar."""
@@ -39,7 +49,9 @@ class GodsMixin:
         sideways = sum(1 for _, s in self.altar if s == "side")
         events.append(Event("altar", f"The altar is thrown ({why}): "
                             + ", ".join(f"{self.content.gods[g].name} {s}" for g, s in self.altar),
-                            S_GOD, {"altar": [list(p) for p in self.altar]}))
+                            S_GOD, {"altar": [list(p) for p in self.altar],
+                                    "dice": rune_data([(f"{g}{GOD_RUNE}", s)
+                                                       for g, s in self.altar])}))
         if sideways:
             for h in self.heroes.values():
                 self.heal(h, sideways, f"{sideways} sideways god's rune(s) on the altar",
@@ -105,7 +117,8 @@ class GodsMixin:
         events.append(Event("trance", f"{self.hname(h)} performs a trance throw: "
                             + ", ".join(f"{self.content.gods[g].name} {s}" for g, s in thrown)
                             + f"; gains {up + 2 * side} trance token(s)", S_KEYWORDS,
-                            {"hero": h.id}))
+                            {"hero": h.id, "altar": [list(p) for p in thrown],
+                             "dice": rune_data([(f"{g}{GOD_RUNE}", s) for g, s in thrown])}))
         if side:
             for o in self.heroes.values():
                 self.heal(o, side, f"{side} sideways rune(s) in the trance throw", S_KEYWORDS,

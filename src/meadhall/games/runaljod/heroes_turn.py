@@ -5,8 +5,7 @@ numbered phases; Destiny; Equipment; Keywords; Terrain)."""
 from __future__ import annotations
 
 import heapq
-from collections.abc import Callable, Iterator
-from dataclasses import replace
+from collections.abc import Callable
 from itertools import combinations
 
 from meadhall.core import grid
@@ -14,7 +13,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
 from .content import Effect, SkillData
-from .dice_rules import roll_pool, throw_rune, upgrades_of
+from .dice_rules import dice_data, roll_pool, rune_data, throw_rune, upgrades_of
 from .model import (
     GOD_RUNE,
     POOL,
@@ -37,6 +36,10 @@ from .model import (
     Rune,
 )
 from .names import Names, slug
+
+
+def _reading(s: Sq) -> tuple[int, int]:
+    return (s[1], s[0])
 
 
 class HeroesMixin:
@@ -95,17 +98,18 @@ class HeroesMixin:
     def hero_passives(self, h: Hero) -> list[Effect]:
         return self._skill_set(h)[1]
 
-    def _skill_set(self, h: Hero) -> tuple[list[tuple[str, SkillData]], list[Effect]]:
-        """(skills, passive effects), cached by what decides them (shared by clones: the
-        values are built from immutable content and never changed by callers)."""
-        key = (h.id, self.coloured_available(h), tuple(h.skills))
+    def _skill_set(self, h: Hero) -> tuple[list[tuple[str, SkillData]], list[Effect], int]:
+        """(skills, passive effects, movement bonus), cached by what decides them (shared by
+        clones: the values are built from immutable content and never changed by callers)."""
         cache = self.__dict__.get("_skcache")
         if cache is None or cache[0] is not self.content:
             cache = self.__dict__["_skcache"] = (self.content, {})
+        key = (h.id, h.damage < self.content.heroes[h.id].coloured, *h.skills)
         hit = cache[1].get(key)
         if hit is None:
             skills = self.board_skills(h) + [(s, self.content.skills[s]) for s in h.skills]
-            hit = (skills, [sk.passive for _, sk in skills if sk.passive is not None])
+            passives = [sk.passive for _, sk in skills if sk.passive is not None]
+            hit = (skills, passives, sum(p.value for p in passives if p.kind == "move_bonus"))
             cache[1][key] = hit
         return hit
 
@@ -193,7 +197,8 @@ class HeroesMixin:
             if thrown:
                 events.append(Event("destiny", f"{self.hname(h)}'s destiny throw: " + ", ".join(
                     f"{self.rname(r)} {r.side}" for r in thrown), S_DESTINY_PHASE,
-                    {"hero": h.id, "runes": [[r.icon, r.side] for r in thrown]}))
+                    {"hero": h.id, "runes": [[r.icon, r.side] for r in thrown],
+                     "dice": rune_data([(self.rname(r), r.side) for r in thrown])}))
                 if any(p.kind == "rethrow_destiny" for p in self.hero_passives(h)):
                     self.rethrow.append([h.id, *(r.icon for r in thrown)])
             self.capricious(h, events)
@@ -226,7 +231,9 @@ class HeroesMixin:
                                 S_DESTINY_PHASE)
         events.append(Event("destiny", f"{self.hname(h)} repeats the destiny throw: "
                             + ", ".join(f"{self.rname(r)} {r.side}" for r in runes),
-                            S_DESTINY_PHASE, {"hero": hid}))
+                            S_DESTINY_PHASE, {
+                                "hero": hid, "runes": [[r.icon, r.side] for r in runes],
+                                "dice": rune_data([(self.rname(r), r.side) for r in runes])}))
         self.capricious(h, events)
 
     def raise_hero(self, h: Hero, upgrades: int, events: list[Event], section: str,
@@ -238,6 +245,7 @@ class HeroesMixin:
             r.side = throw_rune(self.content, self.chance,
                                 f"{self.hname(h)}'s recovery throw: {self.rname(r)}", section)
             r.place = POOL
+        thrown = [(self.rname(r), r.side) for r in h.runes]
         up = sum(1 for r in h.runes if r.side == "up")
         side = sum(1 for r in h.runes if r.side == "side")
         down = len(h.runes) - up - side
@@ -254,7 +262,8 @@ class HeroesMixin:
                             + (f", {upgrades} upgrade(s)" if upgrades else "")
                             + (f": {heal} life point(s)" if heal else
                                ": no life point, stands up with 1 (ruling 27)")
-                            + f", {gained} left", section, {"hero": h.id}))
+                            + f", {gained} left", section,
+                            {"hero": h.id, "dice": rune_data(thrown)}))
         if alone:
             # "If the fallen hero doesn't receive help from another hero to recover, the
             # fallen hero cannot perform an action on the next hero's turn": this one.
@@ -404,7 +413,8 @@ class HeroesMixin:
         events.append(Event("check", f"{self.hname(h)}'s {kind} check with {self.rname(r)} "
                             f"({', '.join(dice)}): {', '.join(faces)}: "
                             + ("passed" if n else "failed"), S_CHECKS,
-                            {"hero": h.id, "faces": faces, "passed": n > 0}))
+                            {"hero": h.id, "faces": faces, "passed": n > 0,
+                             "dice": dice_data(dice, faces)}))
         return n > 0, n
 
     def destiny_payment(self, h: Hero, n: int, keep: list[Rune]) -> list[Rune] | None:
@@ -429,86 +439,121 @@ class HeroesMixin:
         """The free basic movement spaces with the movement points each gives (the printed
         value plus movement bonuses such as Fleet Foot); of two spaces with the same value
         only the first, since using either is the same action (Basic Actions)."""
-        hd = self.content.heroes[h.id]
+        move = self.content.heroes[h.id].move
         bonus = self.move_bonus(h)
+        used = [r.place for r in h.runes]
         out: list[tuple[str, int]] = []
-        for i, space in enumerate(("move1", "move2")):
-            if not h.space_used(space) and all(v != hd.move[i] + bonus for _, v in out):
-                out.append((space, hd.move[i] + bonus))
+        if "move1" not in used:
+            out.append(("move1", move[0] + bonus))
+        if "move2" not in used and (not out or out[0][1] != move[1] + bonus):
+            out.append(("move2", move[1] + bonus))
         return out
 
     def move_bonus(self, h: Hero) -> int:
         """Extra movement points on every movement action (passive skills: Fleet Foot)."""
-        return sum(p.value for p in self.hero_passives(h) if p.kind == "move_bonus")
+        return self._skill_set(h)[2]
 
     def hero_actions(self, h: Hero) -> list[str]:
         """Every legal action of a hero in the actions phase (grammar: docs/formats/runaljod.md,
         "Action texts")."""
-        return list(self.iter_hero_actions(h))
+        return self._hero_actions(h, False)
 
     def has_action(self, h: Hero) -> bool:
-        """Whether the hero has any action left (stops at the first one found)."""
+        """Whether the hero has any action left (stops after the first kind of action found)."""
         if not h.held_by and any(r.place == POOL for r in h.runes) and (
                 not h.space_used("move1") or not h.space_used("move2")):
             return True  # a basic movement with any rune of the pool
-        return next(self.iter_hero_actions(h), None) is not None
+        return bool(self._hero_actions(h, True))
 
-    def iter_hero_actions(self, h: Hero) -> Iterator[str]:
-        """The hero's legal actions one by one, in :meth:`hero_actions` order."""
-        runes = [self.rname(r) for r in self.distinct(h)]
-        assert h.at is not None
+    def _hero_actions(self, h: Hero, first: bool) -> list[str]:
+        """The hero's legal actions, kind by kind; ``first``: stop after the first kind that
+        has any (all :meth:`has_action` needs)."""
+        out: list[str] = []
+        pool = [r for r in h.runes if r.place == POOL]
+        runes = [f"{r.icon[4:]}{GOD_RUNE}" if r.icon.startswith("god:") else r.icon
+                 for r in pool]
+        at = h.at
+        assert at is not None
+        held = h.held_by
         # Basic actions: two movement spaces, two attack spaces, unlimited interact.
-        if not h.held_by:
-            for _, mp in self.move_spaces(h):
-                yield from [f"move {mp} using {r}" for r in runes]
-        for space, head in (("attack1", "attack"), ("attack2", "reduced attack")):
-            if not h.space_used(space) and self.can_attack_now(h, space == "attack2", []):
-                yield from [f"{head} using {r}" for r in runes]
-        for act in ([] if h.held_by else self.interactions(h)):
-            yield from [f"{act} using {r}" for r in runes]
+        if runes:
+            if not held:
+                for _, mp in self.move_spaces(h):
+                    out += [f"move {mp} using {r}" for r in runes]
+            free1, free2 = not h.space_used("attack1"), not h.space_used("attack2")
+            if free1 or free2:
+                armed = self.armed_weapons(h, [])
+                if free1 and armed:
+                    out += [f"attack using {r}" for r in runes]
+                if free2 and any(len(self.content.items[w].dice) >= 2 for w in armed):
+                    out += [f"reduced attack using {r}" for r in runes]
+            if not held:
+                for act in self.interactions(h):
+                    out += [f"{act} using {r}" for r in runes]
+            if first and out:
+                return out
         # God's runes: a sideways (non-god) rune on the interact space.
-        side = [self.rname(r) for r in self.distinct(h, sideways=True, no_god=True)]
-        for r in side:
-            for g in self.altar_face_up():
-                yield from [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
-            yield f"re-throw the altar using {r}"
-        if h.god_rune() is None:
-            for i in range(len(side)):
-                for j in range(i + 1, len(side)):
-                    for g in self.altar_face_up():
-                        yield f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}"
-            for gear in h.equipment:
-                god = self.content.items[gear].god
-                if god and god in self.altar_face_up():
-                    yield from [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}"
-                                for r in side]
+        side = [name for r, name in zip(pool, runes, strict=True)
+                if r.side == "side" and not r.icon.startswith("god:")]
         gr = h.god_rune()
-        if gr is not None and gr.place == POOL and gr.face_up:
-            with_rune = f" with {self.rname(gr)}"
-            yield from [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
-            for gear in h.equipment:
-                if self.content.items[gear].god == gr.god:
-                    yield from [f"invoke {self.iname(gear)}{d}{with_rune}"
-                            for d in self.power_options(h, gear)]
+        if side or gr is not None:
+            altar = self.altar_face_up()
+            for r in side:
+                for g in altar:
+                    out += [f"invoke {g}{d} using {r}" for d in self.power_options(h, g)]
+                out.append(f"re-throw the altar using {r}")
+            if gr is None:
+                for i in range(len(side)):
+                    for j in range(i + 1, len(side)):
+                        out += [f"buy {g}{GOD_RUNE} with {side[i]} and {side[j]}"
+                                for g in altar]
+                if side:
+                    for gear in h.equipment:
+                        god = self.content.items[gear].god
+                        if god and god in altar:
+                            out += [f"buy {god}{GOD_RUNE} with {r} for {self.iname(gear)}"
+                                    for r in side]
+            elif gr.place == POOL and gr.face_up:
+                with_rune = f" with {self.rname(gr)}"
+                out += [f"invoke {gr.god}{d}{with_rune}" for d in self.power_options(h, gr.god)]
+                for gear in h.equipment:
+                    if self.content.items[gear].god == gr.god:
+                        out += [f"invoke {self.iname(gear)}{d}{with_rune}"
+                                for d in self.power_options(h, gear)]
+            if first and out:
+                return out
         # Skills
         for sid, sk in self.all_skills(h):
-            yield from self.skill_actions(h, sid, sk)
+            out += self.skill_actions(h, sid, sk)
         # Assist an adjacent fallen hero: a physical check with a face up rune; with a face
         # down rune the check cannot be made and counts as failed (ruling 26).
-        for o in self.heroes.values():
-            if h.held_by:
-                break  # Hold: only adjacent to the captor
-            if o.fallen and not o.fell_this_turn and o.at and self.adjacent(h.at, o.at):
-                yield from [f"assist {o.id} using {r}" for r in runes]
+        if not held and runes:  # Hold: only adjacent to the captor
+            for o in self.heroes.values():
+                oat = o.at
+                if o.fallen and not o.fell_this_turn and oat and \
+                        max(abs(at[0] - oat[0]), abs(at[1] - oat[1])) == 1:
+                    out += [f"assist {o.id} using {r}" for r in runes]
+        if first and out:
+            return out
         # Free actions: miscellaneous items, the 2-player card.
-        for i in dict.fromkeys(h.misc):
-            if self.content.items[i].use is not None and not self.content.items[i].god:
-                yield f"use {self.iname(i)}"
-        if self.two_player_card() and not self.two_player_used:
-            for k, eff in enumerate(self.content.two_player.effects):
-                for o in self.heroes.values():
-                    if not o.fallen and self.effect_useful(o, eff):
-                        yield f"2-player card: {self.two_player_phrase(k)} for {o.id}"
+        items = self.content.items
+        out += [f"use {self.iname(i)}" for i in dict.fromkeys(h.misc)
+                if items[i].use is not None and not items[i].god]
+        if not self.two_player_used and len(self.heroes) == 2:  # two_player_card()
+            heroes = [o for o in self.heroes.values() if not o.fallen]
+            for eff, head in self.two_player_heads():
+                out += [head + o.id for o in heroes if self.effect_useful(o, eff)]
+        return out
+
+    def two_player_heads(self) -> list[tuple[Effect, str]]:
+        """The 2-player card's effects, each with the head of its action texts
+        (``2-player card: heal 2 for ``), built once per content."""
+        cached = self.__dict__.get("_2p")
+        if cached is None or cached[0] is not self.content:
+            heads = [(eff, f"2-player card: {self.two_player_phrase(k)} for ")
+                     for k, eff in enumerate(self.content.two_player.effects)]
+            cached = self.__dict__["_2p"] = (self.content, heads)
+        return cached[1]
 
     def two_player_phrase(self, k: int) -> str:
         """Effect ``k`` of the 2-player card as action texts write it (``heal 2``)."""
@@ -520,10 +565,16 @@ class HeroesMixin:
         return f"effect {k + 1}"
 
     def effect_useful(self, h: Hero, eff: Effect) -> bool:
-        if eff.kind == "heal":
+        """Whether the effect would change anything for the hero (the 2-player card is not
+        offered for nothing)."""
+        kind = eff.kind
+        if kind == "heal":
             return h.damage > 0
-        if eff.kind == "recover_destiny":
-            return any(not r.face_up for r in h.pool())
+        if kind == "recover_destiny":
+            for r in h.runes:  # noqa: SIM110 - a loop, not a generator: a hot path
+                if r.place == POOL and r.side == "down":
+                    return True
+            return False
         return True
 
     def skill_actions(self, h: Hero, sid: str, sk: SkillData) -> list[str]:
@@ -537,13 +588,14 @@ class HeroesMixin:
             if r is None or r.place != POOL or not r.face_up:
                 return []
             needed.append(r)
-        if sk.destiny and self.destiny_payment(h, sk.destiny, needed) is None:
-            return []
+        if sk.destiny and sum(1 for r in h.runes if r.place == POOL and r.face_up
+                              and all(r is not k for k in needed)) < sk.destiny:
+            return []  # not enough face up runes besides these to pay its destiny
         if h.trance < sk.trance:
             return []
         eff = sk.effect
         base = f"skill {self.names.skill[sid]}"
-        if eff.kind == "attack" and not self.can_attack_now(h, False, list(eff.keywords)):
+        if eff.kind == "attack" and not self.armed_weapons(h, list(eff.keywords)):
             return []
         if eff.kind == "move" and h.held_by:
             return []
@@ -555,17 +607,23 @@ class HeroesMixin:
         """What the interact action can do now (without the rune): search, explore, equip a
         carried card, give a card to an adjacent hero (Interaction)."""
         out = []
-        for s in sorted(self.search_tokens, key=lambda s: (s[1], s[0])):
-            if h.at == s or self.adjacent(h.at, s):
-                out.append(f"search {self.sqname(s)}")
+        at = h.at
+        assert at is not None
+        near = [s for s in self.search_tokens
+                if max(abs(at[0] - s[0]), abs(at[1] - s[1])) <= 1]
+        if len(near) > 1:
+            near.sort(key=_reading)
+        out += [f"search {self.sqname(s)}" for s in near]
         if self.can_explore(h):
             out.append("explore")
+        if not h.misc:
+            return out
         for i in h.misc:
             it = self.content.items[i]
             if it.slot != "misc":
                 out += [t for t in self.equip_texts(h, i) if t not in out]
         for o in self.ordered():
-            if o is h or o.fallen or o.at is None or not self.adjacent(h.at, o.at) \
+            if o is h or o.fallen or o.at is None or not self.adjacent(at, o.at) \
                     or len(o.misc) >= 3:
                 continue
             for i in dict.fromkeys(h.misc):
@@ -625,22 +683,23 @@ class HeroesMixin:
         for what, space in (("attack", "attack1"), ("reduced attack", "attack2")):
             if head == what:
                 return HeroAct("attack", rune=icon, space=space)
-        act = HeroAct("", rune=icon, space="interact")
+        # interactions and sideways-rune powers: the rune goes to the interact space
         if head.startswith("search "):
-            return replace(act, kind="search", square=grid.sq(head[7:]))
+            return HeroAct("search", icon, "interact", square=self.parse_sq(head[7:]))
         if head == "explore":
-            return replace(act, kind="explore")
+            return HeroAct("explore", icon, "interact")
         if head.startswith("equip "):
             item, replaced = self.equip_what(head[6:])
-            return replace(act, kind="equip", item=item, replace=replaced)
+            return HeroAct("equip", icon, "interact", item=item, replace=replaced)
         if head.startswith("give "):
             item, _, hero = head[5:].rpartition(" to ")
-            return replace(act, kind="give", item=self.item_id(item), hero=self.heroes[hero].id)
+            return HeroAct("give", icon, "interact", item=self.item_id(item),
+                           hero=self.heroes[hero].id)
         if head.startswith("invoke "):
             power, detail = self._power_what(head[7:])
-            return replace(act, kind="invoke", power=power, detail=detail)
+            return HeroAct("invoke", icon, "interact", power=power, detail=detail)
         if head == "re-throw the altar":
-            return replace(act, kind="rethrow")
+            return HeroAct("rethrow", icon, "interact")
         return None
 
     def attack_what(self, text: str) -> tuple[Sq, str]:
@@ -939,39 +998,40 @@ class HeroesMixin:
         self.refresh_move()
 
     def move_steps(self, h: Hero, at: Sq, points: int, kw: tuple[str, ...],
-                   cost: Callable[[Sq, Sq], int | None] | None = None) -> list[Sq]:
+                   steps: Callable[[Sq], list[tuple[Sq, int]]] | None = None,
+                   can_end: Callable[[Sq], bool] | None = None) -> list[Sq]:
         """The squares the hero may step to with ``points`` left: a legal step after which
         the movement can still end on a square where the hero may stop (Movement; Terrain).
-        ``cost``: the hero's step costs when the caller has them already."""
-        cost = cost or self.hero_cost_fn(h, kw)
-        nbrs = self.board.nbrs
-        can_end = self.hero_end_test(h)
-        last_life = self.life_left(h) <= 1
+        ``steps``, ``can_end``: the hero's steps (:meth:`hero_steps_fn`) and stopping test
+        when the caller has them already."""
+        steps = steps or self.hero_steps_fn(h, kw)
+        can_end = can_end or self.hero_end_test(h)
+        bonfires = self.bonfires if self.life_left(h) <= 1 else ()
         out = []
-        for n in nbrs.get(at, ()):
-            c = cost(at, n)
-            if c is None or c > points:
+        for n, c in steps(at):
+            if c > points:
                 continue
-            if last_life and n in self.bonfires:
+            if n in bonfires:
                 continue  # a hero may not lose their last life point on purpose
-            if can_end(n) or self._can_end_within(n, points - c, cost, can_end):
+            if can_end(n) or self._can_end_within(n, points - c, steps, can_end):
                 out.append(n)
-        return sorted(out, key=lambda s: (s[1], s[0]))
+        if len(out) > 1:
+            out.sort(key=_reading)
+        return out
 
-    def _can_end_within(self, start: Sq, points: int, cost: Callable[[Sq, Sq], int | None],
+    def _can_end_within(self, start: Sq, points: int,
+                        steps: Callable[[Sq], list[tuple[Sq, int]]],
                         can_end: Callable[[Sq], bool]) -> bool:
         """Whether a movement at ``start`` (where the hero cannot stop) with ``points`` left
         can reach a square where it may stop: the cheapest route first, up to ``points``."""
-        nbrs = self.board.nbrs
         best = {start: 0}
         heap = [(0, start)]
         while heap:
             d, s = heapq.heappop(heap)
             if d > best[s]:
                 continue
-            for n in nbrs.get(s, ()):
-                c = cost(s, n)
-                if c is None or d + c > points or d + c >= best.get(n, points + 1):
+            for n, c in steps(s):
+                if d + c > points or d + c >= best.get(n, points + 1):
                     continue
                 if can_end(n):
                     return True
@@ -979,19 +1039,23 @@ class HeroesMixin:
                 heapq.heappush(heap, (d + c, n))
         return False
 
-    def refresh_move(self, cost: Callable[[Sq, Sq], int | None] | None = None) -> None:
+    def refresh_move(self, steps: Callable[[Sq], list[tuple[Sq, int]]] | None = None
+                     ) -> None:
+        """The options of a movement in progress from where the hero stands; ``steps``: the
+        hero's steps when the caller has them (the other figures have not moved)."""
         ask = self.ask
         h = self.heroes[ask["seat"]]
         assert h.at is not None
-        steps = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), cost)
-        can_end = self.hero_can_end(h, h.at)
-        opts = [f"step {self.sqname(s)}" for s in steps]
+        end_test = self.hero_end_test(h)
+        nxt = self.move_steps(h, h.at, ask["points"], tuple(ask["keywords"]), steps, end_test)
+        can_end = end_test(h.at)  # the hero's own square: hero_can_end
+        opts = [f"step {self.sqname(s)}" for s in nxt]
         if can_end:
             opts.append("end move")
         ask["options"] = opts
         ask["prompt"] = (f"{self.hname(h)} moves from {self.sqname(h.at)} with "
                          f"{ask['points']} movement point(s) left")
-        if can_end and not steps:
+        if can_end and not nxt:
             self.ask = None  # nothing left to do: the movement ends
 
     def on_move(self, action: str, ask: dict, events: list[Event]) -> None:
@@ -1001,9 +1065,8 @@ class HeroesMixin:
         to = self.parse_sq(action[len("step "):])
         frm = h.at
         assert frm is not None
-        step_cost = self.hero_cost_fn(h, tuple(ask["keywords"]))
-        cost = step_cost(frm, to)
-        assert cost is not None
+        steps = self.hero_steps_fn(h, tuple(ask["keywords"]))
+        cost = next(c for n, c in steps(frm) if n == to)
         ask["points"] -= cost
         h.at = to
         for e in self.enemies:
@@ -1015,7 +1078,7 @@ class HeroesMixin:
         self.ask = ask
         if self.enter_square(h, to, ask, events):
             # the other figures stand where they stood, unless a held enemy moved along
-            self.refresh_move(None if h.captive else step_cost)
+            self.refresh_move(None if h.captive else steps)
 
     def enter_square(self, h: Hero, to: Sq, ask: dict, events: list[Event]) -> bool:
         """Terrain on entering a square: bonfires (adjacent: frozen removed; on it: -1 life)
@@ -1083,11 +1146,9 @@ class HeroesMixin:
         if self.active_card or not len(self.exploration) or h.at is None:
             return False
         if need_exit:
-            last = self.tiles[-1]
-            rows = self.content.tiles[last.tile].rows
-            exits = [(last.x + x, y) for y, r in enumerate(rows) for x, ch in enumerate(r)
-                     if ch == "x"]
-            if not any(grid.chebyshev(h.at, s) <= 1 for s in exits):
+            at = h.at
+            if not any(max(abs(at[0] - s[0]), abs(at[1] - s[1])) <= 1
+                       for s in self.board.exits):
                 return False
         if len(self.tiles) == 2:
             if any(o.at is not None and self.tile_of(o.at) == 0 for o in self.heroes.values()):

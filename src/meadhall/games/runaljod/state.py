@@ -48,6 +48,8 @@ from .position import load_position
 ID = "runaljod"
 _SQ_NAMES: dict[Sq, str] = {}
 """Square names by square (names never change; the board has a few hundred squares)."""
+_SQ_PARSED: dict[str, Sq] = {}
+"""Squares by the names action texts give them."""
 SOLO = "player"
 """The seat of a single player, who decides for both heroes (Single-Player Game)."""
 FREE_ACTIONS = ("use", "card2")
@@ -61,7 +63,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     """A Runaljod adventure in progress."""
 
     game = ID
-    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache"})
+    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -120,7 +122,13 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         return name
 
     def parse_sq(self, text: str) -> Sq:
-        return grid.sq(text)
+        """The square named ``text`` (``E5``); names are remembered, as for :meth:`sqname`."""
+        s = _SQ_PARSED.get(text)
+        if s is None:
+            s = grid.sq(text)
+            if len(_SQ_PARSED) < 4096:  # texts typed by people may be anything
+                _SQ_PARSED[text] = s
+        return s
 
     def ordered(self) -> list[Hero]:
         return [self.heroes[h] for h in self.setup["heroes"]]
@@ -244,7 +252,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     def _advance(self, events: list[Event]) -> None:
         """Run automated steps up to the next decision (Game Overview)."""
         for _ in range(10_000):
-            if self.ask is not None or self.outcome().over or self.placement_ask():
+            if self.ask is not None or self.ended() or self.placement_ask():
                 return
             ph = self.phase
             if ph == "setup":
@@ -300,6 +308,13 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 return True
         self.active = ""
         return False
+
+    def ended(self) -> bool:
+        """Whether the rules have ended the game (:meth:`_outcome` is a win or a loss): a
+        cheap test for the loops of the automated steps (a conceded game never runs them)."""
+        if self.lost:
+            return True
+        return bool(self.final_defeated) and self._outcome().over
 
     def _outcome(self) -> Outcome:
         if self.lost:

@@ -49,11 +49,11 @@
         added = true;
       }
     }
-    // entries of a rebuilt history (another device's undo) that are gone
+    // the log shows what the server sends (its last steps), so a reload shows the same log:
+    // entries of a rebuilt history (another device's undo) and steps older than the window go
     const keep = new Set(Array.from(src.children).map((li) => li.dataset.seq));
-    const first = src.firstElementChild ? parseInt(src.firstElementChild.dataset.seq, 10) : 0;
     for (const li of Array.from(log.children)) {
-      if (parseInt(li.dataset.seq, 10) >= first && !keep.has(li.dataset.seq)) li.remove();
+      if (!keep.has(li.dataset.seq)) li.remove();
     }
     if (added) log.parentElement.scrollTop = log.parentElement.scrollHeight;
   }
