@@ -64,3 +64,19 @@ def test_markdown_of_an_empty_file_is_a_clear_error(tmp_path: Path) -> None:
     r = runner.invoke(app, ["sim-table", "toy", "--markdown", "--out",
                             str(tmp_path / "none.jsonl")])
     assert r.exit_code == 1 and "no cells for toy" in r.output
+
+
+def test_cells_of_other_content_are_marked_and_measured_again(tmp_path: Path) -> None:
+    out = tmp_path / "t.jsonl"
+    args = ["sim-table", "toy", "--scenario", "chase", "--default-party", "--games",
+            "random=3", "--workers", "1", "--out", str(out)]
+    assert runner.invoke(app, args).exit_code == 0
+    (cell,) = table.load(out)
+    assert cell.content == table.content_id(games.get("toy"))
+    out.write_text(out.read_text().replace(cell.content, "0ld0ld0ld0ld"))
+    md = runner.invoke(app, ["sim-table", "toy", "--markdown", "--out", str(out)]).output
+    assert "(other content: measure again)" in md
+    assert runner.invoke(app, args).exit_code == 0
+    assert len(table.load(out)) == 2  # the stale cell is kept in the file, played again
+    md = runner.invoke(app, ["sim-table", "toy", "--markdown", "--out", str(out)]).output
+    assert "other content" not in md and md.count("| chase |") == 1

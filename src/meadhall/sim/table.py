@@ -9,6 +9,7 @@ played again); :func:`markdown` renders the file as the document's tables.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import shlex
@@ -18,7 +19,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from meadhall import games
 from meadhall.bots import check_spec
@@ -57,6 +58,8 @@ class Cell:
     ci_low: float
     ci_high: float
     seconds: float
+    content: str = ""
+    """The fingerprint of the game's content the cell was measured with (:func:`content_id`)."""
 
     @property
     def command(self) -> str:
@@ -66,7 +69,16 @@ class Cell:
                          str(self.games), "--seed", str(self.seed)])
 
     def key(self) -> tuple[Any, ...]:
-        return (self.game, self.scenario, self.heroes, self.bot, self.games, self.seed)
+        return (self.game, self.scenario, self.heroes, self.bot, self.games, self.seed,
+                self.content)
+
+
+def content_id(game: Game) -> str:
+    """A short fingerprint of the game's content: a cell measured with other content values
+    (before a tuning) is stale and measured again."""
+    dump = game.content.model_dump_json() if isinstance(game.content, BaseModel) \
+        else json.dumps(game.content, sort_keys=True, default=str)
+    return hashlib.sha256(dump.encode()).hexdigest()[:12]
 
 
 def parse_games(text: str | None) -> dict[str, int]:
@@ -152,10 +164,11 @@ def measure(game_ids: Sequence[str], bots: dict[str, int], seed: int, out: Path,
     cells: list[Cell] = []
     for gid in game_ids:
         game = games.get(gid)
+        fingerprint = content_id(game)
         for party in parties(game, scenarios, all_sizes):
             for bot, count in bots.items():
                 n = count if party.default else max(min(count, 10), round(count * others))
-                key = (gid, party.scenario, party.heroes, bot, n, seed)
+                key = (gid, party.scenario, party.heroes, bot, n, seed, fingerprint)
                 if key in have:
                     cells.append(have[key])
                     continue
@@ -168,7 +181,7 @@ def measure(game_ids: Sequence[str], bots: dict[str, int], seed: int, out: Path,
                 cell = Cell(gid, party.scenario, party.heroes, party.default, bot, n, seed,
                             batch["wins"], batch["unfinished"], batch["errors"],
                             batch["ci_low"], batch["ci_high"],
-                            round(time.perf_counter() - start, 1))
+                            round(time.perf_counter() - start, 1), fingerprint)
                 _append(out, cell)
                 if done is not None:
                     done(cell)
@@ -192,13 +205,23 @@ def figure(c: Cell) -> str:
 
 
 def markdown(cells: Iterable[Cell]) -> str:
-    """The table, one section per game: a row per scenario and party, a column per bot."""
+    """The table, one section per game: a row per scenario and party, a column per bot (the
+    latest cell of each); a figure measured with other content than today's is marked."""
+    latest: dict[tuple[Any, ...], Cell] = {}
+    for c in cells:  # a cell measured again (new content, other counts) replaces the older
+        latest.pop((c.game, c.scenario, c.heroes, c.bot), None)
+        latest[(c.game, c.scenario, c.heroes, c.bot)] = c
     by_game: dict[str, list[Cell]] = {}
-    for c in cells:
+    for c in latest.values():
         by_game.setdefault(c.game, []).append(c)
     parts = []
-    for gid, gcells in by_game.items():
+    for gid in sorted(by_game, key=lambda g: (g == "toy", g)):  # the demonstration game last
+        gcells = by_game[gid]
         bots = list(dict.fromkeys(c.bot for c in gcells))
+        order = [s.id for s in games.get(gid).scenarios()]
+        gcells.sort(key=lambda c: (order.index(c.scenario) if c.scenario in order else
+                                   len(order), not c.default, len(c.heroes)))
+        current = content_id(games.get(gid))
         rows: dict[tuple[str, tuple[str, ...]], dict[str, Cell]] = {}
         for c in gcells:
             rows.setdefault((c.scenario, c.heroes), {})[c.bot] = c
@@ -211,8 +234,8 @@ def markdown(cells: Iterable[Cell]) -> str:
             party = f"{len(heroes)}: {', '.join(heroes)}" + (" (default)" if first.default
                                                             else "")
             lines.append(f"| {scenario} | {party} | "
-                         + " | ".join(figure(by_bot[b]) if b in by_bot else "–" for b in bots)
-                         + " |")
+                         + " | ".join(_shown(by_bot[b], current) if b in by_bot else "–"
+                                      for b in bots) + " |")
         secs = sum(c.seconds for c in gcells)
         lines += ["", f"Wins/games = win rate [Wilson 95% interval], seed {seed}; "
                   f"{len(gcells)} cells measured in {secs / 60:.0f} min (wall clock). One "
@@ -221,3 +244,7 @@ def markdown(cells: Iterable[Cell]) -> str:
         parts.append("\n".join(lines))
     return "\n".join(parts)
 
+
+def _shown(c: Cell, current: str) -> str:
+    stale = c.content != current
+    return figure(c) + (" (other content: measure again)" if stale else "")
