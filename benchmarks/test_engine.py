@@ -12,23 +12,11 @@ import copy
 import pytest
 
 from meadhall import games
+from meadhall.bench import midgame
 from meadhall.core.protocol import GameState
 from meadhall.core.rng import Rng
 
 GAMES = games.ids()
-
-
-def _midgame(game_id: str, steps: int = 20) -> GameState:
-    state = games.get(game_id).new_game(None, 1)
-    rng = Rng(1)
-    for _ in range(steps):
-        acts = state.legal_actions()
-        nxt = state.clone()
-        nxt.apply(nxt.legal_actions()[rng.below(len(acts))])
-        if nxt.decision() is None:
-            break
-        state = nxt
-    return state
 
 
 def _random_game(game_id: str, seed: int) -> int:
@@ -51,7 +39,7 @@ def test_random_game(benchmark, game_id: str) -> None:  # type: ignore[no-untype
 @pytest.mark.parametrize("game_id", GAMES)
 def test_step(benchmark, game_id: str) -> None:  # type: ignore[no-untyped-def]
     """One legal_actions() + apply() on a fresh copy of a mid-game state (copy not timed)."""
-    base = _midgame(game_id)
+    base = midgame(games.get(game_id), None)
 
     def setup() -> tuple[tuple[GameState], dict]:
         return (base.clone(),), {}
@@ -64,26 +52,26 @@ def test_step(benchmark, game_id: str) -> None:  # type: ignore[no-untyped-def]
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_legal_actions(benchmark, game_id: str) -> None:  # type: ignore[no-untyped-def]
-    state = _midgame(game_id)
+    state = midgame(games.get(game_id), None)
     assert benchmark(state.legal_actions)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_clone(benchmark, game_id: str) -> None:  # type: ignore[no-untyped-def]
-    state = _midgame(game_id)
+    state = midgame(games.get(game_id), None)
     assert benchmark(state.clone) == state
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_determinize(benchmark, game_id: str) -> None:  # type: ignore[no-untyped-def]
-    state = _midgame(game_id)
+    state = midgame(games.get(game_id), None)
     rng = Rng(3)
     assert benchmark(state.determinize, rng).view(None) == state.view(None)
 
 
 @pytest.mark.parametrize("game_id", GAMES)
 def test_deepcopy_with_content_shared(benchmark, game_id: str) -> None:  # type: ignore[no-untyped-def]
-    state = _midgame(game_id)
+    state = midgame(games.get(game_id), None)
     shared = {id(state.content): state.content, id(state.setup): state.setup}
     assert benchmark(lambda: copy.deepcopy(state, dict(shared))) == state
 
@@ -91,7 +79,7 @@ def test_deepcopy_with_content_shared(benchmark, game_id: str) -> None:  # type:
 @pytest.mark.parametrize("game_id", GAMES)
 def test_rollout(benchmark, game_id: str) -> None:  # type: ignore[no-untyped-def]
     """Clone a mid-game state and play it out at random (one MCTS rollout)."""
-    state = _midgame(game_id)
+    state = midgame(games.get(game_id), None)
     rng = Rng(5)
 
     def rollout() -> None:

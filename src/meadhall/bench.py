@@ -86,7 +86,7 @@ def _random_games(game: Game, setup: dict[str, Any], seconds: float, seed0: int
             return steps, done, clock() - start, t_apply, t_legal
 
 
-def _midgame(game: Game, setup: dict[str, Any], seed: int = 1) -> GameState:
+def midgame(game: Game, setup: dict[str, Any] | None, seed: int = 1) -> GameState:
     """A state some way into a random game (where copies and rollouts are measured)."""
     state = game.new_game(setup, seed)
     rng = Rng(seed)
@@ -136,7 +136,7 @@ def measure(game: Game, heroes: list[str], runs: int = 3, seconds: float = 1.0) 
         legals.append(t_legal / steps * 1e6)
         gps.append(done / total)
         lengths.append(steps / done)
-    mid = _midgame(game, setup)
+    mid = midgame(game, setup)
     shared = {id(mid.content): mid.content, id(mid.setup): mid.setup}
     budget = min(0.3, seconds / 3)
     clone = _per_call(mid.clone, budget)

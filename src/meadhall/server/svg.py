@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from html import escape
 
 from meadhall.core import draw
+from meadhall.core.grid import col_name
 
 CELL = 48
 """Side of a square, and width scale of a hex, in SVG units."""
@@ -446,7 +447,7 @@ def square_grid_svg(b: draw.SquareGrid, hl: Highlights) -> str:
     out = [_svg_open(w, h, b.title or f"board {b.id}", "board square-grid")]
     for x in range(b.cols):
         out.append(f'<text x="{_f(m + x * CELL + CELL / 2)}" y="13" text-anchor="middle" '
-                   f'font-size="11" fill="#444" aria-hidden="true">{_e(_col_name(x))}</text>')
+                   f'font-size="11" fill="#444" aria-hidden="true">{_e(col_name(x))}</text>')
     for y in range(b.rows):
         out.append(f'<text x="9" y="{_f(m + y * CELL + CELL / 2 + 4)}" text-anchor="middle" '
                    f'font-size="11" fill="#444" aria-hidden="true">{y + 1}</text>')
@@ -469,15 +470,6 @@ def square_grid_svg(b: draw.SquareGrid, hl: Highlights) -> str:
     out.append(_cell_notes(b.cells, corners, occupied, hl))
     out.append("</svg>")
     return "".join(out) + _loose_tokens(loose, hl)
-
-
-def _col_name(x: int) -> str:
-    s = ""
-    x += 1
-    while x:
-        x, r = divmod(x - 1, 26)
-        s = chr(65 + r) + s
-    return s
 
 
 def hex_centre(col: int, row: int, size: float, offset: str = "odd-r") -> tuple[float, float]:
