@@ -192,6 +192,25 @@ def test_a_start_square_on_a_wall_is_refused_by_load_and_by_validate(tmp_path: P
     load_content()  # the shipped content passes
 
 
+@pytest.mark.rule("niflheim", "Revealing Undead")
+def test_a_pool_smaller_than_the_face_down_markers_is_refused_on_load(tmp_path: Path) -> None:
+    """Every face-down marker's identity is drawn from the pool when it is revealed, so a
+    scenario whose pool holds fewer undead than it has squares D could not be played."""
+    from meadhall.validation import validate_path
+
+    data = json.loads(Path("src/meadhall/games/niflheim/content/niflheim.json").read_text())
+    sc = data["scenarios"]["2"]
+    sc["pool"] = {"draugr": len(sc["face_down"]) - 1}
+    bad = tmp_path / "niflheim.json"
+    bad.write_text(json.dumps(data))
+    with pytest.raises(ContentError) as by_validate:
+        validate_path(bad)
+    with pytest.raises(ContentError) as by_load:
+        check(NiflheimContent.model_validate(data), str(bad))
+    assert str(by_validate.value) == str(by_load.value)
+    assert by_load.value.field == "scenarios.2.pool" and "face-down" in by_load.value.reason
+
+
 # ----------------------------------------------------------------------------- fuzzing
 def _paths(x: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
     out = [path]

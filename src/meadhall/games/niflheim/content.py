@@ -267,6 +267,10 @@ def _check_scenario(sid: str, sc: ScenarioData, source: str) -> None:
                                f"{TERRAIN[at(name)]} terrain: no figure can stand there")
 
     need_open("start", sc.start, "the start square V")
+    if sum(sc.pool.values()) < len(sc.face_down):
+        # each square D takes a marker from the pool, whose identity is drawn when revealed
+        raise ContentError(source, f"scenarios.{sid}.pool", f"{sum(sc.pool.values())} undead "
+                           f"in the pool cannot fill the {len(sc.face_down)} face-down squares D")
     for q in sc.face_down:
         need_open("face_down", q, "the undead square D")
     for q in sc.orange:
