@@ -80,7 +80,7 @@ def test_ctrl_c_says_the_game_was_saved_and_where(tmp_path: Path) -> None:
     child = pexpect.spawn(sys.executable, ["-m", "meadhall.cli", "play", "toy", "--scenario",
                                            "open", "--heroes", "ada,bo", "--seed", "1",
                                            "--save", str(save)],
-                          cwd=str(ROOT), encoding="utf-8", timeout=30,
+                          cwd=str(ROOT), encoding="utf-8", timeout=120,
                           dimensions=(40, 120))
     child.expect("decides")
     child.expect(">")
