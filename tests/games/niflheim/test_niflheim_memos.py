@@ -1,6 +1,6 @@
 """The position memos (occupancy, zones of control, the undead's distances to heroes, a hero's
-steps) answer exactly what a fresh computation answers, at every step of random games in every
-scenario: the rules forget them wherever a figure changes (``NiflheimState.moved``)."""
+steps, the scenario's outcome read from the heroes on the map) answer exactly what a fresh
+computation answers, at every step of random games in every scenario: the rules forget them wherever a figure changes (``NiflheimState.moved``)."""
 
 from __future__ import annotations
 
@@ -30,6 +30,7 @@ def answers(s: NiflheimState) -> dict[str, Any]:
         "zoc": {q: set(v) for q, v in undead.zoc(s).items()},
         "distances": {u.id: dict(undead.distances_from(s, u.at)) for u in s.undead.values()},
         "candidates": undead.activation_candidates(s),
+        "outcome": s.scenario_outcome(),
         "legal": s._legal() if s.decision() is not None else [],
     }
     h = s.heroes.get(s.active or "")

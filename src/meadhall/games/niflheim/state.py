@@ -321,9 +321,13 @@ class NiflheimState(GameState):
         """The scenario's result: complete, lost, or still being played."""
         if self.result:
             return Outcome(self.result[0], self.result[1])  # type: ignore[arg-type]
-        for h in self.heroes.values():
-            if h.status == "active" and h.at is not None:
-                return ONGOING
+        # The position's Reach lists the heroes on the map (it is forgotten whenever one moves,
+        # leaves or dies), so the common answer costs one lookup.
+        r = self._reach
+        if r is None or r.board is not self.board:
+            r = undead.reach(self)
+        if r.heroes:
+            return ONGOING
         present = [h for h in self.heroes.values() if h.status != "reserve"]
         if not any(h.on_map for h in present):
             if all(h.status == "dead" for h in present):

@@ -30,13 +30,18 @@ def uname(s: NiflheimState, u: Undead) -> str:
 def reveal(s: NiflheimState, events: list[Event]) -> None:
     """Flip every face-down marker a hero has LOS to, drawing its identity from the pool now
     (Revealing Undead: immediately, whenever it happens)."""
-    heroes = [h.at for h in s.heroes.values() if h.on_map]
+    heroes: list[Hero] | None = None  # gathered at the first face-down marker
+    sees = s.board.sees
     for u in s.undead.values():
         if u.kind is not None:
             continue
-        seer = next((h for h in s.heroes.values() if h.on_map and s.board.sees(h.at, u.at)),
-                    None)
-        if seer is None or not heroes:
+        if heroes is None:
+            heroes = [h for h in s.heroes.values() if h.status == "active" and h.at is not None]
+            if not heroes:
+                return
+        at = u.at
+        seer = next((h for h in heroes if sees(h.at, at)), None)  # type: ignore[arg-type]
+        if seer is None:
             continue
         kind = draw(s)
         if kind is None:  # cannot happen: every face-down marker's identity is in the pool
