@@ -1,6 +1,7 @@
 """The position memos (occupancy, zones of control, the undead's distances to heroes, a hero's
 steps, the scenario's outcome read from the heroes on the map) answer exactly what a fresh
-computation answers, at every step of random games in every scenario: the rules forget them wherever a figure changes (``NiflheimState.moved``)."""
+computation answers, at every step of random games in every scenario: the rules forget them
+wherever a figure changes (``NiflheimState.moved``)."""
 
 from __future__ import annotations
 
