@@ -155,7 +155,7 @@ class Reach:
     replaced it, so clones may share it."""
 
     __shared__ = True
-    __slots__ = ("board", "still", "heroes", "dist", "fields")
+    __slots__ = ("board", "still", "heroes", "dist", "fields", "nearest")
 
     def __init__(self, s: NiflheimState) -> None:
         self.board = s.board
@@ -170,6 +170,8 @@ class Reach:
         yet rescued."""
         self.dist: dict[Sq, dict[str, int]] = {}
         self.fields: dict[Sq, dict[Sq, int]] = {}
+        self.nearest: dict[Sq, int] = {}
+        """For each square asked about, the fewest moves from it to reach any hero."""
 
 
 def reach(s: NiflheimState) -> Reach:
@@ -341,11 +343,14 @@ def activation_candidates(s: NiflheimState) -> list[int]:
     """Unactivated undead closest to a hero (ties: the players choose)."""
     best = INF
     ids: list[int] = []
+    nearest = reach(s).nearest
     for u in s.undead.values():
         if u.activated:
             continue
-        d = distances_from(s, u.at)
-        m = min(d.values()) if d else INF
+        m = nearest.get(u.at)
+        if m is None:
+            d = distances_from(s, u.at)
+            m = nearest[u.at] = min(d.values()) if d else INF
         if m < best:
             best, ids = m, [u.id]
         elif m == best:
@@ -359,10 +364,16 @@ def activation_candidates(s: NiflheimState) -> list[int]:
 def attack_targets(s: NiflheimState, u: Undead) -> list[str]:
     """Heroes adjacent to the undead, not behind a red line (a locking undead always wounds the
     hero it locks)."""
-    locked = [h.id for h in s.heroes.values() if h.on_map and h.locked_by == u.id]
-    if locked:
-        return locked[:1]
-    return [h.id for h in s.heroes.values() if h.on_map and s.board.adjacent(h.at, u.at)]
+    adjacent, at, uid = s.board.adjacent, u.at, u.id
+    out = []
+    for h in s.heroes.values():
+        if h.status != "active" or h.at is None:
+            continue
+        if h.locked_by == uid:
+            return [h.id]
+        if adjacent(h.at, at):
+            out.append(h.id)
+    return out
 
 
 def attack(s: NiflheimState, u: Undead, hero: Hero, events: list[Event]) -> None:
