@@ -9,7 +9,7 @@ determinization resamples, and table mode asks for every random result.
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from meadhall.bots.random import RandomBot
@@ -138,3 +138,24 @@ def play_random(game: Game, seed: int, setup: Mapping[str, Any] | None = None,
     if replayed != state:
         raise _fail(game, seed, -1, "replaying setup + seed + log gave a different state")
     return state
+
+
+def check_memos(game: Game, setup: Mapping[str, Any] | None, seeds: range,
+                answers: Callable[[Any], Any], forget: Callable[[Any], None],
+                max_steps: int = 400) -> None:
+    """Memos answer what a fresh computation answers, at every step of random games.
+
+    ``answers(state)`` asks the questions a game remembers per position; they are compared
+    with the same questions asked of a clone whose memos ``forget(clone)`` dropped. Raises
+    ``AssertionError`` naming the seed and the log of the first position that differs.
+    """
+    for seed in seeds:
+        state = game.new_game(setup, seed)  # type: ignore[arg-type]
+        bot = RandomBot(seed)
+        for _ in range(max_steps):
+            if state.decision() is None:
+                break
+            fresh = state.clone()
+            forget(fresh)
+            assert answers(state) == answers(fresh), (seed, state.log)
+            state.apply(bot.choose(state))

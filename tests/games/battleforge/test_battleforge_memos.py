@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from bf_helpers import GAME
 
-from meadhall.bots.random import RandomBot
 from meadhall.games.battleforge.state import BattleForgeState
+from meadhall.testing import check_memos
 
 SETUPS: list[tuple[dict[str, Any], range]] = [
     ({"scenario": "last_flame", "heroes": ["ragnar", "lagertha"]}, range(5)),
@@ -34,20 +34,7 @@ def answers(s: BattleForgeState) -> dict[str, Any]:
     return out
 
 
-def fresh(s: BattleForgeState) -> dict[str, Any]:
-    """The same questions asked of a copy whose memos are forgotten."""
-    c = s.clone()
-    c.forget_memos()
-    return answers(c)
-
-
 @pytest.mark.parametrize(("setup", "seeds"), SETUPS, ids=lambda x: str(x))
 def test_memos_answer_as_fresh_computations_at_every_step(setup: dict[str, Any],
                                                          seeds: range) -> None:
-    for seed in seeds:
-        s = GAME.new_game(setup, seed)
-        assert isinstance(s, BattleForgeState)
-        bot = RandomBot(seed)
-        while s.decision() is not None:
-            assert answers(s) == fresh(s), (seed, s.log)
-            s.apply(bot.choose(s))
+    check_memos(GAME, setup, seeds, answers, BattleForgeState.forget_memos, max_steps=10_000)

@@ -9,10 +9,10 @@ from typing import Any
 
 import pytest
 
-from meadhall.bots.random import RandomBot
 from meadhall.games.niflheim import GAME, undead
 from meadhall.games.niflheim.heroes import steps
 from meadhall.games.niflheim.state import NiflheimState
+from meadhall.testing import check_memos
 
 SETUPS: list[tuple[dict[str, Any], range]] = [
     ({"scenario": "1", "heroes": ["frida", "killian"]}, range(8)),
@@ -40,22 +40,7 @@ def answers(s: NiflheimState) -> dict[str, Any]:
     return out
 
 
-def fresh(s: NiflheimState) -> dict[str, Any]:
-    """The same questions asked of a copy whose memos are forgotten."""
-    c = s.clone()
-    c.moved()
-    return answers(c)
-
-
 @pytest.mark.parametrize(("setup", "seeds"), SETUPS, ids=lambda x: str(x))
 def test_memos_answer_as_fresh_computations_at_every_step(setup: dict[str, Any],
                                                          seeds: range) -> None:
-    for seed in seeds:
-        s = GAME.new_game(setup, seed)
-        assert isinstance(s, NiflheimState)
-        bot = RandomBot(seed)
-        for _ in range(400):
-            if s.decision() is None:
-                break
-            assert answers(s) == fresh(s), (seed, s.log)
-            s.apply(bot.choose(s))
+    check_memos(GAME, setup, seeds, answers, NiflheimState.moved)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -175,12 +176,13 @@ def test_a_deleted_optional_campaign_key_loads_and_plays() -> None:
 
 
 # ----------------------------------------------------------------------------- content
-@pytest.mark.rule("niflheim", "Setup")
-def test_a_start_square_on_a_wall_is_refused_by_load_and_by_validate(tmp_path: Path) -> None:
+def refused_content(tmp_path: Path, edit: Callable[[dict[str, Any]], None]) -> ContentError:
+    """The shipped content changed by ``edit``: refused with the same error by loading and by
+    ``meadhall validate``."""
     from meadhall.validation import validate_path
 
     data = json.loads(Path("src/meadhall/games/niflheim/content/niflheim.json").read_text())
-    data["scenarios"]["1"]["start"] = "A1"  # a wall
+    edit(data)
     bad = tmp_path / "niflheim.json"
     bad.write_text(json.dumps(data))
     with pytest.raises(ContentError) as by_validate:
@@ -188,7 +190,16 @@ def test_a_start_square_on_a_wall_is_refused_by_load_and_by_validate(tmp_path: P
     with pytest.raises(ContentError) as by_load:
         check(NiflheimContent.model_validate(data), str(bad))
     assert str(by_validate.value) == str(by_load.value)
-    assert by_load.value.field == "scenarios.1.start" and "wall" in by_load.value.reason
+    return by_load.value
+
+
+@pytest.mark.rule("niflheim", "Setup")
+def test_a_start_square_on_a_wall_is_refused_by_load_and_by_validate(tmp_path: Path) -> None:
+    def on_a_wall(data: dict[str, Any]) -> None:
+        data["scenarios"]["1"]["start"] = "A1"
+
+    e = refused_content(tmp_path, on_a_wall)
+    assert e.field == "scenarios.1.start" and "wall" in e.reason
     load_content()  # the shipped content passes
 
 
@@ -196,19 +207,12 @@ def test_a_start_square_on_a_wall_is_refused_by_load_and_by_validate(tmp_path: P
 def test_a_pool_smaller_than_the_face_down_markers_is_refused_on_load(tmp_path: Path) -> None:
     """Every face-down marker's identity is drawn from the pool when it is revealed, so a
     scenario whose pool holds fewer undead than it has squares D could not be played."""
-    from meadhall.validation import validate_path
+    def short_pool(data: dict[str, Any]) -> None:
+        sc = data["scenarios"]["2"]
+        sc["pool"] = {"draugr": len(sc["face_down"]) - 1}
 
-    data = json.loads(Path("src/meadhall/games/niflheim/content/niflheim.json").read_text())
-    sc = data["scenarios"]["2"]
-    sc["pool"] = {"draugr": len(sc["face_down"]) - 1}
-    bad = tmp_path / "niflheim.json"
-    bad.write_text(json.dumps(data))
-    with pytest.raises(ContentError) as by_validate:
-        validate_path(bad)
-    with pytest.raises(ContentError) as by_load:
-        check(NiflheimContent.model_validate(data), str(bad))
-    assert str(by_validate.value) == str(by_load.value)
-    assert by_load.value.field == "scenarios.2.pool" and "face-down" in by_load.value.reason
+    e = refused_content(tmp_path, short_pool)
+    assert e.field == "scenarios.2.pool" and "face-down" in e.reason
 
 
 # ----------------------------------------------------------------------------- fuzzing

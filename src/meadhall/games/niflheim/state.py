@@ -439,9 +439,14 @@ class NiflheimState(GameState):
             self._guarded(action, events)
 
     def _do(self, action: str, events: list[Event]) -> None:
-        if action == GO_ON:
-            pass  # the automated steps go on where a Coin of Fate question stopped them
-        elif action == START_ACTION:
+        # GO_ON only resumes the automated steps where a Coin of Fate question stopped them
+        if action != GO_ON:
+            self._act(action, events)
+        self._advance(events)
+
+    def _act(self, action: str, events: list[Event]) -> None:
+        """One answer or hero action, before the automated steps that follow it."""
+        if action == START_ACTION:
             sc = self.scenario
             events.append(Event("setup", f"Scenario {sc.number}: {sc.name}. "
                                 f"{len(sc.face_down)} face-down undead markers are placed on "
@@ -458,7 +463,6 @@ class NiflheimState(GameState):
             n = len(events)
             heroes.apply(self, h, action, events)
             self._cover_revealed(events[n:], self.seat_of(h.id))
-        self._advance(events)
 
     def _start(self, events: list[Event]) -> None:
         self._guarded(START_ACTION, events)
