@@ -12,7 +12,7 @@ import copy
 import pytest
 
 from meadhall import games
-from meadhall.bench import midgame
+from meadhall.bench import midgame, random_game
 from meadhall.core.protocol import GameState
 from meadhall.core.rng import Rng
 
@@ -20,14 +20,7 @@ GAMES = games.ids()
 
 
 def _random_game(game_id: str, seed: int) -> int:
-    state = games.get(game_id).new_game(None, seed)
-    rng = Rng(seed)
-    steps = 0
-    while state.decision() is not None:
-        acts = state.legal_actions()
-        state.apply(acts[rng.below(len(acts))])
-        steps += 1
-    return steps
+    return random_game(games.get(game_id), None, seed)
 
 
 @pytest.mark.parametrize("game_id", GAMES)

@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from meadhall.bench import random_game
 from meadhall.games.runaljod import GAME
 from meadhall.games.runaljod.state import RunaljodState
 
@@ -53,14 +54,6 @@ def test_random_game_four_heroes(benchmark) -> None:  # type: ignore[no-untyped-
     seeds = iter(range(10**9))
 
     def play() -> int:
-        seed = next(seeds)
-        s = GAME.new_game(FOUR, seed)
-        rng = random.Random(seed)
-        steps = 0
-        while s.decision() is not None:
-            acts = s.legal_actions()
-            s.apply(acts[rng.randrange(len(acts))])
-            steps += 1
-        return steps
+        return random_game(GAME, FOUR, next(seeds))
 
     assert benchmark(play) > 0

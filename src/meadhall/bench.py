@@ -86,6 +86,18 @@ def _random_games(game: Game, setup: dict[str, Any], seconds: float, seed0: int
             return steps, done, clock() - start, t_apply, t_legal
 
 
+def random_game(game: Game, setup: dict[str, Any] | None, seed: int) -> int:
+    """Play one seeded random game to its end; returns its number of steps."""
+    state = game.new_game(setup, seed)
+    rng = Rng(seed)
+    steps = 0
+    while state.decision() is not None:
+        acts = state.legal_actions()
+        state.apply(acts[rng.below(len(acts))])
+        steps += 1
+    return steps
+
+
 def midgame(game: Game, setup: dict[str, Any] | None, seed: int = 1) -> GameState:
     """A state some way into a random game (where copies and rollouts are measured)."""
     state = game.new_game(setup, seed)

@@ -233,6 +233,18 @@ class BoardMixin:
             return None
         return self.hero_cost_fn(h, keywords)(a, b)
 
+    def _foes_and_obstruction(self) -> tuple[set[Sq], set[Sq]]:
+        """The squares enemies stand on, and the squares next to an enemy with Obstruction
+        (Keywords: Obstruction), for a hero's step rules."""
+        foes: set[Sq] = set()
+        obstruct: set[Sq] = set()
+        for e in self.enemies:
+            foes.update(e.squares)
+            if "obstruction" in self.content.enemies[e.kind].keywords:
+                for q in e.squares:
+                    obstruct.update(grid.neighbours(q, diagonal=True))
+        return foes, obstruct
+
     def hero_cost_fn(self, h: Hero, keywords: tuple[str, ...] = ()
                      ) -> Callable[[Sq, Sq], int | None]:
         """:meth:`hero_step_cost` for steps between adjacent squares, with the board's rules
@@ -241,13 +253,7 @@ class BoardMixin:
         t, open_ = bm.terrain, bm.open
         jump = "jump" in keywords
         quick = jump or "quick" in keywords
-        foes: set[Sq] = set()
-        obstruct: set[Sq] = set()
-        for e in self.enemies:
-            foes.update(e.squares)
-            if "obstruction" in self.content.enemies[e.kind].keywords:
-                for q in e.squares:
-                    obstruct.update(grid.neighbours(q, diagonal=True))
+        foes, obstruct = self._foes_and_obstruction()
 
         def blocked(s: Sq) -> bool:
             return s not in open_ or (not quick and s in foes)
@@ -276,13 +282,7 @@ class BoardMixin:
         bm = self.board
         jump = "jump" in keywords
         quick = jump or "quick" in keywords
-        foes: set[Sq] = set()
-        obstruct: set[Sq] = set()
-        for e in self.enemies:
-            foes.update(e.squares)
-            if "obstruction" in self.content.enemies[e.kind].keywords:
-                for q in e.squares:
-                    obstruct.update(grid.neighbours(q, diagonal=True))
+        foes, obstruct = self._foes_and_obstruction()
         if jump:  # over anything on the board, 1 point a step
             nbrs = bm.nbrs
 
