@@ -159,3 +159,17 @@ def check_memos(game: Game, setup: Mapping[str, Any] | None, seeds: range,
             forget(fresh)
             assert answers(state) == answers(fresh), (seed, state.log)
             state.apply(bot.choose(state))
+
+
+def mutate_everything(obj: Any) -> None:
+    """Change every dict and list inside ``obj`` in place (a key added, an item appended): what
+    a caller may do to whatever ``to_json()`` or ``view()`` handed out, which must never reach
+    the state, its clones or a fresh game."""
+    if isinstance(obj, dict):
+        for v in list(obj.values()):
+            mutate_everything(v)
+        obj["__mutated__"] = 1
+    elif isinstance(obj, list):
+        for v in list(obj):
+            mutate_everything(v)
+        obj.append("__mutated__")

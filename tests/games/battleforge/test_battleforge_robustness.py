@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from meadhall.bots.random import RandomBot
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.protocol import GameState
+from meadhall.testing import mutate_everything
 
 G = "battleforge"
 
@@ -106,18 +107,6 @@ def test_any_text_given_to_apply_is_an_illegal_action(text: str) -> None:
     assert s.to_json() == before
 
 
-def mutate_all(obj: Any) -> None:
-    """Change every dict and list inside ``obj`` in place."""
-    if isinstance(obj, dict):
-        for v in list(obj.values()):
-            mutate_all(v)
-        obj["__mutated__"] = 1
-    elif isinstance(obj, list):
-        for v in list(obj):
-            mutate_all(v)
-        obj.append("__mutated__")
-
-
 def test_to_json_and_view_hand_out_copies() -> None:
     for seed in range(3):
         s = GAME.new_game({"scenario": "last_flame", "heroes": ["ragnar", "lagertha"]}, seed)
@@ -128,9 +117,9 @@ def test_to_json_and_view_hand_out_copies() -> None:
             if step % 10 == 0:
                 before = json.dumps(s.to_json(), sort_keys=True)
                 c = s.clone()
-                mutate_all(s.to_json())
-                mutate_all(s.view())
-                mutate_all(s.view(s.decision().seat))
+                mutate_everything(s.to_json())
+                mutate_everything(s.view())
+                mutate_everything(s.view(s.decision().seat))
                 assert json.dumps(s.to_json(), sort_keys=True) == before
                 assert json.dumps(c.to_json(), sort_keys=True) == before
             s.apply(bot.choose(s))

@@ -19,6 +19,7 @@ from meadhall.bots.random import RandomBot
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.games.midhalla.content import Chapter
 from meadhall.games.midhalla.testkit import layout, line, position
+from meadhall.testing import mutate_everything
 
 G = games.get("midhalla")
 CHAPTERS = Path(G.content_models.__code__.co_filename).parent / "content" / "chapters"
@@ -120,18 +121,6 @@ def test_any_text_given_to_apply_is_an_illegal_action_and_changes_nothing(text: 
         assert st.to_json() == before
 
 
-def _mutate_everything(obj: Any) -> None:
-    """Append to every list and add a key to every dict reachable from ``obj``."""
-    if isinstance(obj, dict):
-        for v in list(obj.values()):
-            _mutate_everything(v)
-        obj["__junk__"] = 1
-    elif isinstance(obj, list):
-        for v in list(obj):
-            _mutate_everything(v)
-        obj.append("__junk__")
-
-
 def test_to_json_and_view_hand_out_copies() -> None:
     for save in saves(steps=(0, 25, 60)):
         st = G.from_json(save)
@@ -142,7 +131,7 @@ def test_to_json_and_view_hand_out_copies() -> None:
         outs = [st.to_json(), st.view(None), st.view("harkon"), st.measures(),
                 *(a.to_json() for a in st.described_actions())]
         for out in outs:
-            _mutate_everything(out)
+            mutate_everything(out)
         assert _text(st.to_json()) == before and _text(twin.to_json()) == before
         assert _text(fresh.to_json()) == fresh_before
         assert _text(G.new_game({"scenario": "chapter2", "heroes": ["harkon", "enyk", "tora"]},

@@ -20,6 +20,7 @@ from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.games.niflheim import GAME
 from meadhall.games.niflheim.content import NiflheimContent, check, load_content
 from meadhall.games.niflheim.testkit import open_map, position
+from meadhall.testing import mutate_everything
 
 
 def played(setup: dict[str, Any] | None, seed: int, steps: int) -> Any:
@@ -57,27 +58,15 @@ def test_any_text_is_answered_with_illegal_action(text: str) -> None:
 
 
 # ----------------------------------------------------------------------------- copies
-def _mutate_everything(x: Any) -> None:
-    """Change every dict and list inside ``x`` in place."""
-    if isinstance(x, dict):
-        for v in list(x.values()):
-            _mutate_everything(v)
-        x["__mutated__"] = 1
-    elif isinstance(x, list):
-        for v in list(x):
-            _mutate_everything(v)
-        x.append("__mutated__")
-
-
 def test_to_json_and_view_hand_out_copies() -> None:
     for setup, seed, steps in SAVES:
         s = played(setup, seed, steps)
         c = s.clone()
         want, view = s.to_json(), json.loads(json.dumps(s.view(None)))
         legal = [a.text for a in s.legal_actions()]
-        _mutate_everything(s.to_json()["position"])
-        _mutate_everything(s.view(None))
-        _mutate_everything(s.view(s.decision().seat))
+        mutate_everything(s.to_json()["position"])
+        mutate_everything(s.view(None))
+        mutate_everything(s.view(s.decision().seat))
         assert s.to_json() == want and c.to_json() == want and s.view(None) == view
         assert [a.text for a in s.legal_actions()] == legal
         fresh = GAME.new_game(setup, seed)

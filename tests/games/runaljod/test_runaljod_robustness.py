@@ -19,6 +19,7 @@ from meadhall.bots.random import RandomBot
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.protocol import GameState
 from meadhall.games.runaljod import GAME
+from meadhall.testing import mutate_everything
 
 BERSERK = ("thurisaz", "uruz", "tiwaz", "hagalaz")
 VOLVA = ("ansuz", "berkano", "laguz", "kenaz")
@@ -127,27 +128,15 @@ def test_any_text_given_to_apply_is_an_illegal_action_naming_why() -> None:
     assert st.to_json() == before
 
 
-def _mutate_everything(obj: Any) -> None:
-    """Change every list and dict reachable from ``obj`` in place."""
-    if isinstance(obj, dict):
-        for v in list(obj.values()):
-            _mutate_everything(v)
-        obj["__mutated__"] = True
-    elif isinstance(obj, list):
-        for v in list(obj):
-            _mutate_everything(v)
-        obj.append("__mutated__")
-
-
 def test_saves_and_views_are_copies_never_live_state() -> None:
     st = GameState.from_json(EXAMPLE)
     st.apply("move 2 using uruz")  # a pending movement (ask) in the position
     clone = st.clone()
     before = json.dumps(st.to_json(), sort_keys=True)
     for seat in (None, "berserk", "volva", "player"):
-        _mutate_everything(st.view(seat))
-    _mutate_everything(st.to_json()["position"])
-    _mutate_everything(GAME.draw(st.view("berserk")).to_json())
+        mutate_everything(st.view(seat))
+    mutate_everything(st.to_json()["position"])
+    mutate_everything(GAME.draw(st.view("berserk")).to_json())
     assert json.dumps(st.to_json(), sort_keys=True) == before
     assert clone == st
     fresh = GAME.new_game(GAME.default_setup(), 42)
