@@ -129,3 +129,24 @@ def test_an_activation_under_way_is_scored_once_ended_and_the_undead_answered() 
     assert [u.at for u in ended.undead.values()] != [u.at for u in s.undead.values()]
     assert ended.round > s.round or ended.active != "frida" or ended.heroes["frida"].mp != 1
     assert GAME.evaluate(s) == GAME.evaluate(ended)
+
+
+def test_evaluate_at_a_table_mode_die_question_leaves_the_question_alone() -> None:
+    """In table mode a die's result is the table's to enter (seat ``chance``): evaluating such
+    a position (OpenSpiel's chance nodes, a bot at a table) scores it without answering the
+    question with a hero's action, and changes nothing."""
+    asked = 0
+    for seed in range(6):
+        s = GAME.new_game({"scenario": "2", "heroes": ["frida", "killian"]}, seed, chance="table")
+        bot = RandomBot(seed)
+        for _ in range(300):
+            d = s.decision()
+            if d is None:
+                break
+            if d.seat == "chance" and s.active is not None:
+                asked += 1
+                before = s.to_json()
+                assert 0.0 <= GAME.evaluate(s) <= 1.0
+                assert s.to_json() == before
+            s.apply(bot.choose(s))
+    assert asked > 0
