@@ -123,8 +123,12 @@ def _attack(s: NiflheimState, h: Hero, text: str, cover: str | None) -> Describe
 
 
 def _cover(s: NiflheimState, text: str) -> Described:
-    h = s.hero_named(text[len("cover: "):].split(" attack undead ")[0])
+    rest = text[len("cover: "):]
+    throw = " throw " in rest and " attack undead " not in rest
+    h = s.hero_named(rest.split(" throw " if throw else " attack undead ")[0])
     assert h.marker is not None
+    if throw:
+        return _throw(s, h, text, h.marker.split()[1])
     return _attack(s, h, text, h.marker.split()[1])
 
 
@@ -219,21 +223,25 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
     return text, ()
 
 
-def _throw(s: NiflheimState, h: Hero, text: str) -> Described:
-    kind = "greek_fire" if text.startswith("throw greek fire") else "holy_water"
+def _throw(s: NiflheimState, h: Hero, text: str, cover: str | None = None) -> Described:
+    kind = "greek_fire" if "throw greek fire at" in text else "holy_water"
     q = grid.sq(text.rsplit(" ", 1)[1])
     assert h.at is not None and h.intent is not None
     rng = combat.attack_range(h.at, q)
     los, _ = combat.los_am(s, h.at, q)
-    hit = combat.needed(rng, combat.INTENT_AM[h.intent] + los)
+    own = sum(m for m, _ in combat.attacker_ams(h, cover))
+    hit = combat.needed(rng, own + los)
     wd = s.content.armoury[kind]
     assert wd.aoe is not None
     throw = f"{hit}+ lands on target, else it deviates" if hit else "it always deviates"
-    drm = combat.INTENT_AM[h.intent] + sum(m for m, _ in skills.passive(s, h, {"phial"}))
+    drm = own + sum(m for m, _ in skills.passive(s, h, {"phial"}))
     burst, _ = combat.odds(combat.needed(wd.aoe[0], drm), combat.needed(wd.aoe[1], drm))
-    return (f"{h.name} throws the {wd.name.lower()} at {grid.name(q)} (range {rng}): {throw}; "
-            f"the burst attacks every figure around it: {burst}",
-            (square(q, f"{hit}+" if hit else "deviates"),))
+    who = f"{h.name}'s covering throw:" if cover is not None else f"{h.name} throws"
+    targets = [square(q, f"{hit}+" if hit else "deviates")]
+    if cover is not None:
+        targets.append(hero_fig(h.id))
+    return (f"{who} the {wd.name.lower()} at {grid.name(q)} (range {rng}): {throw}; "
+            f"the burst attacks every figure around it: {burst}", tuple(targets))
 
 
 def _choice(s: NiflheimState, text: str) -> Described:
