@@ -301,10 +301,6 @@ def check_position(p: Position, content: BattleForgeContent, board: Board,
             check_area(board, f"tokens.{a}", a, "token")
             if kind == "flame" and content.scenarios[setup["scenario"]].poi_kind != "flame":
                 raise fail(f"tokens.{a}", "Sacred Flames belong to The Last Flame")
-        if sum(1 for k in p.tokens.values() if k == "heat") > 13:
-            raise fail("tokens", "at most 13 Heat tokens (Components)")
-        if sum(1 for k in p.tokens.values() if k == "freeze") > 6:
-            raise fail("tokens", "at most 6 Freeze tokens (Components)")
     if p.furnaces is not None:
         for a, v in p.furnaces.items():
             if a not in board.poi:
