@@ -119,3 +119,78 @@ def test_printed_component_counts_are_the_box_not_a_limit() -> None:
     assert s.place_token("freeze", areas[22], "Freeze Tokens", ev)
     assert "A Heat token is placed in" in texts(ev) and "A Freeze token is placed in" in texts(ev)
     assert not s.place_token("heat", areas[21], "Heat Tokens", ev)  # still not stackable
+
+
+# ----------------------------------------------------------------------------- preparation
+def prepared_to_step_6(ragnar_cube: str = "place in space 4"):
+    """Ragnar and Lagertha through Champion Preparation up to Lagertha's step 6: Ragnar's 7th
+    cube in space 4, his Starting Boon (melee) in space 1, his +1 Action Cube as given;
+    Lagertha's 7th cube in space 2 and her Starting Boon (defense) in space 1."""
+    s = GAME.new_game({"scenario": "last_flame", "heroes": ["ragnar", "lagertha"]}, 0)
+    s.apply("place in space 4")
+    s.apply("melee boon in space 1")
+    assert s.decision().seat == "ragnar" and s.decision().section == "Champion Preparation"
+    s.apply(ragnar_cube)
+    s.apply("place in space 2")
+    assert legal(s) == ["defense boon in space 1", "defense boon in space 3",
+                        "defense boon in space 5"]  # step 5: a space with a defense symbol
+    s.apply("defense boon in space 1")
+    return s
+
+
+@pytest.mark.rule(G, "Champion Preparation")
+@pytest.mark.parametrize("space", range(1, 7))
+def test_preparation_step_6_ragnars_plus_1_action_cube_in_any_space(space: int) -> None:
+    """"Ragnar has a Starting Attribute of +1 Action Cube that must be placed in any Rondel
+    Space he wants, therefore, this Champion starts the game with 8 Action Cubes in the Rondel
+    instead of 7": every space is offered, and the cube lands where he chose."""
+    s = GAME.new_game({"scenario": "last_flame", "heroes": ["ragnar", "lagertha"]}, 0)
+    s.apply("place in space 4")
+    s.apply("melee boon in space 1")
+    assert legal(s) == [f"place in space {i}" for i in range(1, 7)]
+    s.apply(f"place in space {space}")
+    r = s.champs["ragnar"]
+    want = [1, 1, 1, 2, 1, 1]
+    want[space - 1] += 1
+    assert [len(x) for x in r.rondel] == want and sum(want) == 8
+    # 22 cubes: the Health and Fury markers, 3 Special Skill Charges and the 8 rondel cubes.
+    assert r.supply == 22 - 2 - 3 - 8
+    assert s.decision().seat == "lagertha"  # Ragnar is prepared
+
+
+LAGERTHA_STEP_6 = {
+    "melee boon in space 2": [{"symbol": "defense", "level": 1}, {"symbol": "melee", "level": 1},
+                              None, None, None, None],
+    "reroll boon in space 2": [{"symbol": "defense", "level": 1},
+                               {"symbol": "reroll", "level": 1}, None, None, None, None],
+    "ranged boon in space 6": [{"symbol": "defense", "level": 1}, None, None, None, None,
+                               {"symbol": "ranged", "level": 1}],
+    "heal boon in space 6": [{"symbol": "defense", "level": 1}, None, None, None, None,
+                             {"symbol": "heal", "level": 1}],
+    "greater boon in space 1": [{"symbol": "defense", "level": 2}, None, None, None, None, None],
+}
+"""Lagertha's board: space 2 shows melee and reroll, space 6 ranged and heal."""
+
+
+@pytest.mark.rule(G, "Champion Preparation")
+@pytest.mark.rule(G, "Boons")
+@pytest.mark.parametrize("choice", sorted(LAGERTHA_STEP_6))
+def test_preparation_step_6_lagerthas_extra_boon_or_the_flip(choice: str) -> None:
+    """"Lagertha starts with 1 extra Boon that must be placed adjacent to the Starting Boon; or
+    flip the Starting Boon": with the Starting Boon in space 1, exactly a Minor Boon in space 2
+    or 6 with a symbol of that space, or the flip to a Greater Boon; the result of each."""
+    s = prepared_to_step_6()
+    la = s.champs["lagertha"]
+    d = s.decision()
+    assert d.seat == "lagertha" and d.section == "Champion Preparation"
+    assert set(legal(s)) == set(LAGERTHA_STEP_6)
+    tokens = list(la.tokens_left)
+    s.apply(choice)
+    assert la.boons == LAGERTHA_STEP_6[choice]
+    # A new Minor Boon uses one of her tokens; the flip turns the Starting Boon over ("simply
+    # flip a Minor Boon").
+    if not choice.startswith("greater"):
+        tokens.remove(choice.split()[0])
+    assert la.tokens_left == tokens
+    assert [len(x) for x in la.rondel] == [1, 2, 1, 1, 1, 1]  # 7 cubes, no extra cube
+    assert s.decision().kind == "turn" and s.decision().seat == "ragnar"
