@@ -49,8 +49,13 @@ def pos(rows: list[str], heroes: dict[str, Any], ud: list[dict] | None = None,
 
 
 def gives(s: Any) -> set[str]:
-    """The interim stage's offers to give a supply."""
+    """The interim stage's offers to give a supply (every offer also gets a label)."""
+    assert all(a.label and a.label != a.text for a in s.described_actions())
     return {a for a in legal(s) if a.startswith("give a ")}
+
+
+def labels(s: Any) -> dict[str, str]:
+    return {a.text: a.label for a in s.described_actions()}
 
 
 # ----------------------------------------------------------------------------- interim stage
@@ -66,6 +71,8 @@ def test_interim_supplies_move_between_heroes_and_a_salve_heals_the_wounded() ->
     assert "heal gunnar" not in legal(s)  # he has no salve of his own
     assert gives(s) == {"give a healing salve from frida to gunnar",
                         "give a holy water phial from gunnar to frida"}
+    assert labels(s)["give a healing salve from frida to gunnar"] == (
+        "Frida gives a healing salve to Gunnar (0 left; Gunnar then has 1)")
     s.apply("give a healing salve from frida to gunnar")
     f, g = s.heroes["frida"], s.heroes["gunnar"]
     assert (f.supplies["healing_salves"], g.supplies["healing_salves"]) == (0, 1)
@@ -95,12 +102,15 @@ def test_runestones_on_either_readied_weapon_and_the_off_hand_readied_in_the_int
                        "ready axe and seax off hand for frida"}  # the sling is two-handed
     assert {a for a in legal(s) if a.startswith("inscribe")} == {
         "inscribe black runestone on frida's sling"}
+    assert labels(s)["ready seax and axe off hand for frida"] == (
+        "Frida readies the Seax and the Axe in the off hand")
     s.apply("ready seax for frida")
     f = s.heroes["frida"]
     assert (f.ready, f.off_hand, sorted(f.gear)) == ("seax", None, ["axe", "sling"])
     assert {a for a in legal(s) if a.startswith("ready ")} == {
         "ready axe for frida", "ready sling for frida", "ready axe off hand for frida",
         "ready axe and seax off hand for frida"}
+    assert labels(s)["ready axe off hand for frida"] == "Frida readies the Axe in the off hand"
     s.apply("ready axe off hand for frida")
     assert (f.ready, f.off_hand, f.gear) == ("seax", "axe", ["sling"])
     assert {a for a in legal(s) if a.startswith("inscribe")} == {
@@ -195,6 +205,7 @@ def test_a_covering_hero_may_interrupt_with_a_phial_throw() -> None:
     d = s.decision()
     assert d.section == "Covering" and d.default == "no cover attack"
     # No weapon reaches the draugr; every square whose burst reaches it does (range 4 to 8).
+    assert all(a.label != a.text for a in s.described_actions())
     assert legal(s) == ["no cover attack"] + [
         f"cover: killian throw holy water at {q}"
         for q in ("D1", "E1", "F1", "D2", "E2", "F2", "D3", "E3", "F3")]

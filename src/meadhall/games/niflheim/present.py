@@ -320,13 +320,28 @@ def _campaign(s: NiflheimState, kind: str, text: str) -> Described:
         if words[0] == "give":
             rest, receiver = text[len("give "):].rsplit(" to ", 1)
             what, giver = rest.split(" from ", 1)
-            a, b, item = s.hero_named(giver), s.hero_named(receiver), n.item_id[what]
+            a, b = s.hero_named(giver), s.hero_named(receiver)
+            if what in SUPPLY_ID:
+                kind = SUPPLY_ID[what]
+                return (f"{a.name} gives {what} to {b.name} ({a.supplies.get(kind, 0) - 1} "
+                        f"left; {b.name} then has {b.supplies.get(kind, 0) + 1})",
+                        (card(a.id, kind), hero_panel(b.id)))
+            item = n.item_id[what]
             return (f"{a.name} gives the {s.content.armoury[item].name} to {b.name}",
                     (card(a.id, item), hero_panel(b.id)))
         if words[0] == "ready":
             what, who = text[len("ready "):].rsplit(" for ", 1)
-            h, item = s.hero_named(who), n.item_id[what]
-            return (f"{h.name} readies the {s.content.armoury[item].name}",
+            h = s.hero_named(who)
+            off = what.endswith(" off hand")
+            what = what[:-len(" off hand")] if off else what
+            if off and " and " in what and what not in n.item_id:
+                x, y = (n.item_id[w] for w in what.split(" and ", 1))
+                arm = s.content.armoury
+                return (f"{h.name} readies the {arm[x].name} and the {arm[y].name} in the "
+                        "off hand", (card(h.id, x), card(h.id, y)))
+            item = n.item_id[what]
+            slot = " in the off hand" if off else ""
+            return (f"{h.name} readies the {s.content.armoury[item].name}{slot}",
                     (card(h.id, item),))
         if words[0] == "inscribe":
             who, what = text.split(" runestone on ", 1)[1].rsplit("'s ", 1)
