@@ -340,12 +340,11 @@ def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
 
     stun, off_am = min((value(w, off) for w, off in combat.readied(h)),
                        key=lambda v: v[0] - v[1])
-    drm = combat.INTENT_AM[h.intent] + off_am
+    # The intent's AM and a wounded huskarl's -2, as on every attack (combat.attacker_ams).
+    drm = sum(m for m, _ in combat.attacker_ams(h, None)) + off_am
     if skills.carries_shield(s, h):
         drm += 1
     drm += sum(m for m, _ in skills.passive(s, h, {"break_lock"}))
-    if h.huskarl and h.health < h.max_health:
-        drm -= 2  # a wounded huskarl's attacks, this H2H roll included
     need = combat.needed(stun, drm)
     roll = s.d12(f"{h.name}'s roll to break the lock ({f'{need}+' if need else 'nothing'} "
                  "breaks it)", S.ACTION_PHASE, drm)

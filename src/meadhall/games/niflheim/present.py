@@ -139,7 +139,7 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
     if words[0] == "declare":
         intent = words[1]
         mp = MP[intent] - (1 if h.corruption >= 5 and MP[intent] else 0)
-        am = combat.INTENT_AM[intent]
+        am = combat.INTENT_AM[intent] - (2 if h.huskarl and h.health < h.max_health else 0)
         extra = " (then roll to break the lock)" if h.locked_by is not None else ""
         return (f"{h.name} declares {intent}: {mp} MP, attacks at {am:+d}{extra}",
                 (intent_space(h.id, intent, f"{mp} MP"),))
