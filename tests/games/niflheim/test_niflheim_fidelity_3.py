@@ -219,6 +219,23 @@ def test_a_covering_hero_may_interrupt_with_a_phial_throw() -> None:
     assert s.heroes["killian"].supplies["holy_water"] == 0
 
 
+@pytest.mark.rule("niflheim", "Coin of Fate")
+def test_a_covering_throw_offers_the_coin_of_fate_on_each_roll() -> None:
+    """"Once per scenario, you may flip the Coin of Fate if you are not satisfied with the
+    outcome of any die roll": the covering throw's two rolls are each offered, and kept."""
+    ud = [{"id": 1, "kind": "draugr", "at": "E2"}]
+    s = pos(open_map(10, 10), {"killian": {"at": "C6", "supplies": {"holy_water": 1}}}, ud,
+            coin_used=False)
+    s.apply("end activation")
+    s.force(8, 11)
+    s.apply("cover: killian throw holy water at E2")
+    assert s.decision().section == "Coin of Fate" and "phial throw" in s.decision().prompt
+    s.apply("keep the roll")
+    assert s.decision().section == "Coin of Fate" and "holy water against" in s.decision().prompt
+    s.apply("keep the roll")
+    assert 1 not in s.undead and s.heroes["killian"].supplies["holy_water"] == 0
+
+
 @pytest.mark.rule("niflheim", "Attack Modifiers (AM)")
 @pytest.mark.rule("niflheim", "Phial Weapon Attacks (Area of Effect Weapons)")
 def test_covering_throws_among_the_active_heros_actions() -> None:
