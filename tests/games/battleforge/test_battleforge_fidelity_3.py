@@ -194,3 +194,29 @@ def test_preparation_step_6_lagerthas_extra_boon_or_the_flip(choice: str) -> Non
     assert la.tokens_left == tokens
     assert [len(x) for x in la.rondel] == [1, 2, 1, 1, 1, 1]  # 7 cubes, no extra cube
     assert s.decision().kind == "turn" and s.decision().seat == "ragnar"
+
+
+@pytest.mark.rule(G, "1. Minion Activation")
+def test_a_save_in_the_middle_of_a_multi_target_effect_loads_and_plays_on() -> None:
+    """Saved while Ragnar decides his Defense against Frozen Breath, the queued effect on both
+    Champions (``who``: their list) loads back and resolves the same."""
+    from meadhall.core.protocol import GameState
+
+    s = position(minions=minions_at(), thor={"area": "G2", "activated": True},
+                 reserves={"frost": 4},
+                 champions={"ragnar": {"area": "F2", "rondel": ["cc", "", "", "", "", ""]},
+                            "lagertha": {"area": "G3", "rondel": ["", "cc", "", "", "", ""],
+                                         "charges": {"human": 0}}})
+    s.champs["ragnar"].charges["human"] = 0
+    ironborn(s, [{"t": "steps", "steps": card_steps("frozen_breath")[1:],
+                  "sec": "2. God Activation"}], wait=True)
+    assert s.decision().seat == "ragnar" and "defend with space 1" in legal(s)
+    assert any(t.get("t") == "steps" and t["steps"][0].get("who") == ["ragnar", "lagertha"]
+               for t in s.tasks)
+    back = GameState.from_json(s.to_json())
+    assert back == s
+    for x in (s, back):
+        x.apply("defend with space 1")
+        while x.decision() is not None and x.decision().kind != "turn":
+            x.apply(x.decision().default)
+    assert back == s and (frost(s, "ragnar"), frost(s, "lagertha")) == (1, 1)
