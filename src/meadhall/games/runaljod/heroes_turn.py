@@ -623,8 +623,9 @@ class HeroesMixin:
             if it.slot != "misc":
                 out += [t for t in self.equip_texts(h, i) if t not in out]
         for o in self.ordered():
+            # a held hero is adjacent to its captor only (Keywords - Hold): no giving
             if o is h or o.fallen or o.at is None or not self.adjacent(at, o.at) \
-                    or len(o.misc) >= 3:
+                    or len(o.misc) >= 3 or h.held_by or o.held_by:
                 continue
             for i in dict.fromkeys(h.misc):
                 out.append(f"give {self.iname(i)} to {o.id}")

@@ -1,0 +1,139 @@
+"""Rule fidelity, third pass (issue 20): each situation is built from a hand-written position
+(docs/formats/runaljod.md) and checked against the rulebook's text; where the players choose,
+the whole set of choices is asserted."""
+
+from __future__ import annotations
+
+import pytest
+from runaljod_kit import pool, position, sq
+
+from meadhall.core.protocol import PLAYERS
+
+BERSERK = ("thurisaz", "uruz", "tiwaz", "hagalaz")
+VOLVA = ("ansuz", "berkano", "laguz", "kenaz")
+R = "runaljod"
+
+
+def texts(st) -> list[str]:
+    return [a.text for a in st.legal_actions()]
+
+
+def ai(card: str, **special: str) -> dict:
+    decks: dict = {"ai": {"name": "enemy AI", "pile": [card]},
+                   "exploration": {"name": "exploration", "pile": ["s_ford", "s_barrow"],
+                                   "bottom": ["c_hall"], "reshuffle": False}}
+    if special:
+        decks["special"] = {k: {"name": k, "pile": [v]} for k, v in special.items()}
+    return decks
+
+
+# ------------------------------------------------------------------ Hold
+def _held(volva_at: str = "F6", misc: tuple[str, ...] = ()):
+    """The Frost Jotun on D3+E3 holds the Berserk in its space; a Clan Warrior stands on C4,
+    next to the captor's space; the Volva is on ``volva_at``."""
+    return position(
+        {"berserk": {"at": "D3", "runes": pool(*BERSERK), "passed": True, "held_by": 1},
+         "volva": {"at": volva_at, "runes": pool(*VOLVA), "misc": list(misc)}},
+        enemies=[{"uid": 1, "kind": "jotun", "at": "D3", "also": "E3", "holding": "berserk"},
+                 {"uid": 2, "kind": "clan_warrior", "at": "C4"}],
+        active="volva", active_card="i_shore", decks=ai("ai1", jotun="jo1"))
+
+
+@pytest.mark.rule(R, "Keywords")
+@pytest.mark.rule(R, "Movement")
+def test_a_held_hero_is_adjacent_only_to_its_captor_so_others_move_on() -> None:
+    # "The target hero is only considered adjacent to the enemy captor doing the hold, it
+    # loses LoS to any other space on the board" (Keywords - Hold). Card ai1: the Clan
+    # Warriors move toward the Berserk first; held by the Jotun he is no target for this
+    # warrior, which moves on toward the Volva (its next icon in play) instead of standing
+    # beside the captor with nobody to attack.
+    st = _held()
+    events = list(st.apply("pass"))
+    while st.decision() is not None and st.decision().seat == PLAYERS:
+        events += st.apply(st.decision().default)
+    w = next(e for e in st.enemies if e.uid == 2)
+    assert w.at != sq("C4")
+    assert any(e.kind == "move" and "Clan Warrior 2" in e.text and "toward Volva" in e.text
+               for e in events)
+    assert not any("Warrior" in e.text and "already adjacent to Berserk" in e.text
+                   for e in events)  # (the Jotun, his captor, is: it stays)
+
+
+@pytest.mark.rule(R, "Keywords")
+def test_a_held_hero_cannot_hand_cards_to_a_hero_next_to_him() -> None:
+    # adjacent only to the captor: the Volva on C3 beside the held Berserk cannot give him a
+    # card (Interaction: "give a card to an adjacent hero")
+    st = _held("C3", misc=("mead_horn",))
+    assert not any(t.startswith("give") for t in texts(st))
+    st = position({"berserk": {"at": "D3", "runes": pool(*BERSERK), "passed": True},
+                   "volva": {"at": "C3", "runes": pool(*VOLVA), "misc": ["mead_horn"]}},
+                  active="volva")
+    assert "give mead horn to berserk using ansuz" in texts(st)
+
+
+# ------------------------------------------------------------------ Sight
+@pytest.mark.rule(R, "Sight")
+def test_sight_lines_from_a_new_space_do_not_cross_the_enemys_own_old_space() -> None:
+    # "move the miniature to the nearest space from which it can draw a line of sight": from
+    # C1 the line to the Berserk on E3 passes the corner between C2 (the Volva) and D1 - the
+    # Clan Hunter's own square, which it leaves. Both C1 and D2 are one step away and see him:
+    # the players choose between them (the engine used to block C1's line with the hunter's
+    # own square).
+    st = position({"volva": {"at": "C2", "runes": pool(*VOLVA)},
+                   "berserk": {"at": "E3", "runes": pool(*BERSERK)}},
+                  enemies=[{"uid": 1, "kind": "clan_hunter", "at": "D1"},
+                           {"uid": 2, "kind": "clan_warrior", "at": "E2"}])
+    e = st.enemies[0]
+    assert not st.sees(e.at, sq("E3"))
+    opts, why = st.sight_options(e, ["berserk"])
+    assert [st.fpname(fp) for fp in opts] == ["C1", "D2"] and why == "to sight Berserk"
+
+
+# ------------------------------------------------------------------ the best action
+def _warrior_toward_volva(warrior_at: str, kind: str = "clan_warrior", card: str = "ai5"):
+    """The Volva on C2 and the Berserk on C1: from B1 the Volva is diagonal behind the rock
+    on B2 and the Berserk, so an enemy there cannot attack her; D1 and D2 are next to both
+    heroes too and see her."""
+    return position(
+        {"volva": {"at": "C2", "runes": pool(*VOLVA)},
+         "berserk": {"at": "C1", "runes": pool(*BERSERK), "passed": True}},
+        enemies=[{"uid": 1, "kind": kind, "at": warrior_at}],
+        active="volva", active_card="i_shore", decks=ai(card))
+
+
+@pytest.mark.rule(R, "Clarifications")
+@pytest.mark.rule(R, "Movement")
+def test_the_enemy_ends_its_move_where_it_can_attack_its_target() -> None:
+    # "the enemies always perform the best possible action for them": card ai5 - the Clan
+    # Warrior moves toward the Volva, then attacks her. B1 (1 point) and D2 (3 points) are
+    # both next to the two heroes; only from D2 can it attack: it goes there, no question.
+    st = _warrior_toward_volva("A2")
+    b1, d2 = (st.stands_within(st.enemies[0], sq("C2"))[(sq(s),)] for s in ("B1", "D2"))
+    assert (b1, d2) == (1, 3)
+    best, allowed, _ = st.move_choices(st.enemies[0], ["volva"])
+    assert [st.fpname(f) for f in allowed] == ["D2"] and best == allowed
+    st.force("blank", "blank")
+    events = st.apply("pass")
+    assert st.enemies[0].at == sq("D2")
+    assert any(e.kind == "enemy-attack" and "attacks Volva" in e.text for e in events)
+    # with no space to attack from within reach, the rulebook's space still stands
+    st = _warrior_toward_volva("A1")
+    best, allowed, _ = st.move_choices(st.enemies[0], ["volva"])
+    assert [st.fpname(f) for f in allowed] == ["B1"]
+
+
+@pytest.mark.rule(R, "Clarifications")
+@pytest.mark.rule(R, "Movement")
+def test_players_are_offered_only_the_spaces_best_for_the_enemies() -> None:
+    # Issue 19: "offer only the choices that are best for the enemies by the rule, default
+    # the best one". A Northern Wolf (move 4) from A3 toward the Volva (card ai2) reaches B1,
+    # D1 and D2, each next to both heroes; B1 cannot attack her, so the players choose
+    # between D1 and D2 only, with the engine's best as the default.
+    st = _warrior_toward_volva("A3", kind="northern_wolf", card="ai2")
+    best, allowed, _ = st.move_choices(st.enemies[0], ["volva"])
+    assert [st.fpname(f) for f in allowed] == ["D1", "D2"]
+    st.apply("pass")
+    d = st.decision()
+    assert d.seat == PLAYERS and texts(st) == [
+        "move northern wolf to D1", "move northern wolf to D2"]
+    assert d.default == f"move northern wolf to {st.fpname(best[0])}"
