@@ -137,3 +137,164 @@ def test_players_are_offered_only_the_spaces_best_for_the_enemies() -> None:
     assert d.seat == PLAYERS and texts(st) == [
         "move northern wolf to D1", "move northern wolf to D2"]
     assert d.default == f"move northern wolf to {st.fpname(best[0])}"
+
+
+# ------------------------------------------------------------------ fallen heroes
+def _bare(heroes=("berserk", "volva")):
+    from runaljod_kit import make, put
+    st = make(["......", "......", "......"], heroes=heroes)
+    put(st, "berserk", "A1")
+    put(st, "volva", "F3")
+    return st
+
+
+@pytest.mark.rule(R, "Damage, Wounds and Life Points")
+@pytest.mark.rule(R, "God's Powers")
+def test_brisingamen_does_not_raise_a_hero_who_fell_this_turn() -> None:
+    # "A hero cannot recover the same turn they are defeated" (Fallen Heroes): the Volva
+    # fell in this heroes' turn; Brisingamen raises "all fallen heroes" but not her
+    st = _bare()
+    v = st.heroes["volva"]
+    st.lose_life(v, 99, "test", "test", [])
+    assert v.fallen and v.fell_this_turn
+    st.force("up", "up", "up", "up")  # the altar's re-throw only: no recovery throw
+    events: list = []
+    st.invoke(st.heroes["berserk"], "brisingamen", "", events)
+    assert v.fallen
+    assert any(e.text == "Volva fell in this heroes' turn and cannot recover until the next "
+               "one" for e in events)
+
+
+# ------------------------------------------------------------------ the destiny phase
+@pytest.mark.rule(R, "2. Destiny Phase")
+@pytest.mark.rule(R, "The Gods Are Capricious")
+def test_the_norns_weave_repeat_survives_the_gods_taking_their_rune_back() -> None:
+    # "If any of the heroes has a skill that allows them to repeat the destiny throw ... now
+    # is the time to do it": the throw lands the Volva's god's rune and Ansuz sideways, so the
+    # gods take their rune back at once; the repeat is still hers, for Ansuz and Laguz.
+    from runaljod_kit import runes
+    st = _bare()
+    v = st.heroes["volva"]
+    v.skills = ["norns_weave"]
+    runes(st, "volva", ansuz="used", laguz="used")
+    from meadhall.games.runaljod.model import Rune
+    v.runes.append(Rune("god:thor", "up", "interact"))
+    st.altar = [["tyr", "up"], ["freyja", "up"], ["odin", "up"]]
+    st.phase, st.active = "destiny", ""
+    st.force("side", "up", "side")  # ansuz, laguz, thor's rune
+    events: list = []
+    st._advance(events)
+    assert v.god_rune() is None and ["thor", "up"] in st.altar
+    assert st.decision().seat == "volva"
+    assert texts(st) == ["keep the throw", "repeat the destiny throw"]
+    st.force("up", "down")
+    st.apply("repeat the destiny throw")
+    assert (v.rune("ansuz").side, v.rune("laguz").side) == ("up", "down")
+
+
+# ------------------------------------------------------------------ god's gear
+@pytest.mark.rule(R, "God's Gear")
+@pytest.mark.rule(R, "The Gods Are Capricious")
+def test_gods_gear_returns_its_rune_to_the_altar_afterwards() -> None:
+    # "you must return the rune to the altar afterwards" (God's Gear): the Berserk invokes
+    # Draupnir with Odin's rune; the power flips a rune of the Volva sideways, her second
+    # sideways rune with her own god's rune (Thor), so the gods take Thor's rune back - to the
+    # altar, which still has room because Odin's rune has not returned yet. Odin's rune comes
+    # back afterwards and finds the altar full: it goes to the box (There can never be more
+    # than 4 runes on the altar).
+    from runaljod_kit import runes
+
+    from meadhall.games.runaljod.model import Rune
+    st = _bare()
+    b, v = st.heroes["berserk"], st.heroes["volva"]
+    b.equipment = ["bearded_axe", "round_shield", "draupnir"]
+    b.runes.append(Rune("god:odin", "up", "pool"))
+    v.runes.append(Rune("god:thor", "side", "pool"))
+    runes(st, "volva", ansuz="down")
+    st.altar = [["tyr", "up"], ["freyja", "up"], ["vali", "up"]]
+    assert "invoke draupnir on volva's ansuz with odin's rune" in texts(st)
+    st.force("up", "up", "up", "up")  # the re-throw of the four runes on the altar
+    st.apply("invoke draupnir on volva's ansuz with odin's rune")
+    assert v.god_rune() is None and b.god_rune() is None
+    assert sorted(g for g, _ in st.altar) == ["freyja", "thor", "tyr", "vali"]
+    assert "odin" in st.box_gods()
+
+
+# ------------------------------------------------------------------ checks
+@pytest.mark.rule(R, "Perform Checks")
+@pytest.mark.rule(R, "3. Condition Phase")
+def test_a_frozen_hero_may_check_again_after_a_failed_check() -> None:
+    # "You can do this action as many times as you wish" (Perform Checks); the Frozen token:
+    # "To remove this token, you must succeed a physical test"
+    st = _bare()
+    h = st.heroes["berserk"]
+    h.conditions = ["frozen"]
+    st.start_conditions([])
+    st.phase = "condition"
+    st._advance([])
+    assert h.damage == 1  # the token's life point, once
+    st.force("blank", "blank")
+    st.apply("physical check using uruz")
+    assert "frozen" in h.conditions and h.damage == 1
+    assert texts(st) == ["physical check using thurisaz", "physical check using tiwaz",
+                         "physical check using hagalaz", "keep the frozen token"]
+    st.force("upgrade", "blank")
+    st.apply("physical check using tiwaz")
+    assert "frozen" not in h.conditions and h.damage == 1
+    assert [r.icon for r in h.runes if r.place == "physical"] == ["uruz", "tiwaz"]
+
+
+# ------------------------------------------------------------------ level 2 setup
+@pytest.mark.rule(R, "Adventure Mode")
+def test_a_second_gift_never_sends_the_first_to_the_box() -> None:
+    # "The heroes that equip these cards must replace their starting cards if they are from
+    # the same type, and return the starting ones to the box": the Dane Axe given first is
+    # no starting card; Cheru given to the same Berserk keeps it in a miscellaneous space,
+    # and the default gives Cheru to a hero whose starting card it replaces.
+    from meadhall.games.runaljod import GAME
+    st = GAME.new_game({"scenario": "adventure-level2", "heroes": ["berserk", "volva"]},
+                       seed=1)
+    st.setup_queue[:2] = [["gift", "dane_axe"], ["gift", "cheru"]]
+    st.ask = None
+    st.setup_ask([])
+    st.apply("give dane axe to berserk")
+    assert st.heroes["berserk"].equipment == ["dane_axe"]
+    assert texts(st) == ["give cheru to berserk", "give cheru to volva"]
+    assert st.decision().default == "give cheru to volva"  # the Volva's Rune Staff is hers
+    events = st.apply("give cheru to berserk")
+    b = st.heroes["berserk"]
+    assert b.equipment == ["cheru"] and b.misc == ["dane_axe"]
+    assert any(e.text == "Berserk unequips Dane Axe and keeps it in a miscellaneous space"
+               for e in events)
+
+
+# ------------------------------------------------------------------ the altar's re-throw
+@pytest.mark.rule(R, "God's Powers")
+@pytest.mark.rule(R, "Activate the God's Rune")
+def test_freyja_and_odin_rethrow_the_altar_once_their_choices_are_made() -> None:
+    # "whenever you activate the effect of a God's rune for any reason, throw all runes on the
+    # altar of the Gods again": Freyja's power is choosing a deck and looking at its top card
+    from runaljod_kit import runes
+    st = _bare()
+    runes(st, "berserk", uruz="side")
+    before = [list(p) for p in st.altar]
+    events = st.apply("invoke freyja using uruz")
+    assert not any(e.kind == "altar" for e in events) and st.altar == before
+    assert texts(st) == ["look at the exploration deck", "look at the event deck",
+                         "look at the search deck", "look at the equipment deck",
+                         "look at the enemy AI deck", "look at the frost jotun AI deck"]
+    st.force("s_ford")
+    events = st.apply("look at the exploration deck")
+    assert not any(e.kind == "altar" for e in events)
+    st.force("side", "down", "down", "down")
+    events = st.apply("leave it on top")
+    assert [e.kind for e in events].count("altar") == 1
+    # Odin's Crows: the players decide on the card, then the altar is thrown
+    st = _bare()
+    runes(st, "berserk", uruz="side")
+    st.force("s_barrow")
+    events = st.apply("invoke odin using uruz")
+    assert not any(e.kind == "altar" for e in events)
+    st.force("up", "up", "up", "up")
+    events = st.apply("leave it")
+    assert [e.kind for e in events].count("altar") == 1

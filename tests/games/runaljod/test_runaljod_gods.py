@@ -105,10 +105,9 @@ def test_thor_on_one_enemy_or_every_enemy_of_the_tile() -> None:
 def test_freyja_looks_at_a_deck_and_may_bottom_it_except_exploration() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
-    st.force("up", "up", "up", "up")
     st.apply("invoke freyja using uruz")
     assert "look at the exploration deck" in texts(st)
-    st.force("s_ford")
+    st.force("s_ford", "up", "up", "up", "up")  # the look, then the altar's re-throw
     st.apply("look at the exploration deck")
     assert texts(st) == ["leave it on top"]
     st.apply("leave it on top")
@@ -167,6 +166,7 @@ def test_brisingamen_jarngreipr_and_draupnir() -> None:
     st, h = ready()
     v = st.heroes["volva"]
     st.lose_life(v, 99, "test", "test", [])
+    v.fell_this_turn = False  # she fell in an earlier turn (Fallen Heroes)
     st.force("down", "down", "up", "side", "up", "up", "up", "up")
     st.invoke(h, "brisingamen", "", [])
     assert not v.fallen and st.life_left(v) == 1 + 1 + 2 + 3 + 1  # 2 down +1 each
