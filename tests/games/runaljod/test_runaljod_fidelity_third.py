@@ -298,3 +298,40 @@ def test_freyja_and_odin_rethrow_the_altar_once_their_choices_are_made() -> None
     st.force("up", "up", "up", "up")
     events = st.apply("leave it")
     assert [e.kind for e in events].count("altar") == 1
+
+
+# ------------------------------------------------------------------ worked example
+@pytest.mark.rule(R, "Attack")
+def test_first_line_of_sight_example_volva_sees_only_the_bottom_enemy() -> None:
+    # "Volva would only see the enemy located at the bottom of the image with her Range-tagged
+    # weapon, since she has a clear LoS to it. The enemy at the top cannot be seen, as the line
+    # of sight crosses two blocked spaces, one by another enemy and the other by a terrain
+    # element on the board. The enemy in the middle cannot be seen since the LoS is blocked by
+    # the rocks on the board." Three enemies, none next to her: the top one (C1) behind the
+    # corner of the middle enemy (C2) and the rock on B1; the middle one behind the rock on B3;
+    # the bottom one (C5) in clear sight.
+    from runaljod_kit import foe, make, put
+    st = make([".#.....",
+               ".......",
+               ".#.....",
+               ".......",
+               "......."])
+    put(st, "volva", "A3")
+    foe(st, "clan_warrior", "C1")   # top
+    foe(st, "clan_hunter", "C2")    # middle
+    foe(st, "northern_wolf", "C5")  # bottom
+    v = st.heroes["volva"]
+    assert st.attack_targets(v, "staff", []) == [sq("C5")]  # only the bottom enemy
+    # why the top one is hidden: two blocked spaces, the middle enemy and the rock B1 - either
+    # alone would not hide it
+    occ = st.occupied()
+    assert not st.sees(sq("A3"), sq("C1"), occ)
+    assert st.sees(sq("A3"), sq("C1"), occ - {sq("C2")})
+    st2 = make([".......", ".......", ".#.....", ".......", "......."])
+    assert st2.sees(sq("A3"), sq("C1"), occ)  # without the rock on B1
+    # the middle one is hidden by the rocks alone (no miniature on its line)
+    assert not st.sees(sq("A3"), sq("C2"), set())
+    # and her turn offers exactly that one target
+    st.active = "volva"
+    st.apply("attack using ansuz")
+    assert texts(st) == ["attack C5 with rune staff"]
