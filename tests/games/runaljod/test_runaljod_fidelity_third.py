@@ -335,3 +335,38 @@ def test_first_line_of_sight_example_volva_sees_only_the_bottom_enemy() -> None:
     st.active = "volva"
     st.apply("attack using ansuz")
     assert texts(st) == ["attack C5 with rune staff"]
+
+
+@pytest.mark.rule(R, "God's Gear")
+@pytest.mark.rule(R, "God's Powers")
+def test_cheru_returns_tyrs_rune_to_the_altar_after_the_attack() -> None:
+    # Cheru: "Return this rune to the altar of the Gods after the attack": Tyr's rune is set
+    # aside until the melee attack of the bonus, then goes back to the altar; unused by the
+    # end of the phase, the bonus is lost and the rune goes back then
+    from runaljod_kit import foe, runes
+
+    from meadhall.games.runaljod.model import Rune
+    for attack in (True, False):
+        st = _bare()
+        h = st.heroes["berserk"]
+        h.equipment = ["cheru", "round_shield"]
+        h.runes.append(Rune("god:tyr", "up", "pool"))
+        st.altar = [["freyja", "up"], ["thor", "up"], ["odin", "up"]]
+        st.force("up", "up", "up")
+        st.apply("invoke cheru with tyr's rune")
+        assert h.returns == ["tyr"] and h.god_rune() is None
+        assert "tyr" not in [g for g, _ in st.altar] and "tyr" not in st.box_gods()
+        assert st.to_json()["position"]["heroes"]["berserk"]["returns"] == ["tyr"]
+        if attack:
+            foe(st, "clan_warrior", "B1")
+            st.force("blank", "blank", "dagger", "axe")
+            st.apply("attack using tiwaz")
+            events = st.apply("attack B1 with cheru")
+            assert any(e.text == "Berserk returns Tyr's rune to the altar after the attack"
+                       for e in events)
+        else:
+            events: list = []
+            runes(st, "berserk", uruz="used", thurisaz="used", tiwaz="used", hagalaz="used")
+            st.final_phase(events)
+        assert h.returns == [] and "cheru" not in h.bonus
+        assert ["tyr", "up"] in st.altar

@@ -149,16 +149,16 @@ def test_gear_buys_its_gods_rune_with_one_sideways_rune_and_uses_its_power() -> 
     r = h.god_rune()
     r.place, r.side = "pool", "up"
     assert "invoke cheru with tyr's rune" in texts(st)
-    st.force("up", "up", "up", "up")
+    st.force("up", "up", "up")  # Tyr's rune waits for the attack: three runes are thrown
     st.apply("invoke cheru with tyr's rune")
-    assert "cheru" in h.bonus and h.god_rune() is None
+    assert "cheru" in h.bonus and h.god_rune() is None and h.returns == ["tyr"]
     e = foe(st, "jotun", "B1")
     # Cheru black, black, Fury black, then the red die; blanks become double axes
     st.force("blank", "blank", "dagger", "axe")
     st.apply("attack using tiwaz")
     st.apply("attack B1 with cheru")
     assert e.damage == 3 + 3 + 2 - 2  # the jotun cancels the dagger and has 2 defence
-    assert "cheru" not in h.bonus
+    assert "cheru" not in h.bonus and h.returns == [] and ["tyr", "up"] in st.altar
 
 
 @pytest.mark.rule("runaljod", "God's Powers")

@@ -37,6 +37,7 @@ class GodsMixin:
             r = h.god_rune()
             if r is not None:
                 used.add(r.god)
+            used.update(h.returns)  # set aside until the attack of their bonus
         return [g for g in self.content.gods if g not in used]
 
     def altar_face_up(self) -> list[str]:
@@ -208,9 +209,25 @@ class GodsMixin:
             if returning:
                 self.ask["returning"] = returning
             return
-        if returning:
+        if returning and power in ("cheru", "vali", "valis_bow"):
+            # "Return this rune to the altar of the Gods after the attack": it waits, set
+            # aside, for the attack its bonus is for (ruling 14)
+            h.returns.append(returning)
+        elif returning:
             self.return_to_altar(returning, events, S_GOD)
         self.throw_altar(events, f"{name}'s power was activated")
+
+    def return_after_attack(self, h: Hero, bonus: str, events: list[Event], why: str) -> None:
+        """The god's rune set aside for a Cheru or Vali bonus goes back to the altar once the
+        bonus is used (after the attack) or lost (Cheru at the end of the phase)."""
+        god = self.content.items["cheru"].god if bonus == "cheru" else "vali"
+        if god not in h.returns:
+            return
+        h.returns.remove(god)
+        events.append(Event("altar", f"{self.hname(h)} returns "
+                            f"{self.content.gods[god].name}'s rune to the altar {why}",
+                            S_POWERS, {"hero": h.id, "god": god, "bonus": bonus}))
+        self.return_to_altar(god, events, S_POWERS)
 
     def rethrow_after(self, ask: dict, events: list[Event]) -> None:
         """The re-throw a power that asked its hero something (Freyja, Odin) left for the end:

@@ -1239,6 +1239,7 @@ class HeroesMixin:
                 h.bonus.remove("cheru")
                 events.append(Event("power", f"{self.hname(h)} made no melee attack this "
                                     "phase: Cheru's bonus is lost", "God's Powers"))
+                self.return_after_attack(h, "cheru", events, "as the bonus is lost")
         events.append(Event("final", "Heroes' final phase: unused runes are flipped face up",
                             "Heroes Turn"))
         for h in self.heroes.values():

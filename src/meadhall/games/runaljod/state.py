@@ -510,7 +510,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 "turned": list(h.turned), "equipment": list(h.equipment),
                 "misc": list(h.misc), "trance": h.trance, "captive": h.captive, "mark": h.mark,
                 "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by,
-                "glory_won": h.glory_won}
+                "glory_won": h.glory_won, "returns": list(h.returns)}
 
     def _hero_view(self, h: Hero) -> dict[str, Any]:
         """A hero as the table shows it: the board's tokens and cards, and the values the
