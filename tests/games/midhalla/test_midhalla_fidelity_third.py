@@ -210,7 +210,7 @@ def test_content_refuses_an_unknown_follower() -> None:
 
 
 @pytest.mark.rule(R, "Events, Global Events, Quests and the Quest Board")
-@pytest.mark.rule(R, "Spawning")
+@pytest.mark.rule(R, "2.2 Spawn Enemies")
 def test_tier1_event_11_fight_takes_the_root_spawn_card_from_the_enemy_deck() -> None:
     st, _ = global_event("18")
     st.decks["enemy"].pile = ["kobold_warrior", "root_spawn", "root_spawn"]
@@ -228,7 +228,7 @@ def test_tier1_event_11_fight_takes_the_root_spawn_card_from_the_enemy_deck() ->
         "root_spawn") == 2
 
 
-@pytest.mark.rule(R, "Spawning")
+@pytest.mark.rule(R, "2.2 Spawn Enemies")
 def test_a_named_spawn_with_no_card_left_spawns_nothing() -> None:
     st, _ = global_event("18", enemies={"e1": {"card": "root_spawn", "tile": "L"},
                                         "e2": {"card": "root_spawn", "tile": "L"}})
