@@ -117,6 +117,21 @@ class MidhallaGame(Game):
         elif isinstance(model, Printed):
             check_printed(model, c.cat, path)
 
+    def retired_names(self) -> Mapping[str, str]:
+        """Ids of heroes, followers, items, traps, skills and ultimates and the printed names
+        today's texts use (``runic_talisman`` → ``Runic Talisman``; retired.json)."""
+        cat = self.content.cat
+        out: dict[str, str] = {}
+        for table in (cat.items, cat.traps, cat.skills, cat.ultimates, cat.components,
+                      cat.followers):
+            for k, v in table.items():
+                name = getattr(v, "name", None)
+                if isinstance(name, str):
+                    out[k] = name
+        for k, v in cat.heroes.items():
+            out[k] = v.name.split(" the ")[0]
+        return out
+
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,
                 "side_*.json": Chapter}
