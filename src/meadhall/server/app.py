@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import math
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -239,13 +241,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
             return JSONResponse({"detail": f"not saved, so not done: {exc}"}, status_code=503)
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Response:
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            return JSONResponse({"detail": f"request body too large (at most {MAX_BODY} "
-                                 "bytes)"}, status_code=413)
-        return await call_next(request)
+    app.add_middleware(BodyGuard)
 
     def seat_for(t: Table, cred: HTTPAuthorizationCredentials | None) -> str | None:
         return t.seat_of_token(_token(cred))
@@ -296,7 +292,8 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         """Start a new table from a save; a corrupt, foreign or inconsistent save is refused
         and nothing existing is touched."""
         data = parse_import(body)
-        practice = bool((data.get("history") or {}).get("practice", False))
+        hist = body.get("history")
+        practice = bool(hist.get("practice", False)) if isinstance(hist, dict) else False
         t = tables.create(str(data["game"]), data.get("setup"), data.get("seed"), practice,
                           base=data)
         return _created(t, str(request.base_url))
@@ -485,9 +482,127 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
 
 
 def _jsonable(errors: Any) -> Any:
-    import json
+    """Validation errors made safe to send back: the input they echo may hold what JSON
+    cannot carry (NaN, Infinity, a lone surrogate), which is written out as text."""
 
-    return json.loads(json.dumps(errors, default=str))
+    def clean(x: Any) -> Any:
+        if isinstance(x, float) and not math.isfinite(x):
+            return str(x)
+        if isinstance(x, str):
+            return x.encode("utf-8", "backslashreplace").decode("utf-8")
+        if isinstance(x, dict):
+            return {clean(str(k)): clean(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [clean(v) for v in x]
+        if x is None or isinstance(x, (bool, int)):
+            return x
+        return clean(str(x))
+
+    return clean(errors)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON can carry")
+
+
+def body_problem(body: bytes) -> str | None:
+    """What makes a request body unfit, in a sentence naming where (None: it is fine): not
+    UTF-8, a JSON syntax error (line and column), NaN or Infinity, or a lone surrogate."""
+    if not body.strip():
+        return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"the body is not UTF-8 text (byte {e.start})"
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        return f"the body is not valid JSON: line {e.lineno} column {e.colno}: {e.msg}"
+    except ValueError as e:
+        return f"body: {e}"
+    except RecursionError:
+        return "body: nested too deeply"
+    where = _surrogate_at(data, "body")
+    return f"{where}: holds a lone surrogate (\\ud800-\\udfff), which is not text" \
+        if where else None
+
+
+def _surrogate_at(x: Any, path: str) -> str | None:
+    stack = [(x, path)]
+    while stack:
+        v, p = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return p
+        elif isinstance(v, dict):
+            for k, w in v.items():
+                try:
+                    k.encode("utf-8")
+                except UnicodeEncodeError:
+                    return p
+                stack.append((w, f"{p}.{k}"))
+        elif isinstance(v, list):
+            stack.extend((w, f"{p}.{i}") for i, w in enumerate(v))
+    return None
+
+
+class BodyGuard:
+    """Reads a request's body before the app does, on the stream (chunked or not): more than
+    :data:`MAX_BODY` bytes is refused with 413 as soon as it is exceeded; a body that is not
+    JSON a table can keep (a syntax error, NaN, Infinity, a lone surrogate) with 422 naming
+    where. The app then reads the body from memory."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        size = dict(scope.get("headers") or []).get(b"content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            await _refuse(send, 413, f"request body too large (at most {MAX_BODY} bytes)")
+            return
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            part = msg.get("body", b"")
+            total += len(part)
+            if total > MAX_BODY:
+                await _refuse(send, 413, f"request body too large (at most {MAX_BODY} bytes)")
+                return
+            chunks.append(part)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        problem = body_problem(body)
+        if problem is not None:
+            await _refuse(send, 422, problem)
+            return
+        sent = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return dict(await receive())
+
+        await self.app(scope, replay, send)
+
+
+async def _refuse(send: Any, status: int, detail: str) -> None:
+    payload = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(payload)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": payload})
 
 
 def _seat_or_none(t: Table, header: str | None) -> str | None:

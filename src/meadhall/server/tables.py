@@ -26,7 +26,7 @@ from meadhall.bots.registry import KINDS, check_spec, make_bot
 from meadhall.bots.seats import bot_to_move
 from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
 from meadhall.core.history import History
-from meadhall.core.protocol import CHANCE, PLAYERS, START, GameState
+from meadhall.core.protocol import CHANCE, PLAYERS, START, GameState, fresh_future, without_future
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -151,8 +151,13 @@ class Table:
         """The seat a token opens, ``None`` for no token (a spectator); 403 for a wrong one."""
         if not token:
             return None
+        try:
+            given = token.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no token is like that
+            given = b""
         for seat, tok in self.row.tokens.items():
-            if secrets.compare_digest(tok, token):
+            # bytes: compare_digest refuses str holding anything but ASCII (a TypeError)
+            if given and secrets.compare_digest(tok.encode("utf-8"), given):
                 return seat
         raise Forbidden("this seat link is not valid for this table")
 
@@ -310,7 +315,10 @@ class Table:
             self._check_version(version)
             self._check_act(seat)
             text = " ".join(action.split())
-            if text not in {a.text for a in self.state.legal_actions()}:
+            legal = {a.text for a in self.state.legal_actions()}
+            if text not in legal:  # a retired text a script still sends: its current one
+                text = next((t for t in self.game.retired.candidates(text) if t in legal), text)
+            if text not in legal:
                 # The game names the broken rule; state untouched.
                 try:
                     self.state.clone().apply(text)
@@ -356,18 +364,27 @@ class Table:
                     "nothing to undo since the last random event (dice, cards and reveals stay "
                     "as they fell)" if available == 0 else
                     f"only {available} step(s) can be undone since the last random event")
-            others = sorted(s for s in self._affected(n) if s != seat and not self._absent_ok(s, seat))
+            others = [] if self.row.practice else self._consent_needed(n, seat)
             if others:
                 return self.record("propose", seat, {"steps": n, "need": others})
             return self.record("undo", seat, {"steps": n})
 
-    def _affected(self, n: int) -> set[str]:
-        return {s for s in self.history.seats_since(n) if s in self.holders}
-
-    def _absent_ok(self, seat: str, asking: str) -> bool:
-        """Seats whose consent is implied: played by a bot, or by the seat asking."""
-        holder = self.holders.get(seat, "")
-        return holder.startswith("bot:") or holder == f"seat:{asking}"
+    def _consent_needed(self, n: int, asking: str) -> list[str]:
+        """The seats whose steps undoing ``n`` steps takes back and who must agree first: a
+        step is its seat's own unless the asking seat took it for them, and a seat handed to
+        a bot or to another player gives no consent for its owner (docs/server.md, Undo).
+        A practice table needs no one's consent."""
+        need: set[str] = set()
+        for i in self.effective[max(0, len(self.effective) - n):]:
+            e = self.journal[i]
+            owner = e.get("seat", "")
+            if owner != asking and owner in self.holders and e.get("by") != asking:
+                need.add(owner)
+        # Steps of the undo history the journal does not know (an imported game's own).
+        extra = n - min(n, len(self.effective))
+        if extra:
+            need |= {s for s in self.history.seats_since(n) if s in self.holders} - {asking}
+        return sorted(need)
 
     def answer(self, seat: str | None, agree: bool, version: int | None) -> LogRow:
         with self.lock:
@@ -507,15 +524,18 @@ class Table:
                 "setup": self.row.setup, "chance": self.row.chance,
             }
 
-    def save(self) -> dict[str, Any]:
-        """The position JSON of docs/formats.md, with the undo history and the journal."""
+    def save(self, full: bool = False) -> dict[str, Any]:
+        """The position JSON of docs/formats.md, with the undo history and the journal: a
+        seat's download, without the seed and the generator's state (whoever holds them could
+        foresee every roll and draw; resumed elsewhere, the game draws its own future).
+        ``full`` keeps them (the server's own copies)."""
         with self.lock:
             data = self.state.to_json()
             data["history"] = self.history.to_json()
             data["journal"] = [{"action": e.get("label") or e.get("action") or e.get("text"),
                                 "events": [_event_line(x) for x in e.get("events", [])]}
                                for e in self.journal if not e["undone"]][-200:]
-            return data
+            return data if full else without_future(data)
 
     def replay_line(self) -> list[dict[str, Any]]:
         """The steps in effect from the start (undone ones left out), for the replay page."""
@@ -673,6 +693,8 @@ def parse_import(data: Any) -> dict[str, Any]:
     """A save to import, checked: it must load, and its history (if any) must lead to it."""
     if not isinstance(data, dict):
         raise TableError("import: a save must be a JSON object")
+    unseeded = data.get("seed", 0) is None
+    data = fresh_future(data)
     try:
         state = GameState.from_json(data, "import")
     except MeadhallError as e:
@@ -701,6 +723,10 @@ def parse_import(data: Any) -> dict[str, Any]:
         except ContentError as e:
             raise TableError(f"import refused: {e}") from None
         if not h.follows(state):
-            raise TableError("import refused: the save's undo history does not lead to its "
-                             "position (inconsistent save)")
+            if not (unseeded and h.practice and any(st.random for st in h.steps)):
+                raise TableError("import refused: the save's undo history does not lead to "
+                                 "its position (inconsistent save)")
+            # A practice table's download: its history ran through rolls of a future it no
+            # longer holds. Undo starts afresh from here.
+            data = {k: v for k, v in data.items() if k != "history"}
     return data
