@@ -218,3 +218,62 @@ def test_a_save_without_seed_loads_in_the_terminal(tmp_path: Path) -> None:
     loaded = saves.open_save(p)
     assert loaded.state.seed != s.seed and loaded.state.log == s.log
     assert loaded.history.follows(loaded.state)
+
+
+# ------------------------------------------------------------------ 5: bots at tables
+@pytest.mark.parametrize("spec", ["mcts:99999999s", "mcts:999999999999", "heuristic:500",
+                                  "mcts:10:depth=999"])
+def test_a_bot_budget_beyond_the_limit_is_refused(client: TestClient, spec: str) -> None:
+    t = _two(client)
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", json={"version": 0, "holder": f"bot:{spec}"},
+                    headers={"Authorization": f"Bearer {t['seats']['ada']}"})
+    assert r.status_code == 422, r.text
+    assert "at most" in r.json()["detail"]
+
+
+def test_a_stored_bot_beyond_the_limit_is_cut_to_it() -> None:
+    from meadhall.server.tables import BOT_MAX_SECONDS, table_bot_spec
+
+    assert table_bot_spec("mcts:99999999s", clamp=True) == f"mcts:{BOT_MAX_SECONDS:g}s"
+    assert table_bot_spec("mcts:1s:c=0.2") == "mcts:1s:c=0.2"
+    assert table_bot_spec("heuristic:3") == "heuristic:3"
+
+
+def test_a_slow_bot_never_stalls_another_table(tmp_path: Path) -> None:
+    import threading
+    import time
+
+    from meadhall.server.store import Store
+    from meadhall.server.tables import Table, Tables
+
+    tables = Tables(Store(tmp_path / "b.sqlite3"), bot_delay=0)
+    slow = tables.create("toy", TWO, 7)
+    fast = tables.create("toy", TWO, 7)
+    for t in (slow, fast):
+        for seat in t.seats:
+            t.hand_over(seat, seat, "bot:random", t.version, lambda s: False)
+    release = threading.Event()
+    thinking = threading.Event()
+    real = Table.bot_move
+
+    def bot_move(self: Table) -> object:
+        if self is slow:
+            thinking.set()
+            release.wait(30)
+        return real(self)
+
+    Table.bot_move = bot_move  # type: ignore[method-assign]
+    try:
+        tables.start_bots()
+        tables.wake(slow.row.id)
+        assert thinking.wait(10)
+        tables.wake(fast.row.id)
+        deadline = time.monotonic() + 60
+        while fast.state.decision() is not None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert fast.state.decision() is None  # the fast table played to its end
+        assert slow.version == len(slow.seats)  # while the slow one still thinks
+    finally:
+        release.set()
+        Table.bot_move = real  # type: ignore[method-assign]
+        tables.stop_bots()

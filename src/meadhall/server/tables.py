@@ -17,6 +17,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,7 +37,57 @@ SNAPSHOT_EVERY = 25
 JOURNAL_SHOWN = 80
 BOTS: dict[str, str] = {"random": KINDS["random"], "heuristic": KINDS["heuristic"],
                         "mcts:1s": KINDS["mcts"] + " (one second a decision)"}
-"""Bots the table offers for a seat (any spec of :mod:`meadhall.bots.registry` is accepted)."""
+"""Bots the table offers for a seat (any spec of :mod:`meadhall.bots.registry` within the
+table's budget limits is accepted: :func:`table_bot_spec`)."""
+BOT_MAX_SECONDS = 5.0
+"""The longest a bot at a table may think per decision (``mcts:5s``)."""
+BOT_MAX_ITERATIONS = 2000
+"""The most MCTS iterations per decision a bot at a table may take (``mcts:2000``)."""
+BOT_MAX_SAMPLES = 10
+"""The most sampled futures per action of the heuristic bot at a table."""
+BOT_WORKERS = 8
+"""Bots think in this many threads, so that a slow bot at one table never stalls another."""
+
+
+def table_bot_spec(spec: str, clamp: bool = False) -> str:
+    """``spec`` if it builds a bot within the table's budget limits (at most
+    :data:`BOT_MAX_SECONDS` seconds or :data:`BOT_MAX_ITERATIONS` iterations a decision,
+    :data:`BOT_MAX_SAMPLES` samples, a rollout depth of 50); otherwise a :class:`TableError`
+    naming the limit, or with ``clamp`` the spec brought within them (a table stored before
+    the limits)."""
+    text = check_spec(spec)
+    kind, *rest = text.split(":")
+    out: list[str] = [kind]
+    for i, part in enumerate(rest):
+        key, sep, raw = part.partition("=")
+        if kind == "mcts" and i == 0 and not sep:
+            if raw.endswith("s") or key.endswith("s"):
+                secs = float(key[:-1])
+                if secs > BOT_MAX_SECONDS:
+                    if not clamp:
+                        raise TableError(f"bot {text!r}: a bot at a table thinks at most "
+                                         f"{BOT_MAX_SECONDS:g} seconds a decision "
+                                         f"(mcts:{BOT_MAX_SECONDS:g}s)")
+                    part = f"{BOT_MAX_SECONDS:g}s"
+            elif int(key) > BOT_MAX_ITERATIONS:
+                if not clamp:
+                    raise TableError(f"bot {text!r}: a bot at a table takes at most "
+                                     f"{BOT_MAX_ITERATIONS} iterations a decision "
+                                     f"(mcts:{BOT_MAX_ITERATIONS})")
+                part = str(BOT_MAX_ITERATIONS)
+        elif kind == "heuristic" and ((i == 0 and not sep) or key == "samples"):
+            n = int(raw if sep else key)
+            if n > BOT_MAX_SAMPLES:
+                if not clamp:
+                    raise TableError(f"bot {text!r}: the heuristic bot at a table samples at "
+                                     f"most {BOT_MAX_SAMPLES} futures an action")
+                part = f"samples={BOT_MAX_SAMPLES}" if sep else str(BOT_MAX_SAMPLES)
+        elif key in ("depth", "width") and sep and int(raw) > 50:
+            if not clamp:
+                raise TableError(f"bot {text!r}: {key} is at most 50 at a table")
+            part = f"{key}=50"
+        out.append(part)
+    return ":".join(out)
 
 
 class TableError(MeadhallError):
@@ -412,7 +463,7 @@ class Table:
                                f"{', '.join(self.seats)})")
             if holder.startswith("bot:"):
                 try:
-                    check_spec(holder[4:])
+                    table_bot_spec(holder[4:])
                 except BotError as e:
                     raise TableError(str(e)) from None
             elif holder.startswith("seat:"):
@@ -439,8 +490,14 @@ class Table:
             spec = holder[4:]
             bot = self.bots.get(seat)
             if bot is None or getattr(bot, "spec", spec) != spec:
+                try:
+                    bounded = table_bot_spec(spec, clamp=True)
+                except MeadhallError:
+                    continue  # a holder no bot of today answers to: its people take over
                 bot = self.bots[seat] = make_bot(
-                    spec, (self.row.seed * 1_000_003 + zlib.crc32(seat.encode())) & 0x7FFFFFFF)
+                    bounded, (self.row.seed * 1_000_003 + zlib.crc32(seat.encode()))
+                    & 0x7FFFFFFF)
+                bot.spec = spec  # the holder's name for it, even when its budget was cut
             out[seat] = bot
         return out
 
@@ -581,6 +638,9 @@ class Tables:
         self.bot_delay = bot_delay
         self._bot_wake = threading.Condition()
         self._bot_queue: set[str] = set()
+        self._bot_busy: set[str] = set()
+        self._bot_again: set[str] = set()
+        self._bot_pool: ThreadPoolExecutor | None = None
         self._stop = False
         self._bot_thread: threading.Thread | None = None
 
@@ -651,6 +711,7 @@ class Tables:
     def start_bots(self) -> None:
         if self._bot_thread is None:
             self._stop = False
+            self._bot_pool = ThreadPoolExecutor(BOT_WORKERS, thread_name_prefix="meadhall-bot")
             self._bot_thread = threading.Thread(target=self._bot_loop, name="meadhall-bots",
                                                 daemon=True)
             self._bot_thread.start()
@@ -662,31 +723,52 @@ class Tables:
         if self._bot_thread is not None:
             self._bot_thread.join(timeout=5)
             self._bot_thread = None
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=False, cancel_futures=True)
+            self._bot_pool = None
 
     def _bot_loop(self) -> None:
+        """Hand each table whose bot is to move to a worker thread, one move per table at a
+        time: a bot thinking long at one table never holds up the bots of another."""
         while True:
             with self._bot_wake:
                 while not self._bot_queue and not self._stop:
                     self._bot_wake.wait()
                 if self._stop:
                     return
-                ids = list(self._bot_queue)
+                ids = [t for t in self._bot_queue if t not in self._bot_busy]
+                self._bot_again |= self._bot_queue & self._bot_busy
                 self._bot_queue.clear()
+                self._bot_busy |= set(ids)
+            pool = self._bot_pool
             for tid in ids:
                 try:
-                    t = self.get(tid)
-                    if not t.wants_bot():
-                        continue
-                    if self.bot_delay:
-                        time.sleep(self.bot_delay)
-                    row = t.bot_move()
-                except Exception:  # noqa: BLE001 - one table's failure must not stop the others
-                    log.exception("the bot at table %s could not move", tid)
-                    continue
-                if row is not None:
-                    self.changed(tid, row.seq)
-                elif t.wants_bot():
-                    self.wake(tid)  # the table moved while the bot thought: think again
+                    assert pool is not None
+                    pool.submit(self._bot_step, tid)
+                except (RuntimeError, AssertionError):  # shutting down
+                    return
+
+    def _bot_step(self, tid: str) -> None:
+        row = None
+        again = False
+        try:
+            t = self.get(tid)
+            if t.wants_bot():
+                if self.bot_delay:
+                    time.sleep(self.bot_delay)
+                row = t.bot_move()
+                again = row is None and t.wants_bot()  # the table moved while it thought
+        except Exception:  # noqa: BLE001 - one table's failure must not stop the others
+            log.exception("the bot at table %s could not move", tid)
+        finally:
+            with self._bot_wake:
+                self._bot_busy.discard(tid)
+                again = again or tid in self._bot_again
+                self._bot_again.discard(tid)
+        if row is not None:
+            self.changed(tid, row.seq)
+        elif again:
+            self.wake(tid)
 
 
 def parse_import(data: Any) -> dict[str, Any]:
