@@ -277,3 +277,73 @@ def test_a_slow_bot_never_stalls_another_table(tmp_path: Path) -> None:
         release.set()
         Table.bot_move = real  # type: ignore[method-assign]
         tables.stop_bots()
+
+
+# ------------------------------------------------------------------ 8 and issue 19 item 11
+NOW = Path(__file__).parent.parent / "fixtures" / "versions" / "2026-12-01"
+
+
+def _import(client: TestClient, save: object) -> tuple[int, str]:
+    r = client.post("/api/tables/import", json=save)
+    return r.status_code, r.json().get("detail", "") if r.status_code != 201 else ""
+
+
+def test_a_setup_is_validated_by_its_game_before_anything_is_stored(
+        client: TestClient) -> None:
+    for setup, word in [({"party": {"blob": "x" * 1000}}, "party.blob"),
+                        ({"party": {"unlocks": {"items": ["nothing"]}}}, "party.unlocks"),
+                        ({"party": "x" * (1024 * 1024)}, "setup: too large"),
+                        ({"heroes": ["harkon"] * 3}, "heroes")]:
+        r = client.post("/api/tables", json={"game": "midhalla", "setup": setup})
+        assert r.status_code == 422, (setup, r.text[:200])
+        assert word in r.json()["detail"]
+    assert client.get("/api/tables").json() == []
+
+
+@pytest.mark.parametrize("mutate, field", [
+    (lambda d: d.update(format=3), "format"),
+    (lambda d: d.update(version="1"), "version"),
+    (lambda d: d.pop("setup"), "setup"),
+    (lambda d: d["chance"].pop("mode"), "chance.mode"),
+    (lambda d: d.pop("position") and d.pop("log"), "position"),
+])
+def test_a_damaged_save_is_refused_naming_the_field(client: TestClient, mutate: object,
+                                                     field: str) -> None:
+    import json
+
+    data = json.loads((NOW / "midhalla-1.json").read_text())
+    mutate(data)  # type: ignore[operator]
+    status, detail = _import(client, data)
+    assert status == 422 and field in detail, detail
+    assert client.get("/api/tables").json() == []
+
+
+def test_a_save_missing_a_field_of_its_position_is_refused(client: TestClient) -> None:
+    import json
+
+    data = json.loads((NOW / "battleforge-1.json").read_text())
+    minion = next(iter(data["position"]["minions"].values())) \
+        if isinstance(data["position"]["minions"], dict) else data["position"]["minions"][0]
+    del minion["damage"]
+    status, detail = _import(client, data)
+    assert status == 422 and "position.minions." in detail and "damage" in detail, detail
+
+
+def test_a_gutted_save_is_refused_by_the_server_and_the_terminal(
+        client: TestClient, tmp_path: Path) -> None:
+    import json
+
+    from typer.testing import CliRunner
+
+    from meadhall.cli import app
+
+    gutted = {"format": "meadhall/position", "version": 1, "game": "niflheim"}
+    status, detail = _import(client, gutted)
+    assert status == 422 and "position: missing" in detail
+    f = tmp_path / "gutted.json"
+    f.write_text(json.dumps(gutted))
+    r = CliRunner().invoke(app, ["show", str(f)])
+    assert r.exit_code == 1 and "gutted.json: position: missing" in r.output
+    f.write_text('{"game": "toy",\n "log": [')
+    r = CliRunner().invoke(app, ["show", str(f)])
+    assert r.exit_code == 1 and "line 2 column" in r.output

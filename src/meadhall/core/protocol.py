@@ -244,6 +244,43 @@ def without_future(data: Mapping[str, Any]) -> dict[str, Any]:
     return out
 
 
+SAVE_KEYS = ("history", "journal", "revision")
+"""Keys only a save has (not a hand-written position): a save is checked for completeness."""
+
+
+def check_complete(data: Mapping[str, Any], state: GameState, source: str) -> None:
+    """Refuse a save of this version that lacks a field its game writes (``chance.rng``,
+    ``position.minions.A1.damage``...): it was damaged, and a default in the field's place
+    would make a different game. A hand-written position may leave fields out; a save may
+    not. ``conceded`` (newer than some saves) and ``chance.rng`` (a seat's download) may be
+    missing."""
+    written = state.to_json()
+    written.pop("conceded", None)
+    written["chance"].pop("rng", None)  # a seat's download holds none (fresh_future)
+    gap = _missing(data, written, "")
+    if gap is not None:
+        raise ContentError(source, gap[1:], "missing: every save holds it (a damaged save; "
+                           "a hand-written position may leave it out)")
+
+
+def _missing(given: Any, written: Any, path: str) -> str | None:
+    """The first field ``written`` (a position as the game writes it) holds that ``given``
+    (the loaded one) lacks, as a dotted path; None when none is missing."""
+    if isinstance(written, dict) and isinstance(given, dict):
+        for k, v in written.items():
+            if k not in given:
+                return f"{path}.{k}"
+            gap = _missing(given[k], v, f"{path}.{k}")
+            if gap is not None:
+                return gap
+    elif isinstance(written, list) and isinstance(given, list) and len(written) == len(given):
+        for i, (g, w) in enumerate(zip(given, written, strict=True)):
+            gap = _missing(g, w, f"{path}.{i}")
+            if gap is not None:
+                return gap
+    return None
+
+
 class GameState(ABC):
     """Base of every game's state. Mutable; :meth:`clone` before searching.
 
@@ -859,12 +896,17 @@ class Game(ABC):
         """Load a save or a hand-written position (see docs/formats.md)."""
         if data.get("game") != self.id:
             raise ContentError(source, "game", f"expected {self.id!r}, found {data.get('game')!r}")
+        fmt = data.get("format", POSITION_FORMAT)
+        if fmt != POSITION_FORMAT:
+            raise ContentError(source, "format", f"must be {POSITION_FORMAT!r}, not {fmt!r}")
         version = data.get("version", POSITION_VERSION)
-        if version != POSITION_VERSION:
-            raise ContentError(source, "version", f"position format version {version} is not "
+        if type(version) is not int or version != POSITION_VERSION:
+            raise ContentError(source, "version", f"position format version {version!r} is not "
                                f"supported (this meadhall reads {POSITION_VERSION})")
         from meadhall.core.migrate import migrate_position
 
+        current = data.get("state_version", self.state_cls.STATE_VERSION) \
+            == self.state_cls.STATE_VERSION
         data = migrate_position(self.id, self.state_cls.STATE_VERSION, data, source)
         seed = data.get("seed", 0)
         if seed is None:
@@ -902,6 +944,10 @@ class Game(ABC):
         conceded = data.get("conceded")
         if conceded is not None and not isinstance(conceded, str):
             raise ContentError(source, "conceded", "must be null or the reason, a string")
+        if "position" not in data and "log" not in data:
+            raise ContentError(source, "position", "missing: a save holds its position or its "
+                               "log (the actions since setup; [] for a game not begun), and "
+                               "this one holds neither")
         if "position" not in data:
             # Setup, seed and log only: the game is rebuilt by replaying it.
             try:
@@ -933,4 +979,6 @@ class Game(ABC):
                                e.reason) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ContentError(source, "position", f"{type(e).__name__}: {e}") from None
+        if current and any(k in data for k in SAVE_KEYS):
+            check_complete(data, state, source)
         return state

@@ -27,7 +27,15 @@ from meadhall.bots.registry import KINDS, check_spec, make_bot
 from meadhall.bots.seats import bot_to_move
 from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
 from meadhall.core.history import History
-from meadhall.core.protocol import CHANCE, PLAYERS, START, GameState, fresh_future, without_future
+from meadhall.core.protocol import (
+    CHANCE,
+    PLAYERS,
+    START,
+    GameState,
+    check_complete,
+    fresh_future,
+    without_future,
+)
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -47,6 +55,8 @@ BOT_MAX_SAMPLES = 10
 """The most sampled futures per action of the heuristic bot at a table."""
 BOT_WORKERS = 8
 """Bots think in this many threads, so that a slow bot at one table never stalls another."""
+MAX_SETUP = 16_384
+"""The most JSON a table's setup may hold (it is listed with the table)."""
 
 
 def table_bot_spec(spec: str, clamp: bool = False) -> str:
@@ -673,6 +683,9 @@ class Tables:
             game = games.get(game_id)
         except games.UnknownGame as e:
             raise TableError(str(e)) from None
+        if setup is not None and len(json.dumps(setup)) > MAX_SETUP:
+            raise TableError(f"setup: too large (at most {MAX_SETUP} characters of JSON; a "
+                             "setup names a scenario, heroes and a few options)")
         s = seed if seed is not None else secrets.randbelow(2**31)
         start: list[dict[str, Any]] | None = None
         try:
@@ -802,6 +815,10 @@ def parse_import(data: Any) -> dict[str, Any]:
     if hist is not None:
         try:
             h = History.from_json(hist, "import")
+            if isinstance(h.base, dict) and h.base.get("state_version") == \
+                    state.STATE_VERSION:
+                check_complete(h.base, GameState.from_json(h.base, "import: history.base"),
+                               "import: history.base")
         except ContentError as e:
             raise TableError(f"import refused: {e}") from None
         if not h.follows(state):
