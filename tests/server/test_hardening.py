@@ -347,3 +347,25 @@ def test_a_gutted_save_is_refused_by_the_server_and_the_terminal(
     f.write_text('{"game": "toy",\n "log": [')
     r = CliRunner().invoke(app, ["show", str(f)])
     assert r.exit_code == 1 and "line 2 column" in r.output
+
+
+def test_a_save_whose_action_would_fail_in_a_rule_is_refused_on_import(
+        client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A mutated position that loads but breaks a rule once played on (the issue saw Midhalla's
+    position.enemies.* end in a ValueError inside apply) is refused on import, not later."""
+    import json
+
+    from meadhall.games.toy.game import ToyState
+
+    data = json.loads((NOW / "toy-1.json").read_text())
+    real = ToyState._apply
+
+    def broken(self: ToyState, action: str, events: list) -> None:
+        if action == "wait":
+            raise ValueError("a rule met a value it cannot use")
+        real(self, action, events)
+
+    monkeypatch.setattr(ToyState, "_apply", broken)
+    status, detail = _import(client, data)
+    assert status == 422 and "corrupt" in detail and "ValueError" in detail
+    assert client.get("/api/tables").json() == []

@@ -9,6 +9,7 @@ device whether it is acting on what it last saw.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import logging
@@ -25,7 +26,12 @@ from meadhall import games
 from meadhall.bots.base import Bot, BotError
 from meadhall.bots.registry import KINDS, check_spec, make_bot
 from meadhall.bots.seats import bot_to_move
-from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
+from meadhall.core.errors import (
+    ContentError,
+    IllegalAction,
+    MeadhallError,
+    RuleNotImplemented,
+)
 from meadhall.core.history import History
 from meadhall.core.protocol import (
     CHANCE,
@@ -57,6 +63,8 @@ BOT_WORKERS = 8
 """Bots think in this many threads, so that a slow bot at one table never stalls another."""
 MAX_SETUP = 16_384
 """The most JSON a table's setup may hold (it is listed with the table)."""
+IMPORT_TRIES = 120
+"""How many of an imported save's legal actions are tried on a copy before it is accepted."""
 
 
 def table_bot_spec(spec: str, clamp: bool = False) -> str:
@@ -806,6 +814,11 @@ def parse_import(data: Any) -> dict[str, Any]:
         if d is not None:
             state.seat_of(d.seat)
         state.outcome()
+        # Every action offered now can be carried out (on a copy): a mutated position that
+        # would fail inside a rule later is refused here instead.
+        for a in state.legal_actions()[:IMPORT_TRIES]:
+            with contextlib.suppress(RuleNotImplemented):  # loud, and no corruption
+                state.clone().apply(a.text)
     except MeadhallError as e:
         raise TableError(f"import refused: {e}") from None
     except Exception as e:  # noqa: BLE001 - any failure of a mutated save is its corruption
