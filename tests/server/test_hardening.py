@@ -19,6 +19,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
+def _stored(client: TestClient) -> int:
+    """How many tables the database holds (the listing shows only public and own ones)."""
+    return len(client.app.state.store.tables())  # type: ignore[attr-defined]
+
+
 def _table(client: TestClient) -> dict:
     r = client.post("/api/tables", json={"game": "toy", "seed": 7})
     assert r.status_code == 201
@@ -108,7 +113,7 @@ def test_a_chunked_body_over_the_limit_is_refused(client: TestClient) -> None:
     r = client.post("/api/tables/import", content=chunks(),
                     headers={"content-type": "application/json"})
     assert r.status_code == 413
-    assert client.get("/api/tables").json() == []
+    assert _stored(client) == 0
 
 
 def test_a_body_just_under_the_limit_is_read(client: TestClient) -> None:
@@ -297,7 +302,7 @@ def test_a_setup_is_validated_by_its_game_before_anything_is_stored(
         r = client.post("/api/tables", json={"game": "midhalla", "setup": setup})
         assert r.status_code == 422, (setup, r.text[:200])
         assert word in r.json()["detail"]
-    assert client.get("/api/tables").json() == []
+    assert _stored(client) == 0
 
 
 @pytest.mark.parametrize("mutate, field", [
@@ -315,7 +320,7 @@ def test_a_damaged_save_is_refused_naming_the_field(client: TestClient, mutate: 
     mutate(data)  # type: ignore[operator]
     status, detail = _import(client, data)
     assert status == 422 and field in detail, detail
-    assert client.get("/api/tables").json() == []
+    assert _stored(client) == 0
 
 
 def test_a_save_missing_a_field_of_its_position_is_refused(client: TestClient) -> None:
@@ -368,4 +373,28 @@ def test_a_save_whose_action_would_fail_in_a_rule_is_refused_on_import(
     monkeypatch.setattr(ToyState, "_apply", broken)
     status, detail = _import(client, data)
     assert status == 422 and "corrupt" in detail and "ValueError" in detail
-    assert client.get("/api/tables").json() == []
+    assert _stored(client) == 0
+
+
+# ------------------------------------------------------------------ 10: who sees which tables
+def test_tables_are_listed_to_their_seats_and_public_ones_to_everyone(
+        client: TestClient) -> None:
+    own = _two(client)
+    other = _two(client)
+    r = client.post("/api/tables", json={"game": "toy", "seed": 1, "public": True})
+    public = r.json()
+    listed = client.get("/api/tables").json()
+    assert [t["id"] for t in listed] == [public["id"]] and listed[0]["public"]
+    mine = client.get("/api/tables", headers={"X-Meadhall-Seats": own["seats"]["bo"]}).json()
+    assert {t["id"]: t["seat"] for t in mine} == {own["id"]: "bo", public["id"]: None}
+    assert other["id"] not in client.get("/").text  # nor in the lobby page
+    # a spectator cannot list a table; a seat can, and take it back
+    path = f"/api/tables/{other['id']}/public"
+    assert client.post(path, json={"public": True}).status_code == 403
+    r = client.post(path, json={"public": True},
+                    headers={"Authorization": f"Bearer {other['seats']['ada']}"})
+    assert r.status_code == 200 and r.json()["public"]
+    assert other["id"] in {t["id"] for t in client.get("/api/tables").json()}
+    assert other["id"] in client.get("/").text
+    # the spectator link still watches an unlisted table
+    assert client.get(f"/t/{own['id']}").status_code == 200

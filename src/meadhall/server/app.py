@@ -18,7 +18,16 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    Body,
+    Depends,
+    FastAPI,
+    Header,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -72,6 +81,9 @@ class NewTable(BaseModel):
                              "enter the results")
     auto_choices: bool = Field(default=False, description="take the players' choices' "
                                "automatic defaults")
+    public: bool = Field(default=False, description="list the table to everyone (the "
+                         "lobby, GET /api/tables); otherwise only browsers holding one of its "
+                         "seats list it")
 
 
 class Created(BaseModel):
@@ -113,6 +125,11 @@ class SeatIn(BaseModel):
                         "'bot:<name>' or 'seat:<seat>'")
 
 
+class PublicIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    public: bool
+
+
 class TableState(BaseModel):
     """What a seat or a spectator sees of a table."""
 
@@ -151,6 +168,9 @@ class TableSummary(BaseModel):
     updated: float
     setup: dict[str, Any]
     seats: list[str]
+    public: bool = False
+    seat: str | None = Field(default=None, description="the seat one of the given tokens "
+                             "opens at this table (null: listed because it is public)")
 
 
 class Problem(BaseModel):
@@ -264,25 +284,51 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"],
              responses=ERRORS)
-    def list_tables(limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict[str, Any]]:
-        """Recent tables (no seat tokens: joining needs a seat link)."""
+    def list_tables(limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                    seats: Annotated[str | None, Header(
+                        alias="X-Meadhall-Seats", max_length=20_000,
+                        description="the seat tokens this browser holds, comma-separated")
+                    ] = None) -> list[dict[str, Any]]:
+        """Recent tables this browser holds a seat at (the tokens of ``X-Meadhall-Seats``)
+        and those a host made public; no seat tokens in the answer (joining needs a seat
+        link). Without tokens: the public tables only."""
+        tokens = {t.strip() for t in (seats or "").split(",") if t.strip()}
         out = []
-        for r in store.tables(limit):
+        for r, seat in store.listed(tokens, limit):
             try:
                 title = games.get(r.game).title
             except games.UnknownGame:
                 title = r.game
             out.append({"id": r.id, "game": r.game, "title": title, "version": r.version,
                         "result": r.result, "updated": r.updated, "setup": r.setup,
-                        "seats": list(r.tokens)})
+                        "seats": list(r.tokens), "public": r.public, "seat": seat})
         return out
+
+    @app.post("/api/tables/{table_id}/public", response_model=TableSummary, tags=["tables"],
+              responses=ERRORS)
+    def set_public(table_id: str, body: PublicIn, cred: Annotated[
+            HTTPAuthorizationCredentials | None, Depends(bearer)] = None) -> dict[str, Any]:
+        """A seat lists the table to everyone (``public``: true) or only to the browsers
+        holding its seats (false). Watching never needs it: the spectator link works either
+        way."""
+        t = tables.get(table_id)
+        seat = seat_for(t, cred)
+        if seat is None:
+            raise Forbidden("a seat link is needed to list a table to everyone")
+        store.set_public(table_id, body.public)
+        t.row.public = body.public
+        r = t.row
+        return {"id": r.id, "game": r.game, "title": t.game.title, "version": t.version,
+                "result": r.result, "updated": r.updated, "setup": r.setup,
+                "seats": list(r.tokens), "public": r.public, "seat": seat}
 
     @app.post("/api/tables", response_model=Created, status_code=201, tags=["tables"],
               responses=ERRORS)
     def create_table(body: NewTable, request: Request) -> dict[str, Any]:
         """Set up a new table; returns one token per seat and the spectator link."""
         t = tables.create(body.game, body.setup, body.seed, body.practice,
-                          "table" if body.table_mode else "seeded", body.auto_choices)
+                          "table" if body.table_mode else "seeded", body.auto_choices,
+                          public=body.public)
         return _created(t, str(request.base_url))
 
     @app.post("/api/tables/import", response_model=Created, status_code=201, tags=["tables"],

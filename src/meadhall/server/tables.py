@@ -685,7 +685,7 @@ class Tables:
 
     def create(self, game_id: str, setup: dict[str, Any] | None, seed: int | None,
                practice: bool = False, chance: str = "seeded", auto_choices: bool = False,
-               base: dict[str, Any] | None = None) -> Table:
+               base: dict[str, Any] | None = None, public: bool = False) -> Table:
         """Set up a new table (never touching another); refuses a bad setup with 422."""
         try:
             game = games.get(game_id)
@@ -710,7 +710,7 @@ class Tables:
         row = TableRow(new_table_id(), game.id, state.setup, state.seed, state.chance.mode,
                        practice, state.auto_choices, base,
                        {seat: _new_token() for seat in state.seats()}, t_now, t_now, 0,
-                       state.outcome().result, "", start)
+                       state.outcome().result, "", start, public)
         self.store.create(row)
         table = Table(row, self.store)
         with self.lock:
