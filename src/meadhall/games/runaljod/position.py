@@ -14,6 +14,7 @@ from meadhall.core.chance import NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError
 from meadhall.core.grid import Sq
+from meadhall.core.migrate import position_migration, retire_choice_texts
 from meadhall.core.protocol import PLAYERS
 
 from .model import BOARD_SPACES, CONDITIONS, POOL, SIDES, Enemy, Hero, PlacedTile, Rune
@@ -514,3 +515,10 @@ def _decision(st: RunaljodState) -> None:
         except Exception as e:  # noqa: BLE001 - see above
             raise refuse("ask.options", f"{text!r} cannot be carried out here: "
                          f"{type(e).__name__}: {e}") from None
+
+
+@position_migration("runaljod", 1)
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 (2026-11-29) to 2: the pending decision's options are written with today's
+    action texts (items and skills by their printed names)."""
+    return retire_choice_texts(data, "runaljod", "ask")
