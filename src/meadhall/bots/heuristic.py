@@ -44,22 +44,39 @@ class HeuristicBot:
             # one, every action is tried.
             actions = game.order_actions(state, actions)[: self.width]
         totals = [0.0] * len(actions)
-        for _ in range(self.samples):
-            base = search_copy(state, self.rng)
-            for i, action in enumerate(actions):
-                look = base.clone() if i < len(actions) - 1 else base
-                look.apply(action)
+        n = len(actions)
+        first = [0.0] * n
+        # A look-ahead that drew no random number (no die, no card) comes out the same on
+        # every sampled future (they differ only in what chance decides), so it is run once
+        # and its value counted for each sample: the same sums, a fraction of the work.
+        fixed = [False] * n
+        for k in range(self.samples):
+            base = search_copy(state, self.rng)  # every sample, so the generator advances alike
+            todo = [i for i in range(n) if not fixed[i]]
+            last = todo[-1] if todo else -1
+            for i in range(n):
+                if fixed[i]:
+                    totals[i] += first[i]
+                    continue
+                look = base.clone() if i != last else base
+                drawn = Rng.draws
+                look.apply(actions[i])
                 follow_defaults(look)
-                totals[i] += game.evaluate(look)
+                v = game.evaluate(look)
+                if k == 0:
+                    first[i] = v
+                    fixed[i] = Rng.draws == drawn
+                totals[i] += v
         return [(a, t / self.samples) for a, t in zip(actions, totals, strict=True)]
 
     def choose(self, state: GameState) -> Action:
         actions = legal_or_fail(state)
         if len(actions) == 1:
             return actions[0]
-        scored = self.scores(state, self.repetition.allowed(state, actions))
+        key = self.repetition.key(state)
+        scored = self.scores(state, self.repetition.allowed(state, actions, key))
         best = max(s for _, s in scored)
         ties = [a for a, s in scored if s >= best - TIE]
         choice = ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
-        self.repetition.record(state, choice)
+        self.repetition.record(state, choice, key)
         return choice

@@ -226,6 +226,9 @@ class GameState(ABC):
 
     _checkpoint: tuple[GameState | Game, int] | None = None
     _legal_memo: set[str] | None = None
+    _scratch: bool = False
+    """A search bot's look-ahead copy (``bots.base.search_copy``): thrown away after use, so
+    its steps keep no undo checkpoint (an error leaves it broken, and the bot raises)."""
 
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
                    chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -573,12 +576,18 @@ class GameState(ABC):
         self._legal_memo = None
         if results or self.chance.mode == "table" or self.chance.queue:
             return self._run_snapshot(text, results, shown)
+        if self._scratch:
+            events: list[Event] = []
+            self._run(text, events)
+            if text != START:
+                self.log.append(text)
+            return events
         ck = self.__dict__.get("_checkpoint")
         if ck is None or (not isinstance(ck[0], Game) and (
                 len(self.log) - ck[1] >= self.CHECKPOINT_EVERY or ck[1] > len(self.log))):
             self._checkpoint = None
             self._checkpoint = (self.clone(), len(self.log))
-        events: list[Event] = []
+        events = []
         try:
             self._run(text, events)
         except BaseException:
