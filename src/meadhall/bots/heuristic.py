@@ -50,9 +50,18 @@ class HeuristicBot:
         # every sampled future (they differ only in what chance decides), so it is run once
         # and its value counted for each sample: the same sums, a fraction of the work.
         fixed = [False] * n
+        # Without hidden information of its own a game's sampled futures differ only in the
+        # generator: a sample with nothing left to look at just advances the bot's generator
+        # as determinizing would, so that its later choices stay the same.
+        plain = type(state)._determinize is GameState._determinize
         for k in range(self.samples):
-            base = search_copy(state, self.rng)  # every sample, so the generator advances alike
             todo = [i for i in range(n) if not fixed[i]]
+            if not todo and plain:
+                self.rng.split()
+                for i in range(n):
+                    totals[i] += first[i]
+                continue
+            base = search_copy(state, self.rng)
             last = todo[-1] if todo else -1
             for i in range(n):
                 if fixed[i]:
