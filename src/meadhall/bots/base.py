@@ -14,7 +14,7 @@ import json
 from typing import Protocol, runtime_checkable
 
 from meadhall.core.errors import MeadhallError
-from meadhall.core.protocol import PLAYERS, Action, Game, GameState
+from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
 FOLLOW_DEFAULTS = 64
@@ -67,10 +67,8 @@ def follow_defaults(state: GameState, limit: int = FOLLOW_DEFAULTS) -> None:
     """Take the automatic default of players' choices (as ``auto_choices`` would) until a
     hero decides or the game ends, so a look-ahead is evaluated at a settled position."""
     for _ in range(limit):
-        d = state.decision()
-        if d is None or d.seat != PLAYERS or d.default is None:
+        if state.take_default() is None:
             return
-        state.apply(d.default)
 
 
 def game_of(state: GameState) -> Game:
@@ -93,7 +91,7 @@ class Repetition:
     def key(state: GameState) -> bytes:
         d = state.decision()
         text = json.dumps([d.to_json() if d else None, state.view(None)], sort_keys=True,
-                          default=str)
+                          default=str, separators=(",", ":"), check_circular=False)
         return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
     def allowed(self, state: GameState, actions: list[Action], key: bytes | None = None

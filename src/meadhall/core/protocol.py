@@ -424,6 +424,17 @@ class GameState(ABC):
                 f"({self._prompt_hint()})")
         return self._run_atomic(text, [])
 
+    def take_default(self) -> list[Event] | None:
+        """Take the automatic default of the players' choice now, as ``auto_choices`` would
+        (the engine offers it, so it is not checked against the rules again); ``None`` when
+        no players' choice with a default is open (or table mode waits for a result)."""
+        if self.pending is not None:
+            return None
+        d = self.decision()
+        if d is None or d.seat != PLAYERS or d.default is None:
+            return None
+        return self._run_atomic(d.default, [])
+
     def at_question(self) -> Self | None:
         """While table mode waits for a result: a copy of the game as the automated steps left
         it when the question was asked (what the table shows then: enemies already moved, the
