@@ -802,6 +802,9 @@ def measures(s: BattleForgeState) -> dict[str, Any]:
             end = {"trigger": "conceded", "final_blow": None}
         out["trigger"] = end.get("trigger", "defeat")
         out["final_blow"] = end.get("final_blow")
+        if end.get("advanced_by"):
+            # a Knockout moved the Twilight marker onto the last space: what knocked out
+            out["time_out_advanced_by"] = end["advanced_by"]
         out["margin_faces_left"] = 6 - destroyed
         out["margin_thor_health_left"] = thor_left
         out["margin_rounds_left"] = max(0, limit - s.round)
