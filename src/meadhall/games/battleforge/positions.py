@@ -153,6 +153,8 @@ class AttackPos(Model):
 class EndPos(Model):
     trigger: str
     final_blow: str | None = None
+    advanced_by: str | None = None
+    """A time-out reached by a Knockout's advance: what knocked the champion out."""
 
 
 class Position(Model):
