@@ -22,7 +22,13 @@ from typing import Any, SupportsInt
 from meadhall import games
 from meadhall.adapters import missing
 from meadhall.adapters.bots import Bot, Others, make_bot
-from meadhall.adapters.observation import Encoder, describe_layout, layout_of, text_view
+from meadhall.adapters.observation import (
+    Encoder,
+    describe_layout,
+    layout_of,
+    position_key,
+    text_view,
+)
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import Event, GameState
@@ -163,8 +169,8 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
     def _current_mask(self, state: GameState) -> np.ndarray:
         """The mask of ``state``, computed once per position (step and info share it)."""
-        key = (state, len(state.log), state.log[-1] if state.log else "")
-        if self._mask is None or self._mask_key[0] is not state or self._mask_key[1:] != key[1:]:
+        key = (state, position_key(state))
+        if self._mask is None or self._mask_key[0] is not state or self._mask_key[1] != key[1]:
             self._mask, self._mask_key = self.vocabulary.mask(state), key
         return self._mask
 

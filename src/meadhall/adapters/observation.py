@@ -77,6 +77,8 @@ PROBE_EVERY = 12
 """The layout is drawn from ``PROBE_GAMES`` random games (seeds 0, 1, ...) of up to
 ``PROBE_STEPS`` decisions each: the first ``PROBE_FIRST`` states and every ``PROBE_EVERY``-th
 after, so that panels and stats that show up only during play have their place."""
+KEEP = 3
+"""Encodings kept per seat (the latest positions asked for)."""
 BOUND_FLOOR = 4.0
 """A counted or numeric feature's upper bound is twice the largest value probed, at least this."""
 
@@ -493,6 +495,14 @@ def _merge(known: Sequence[str], more: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def position_key(state: GameState) -> tuple[Any, ...]:
+    """What tells two moments of one state object apart as it is played forward: the log's
+    length and last entry, and the results a pending table-mode roll has taken so far."""
+    log, p = state.log, state.pending
+    return (len(log), log[-1] if log else "",
+            None if p is None else (p.action, len(p.results), p.shown))
+
+
 class _PanelPlan:
     __slots__ = ("shown", "mine", "cards", "face_down", "dice", "sides", "stats", "extra")
 
@@ -568,7 +578,7 @@ class Encoder:
         self._low, self._high = layout.bounds()
         self._flat = np.zeros(layout.size, np.float32)
         self._warned = False
-        self._last: dict[str | None, tuple[GameState, int, str, np.ndarray]] = {}
+        self._last: dict[str | None, list[tuple[GameState, tuple[Any, ...], np.ndarray]]] = {}
         self._fixed = {n: at[n] for n in ("decider:mine", "decider:players", "decider:chance",
                                           "cards:table", "cards:face_down", "dice:extra",
                                           "overflow", "unencoded")}
@@ -600,15 +610,18 @@ class Encoder:
 
     def flat_view(self, state: GameState, seat: str | None) -> np.ndarray:
         """The observation, read only: the encoder's own vector, valid until the next call."""
-        log = state.log
-        version = (len(log), log[-1] if log else "")
-        last = self._last.get(seat)
-        if last is not None and last[0] is state and last[1:3] == version:
-            return last[3]
+        where = position_key(state)
+        kept = self._last.setdefault(seat, [])
+        for k in kept:
+            if k[0] is state and k[1] == where:
+                return k[2]
         scene = self.table.game.draw(state.view(seat))
         flat = self._encode(scene, seat, self.table.heroes.get(seat, frozenset()), state)
         flat.flags.writeable = False
-        self._last[seat] = (state, version[0], version[1], flat)
+        # A few positions per seat: OpenSpiel asks for the tensor of a new initial state (to
+        # learn its shape) between the current state's tensors.
+        kept.insert(0, (state, where, flat))
+        del kept[KEEP:]
         return flat
 
     def encode_scene(self, scene: draw.Scene, seat: str | None,
