@@ -73,12 +73,15 @@ appears later still lands somewhere (``extra:panel:<k>:…``, ``extra:track:<k>:
 PROBE_GAMES = 4
 PROBE_STEPS = 600
 PROBE_FIRST = 30
-PROBE_EVERY = 12
+PROBE_EVERY = 20
 """The layout is drawn from ``PROBE_GAMES`` random games (seeds 0, 1, ...) of up to
 ``PROBE_STEPS`` decisions each: the first ``PROBE_FIRST`` states and every ``PROBE_EVERY``-th
 after, so that panels and stats that show up only during play have their place."""
 KEEP = 3
 """Encodings kept per seat (the latest positions asked for)."""
+SPECTATOR_EVERY = 4
+"""Of the probed states, every this many is drawn for a spectator too (the seats' views hold
+the same pieces, a spectator's lacks only what is one's own)."""
 BOUND_FLOOR = 4.0
 """A counted or numeric feature's upper bound is twice the largest value probed, at least this."""
 
@@ -217,8 +220,8 @@ class Layout:
         (and a spectator) see in ``states``, in the order first seen, with each feature's
         bounds from the values those scenes show."""
         mine_of = {s: table.heroes.get(s, frozenset()) for s in (*table.seats, None)}
-        drawn = [(table.game.draw(state.view(s)), s) for state in states
-                 for s in (*table.seats, None)]
+        drawn = [(table.game.draw(state.view(s)), s) for i, state in enumerate(states)
+                 for s in (*table.seats, None) if s is not None or i % SPECTATOR_EVERY == 0]
         names = cls._names(table, [scene for scene, _ in drawn])
         encoder = Encoder(table, names)
         low = np.zeros(names.size, np.float32)
