@@ -54,7 +54,8 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
                  choices_by: str | None = None, max_steps: int | None = None,
                  illegal_reward: float = ILLEGAL_REWARD,
                  vocabulary_file: str | Path | None = None,
-                 render_mode: str | None = None, flatten: bool = True) -> None:
+                 render_mode: str | None = None, flatten: bool = True,
+                 shaping: bool | float = False) -> None:
         super().__init__()
         table = Table.of(game_id, setup, choices_by)
         if max_steps is not None and max_steps < 1:
@@ -76,6 +77,8 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         self.render_mode = render_mode
         self.possible_agents = list(table.seats)
         self.flatten = flatten
+        self.shaping = float(shaping)
+        self._potential = 0.0
         n = len(self.vocabulary)
         self.observation_spaces = {
             a: spaces.Dict({"observation": self.layout.space(flat=flatten),
@@ -112,6 +115,8 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         self.infos: dict[str, dict[str, Any]] = {a: {"events": []} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self.table.decider(self.game_state) or self.agents[0]
+        if self.shaping:
+            self._potential = self.table.game.evaluate(self.game_state)
         if self.game_state.outcome().over:
             self._end(truncated=False)
 
@@ -153,6 +158,12 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
             events = [str(e) for e in state.apply(self.vocabulary.text(index))]
             for a in self.agents:
                 self.infos[a]["events"] = [*self.infos[a]["events"], *events]
+            if self.shaping:
+                # Every seat shares the change in the game's own evaluation (docs/adapters.md).
+                potential = self.table.game.evaluate(state)
+                for a in self.agents:
+                    self.rewards[a] += self.shaping * (potential - self._potential)
+                self._potential = potential
         if state.outcome().over:
             self._end(truncated=False)
         elif self.max_steps is not None and self._steps >= self.max_steps:
@@ -202,7 +213,7 @@ def env(game_id: str, setup: Mapping[str, Any] | None = None, **kwargs: Any) -> 
     """A PettingZoo AEC environment for ``game_id`` with ``setup`` (default: the game's), with
     PettingZoo's order-enforcing and bounds-checking wrappers. Keyword options:
     ``choices_by``, ``max_steps``, ``illegal_reward``, ``vocabulary_file``, ``render_mode``,
-    ``flatten``."""
+    ``flatten``, ``shaping``."""
     e: AECEnv = raw_env(game_id, setup, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
@@ -218,10 +229,11 @@ class MeadhallParallel(ParallelEnv[str, dict[str, Any], int]):
                  choices_by: str | None = None, max_steps: int | None = None,
                  illegal_reward: float = ILLEGAL_REWARD,
                  vocabulary_file: str | Path | None = None,
-                 render_mode: str | None = None, flatten: bool = True) -> None:
+                 render_mode: str | None = None, flatten: bool = True,
+                 shaping: bool | float = False) -> None:
         self.aec = MeadhallAEC(game_id, setup, choices_by=choices_by, max_steps=max_steps,
                                illegal_reward=illegal_reward, vocabulary_file=vocabulary_file,
-                               render_mode=render_mode, flatten=flatten)
+                               render_mode=render_mode, flatten=flatten, shaping=shaping)
         self.metadata = {**self.aec.metadata, "is_parallelizable": True}
         self.possible_agents = list(self.aec.possible_agents)
         self.agents: list[str] = []
