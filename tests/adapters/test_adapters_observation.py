@@ -136,7 +136,7 @@ def test_every_drawn_thing_of_every_scenario_fits_the_layout(drawn_case: Case) -
         encoder = Encoder(table, layout_of(table))
         for seed in (7,):
             state, bot = table.new_state(seed), RandomBot(seed)
-            for _ in range(60):
+            for _ in range(40):
                 for seat in (*table.seats, None):
                     encoder.encode(state, seat)
                     assert encoder.unencoded == [], (info.id, seed, encoder.unencoded)

@@ -191,21 +191,25 @@ def test_undo_takes_whole_random_games_back_to_the_start(case: Case) -> None:
     state = game.new_initial_state()
     seen = []
     while not state.is_terminal():
+        # The strings and tensors of every 4th position (each is a drawing of the table).
+        looks = ((state.information_state_string(0), state.observation_tensor(0))
+                 if len(seen) % 4 == 0 else None)
         seen.append((state.meadhall_state.to_json(), state.history(), state.current_player(),
-                     state.information_state_string(0), state.observation_tensor(0)))
+                     looks))
         state.apply_action(_random_step(state, rng))
     assert any(p == pyspiel.PlayerId.CHANCE for p, _ in state.full_history()) or \
         case.game == "toy"
     # A serialised copy keeps what undoing needs.
     copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
     for s in (state, copy):
-        for position, history, player, info, tensor in reversed(seen):
+        for position, history, player, looks in reversed(seen):
             last = s.full_history()[-1]
             s.undo_action(last.player, last.action)
             assert s.meadhall_state.to_json() == position  # chance results as they fell
             assert (s.history(), s.current_player()) == (history, player)
-            assert s.information_state_string(0) == info
-            assert np.array_equal(s.observation_tensor(0), tensor)
+            if looks is not None:
+                assert s.information_state_string(0) == looks[0]
+                assert np.array_equal(s.observation_tensor(0), looks[1])
         assert s.is_initial_state() and s.move_number() == 0
         with pytest.raises(ValueError, match="nothing to undo"):
             s.undo_action(0, 0)
