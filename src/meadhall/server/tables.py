@@ -26,7 +26,8 @@ from meadhall.bots.registry import KINDS, check_spec, make_bot
 from meadhall.bots.seats import bot_to_move
 from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
 from meadhall.core.history import History
-from meadhall.core.protocol import CHANCE, PLAYERS, START, GameState
+from meadhall.core.protocol import CHANCE, PLAYERS, START, Game, GameState
+from meadhall.core.words import join, plural
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -147,6 +148,11 @@ class Table:
         return t
 
     # ------------------------------------------------------------------ who may act
+    def _who(self, seat: str | None) -> str:
+        """A seat in a sentence's first words: its hero's name (``seat_name``)."""
+        name = seat_name(self.game, seat) if seat else "a seat"
+        return name[:1].upper() + name[1:]
+
     def seat_of_token(self, token: str | None) -> str | None:
         """The seat a token opens, ``None`` for no token (a spectator); 403 for a wrong one."""
         if not token:
@@ -248,7 +254,7 @@ class Table:
             else:
                 if play:
                     self.history.concede(self.state, d.get("reason", ""), seat=row.seat)
-                entry.update(action="concede", label=f"Seat {row.seat} concedes the game",
+                entry.update(action="concede", label=f"{self._who(row.seat)} concedes the game",
                              events=[{"kind": "concede", "text": "The players concede: "
                                       + (d.get("reason") or "the game is lost"),
                                       "section": None, "data": {}}], random=False)
@@ -265,14 +271,14 @@ class Table:
                     raise TableError("there is no undo proposal to answer")
                 if not d.get("agree"):
                     self.proposal = None
-                    entry.update(text=f"Seat {row.seat} declines to undo")
+                    entry.update(text=f"{self._who(row.seat)} declines to undo")
                     self.journal.append(entry)
                     return
                 if row.seat not in p.agreed:
                     p.agreed.append(row.seat)
                 if any(s not in p.agreed for s in p.need):
-                    entry.update(text=f"Seat {row.seat} agrees to undo; waiting for "
-                                 + ", ".join(s for s in p.need if s not in p.agreed))
+                    entry.update(text=f"{self._who(row.seat)} agrees to undo; waiting for "
+                                 + join(self._who(s) for s in p.need if s not in p.agreed))
                     self.journal.append(entry)
                     return
                 steps = p.steps
@@ -283,19 +289,20 @@ class Table:
             for i in self.effective[cut:]:
                 self.journal[i]["undone"] = True
             del self.effective[cut:]
-            entry.update(text=f"Undo: {steps} step(s) taken back"
-                         + (f" (asked by seat {d['by']}, every seat agreed)"
-                            if row.kind == "answer" else f" by seat {row.seat}"))
+            entry.update(text=f"Undo: {plural(steps, 'step')} taken back"
+                         + (f" (asked by {self._who(d['by'])}, every seat agreed)"
+                            if row.kind == "answer" else f" by {self._who(row.seat)}"))
             self.journal.append(entry)
         elif row.kind == "propose":
             self.proposal = Proposal(row.seat, int(d["steps"]), list(d["need"]))
-            entry.update(text=f"Seat {row.seat} asks to undo {d['steps']} step(s); waiting for "
-                         + ", ".join(d["need"]))
+            entry.update(text=f"{self._who(row.seat)} asks to undo "
+                         f"{plural(int(d['steps']), 'step')}; waiting for "
+                         + join(self._who(s) for s in d["need"]))
             self.journal.append(entry)
         elif row.kind == "seat":
             self.holders[d["seat"]] = d["holder"]
-            entry.update(text=f"Seat {d['seat']} is now played by "
-                         + holder_name(d["holder"], d["seat"]))
+            entry.update(text=f"{self._who(d['seat'])}'s seat is now played by "
+                         + holder_name(d["holder"], d["seat"], self.game))
             self.journal.append(entry)
         else:
             raise TableError(f"unknown log entry {row.kind!r}")
@@ -541,13 +548,27 @@ def bot_name(bot: Bot) -> str:
     return str(bot.spec)
 
 
-def holder_name(holder: str, seat: str) -> str:
+def seat_name(game: Game | None, seat: str) -> str:
+    """A seat as players call it: its hero's name (``Lagertha``), "the players" for a
+    players' choice; never the seat's id."""
+    if seat == PLAYERS:
+        return "the players"
+    if seat == CHANCE:
+        return "the table's dice"
+    names = {h.id: h.name for h in game.heroes()} if game is not None else {}
+    if seat in names:
+        return names[seat]
+    words = seat.replace("_", " ").replace("-", " ")
+    return f"the {words}" if words.endswith("player") else f"the {words} player"
+
+
+def holder_name(holder: str, seat: str, game: Game | None = None) -> str:
     """Who plays a seat, in words."""
     if holder.startswith("bot:"):
         return f"the {holder[4:]} bot"
     if holder.startswith("seat:"):
-        return f"the holder of seat {holder[5:]}"
-    return f"its own player ({seat})"
+        return f"the player of {seat_name(game, holder[5:])}"
+    return "its own player"
 
 
 class Tables:
