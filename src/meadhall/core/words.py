@@ -13,6 +13,8 @@ happen in one game and not in another.
 ("Frida's", "the undead's", "the heroes'", "Thor's")
 >>> join(["Frida"]), join(["Frida", "Ulf"]), join(["a", "b", "c"], "or")
 ('Frida', 'Frida and Ulf', 'a, b or c')
+>>> humanise("spared_scout"), humanise("chapter12"), humanise("tier1")
+('spared scout', 'chapter 12', 'tier 1')
 >>> needs(7, 12), needs(13, 12), needs(1, 12)
 ('7+', 'cannot succeed (13+ needed on a d12)', 'always succeeds')
 """
@@ -49,9 +51,11 @@ def article(word: str) -> str:
     return "a"
 
 
-def a(noun: str) -> str:
-    """``noun`` with its indefinite article: ``an Arrow Tower``, ``a Draugr``."""
-    return f"{article(noun)} {noun}"
+def a(noun: str, cap: bool = False) -> str:
+    """``noun`` with its indefinite article: ``an Arrow Tower``, ``a Draugr``; ``cap`` for the
+    first word of a sentence (``An Arrow Tower``)."""
+    art = article(noun)
+    return f"{art.capitalize() if cap else art} {noun}"
 
 
 def plural_of(word: str) -> str:
@@ -95,6 +99,16 @@ def join(items: Iterable[str], last: str = "and") -> str:
     if len(xs) <= 1:
         return "".join(xs)
     return f"{', '.join(xs[:-1])} {last} {xs[-1]}"
+
+
+def humanise(ident: str) -> str:
+    """A content id said in words, for content that prints no name of its own:
+    ``spared_scout`` -> ``spared scout``, ``chapter12`` -> ``chapter 12``, ``level-2`` ->
+    ``level 2``."""
+    import re
+
+    out = re.sub(r"[_\-.]+", " ", ident)
+    return re.sub(r"(?<=[a-z])(?=\d)", " ", out).strip()
 
 
 def needs(target: int, top: int, die: str | None = None, low: int = 1) -> str:

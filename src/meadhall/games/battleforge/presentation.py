@@ -15,8 +15,9 @@ import re
 from typing import Any
 
 from meadhall.core.protocol import Target
+from meadhall.core.words import plural
 
-from .basics import MAX_HEALTH, TRANSFORM_FURY, plural
+from .basics import MAX_HEALTH, TRANSFORM_FURY
 
 SOLO_SEAT = "solo"
 """The one person's seat in solo mode (``players: 1``), who runs both champions."""
@@ -455,6 +456,10 @@ class Presentation:
             "poi": list(b.poi), "spawns": dict(b.spawns), "god_start": b.god_start,
         }
         pos["round_track"] = list(self.content.round_track)
+        ct = self.content
+        pos["card_names"] = {k: c.name for k, c in [
+            *ct.thor_cards.items(), *ct.general_events.items(),
+            *(x for evs in ct.scenario_events.values() for x in evs.items())]}
         pos["spawn_symbol"] = self.spawn_symbol()
         god = self.content.god
         pos["thor"].update({
@@ -523,7 +528,7 @@ class Presentation:
         spawns = ", ".join(f"{SYMBOL_LETTER[k]} {k} {a}" for k, a in self.board.spawns.items())
         lines += wrap(f"  track letters: the round's Spawning Area ({spawns}); E the last space "
                       f"(the Champions lose). First Champion marker "
-                      f"{'red' if self.marker_red else 'grey'}: {self.knockouts} knockout(s)")
+                      f"{'red' if self.marker_red else 'grey'}: {plural(self.knockouts, 'knockout')}")
         for cid in self.turn_order():
             lines += self.render_champion(cid)
         mins = ", ".join(

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from meadhall.core import words
 from meadhall.core.protocol import Target
+from meadhall.core.words import plural
 from meadhall.games.midhalla.board import GATE
 from meadhall.games.midhalla.render import describe as effects_text
 
@@ -38,8 +40,33 @@ def option_target(kind: str, payload: Any) -> str | None:
     return None
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def component_effect_text(effect: str | None) -> str:
+    """A special trap component's effect in words (Trap Components)."""
+    effect = effect or ""
+    if effect.startswith("gain_runestones:"):
+        return f"gain {plural(int(effect.split(':')[1]), 'runestone')}"
+    if effect == "heal_all":
+        return "every hero who is not KO heals to full HP"
+    if effect == "repair_all":
+        return "every trap that is not destroyed is repaired to full HP"
+    return "no effect"
+
+
+def unlock_name(content: Any, kind: str, what: str) -> str:
+    """An unlock on the party sheet as it is printed (``Tinker's Kit``, ``Chapter 2: Roots of
+    the Tribute``); ``kind`` singular or plural (``trap``, ``traps``). Content without a
+    printed name (a decision, a chapter not in this build) is said in words."""
+    cat = content.cat
+    kind = {"classes": "class", "special_upgrades": "special_upgrade", "lore": "lore"}.get(
+        kind, kind.removesuffix("s"))
+    table = {"item": cat.items, "trap": cat.traps, "component": cat.components,
+             "class": cat.heroes, "chapter": content.chapters,
+             "special_upgrade": cat.special_upgrades}.get(kind)
+    if kind == "lore" and cat.lore.get(what):
+        return cat.lore[what]
+    if table is not None and what in table:
+        return str(table[what].name)
+    return words.humanise(what)
 
 
 class DescribeRules:
@@ -68,7 +95,7 @@ class DescribeRules:
 
     def _enemy_text(self, eid: str) -> str:
         e = self.enemies[eid]
-        return f"{self._ename(eid)} {eid} on {e.tile} ({e.hp}/{e.max_hp} HP)"
+        return f"{self._ename(eid)} {eid[1:]} on {e.tile} ({e.hp}/{e.max_hp} HP)"
 
     def _hit_enemy(self, eid: str, value: int, pierce: bool) -> tuple[str, str]:
         """What an Attack of ``value`` does to an enemy: (sentence, short note)."""
@@ -142,7 +169,7 @@ class DescribeRules:
         if not tile:
             return "Do not build the trap", ()
         trap = self.content.cat.traps[ch.ctx["kind"]]
-        return (f"Build a {trap.name} on map tile {tile} for {trap.cost} silver",
+        return (f"Build {words.a(trap.name)} on map tile {tile} for {trap.cost} silver",
                 (Target("tile", tile, f"{trap.cost} silver"),
                  Target("card", f"trap.{ch.ctx['kind']}")))
 
@@ -170,7 +197,7 @@ class DescribeRules:
         if what == "build":
             trap = cat.traps[p[1]]
             lv = trap.levels[0]
-            return (f"Build a {trap.name} on map tile {p[2]} for {trap.cost} silver "
+            return (f"Build {words.a(trap.name)} on map tile {p[2]} for {trap.cost} silver "
                     f"({lv.hp} HP, {self._trap_line(lv)})",
                     (Target("tile", p[2], f"{trap.cost} silver"),
                      Target("card", f"trap.{p[1]}")))
@@ -220,14 +247,7 @@ class DescribeRules:
         return [Target("card", f"component.{k}") for k in dict.fromkeys(pay)]
 
     def _component_effect_text(self, effect: str | None) -> str:
-        effect = effect or ""
-        if effect.startswith("gain_runestones:"):
-            return f"gain {plural(int(effect.split(':')[1]), 'runestone')}"
-        if effect == "heal_all":
-            return "every hero who is not KO heals to full HP"
-        if effect == "repair_all":
-            return "every trap that is not destroyed is repaired to full HP"
-        return "no effect"
+        return component_effect_text(effect)
 
     def _trap_line(self, lv: Any) -> str:
         text = f"{lv.times}*Attack {lv.attack}" if lv.times > 1 else f"Attack {lv.attack}"
@@ -250,7 +270,7 @@ class DescribeRules:
         eid = self.cb["cur"]
         prof = self._profile(eid)
         kind, _, tid = target.partition(":")
-        src = f"{self._ename(eid)} {eid}"
+        src = f"{self._ename(eid)} {eid[1:]}"
         value = prof["attack"]
         if kind == "hero":
             h = self.heroes[tid]
@@ -269,7 +289,7 @@ class DescribeRules:
 
     def _label_enemy_move(self, tile: str, ch: Any) -> Described:
         eid = self.cb["cur"]
-        return (f"{self._ename(eid)} {eid} steps to map tile {tile}, toward the gate",
+        return (f"{self._ename(eid)} {eid[1:]} steps to map tile {tile}, toward the gate",
                 (Target("tile", tile), Target("figure", eid)))
 
     def _label_exhaust(self, slot: str, ch: Any) -> Described:
@@ -364,7 +384,7 @@ class DescribeRules:
     def _label_play(self, chapter: str, ch: Any) -> Described:
         if not chapter:
             rec = self._campaign_record()
-            return (f"End the campaign now ({rec['chapters_played']} chapter(s) played, "
+            return (f"End the campaign now ({plural(rec['chapters_played'], 'chapter')} played, "
                     f"{len(rec['won'])} won); the party sheet records how it ended", ())
         c = self.content.chapters[chapter]
         return f"Play {c.name} ({c.kind} chapter, {plural(c.cycles, 'cycle')})", ()

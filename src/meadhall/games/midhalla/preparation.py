@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from meadhall.core import words
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE
@@ -300,7 +301,7 @@ class PreparationRules:
         elif t.token == "none":
             basic = 0
         if t.token:
-            events.append(Event("token", f"Map tile {tid} has a {SPAWN_TOKENS[t.token]} "
+            events.append(Event("token", f"Map tile {tid} has {words.a(SPAWN_TOKENS[t.token])} "
                                 f"({'fortified' if t.fortified else 'unfortified'})",
                                 S.SPAWN_TOKENS))
         for _ in range(basic):

@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
@@ -122,7 +122,7 @@ class AttackMixin:
                            (f"{token} token", "condition"))
             return
         h.conditions.append(token)
-        events.append(Event("condition", f"{self.hname(h)} takes a {token} token", section,
+        events.append(Event("condition", f"{self.hname(h)} takes {words.a(token)} token", section,
                             {"hero": h.id, "token": token}))
 
     def gain_glory(self, h: Hero, n: int, events: list[Event], why: str) -> None:
@@ -191,7 +191,7 @@ class AttackMixin:
     def give_enemy_condition(self, e: Enemy, token: str, events: list[Event]) -> None:
         if e in self.enemies and token not in e.conditions:
             e.conditions.append(token)
-            events.append(Event("condition", f"{self.ename(e)} takes a {token} token",
+            events.append(Event("condition", f"{self.ename(e)} takes {words.a(token)} token",
                                 S_KEYWORDS, {"enemy": e.uid, "token": token}))
 
     # ------------------------------------------------------------ hero attacks

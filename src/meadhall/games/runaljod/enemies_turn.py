@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
@@ -165,7 +165,7 @@ class EnemiesMixin:
             return
         if len(free) > 1:
             self.ask = {"kind": "spawn", "seat": PLAYERS, "section": section,
-                        "prompt": f"A {self.content.enemies[kind].name} appears at the exit: "
+                        "prompt": f"{words.a(self.content.enemies[kind].name, cap=True)} appears at the exit: "
                                   "choose its space",
                         "options": [f"place {self.kname(kind)} on {self.sqname(s)}"
                                     for s in free],
