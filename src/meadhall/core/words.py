@@ -5,6 +5,8 @@ happen in one game and not in another.
 
 >>> a("Arrow Tower"), a("Spike Trap"), a("undead"), a("Unicorn"), a("hour")
 ('an Arrow Tower', 'a Spike Trap', 'an undead', 'a Unicorn', 'an hour')
+>>> a("8"), a("11"), a("12"), a("+1 Spawn token"), a("Elite Spawn token")
+('an 8', 'an 11', 'a 12', 'a +1 Spawn token', 'an Elite Spawn token')
 >>> plural(1, "cube"), plural(2, "cube"), plural(3, "die"), plural(0, "enemy"), plural(2, "undead")
 ('1 cube', '2 cubes', '3 dice', '0 enemies', '2 undead')
 >>> plural(2, "Draugr"), plural(6, "MP"), plural(2, "Clan Warrior"), plural(2, "curse marker")
@@ -42,6 +44,9 @@ def article(word: str) -> str:
     w = word.strip().lower()
     if not w:
         return "a"
+    if w[0].isdigit():  # said as a number: "an 8", "an 11", "an 18", "a 12"
+        n = w[:len(w) - len(w.lstrip("0123456789"))]
+        return "an" if n[0] == "8" or n in ("11", "18") else "a"
     if w.startswith(_AN_SILENT_H):
         return "an"
     if w[0] in "aeiou" and not w.startswith(_AN_EXCEPTIONS):
