@@ -29,6 +29,8 @@ SNAKE = re.compile(r"\b[A-Za-z0-9]+(?:_[A-Za-z0-9]+)+\b")
 DOTTED = re.compile(r"\b[a-z][a-z0-9_]*(?:\.[a-z_][a-z0-9_]*)+\b")
 KEBAB = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?:-[a-z0-9]+)+(?![\w-])")
 CODE = re.compile(r"\b[a-z]+\d+[a-z0-9]*\b")
+KEYED = re.compile(r"\b[a-z][a-z_]*:[a-z0-9_]+\b")
+"""``damage:1``, ``gain_runestones:2``: a key and its value as the data write them."""
 WORD = re.compile(r"(?<![\w-])[a-z][a-z0-9]*(?![\w-])")
 
 DOTTED_OK = frozenset({"e.g", "i.e"})
@@ -41,6 +43,7 @@ HYPHEN_PREFIXES = frozenset({
     "third", "last", "next", "hand", "line", "area", "cross", "counter", "mid",
     "over", "under", "head", "slow", "stun", "fire", "frost", "ice", "war", "shield", "spawn",
     "end", "out", "up", "down", "in", "on", "semi", "sure", "hit", "free", "so", "life",
+    "stand", "north", "south", "east", "west", "non", "x",
 })
 """First halves of hyphenated English words (``re-roll``, ``face-down``, ``one-handed``); any
 other two-part kebab word, any with three parts or a digit is an id."""
@@ -63,6 +66,7 @@ def id_leaks(text: str, known: Iterable[str] = ()) -> list[str]:
         if (len(parts) > 2 or any(c.isdigit() for c in m.group())
                 or any(p in known for p in parts) or parts[0] not in HYPHEN_PREFIXES):
             out.append(f"kebab id: {m.group()}")
+    out += [f"keyed id: {m.group()}" for m in KEYED.finditer(text)]
     out += [f"content code: {m.group()}" for m in CODE.finditer(text)
             if not CODE_OK.match(m.group())]
     out += [f"content id: {m.group()}" for m in WORD.finditer(text)

@@ -672,7 +672,7 @@ class ChampionsPhase:
             n, frost = self.perform_rondel(cid, space, "reroll")
             a["reroll_used"] = True
             events.append(Event("reroll", f"{self.cname(cid)} performs a Reroll Reaction with "
-                                f"space {space + 1}: up to {n} dice", S_REROLL))
+                                f"space {space + 1}: up to {plural(n, 'die')}", S_REROLL))
             a["pick"] = {"seat": cid, "left": n, "mode": "reroll", "any": False, "back": "manage",
                          "sec": S_REROLL, "frost": frost}
             a["stage"] = "pick"
@@ -738,7 +738,8 @@ class ChampionsPhase:
             d[1] = self.dice[d[0]].roll(self.chance, f"reroll of {d[0]} die {i + 1}", S_REROLL)
             if i not in a["rerolled"]:
                 a["rerolled"].append(i)
-            events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old} -> {d[1]}",
+            events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old.replace('_', ' ')} -> "
+                                f"{d[1].replace('_', ' ')}",
                                 p["sec"], {"die": i + 1, "face": d[1],
                                            "dice": dice_data([d])}))
 

@@ -261,7 +261,7 @@ def attack_panel(view: Mapping[str, Any]) -> draw.Panel | None:
     atk = view.get("attack")
     if not atk:
         return None
-    dice = [draw.Die(d[0], d[1], label=f"die {i + 1}", colour=d[0])
+    dice = [draw.Die(d[0], d[1].replace("_", " "), label=f"die {i + 1}", colour=d[0])
             for i, d in enumerate(atk.get("dice") or [])]
     tokens = [draw.Token(f"attack-{i + 1}", f"Die {i + 1}: {d[0]}, {d[1].replace('_', ' ')}",
                          d[1][:2].upper(), "marker", target=f"die:attack-{i + 1}",
@@ -301,7 +301,7 @@ def scene(title: str, view: Mapping[str, Any]) -> draw.Scene:
     notes = [f"Round {view['round']}; First Champion "
              f"{view['champions'][view['first_champion']]['name']} (marker {view['marker']}, "
              f"{plural(view['knockouts'], 'knockout')}); reserves: {res['temporary']} temporary, "
-             f"{res['frost']} frost cubes; this round's Spawning Area: {view['spawn_symbol']}"]
+             f"{plural(res['frost'], 'frost cube')}; this round's Spawning Area: {view['spawn_symbol']}"]
     if view.get("current_card"):
         card = view["current_card"]
         notes.append(f"Resolving: {view.get('card_names', {}).get(card, card)}")

@@ -261,8 +261,9 @@ class Gods:
             hits = [c for c in order if 0 < dist.get(self.champs[c].area, 99) <= tg["within"]]
             what = f"all Areas {_within(tg['within'])}"
         self.last_hit = hits
-        word = "Health Points lost" if step.get("lose") else "Damage"
-        events.append(Event("god_attack", f"Thor attacks {what} ({step['damage']} {word}): "
+        word = (f"{plural(step['damage'], 'Health Point')} lost" if step.get("lose")
+                else f"{step['damage']} Damage")
+        events.append(Event("god_attack", f"Thor attacks {what} ({word}): "
                             + (", ".join(self.cname(c) for c in hits) or "nobody is hit"), sec,
                             {"hits": list(hits)}))
         follow: list[Task] = []

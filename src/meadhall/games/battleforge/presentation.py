@@ -239,8 +239,8 @@ class Presentation:
         word = {"t": "a Temporary Cube", "f": "a Frost Cube", "c": "an Action Cube"}[kind]
         have = len(self.champs[cid].rondel[space])
         return (f"{self.cname(cid)} places {word} in space {space + 1} "
-                f"({self.space_text(cid, space)}; {have} -> {have + 1} cubes)",
-                [self.rondel_target(cid, space, f"{have + 1} cubes")])
+                f"({self.space_text(cid, space)}; {have} -> {plural(have + 1, 'cube')})",
+                [self.rondel_target(cid, space, plural(have + 1, "cube"))])
 
     def d_boon(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         cid = a["seat"]
@@ -289,14 +289,14 @@ class Presentation:
         i = int(text.split()[-1]) - 1
         d = self.atk["dice"][i]
         if text.startswith("change"):
-            return (f"Change die {i + 1} ({d[0]}, {d[1]}) to Double Damage",
+            return (f"Change die {i + 1} ({d[0]}, {d[1].replace('_', ' ')}) to Double Damage",
                     [self.die_target(i)])
-        return f"Choose die {i + 1} ({d[0]}, {d[1]}) to reroll", [self.die_target(i)]
+        return f"Choose die {i + 1} ({d[0]}, {d[1].replace('_', ' ')}) to reroll", [self.die_target(i)]
 
     def d_redface(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         i = int(text.split()[2]) - 1
         d = self.atk["dice"][i]
-        return (f"Red Face: die {i + 1} ({d[0]}, {d[1]}) turns to its Counterattack side",
+        return (f"Red Face: die {i + 1} ({d[0]}, {d[1].replace('_', ' ')}) turns to its Counterattack side",
                 [self.die_target(i)])
 
     def d_window(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:

@@ -96,6 +96,10 @@ class CombatRules:
     def _enemies_sorted(self) -> list[Any]:
         return sorted(self.enemies.values(), key=lambda e: int(e.id[1:]))
 
+    def _tname(self, t: Any) -> str:
+        """A trap as players name it: ``Spike Trap 1`` (its id is ``t1``)."""
+        return f"{self.content.cat.traps[t.kind].name} {t.id[1:]}"
+
     def _ename(self, eid: str) -> str:
         return self.content.cat.enemies[self.enemies[eid].card].name
 
@@ -351,7 +355,7 @@ class CombatRules:
                                     f"damage to {src}", "Retaliate"))
                 self._damage_enemy(source[1], h.retaliate, events, "Retaliate", ("hero", tid))
         elif kind == "trap":
-            events.append(Event("attack", f"{src} attacks trap {tid} for {value}", section,
+            events.append(Event("attack", f"{src} attacks {self._tname(self.traps[tid])} for {value}", section,
                                 {"target": tid, "damage": value}))
             self._damage_trap(tid, value, events)
         else:
@@ -498,7 +502,7 @@ class CombatRules:
         t.hp = max(0, t.hp - n)
         if t.destroyed:
             self.traps_lost += 1
-            events.append(Event("destroyed", f"Trap {tid} is destroyed: it stays on the board "
+            events.append(Event("destroyed", f"{self._tname(t)} is destroyed: it stays on the board "
                                 "but no longer activates", S.HP, {"trap": tid}))
 
     def _damage_gate(self, n: int, by: tuple[str, str], events: list[Event]) -> None:
@@ -554,12 +558,12 @@ class CombatRules:
         reach = self._in_range(t.tile, lv.range)
         targets = [e.id for e in self._enemies_sorted() if e.tile in reach and e.tile != GATE]
         if not targets:
-            events.append(Event("trap", f"Trap {t.id} has no enemy in range", S.TRAP_TURNS))
+            events.append(Event("trap", f"{self._tname(t)} has no enemy in range", S.TRAP_TURNS))
             cb["cur"] = None
             return
         if len(targets) > 1:
             opts = [(f"{t.id} attacks {e}", e) for e in targets]
-            self._ask("trap_target", PLAYERS, f"Trap {t.id} must attack: choose its target",
+            self._ask("trap_target", PLAYERS, f"{self._tname(t)} must attack: choose its target",
                       S.TRAP_TURNS, opts, default=opts[0][0])
             return
         self._trap_attacks(targets[0], events)

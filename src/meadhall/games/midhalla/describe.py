@@ -207,7 +207,7 @@ class DescribeRules:
             lv = trap.levels[t.level]
             pay = [plural(lv.runestones, "runestone")] if lv.runestones else []
             pay += [cat.components[k].name for k in p[2]]
-            return (f"Upgrade {trap.name} {t.id} on {t.tile} to level {t.level + 1} for "
+            return (f"Upgrade {trap.name} {t.id[1:]} on {t.tile} to level {t.level + 1} for "
                     f"{' and '.join(pay) or 'nothing'} ({lv.hp} HP, {self._trap_line(lv)})",
                     (Target("figure", t.id, f"L{t.level + 1}"),
                      *self._component_targets(p[2])))
@@ -217,7 +217,7 @@ class DescribeRules:
             pay = [plural(sp.runestones, "runestone")] if sp.runestones else []
             pay += [f"{sp.silver} silver"] if sp.silver else []
             pay += [cat.components[k].name for k in p[3]]
-            return (f"Give {cat.traps[t.kind].name} {t.id} the special upgrade {sp.name} "
+            return (f"Give {cat.traps[t.kind].name} {t.id[1:]} the special upgrade {sp.name} "
                     f"({effects_text([sp.adds])} on its attacks) for "
                     f"{' and '.join(pay) or 'nothing'}",
                     (Target("figure", t.id), Target("card", f"special.{p[1]}"),
@@ -225,11 +225,11 @@ class DescribeRules:
         if what == "restore":
             t = self.traps[p[1]]
             cost = self.content.printed.restore_cost
-            return (f"Restore {cat.traps[t.kind].name} {t.id} to {self._trap_max_hp(t)} HP "
+            return (f"Restore {cat.traps[t.kind].name} {t.id[1:]} to {self._trap_max_hp(t)} HP "
                     f"for {cost} silver", (Target("figure", t.id, f"{cost} silver"),))
         if what == "remove":
             t = self.traps[p[1]]
-            return (f"Remove {cat.traps[t.kind].name} {t.id} from {t.tile} (no refund, upgrades "
+            return (f"Remove {cat.traps[t.kind].name} {t.id[1:]} from {t.tile} (no refund, upgrades "
                     "lost)", (Target("figure", t.id),))
         if what == "use":
             comp = cat.components[p[1]]
@@ -282,7 +282,7 @@ class DescribeRules:
         if kind == "trap":
             t = self.traps[tid]
             end = "destroyed" if value >= t.hp else f"{t.hp - value} HP left"
-            return (f"{src} attacks trap {tid}: {value} damage, {end}",
+            return (f"{src} attacks {self._tname(self.traps[tid])}: {value} damage, {end}",
                     (Target("figure", tid, f"{value} dmg"), Target("figure", eid)))
         return (f"{src} attacks the gate: {value} damage ({max(0, self.gate_hp - value)} gate "
                 "HP left)", (Target("tile", GATE, f"{value} dmg"), Target("figure", eid)))
@@ -300,14 +300,14 @@ class DescribeRules:
 
     def _label_trap_order(self, tid: str, ch: Any) -> Described:
         t = self.traps[tid]
-        return (f"{self.content.cat.traps[t.kind].name} {tid} activates first",
+        return (f"{self.content.cat.traps[t.kind].name} {tid[1:]} activates first",
                 (Target("figure", tid),))
 
     def _label_trap_target(self, eid: str, ch: Any) -> Described:
         t = self.traps[self.cb["cur"]]
         lv = self._trap_level(t)
         text, note = self._hit_enemy(eid, lv.attack, False)
-        return (f"{self.content.cat.traps[t.kind].name} {t.id} attacks {self._enemy_text(eid)}: "
+        return (f"{self.content.cat.traps[t.kind].name} {t.id[1:]} attacks {self._enemy_text(eid)}: "
                 f"{text}", (Target("figure", eid, note), Target("figure", t.id)))
 
     def _label_next_hero(self, hid: str, ch: Any) -> Described:
@@ -367,7 +367,7 @@ class DescribeRules:
         if do == "repair":
             t = self.traps[choice]
             gain = min(self._trap_max_hp(t), t.hp + eff["value"]) - t.hp
-            return (f"{name} repairs trap {choice} by {gain} (to {t.hp + gain}/"
+            return (f"{name} repairs {self._tname(t)} by {gain} (to {t.hp + gain}/"
                     f"{self._trap_max_hp(t)} HP)", (Target("figure", choice, f"+{gain} HP"),))
         if do in ("slow", "bleed"):
             what = "slows" if do == "slow" else f"inflicts Bleed {eff.get('value', 1)} on"

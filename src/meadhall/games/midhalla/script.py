@@ -279,7 +279,7 @@ class ExplorationRules:
         deck, old, new = op["deck"], str(op["from"]), str(op["to"])
         self.party["events"].setdefault(deck, {})[old] = new
         self._mark_new("events", f"{deck}:{old}->{new}")
-        text = f"Party sheet: {deck} event {old} -> {new}"
+        text = f"Party sheet: {EVENT_DECKS.get(deck, deck)} event {old} -> {new}"
         if op.get("now"):
             d = self.decks[deck]
             for part in (d.pile, d.top, d.bottom, d.discard):

@@ -346,7 +346,7 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
             if i:
                 comps = [("any component" if k == "?" else cat.components[k].name)
                          for k in lv.components]
-                up = f"; upgrade {lv.runestones} runestones + {', '.join(comps) or '-'}"
+                up = f"; upgrade {plural(lv.runestones, 'runestone')} + {', '.join(comps) or '-'}"
             levels.append(f"L{i + 1}: {lv.hp} HP, {_trap_line(lv)}{up}")
         cards.append(draw.Card(f"trap.{kind}", trap.name, " | ".join(levels), "trap",
                                target=f"card:trap.{kind}",
@@ -356,7 +356,7 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
         sp = cat.special_upgrades[sid]
         comps = [("any component" if k == "?" else cat.components[k].name)
                  for k in sp.components]
-        cost = ", ".join(x for x in (f"{sp.runestones} runestones" if sp.runestones else "",
+        cost = ", ".join(x for x in (plural(sp.runestones, "runestone") if sp.runestones else "",
                                      f"{sp.silver} silver" if sp.silver else "", *comps) if x)
         cards.append(draw.Card(f"special.{sid}", sp.name,
                                f"adds {effects_text([sp.adds])} to the trap's attacks; instead "
@@ -419,7 +419,7 @@ def _party_sheet(c: Content, view: Mapping[str, Any]) -> draw.Panel:
             unlock_name(c, "chapter", w) for w in party["completed"]))
     for deck, changes in party.get("events", {}).items():
         if changes:
-            notes.append(f"{DECK_NAMES.get(deck, deck)} events: " + ", ".join(
+            notes.append(f"{DECK_NAMES.get(deck, deck)}s: " + ", ".join(
                 f"{_event_name(c, deck, a)} -> {_event_name(c, deck, b)}"
                 for a, b in changes.items()))
     ended = party.get("ended")

@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core import draw, grid
-from meadhall.core.words import possessive
+from meadhall.core.words import plural, possessive
 from meadhall.games.niflheim import campaign, present
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent
 from meadhall.games.niflheim.figures import INTENTS, MP
@@ -287,7 +287,7 @@ def _table_cards(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw
         ok = all(d in done for d in o.done)
         cards.append(draw.Card(f"secondary-{i + 1}", "Secondary objective", o.text,
                                "objective", badges=["done"] if ok else []))
-    cards.append(draw.Card("pool", "Undead pool", f"{view['undead_pool']} face-down markers",
+    cards.append(draw.Card("pool", "Undead pool", plural(view['undead_pool'], "face-down marker"),
                            "pool", face_down=True))
     cards.append(draw.Card("discard", "Discard area", ", ".join(view["discard"]) or "empty",
                            "discard"))

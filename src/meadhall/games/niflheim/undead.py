@@ -434,7 +434,7 @@ def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) ->
     or None when no marker is left."""
     if physical_pool(s) <= 0 and s.discard:
         s.pool.add(s.discard)
-        events.append(Event("pool", f"The undead pool ran out: {len(s.discard)} markers return "
+        events.append(Event("pool", f"The undead pool ran out: {words.plural(len(s.discard), 'marker')} return "
                             "from the discard area", S.ELIMINATED))
         s.discard = []
     if physical_pool(s) <= 0:
