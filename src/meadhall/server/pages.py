@@ -19,7 +19,15 @@ from meadhall.core.protocol import CHANCE, PLAYERS, Game, GameState
 from meadhall.core.words import join, plural
 from meadhall.server import registry, svg
 from meadhall.server.store import Store
-from meadhall.server.tables import BOTS, Table, TableError, Tables, holder_name, seat_name
+from meadhall.server.tables import (
+    BOTS,
+    Table,
+    TableError,
+    Tables,
+    bot_label,
+    holder_name,
+    seat_name,
+)
 
 
 def _e(x: object) -> str:
@@ -118,7 +126,7 @@ def table(t: Table, seat: str | None, token: str | None,
             '<aside class="log-box"><h2 id="log-h">What happened</h2>'
             # Filled here, not by the script, so a screen reader announces only new steps.
             '<ol id="log" aria-live="polite" aria-labelledby="log-h">'
-            f'{journal_html(t.snapshot_for(seat)["journal"], _replay_at(t, token))}</ol></aside>'
+            f'{journal_html(t.snapshot_for(seat)["journal"], _replay_at(t, token), t.game)}</ol></aside>'
             '<div id="chooser" role="dialog" aria-modal="false" aria-label="Choose an action" '
             'hidden></div><div id="info" role="status" hidden></div></main>')
     return page(f"{t.game.title} — meadhall", body, "table.js", "table-page")
@@ -243,7 +251,7 @@ def _actions_html(snap: dict[str, Any]) -> str:
         mark = ' <span class="default">(default)</span>' if a["text"] == default else ""
         where = _where(a)
         items.append(f'<li><button type="button" class="act" data-action="{_e(a["text"])}" '
-                     f'data-i="{i}" title="{_e(a["text"])}">{_e(a["label"])}{mark}'
+                     f'data-i="{i}">{_e(a["label"])}{mark}'
                      f'{" <small>" + _e(where) + "</small>" if where else ""}</button></li>')
     return ('<section class="actions" aria-labelledby="acts-h"><h2 id="acts-h">Your choices '
             f'<small>(or click the board)</small></h2><ol>{"".join(items)}</ol></section>')
@@ -263,8 +271,8 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> s
                        f'data-holder="">{"Take back my seat" if s == seat else "Give back"}'
                        "</button>")
             elif not holder and (s == seat or not here):
-                options = "".join(f'<option value="bot:{_e(b)}" title="{_e(why)}">the {_e(b)} '
-                                  "bot</option>" for b, why in BOTS.items())
+                options = "".join(f'<option value="bot:{_e(b)}" title="{_e(why)}">'
+                                  f"{_e(bot_label(b))}</option>" for b, why in BOTS.items())
                 bots = (f'<span class="hand"><select class="seat-bot" aria-label="the bot to '
                         f'play the seat of {_e(seat_name(t.game, s))}">{options}</select> <button type="button" '
                         f'class="seat-btn" data-seat="{_e(s)}" data-from-select="1">Hand to '
@@ -351,9 +359,11 @@ def _event_html(ev: dict[str, Any]) -> str:
     return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{_e(ev["text"])}{sec}{dice}</li>'
 
 
-def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
+def journal_html(journal: list[dict[str, Any]], replay_at: str = "",
+                 game: Game | None = None) -> str:
     """The step log: each step's label and its events with their rulebook sections;
-    ``replay_at`` (a replay address ending in ``seq=``) links each step to its replay."""
+    ``replay_at`` (a replay address ending in ``seq=``) links each step to its replay;
+    ``game`` names the seats by their heroes."""
     out = []
     for e in journal:
         cls = "entry undone" if e.get("undone") else "entry"
@@ -362,7 +372,7 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
             by = f" (by {e['by']})" if e.get("by") else ""
             head = (f'<span class="who">Setup:</span> {_e(e.get("label", ""))}'
                     if e["kind"] == "start" else
-                    f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}')
+                    f'<span class="who">{_e(seat_name(game, e["seat"]))}{_e(by)}:</span> {_e(e.get("label", ""))}')
             if e.get("undone"):
                 head += ' <span class="tag">(undone)</span>'
             elif replay_at:
@@ -401,7 +411,7 @@ def table_body(t: Table, seat: str | None, token: str | None,
              f'<div data-part="undo">{_undo_html(t, seat, snap)}</div>'
              f'<div data-part="seats">{_seats_html(t, seat, present)}</div></div></div>'
              f'<ol id="log-src" data-part="log-src" hidden>'
-             f'{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
+             f'{journal_html(snap["journal"], _replay_at(t, token), t.game)}</ol>'
              f'<div data-part="actions-json">{_json_script("actions-json", snap["actions"])}'
              "</div>")
     attrs = (f'data-version="{snap["version"]}" data-can-act="{int(snap["can_act"])}" '
@@ -466,7 +476,7 @@ def replay(t: Table, seat: str | None, token: str | None, step: int) -> str:
            f'<a href="?step={min(n, k + 1)}{q}" rel="next" aria-label="next step">next ›</a> '
            f'<a href="?step={n}{q}" aria-label="to the end">end »</a> '
            '<small>(or the ← → keys)</small></nav>')
-    log = journal_html([entry]) if entry else "<li>The table is set.</li>"
+    log = journal_html([entry], game=t.game) if entry else "<li>The table is set.</li>"
     scene = svg.scene_html(t.game.draw(state.view(seat)), None, seat)
     back = f'<a href="/t/{_e(t.row.id)}{"?token=" + _e(token) if token else ""}">back to the table</a>'
     body = (f'<header class="top"><h1>Replay — {_e(t.game.title)}</h1><p>{back}</p>{nav}'

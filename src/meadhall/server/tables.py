@@ -36,8 +36,19 @@ SNAPSHOT_EVERY = 25
 """Rows between snapshots: a restart replays at most this many actions per table."""
 JOURNAL_SHOWN = 80
 BOTS: dict[str, str] = {"random": KINDS["random"], "heuristic": KINDS["heuristic"],
-                        "mcts:1s": KINDS["mcts"] + " (one second a decision)"}
+                        "mcts:1s": "Monte Carlo tree search over what the players can know, "
+                                   "one second a decision"}
 """Bots the table offers for a seat (any spec of :mod:`meadhall.bots.registry` is accepted)."""
+
+
+def bot_label(spec: str) -> str:
+    """A bot as people name it: ``the random bot``, ``the search bot (1 s a decision)``."""
+    kind, _, budget = spec.partition(":")
+    if kind != "mcts":
+        return f"the {kind} bot"
+    if budget.endswith("s"):
+        return f"the search bot ({budget[:-1]} s a decision)"
+    return f"the search bot ({budget} tries a decision)" if budget else "the search bot"
 
 
 class TableError(MeadhallError):
@@ -248,7 +259,7 @@ class Table:
                         d["events"] = [e.to_json() for e in events]
                         d["random"] = random
                 entry.update(action=d["action"], label=d.get("label", d["action"]),
-                             by=d.get("by") or (f"the {d['bot']} bot" if d.get("bot")
+                             by=d.get("by") or (bot_label(d["bot"]) if d.get("bot")
                                                 else None),
                              events=d.get("events", []), random=d.get("random", False))
             else:
@@ -565,7 +576,7 @@ def seat_name(game: Game | None, seat: str) -> str:
 def holder_name(holder: str, seat: str, game: Game | None = None) -> str:
     """Who plays a seat, in words."""
     if holder.startswith("bot:"):
-        return f"the {holder[4:]} bot"
+        return bot_label(holder[4:])
     if holder.startswith("seat:"):
         return f"the player of {seat_name(game, holder[5:])}"
     return "its own player"
