@@ -149,6 +149,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
     """BattleForge: Berserker. One seat per champion (solo: two champions for one player)."""
 
     game = GAME_ID
+    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
     _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", *FAST_COPY,
                          *REPLACED})

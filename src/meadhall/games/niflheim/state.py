@@ -72,6 +72,7 @@ class NiflheimState(GameState):
     """One scenario in play. Heroes act in the players' order; the undead are automated."""
 
     game = S.ID
+    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Memos of the position (see moved()): never changed in place, so clones share them.
     _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps"}
     _occ: dict[Sq, str] | None = None
