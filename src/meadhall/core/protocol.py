@@ -304,6 +304,9 @@ class GameState(ABC):
 
     _checkpoint: tuple[GameState | Game, int] | None = None
     _legal_memo: set[str] | None = None
+    _scratch: bool = False
+    """A search bot's look-ahead copy (``bots.base.search_copy``): thrown away after use, so
+    its steps keep no undo checkpoint (an error leaves it broken, and the bot raises)."""
 
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
                    chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -507,6 +510,17 @@ class GameState(ABC):
                 text = now
         return self._run_atomic(text, [])
 
+    def take_default(self) -> list[Event] | None:
+        """Take the automatic default of the players' choice now, as ``auto_choices`` would
+        (the engine offers it, so it is not checked against the rules again); ``None`` when
+        no players' choice with a default is open (or table mode waits for a result)."""
+        if self.pending is not None:
+            return None
+        d = self.decision()
+        if d is None or d.seat != PLAYERS or d.default is None:
+            return None
+        return self._run_atomic(d.default, [])
+
     def at_question(self) -> Self | None:
         """While table mode waits for a result: a copy of the game as the automated steps left
         it when the question was asked (what the table shows then: enemies already moved, the
@@ -659,12 +673,18 @@ class GameState(ABC):
         self._legal_memo = None
         if results or self.chance.mode == "table" or self.chance.queue:
             return self._run_snapshot(text, results, shown)
+        if self._scratch:
+            events: list[Event] = []
+            self._run(text, events)
+            if text != START:
+                self.log.append(text)
+            return events
         ck = self.__dict__.get("_checkpoint")
         if ck is None or (not isinstance(ck[0], Game) and (
                 len(self.log) - ck[1] >= self.CHECKPOINT_EVERY or ck[1] > len(self.log))):
             self._checkpoint = None
             self._checkpoint = (self.clone(), len(self.log))
-        events: list[Event] = []
+        events = []
         try:
             self._run(text, events)
         except BaseException:

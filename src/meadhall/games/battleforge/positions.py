@@ -153,6 +153,8 @@ class AttackPos(Model):
 class EndPos(Model):
     trigger: str
     final_blow: str | None = None
+    advanced_by: str | None = None
+    """A time-out reached by a Knockout's advance: what knocked the champion out."""
 
 
 class Position(Model):
@@ -302,10 +304,6 @@ def check_position(p: Position, content: BattleForgeContent, board: Board,
             check_area(board, f"tokens.{a}", a, "token")
             if kind == "flame" and content.scenarios[setup["scenario"]].poi_kind != "flame":
                 raise fail(f"tokens.{a}", "Sacred Flames belong to The Last Flame")
-        if sum(1 for k in p.tokens.values() if k == "heat") > 13:
-            raise fail("tokens", "at most 13 Heat tokens (Components)")
-        if sum(1 for k in p.tokens.values() if k == "freeze") > 6:
-            raise fail("tokens", "at most 6 Freeze tokens (Components)")
     if p.furnaces is not None:
         for a, v in p.furnaces.items():
             if a not in board.poi:

@@ -275,7 +275,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                 self.tasks.append({"t": "place", "c": cid, "kinds": ["c"],
                                    "sec": "Champion Preparation"})
             elif hf.starting_attribute == "extra_boon":
-                self.tasks.append({"t": "boon", "c": cid})
+                self.tasks.append({"t": "boon", "c": cid, "prep": True})
         self.tasks.append({"t": "begin"})
         events.append(Event("setup", f"{self.content.scenarios[self.setup['scenario']].name}: "
                             f"{len(self.order)} Champions prepare", "Champion Preparation"))

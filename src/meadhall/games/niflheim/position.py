@@ -158,6 +158,8 @@ class NiflheimPosition(_Model):
     undead_activation: UndeadActivation | None = None
     choice: Choice | None = None
     spawn_queue: list[str] | None = None
+    spawn: dict[str, list[str]] | None = None
+    """A hand-drawn map's spawn locations (label -> squares); default: the scenario's."""
     coin_used: bool = False
     result: list[str] | None = None
     coin_script: list[int] = Field(default_factory=list)
@@ -345,6 +347,21 @@ def check(s: NiflheimState) -> None:
         _square(s, "forced", name, passable=False)
     for name in s.spawn_queue or []:
         _square(s, "spawn_queue", name, passable=False)
+    # Spawning places each undead "on each matching spawn location on the map": a map without
+    # its spawn squares cannot play the scenario (a spawn would be moved in silence).
+    spawns = s.spawns()
+    field = "spawn" if s.spawn_at is not None else "map"
+    for label in dict.fromkeys(lab for labs in sc.round_track for lab in labs):
+        if label not in spawns:
+            raise _bad("spawn", f"no square for the spawn location {label!r} that the round "
+                       "track shows (Spawning)")
+        for name in spawns[label]:
+            try:
+                _square(s, field, name)
+            except ContentError as e:
+                raise _bad(field, f"the spawn location {label} ({name}) must be a square of "
+                           f"the map a figure can stand on: {e.reason}. A hand-drawn map "
+                           "names its own spawn squares in 'spawn' (Spawning)") from None
     ch = s.choice
     while ch is not None:
         if "uid" in ch and ch["uid"] is not None and ch["uid"] not in s.undead:

@@ -322,6 +322,11 @@ def _hero(st: RunaljodState, h: Hero, r: Reader) -> None:
     h.held_by = r.int("held_by", 0)
     h.mark = r.str("mark", "none", MARKS)
     h.bonus = r.strs("bonus", [], BONUSES)
+    # god's runes waiting for the attack of their bonus (absent from saves made before)
+    h.returns = r.strs("returns", [], list(c.gods), unique=True)
+    if len(h.returns) > len(h.bonus):
+        raise refuse(r.at("returns"), "a god's rune waits only for a pending bonus (God's "
+                     "Powers: Cheru, Vali)")
     h.glory_won = r.int("glory_won", 0, 0, 10 * MAX)
 
 
