@@ -134,8 +134,8 @@ def run_game(job: Job, on_step: Step | None = None) -> Played:
     try:
         state = game.new_game(json.loads(job.setup), job.seed)
         out.state = state
-        for hero in state.seats():
-            out.seat(hero)
+        for hero in state.setup.get("heroes") or []:  # the heroes, whoever plays them
+            out.seat(str(hero))
         bot = make_bot(job.bot, job.bot_seed)
         rounds = _round_of(state)
         out.trajectory.append([rounds, game.evaluate(state)])
