@@ -6,10 +6,23 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core.protocol import Event
+from meadhall.core.words import plural
 
 from .basics import S_GOD_ACT, S_THROW
 
 Task = dict[str, Any]
+
+ANY_DISTANCE = 20
+"""A God card's reach at least this many Areas is the whole map (the data write 99 for
+"any distance"): said as "at any distance"."""
+
+
+def _within(n: int) -> str:
+    """A God card's reach in words: ``up to 2 Areas away``, ``1 Area away``, ``at any
+    distance``."""
+    if n >= ANY_DISTANCE:
+        return "at any distance"
+    return f"up to {plural(n, 'Area')} away"
 
 
 class Gods:
@@ -242,27 +255,35 @@ class Gods:
             hits = [c for c in self.select(tg["champion"]) if c in near]
             who = ("Champion he moved next to" if tg["champion"] == "moved"
                    else f"{tg['champion'].replace('_', ' ')} Champion")
-            what = f"the {who} up to {tg['within']} Areas away"
+            what = f"the {who} {_within(tg['within'])}"
         else:
             dist = self.board.walking(here)
             hits = [c for c in order if 0 < dist.get(self.champs[c].area, 99) <= tg["within"]]
-            what = f"all Areas up to {tg['within']} Areas away"
+            what = f"all Areas {_within(tg['within'])}"
         self.last_hit = hits
-        word = "Health Points lost" if step.get("lose") else "Damage"
-        events.append(Event("god_attack", f"Thor attacks {what} ({step['damage']} {word}): "
+        word = (f"{plural(step['damage'], 'Health Point')} lost" if step.get("lose")
+                else f"{step['damage']} Damage")
+        events.append(Event("god_attack", f"Thor attacks {what} ({word}): "
                             + (", ".join(self.cname(c) for c in hits) or "nobody is hit"), sec,
                             {"hits": list(hits)}))
-        follow: list[Task] = []
-        for c in hits:
-            kind = "lose" if step.get("lose") else "damage"
-            follow.append({"t": kind, "c": c, "n": step["damage"], "sec": sec,
-                           "src": "Thor's Attack", "by": "thor", "by_type": "Thor"})
+        # "Attacks or effects that target more than 1 Champion at a time are resolved the same
+        # way" (simultaneously, from the First Champion): the Damage to every Champion hit,
+        # then each effect once, on all of them together (ruling 46).
+        kind = "lose" if step.get("lose") else "damage"
+        follow: list[Task] = [{"t": kind, "c": c, "n": step["damage"], "sec": sec,
+                               "src": "Thor's Attack", "by": "thor", "by_type": "Thor"}
+                              for c in hits]
+        if hits:
             for eff in step.get("then", []):
-                follow.append({"t": "steps", "steps": [dict(eff, who=c if eff.get("who") == "hit"
-                                                             else eff.get("who"))], "sec": sec})
+                who = list(hits) if eff.get("who") == "hit" else eff.get("who")
+                follow.append({"t": "steps", "steps": [dict(eff, who=who)], "sec": sec})
         self.tasks[:0] = follow
 
-    def champions_for(self, who: str) -> list[str]:
+    def champions_for(self, who: str | list[str]) -> list[str]:
+        """The champions a step names: one id, a list of ids (the Champions an attack hit), or
+        a card's selector."""
+        if isinstance(who, list):
+            return [c for c in who if c in self.champs]
         return [who] if who in self.champs else self.select(who)
 
     def op_damage(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
@@ -280,12 +301,14 @@ class Gods:
             self.heal(c, step["amount"], self.card_name(), sec, events)
 
     def op_temp(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
-        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "t", "n": step["amount"], "sec": sec}
-                          for c in self.champions_for(step["who"])]
+        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "t", "n": step["amount"], "sec": sec,
+                           "effect": "card"} for c in self.champions_for(step["who"])]
 
     def op_frost(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
-        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "f", "n": step["amount"], "sec": sec}
-                          for c in self.champions_for(step["who"])]
+        """Frost Cubes for every Champion the step names, as one effect: once the Reserve is
+        empty, Frostbite happens once and no later Champion of the effect receives any."""
+        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "f", "n": step["amount"], "sec": sec,
+                           "effect": "card"} for c in self.champions_for(step["who"])]
 
     def op_stun(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         self.tasks[:0] = [{"t": "stun", "c": c} for c in self.champions_for(step["who"])]

@@ -8,7 +8,7 @@ import heapq
 from collections.abc import Callable
 from itertools import combinations
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
@@ -24,7 +24,6 @@ from .model import (
     S_DESTINY,
     S_DESTINY_PHASE,
     S_EQUIP,
-    S_GOD,
     S_INTERACT,
     S_MOVE,
     S_PREP,
@@ -35,7 +34,7 @@ from .model import (
     HeroAct,
     Rune,
 )
-from .names import Names, slug
+from .names import Names, faces_text, slug
 
 
 def _reading(s: Sq) -> tuple[int, int]:
@@ -130,7 +129,7 @@ class HeroesMixin:
                 self.prep_done.append(h.id)
                 continue
             self.ask = {"kind": "prep", "seat": h.id, "section": S_PREP,
-                        "prompt": f"{self.hname(h)} has {h.skill_points} skill point(s): buy "
+                        "prompt": f"{self.hname(h)} has {words.plural(h.skill_points, 'skill point')}: buy "
                                   "skill cards or stop",
                         "default": None,
                         "options": [f"buy {self.names.skill[s]}" for s in opts]
@@ -148,7 +147,7 @@ class HeroesMixin:
         h.skill_points -= cost
         h.bought_this_phase += cost
         h.skills.append(sid)
-        events.append(Event("buy", f"{self.hname(h)} spends {cost} skill point(s) on "
+        events.append(Event("buy", f"{self.hname(h)} spends {words.plural(cost, 'skill point')} on "
                             f"{self.content.skills[sid].name}", S_PREP, {"hero": h.id}))
 
     def start_preparation(self, events: list[Event]) -> None:
@@ -208,10 +207,14 @@ class HeroesMixin:
         while self.rethrow:
             hid = self.rethrow[0][0]
             h = self.heroes[hid]
-            if h.fallen or not all(h.rune(i) is not None and h.rune(i).place == POOL
-                                   for i in self.rethrow[0][1:]):
+            # a rune the gods took back (capricious) since the throw is no longer the hero's:
+            # the repeat throws the others ("now is the time to do it", 2. Destiny Phase)
+            left = [i for i in self.rethrow[0][1:]
+                    if h.rune(i) is not None and h.rune(i).place == POOL]
+            if h.fallen or not left:
                 self.rethrow.pop(0)
                 continue
+            self.rethrow[0][1:] = left
             self.ask = {"kind": "rethrow", "seat": hid, "section": S_DESTINY_PHASE,
                         "prompt": f"{self.hname(h)} may repeat the destiny throw",
                         "options": ["keep the throw", "repeat the destiny throw"],
@@ -240,7 +243,8 @@ class HeroesMixin:
                    alone: bool = False, down_heals: int = 0) -> None:
         """Recovering / Helping a Hero: throw every rune, heal 2 per face up and 3 per sideways
         rune (+1 per helper's upgrade); alone, the runes are then flipped face down. The end
-        marker moves one space counterclockwise."""
+        marker moves one space counterclockwise. Every caller (recovering alone, helping,
+        Brisingamen) first checks "A hero cannot recover the same turn they are defeated"."""
         for r in h.runes:
             r.side = throw_rune(self.content, self.chance,
                                 f"{self.hname(h)}'s recovery throw: {self.rname(r)}", section)
@@ -258,9 +262,9 @@ class HeroesMixin:
                 r.side = "down"
         gained = self.hero_life(h) - h.damage
         events.append(Event("recover", f"{self.hname(h)} recovers and stands up: "
-                            f"{up} face up, {side} sideways rune(s)"
-                            + (f", {upgrades} upgrade(s)" if upgrades else "")
-                            + (f": {heal} life point(s)" if heal else
+                            f"{up} face up, {words.plural(side, 'sideways rune')}"
+                            + (f", {words.plural(upgrades, 'upgrade')}" if upgrades else "")
+                            + (f": {words.plural(heal, 'life point')}" if heal else
                                ": no life point, stands up with 1 (ruling 27)")
                             + f", {gained} left", section,
                             {"hero": h.id, "dice": rune_data(thrown)}))
@@ -357,7 +361,9 @@ class HeroesMixin:
                 h.conditions.remove("frozen")
                 events.append(Event("condition", f"{self.hname(h)} removes the frozen token",
                                     S_CONDITION))
-            self.cond_queue.pop(0)
+                self.cond_queue.pop(0)
+            # failed: "You can do this action as many times as you wish" (Perform Checks) -
+            # the token stays in the decision while the hero has a face up rune to try again
         else:
             self.cond_queue.pop(0)
 
@@ -411,7 +417,7 @@ class HeroesMixin:
                           S_CHECKS)
         n = upgrades_of(faces)
         events.append(Event("check", f"{self.hname(h)}'s {kind} check with {self.rname(r)} "
-                            f"({', '.join(dice)}): {', '.join(faces)}: "
+                            f"({', '.join(dice)}): {faces_text(faces)}: "
                             + ("passed" if n else "failed"), S_CHECKS,
                             {"hero": h.id, "faces": faces, "passed": n > 0,
                              "dice": dice_data(dice, faces)}))
@@ -623,8 +629,9 @@ class HeroesMixin:
             if it.slot != "misc":
                 out += [t for t in self.equip_texts(h, i) if t not in out]
         for o in self.ordered():
+            # a held hero is adjacent to its captor only (Keywords - Hold): no giving
             if o is h or o.fallen or o.at is None or not self.adjacent(at, o.at) \
-                    or len(o.misc) >= 3:
+                    or len(o.misc) >= 3 or h.held_by or o.held_by:
                 continue
             for i in dict.fromkeys(h.misc):
                 out.append(f"give {self.iname(i)} to {o.id}")
@@ -757,9 +764,8 @@ class HeroesMixin:
         elif k == "use_god":
             r = h.god_rune()
             assert r is not None
-            h.runes.remove(r)
-            self.return_to_altar(r.god, events, S_GOD)
-            self.invoke(h, act.power, act.detail, events)
+            h.runes.remove(r)  # off the board now; back on the altar once the power is done
+            self.invoke(h, act.power, act.detail, events, returning=r.god)
         elif k == "use":
             self.use_item(h, act.item, events)
         elif k == "skill":
@@ -799,7 +805,7 @@ class HeroesMixin:
             if len(choices) > 1:
                 self.ask = {"kind": "destiny", "seat": h.id, "section": S_DESTINY,
                             "prompt": f"{self.hname(h)} activates {sk.name}: choose the "
-                                      f"rune(s) to flip face down for {sk.destiny} destiny",
+                                      f"runes to flip face down for {sk.destiny} destiny",
                             "options": ["flip " + " and ".join(self.rname(r) for r in c)
                                         + " face down" for c in choices],
                             "default": None, "pending": action}
@@ -816,7 +822,7 @@ class HeroesMixin:
                             + (f", placing {', '.join(self.rname(r) for r in needed)}"
                                if needed else "")
                             + (f", spending {sk.destiny} destiny" if sk.destiny else "")
-                            + (f", spending {sk.trance} trance token(s)" if sk.trance else ""),
+                            + (f", spending {words.plural(sk.trance, 'trance token')}" if sk.trance else ""),
                             S_SKILL, {"hero": h.id, "skill": sid}))
         eff = sk.effect
         if eff.kind == "attack":
@@ -861,7 +867,7 @@ class HeroesMixin:
                 # the hero's choice (Destiny), as for paying destiny (ruling 9)
                 self.ask = {"kind": "destiny_up", "seat": h.id, "section": S_DESTINY,
                             "prompt": f"{self.hname(h)} recovers {n} destiny: choose the "
-                                      "rune(s) to flip face up",
+                                      "runes to flip face up",
                             "options": ["flip " + " and ".join(self.rname(r) for r in c)
                                         + " face up" for c in combinations(down, n)],
                             "default": None}
@@ -990,7 +996,7 @@ class HeroesMixin:
                    section: str) -> None:
         assert h.at is not None
         ice = 1 if self.terrain.get(h.at) == "i" else 0
-        events.append(Event("move", f"{self.hname(h)} gets {points} movement point(s)", section,
+        events.append(Event("move", f"{self.hname(h)} gets {words.plural(points, 'movement point')}", section,
                             {"hero": h.id}))
         self.ask = {"kind": "move", "seat": h.id, "section": S_MOVE, "points": points,
                     "ice": ice, "path": [list(h.at)], "keywords": keywords,
@@ -1054,7 +1060,7 @@ class HeroesMixin:
             opts.append("end move")
         ask["options"] = opts
         ask["prompt"] = (f"{self.hname(h)} moves from {self.sqname(h.at)} with "
-                         f"{ask['points']} movement point(s) left")
+                         f"{words.plural(ask['points'], 'movement point')} left")
         if can_end and not nxt:
             self.ask = None  # nothing left to do: the movement ends
 
@@ -1073,8 +1079,8 @@ class HeroesMixin:
             if e.captor == h.id:
                 e.at = to  # a held enemy moves with its captor
         ask["path"].append(list(to))
-        events.append(Event("step", f"{self.hname(h)} steps to {self.sqname(to)} ({cost} "
-                            f"point(s), {ask['points']} left)", S_MOVE, {"hero": h.id}))
+        events.append(Event("step", f"{self.hname(h)} steps to {self.sqname(to)} ("
+                            f"{words.plural(cost, 'point')}, {ask['points']} left)", S_MOVE, {"hero": h.id}))
         self.ask = ask
         if self.enter_square(h, to, ask, events):
             # the other figures stand where they stood, unless a held enemy moved along
@@ -1233,6 +1239,7 @@ class HeroesMixin:
                 h.bonus.remove("cheru")
                 events.append(Event("power", f"{self.hname(h)} made no melee attack this "
                                     "phase: Cheru's bonus is lost", "God's Powers"))
+                self.return_after_attack(h, "cheru", events, "as the bonus is lost")
         events.append(Event("final", "Heroes' final phase: unused runes are flipped face up",
                             "Heroes Turn"))
         for h in self.heroes.values():
