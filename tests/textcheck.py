@@ -43,7 +43,7 @@ HYPHEN_PREFIXES = frozenset({
     "third", "last", "next", "hand", "line", "area", "cross", "counter", "mid",
     "over", "under", "head", "slow", "stun", "fire", "frost", "ice", "war", "shield", "spawn",
     "end", "out", "up", "down", "in", "on", "semi", "sure", "hit", "free", "so", "life",
-    "stand", "north", "south", "east", "west", "non", "x",
+    "stand", "north", "south", "east", "west", "x",
 })
 """First halves of hyphenated English words (``re-roll``, ``face-down``, ``one-handed``); any
 other two-part kebab word, any with three parts or a digit is an id."""

@@ -8,10 +8,10 @@ from __future__ import annotations
 import re
 
 import pytest
-from textcheck import id_leaks, known_ids, walk_texts
 
 from meadhall import games
 from meadhall.core import words
+from textcheck import id_leaks, known_ids, walk_texts
 
 STEPS = 70
 """Steps per walk: enough to reach the first enemy turn of every game, small enough to stay
