@@ -43,3 +43,19 @@ def test_battleforge_a_heal_at_full_health_says_it_heals_nothing() -> None:
     label = s.describe(heal.text).label
     assert "heals nothing, already at full Health (15/15)" in label, label
     assert heal.text in [a.text for a in s.legal_actions()]  # still offered: the rules allow it
+
+
+def test_midhalla_strike_with_no_enemy_in_range_says_it_does_nothing() -> None:
+    from meadhall.games.midhalla.testkit import combat, line, paused
+
+    def strike_label(enemy_tile: str) -> str:
+        st = paused(phase="combat", tiles=line(4, 4),
+                    heroes={"harkon": {"tile": "t1", "top": ["strike", "cleave", "charge"]},
+                            "enyk": {"tile": "G"}},
+                    enemies={"e1": {"card": "draugr", "tile": enemy_tile, "hp": 4}})
+        combat(st, "heroes")
+        st.apply("next hero Harkon")
+        return next(a.label for a in st.described_actions() if a.text == "skill top 1 Strike")
+
+    assert "does nothing" not in strike_label("t1")
+    assert strike_label("t4").endswith("(no enemy in range: it does nothing)")
