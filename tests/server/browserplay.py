@@ -145,7 +145,7 @@ def decide(page: Page, pick: int | None = None) -> str:
             chooser.locator("button[data-action]").nth(same.index(a)).click()
         settled(page, v)
         return "board"
-    page.locator("button.act").nth(acts.index(order[0])).click()
+    page.locator(f'button.act[data-action="{order[0]["text"]}"]').click()
     settled(page, v)
     return "button"
 

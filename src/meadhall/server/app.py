@@ -70,6 +70,8 @@ class NewTable(BaseModel):
                              "enter the results")
     auto_choices: bool = Field(default=False, description="take the players' choices' "
                                "automatic defaults")
+    one_page: bool = Field(default=False, description="the first seat plays every seat from "
+                           "one page (each seat's own player takes it back with its link)")
 
 
 class Created(BaseModel):
@@ -287,6 +289,8 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         """Set up a new table; returns one token per seat and the spectator link."""
         t = tables.create(body.game, body.setup, body.seed, body.practice,
                           "table" if body.table_mode else "seeded", body.auto_choices)
+        if body.one_page:
+            tables.hold_all(t)
         return _created(t, str(request.base_url))
 
     @app.post("/api/tables/import", response_model=Created, status_code=201, tags=["tables"],

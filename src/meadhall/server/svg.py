@@ -156,10 +156,10 @@ def _note_badge(x: float, y: float, note: str) -> str:
     """The small label on a legal target: its cost or the number needed."""
     if not note:
         return ""
-    w = 7 * len(note) + 8
-    return (f'<g class="note" aria-hidden="true"><rect x="{_f(x - w / 2)}" y="{_f(y - 8)}" '
-            f'width="{_f(w)}" height="16" rx="4" fill="#fffbe6" stroke="#5a4300"/>'
-            f'<text x="{_f(x)}" y="{_f(y + 4)}" text-anchor="middle" font-size="11" '
+    w = 7.6 * len(note) + 8
+    return (f'<g class="note tag" aria-hidden="true"><rect x="{_f(x - w / 2)}" y="{_f(y - 9)}" '
+            f'width="{_f(w)}" height="18" rx="4" fill="#fffbe6" stroke="#5a4300"/>'
+            f'<text x="{_f(x)}" y="{_f(y + 4.5)}" text-anchor="middle" font-size="12" '
             f'font-weight="bold" fill="#3a2a00">{_e(note)}</text></g>')
 
 
@@ -217,7 +217,7 @@ def token_svg(t: draw.Token, cx: float, cy: float, r: float, hl: Highlights) -> 
     attrs, title = _target_attrs(t.target, token_name(t), hl, f"token side-{t.side}")
     fill = colour(t.colour) if t.colour else SIDE_COLOUR.get(t.side, "#777")
     shape = SIDE_SHAPE.get(t.side, "circle")
-    out = [f'<g{attrs} data-info="{_e(token_name(t))}">{title}']
+    out = [f'<g{attrs} data-tok="{_e(t.id)}" data-info="{_e(token_name(t))}">{title}']
     if hl.active(t.target):
         out.append(_shape(shape, cx, cy, r + 4, 'class="ring" fill="none" stroke="#111" '
                           'stroke-width="2.5" stroke-dasharray="4 2"'))
@@ -241,20 +241,21 @@ def token_svg(t: draw.Token, cx: float, cy: float, r: float, hl: Highlights) -> 
     if t.hp is not None:
         # Figures sharing a space are small: their health alone keeps the badges apart.
         hp = f"{t.hp}" + (f"/{t.max_hp}" if t.max_hp is not None and r >= 14 else "")
-        w = 6 * len(hp) + 6
-        out.append(f'<g aria-hidden="true"><rect x="{_f(cx + r - w + 4)}" y="{_f(cy - r - 6)}" '
-                   f'width="{_f(w)}" height="12" rx="3" fill="#fff" stroke="#a33"/>'
-                   f'<text x="{_f(cx + r - w / 2 + 4)}" y="{_f(cy - r + 3)}" font-size="9" '
+        w = 7.4 * len(hp) + 6
+        out.append(f'<g class="tag" aria-hidden="true"><rect x="{_f(cx + r - w + 4)}" '
+                   f'y="{_f(cy - r - 8)}" width="{_f(w)}" height="15" rx="3" fill="#fff" '
+                   f'stroke="#a33"/><text x="{_f(cx + r - w / 2 + 4)}" y="{_f(cy - r + 3.5)}" '
+                   'font-size="12" '
                    f'text-anchor="middle" fill="#7a0000">{_e(hp)}</text></g>')
     if t.badges:
         # Whole words, one state a line (two at most; the rest are counted), haloed so they
         # stay readable where they reach into the next space; the title has them all.
-        lines = [b if len(b) <= 12 else b[:11] + "…" for b in t.badges[:2]]
+        lines = [b if len(b) <= 10 else b[:9] + "…" for b in t.badges[:2]]
         if len(t.badges) > 2:
             lines[-1] = f"{lines[-1]} +{len(t.badges) - 2}"
         for i, line in enumerate(lines):
-            out.append(f'<text class="badge-text" x="{_f(cx)}" y="{_f(cy + r + 8 + 8 * i)}" '
-                       f'text-anchor="middle" font-size="7.5" fill="#111" stroke="#fff" '
+            out.append(f'<text class="badge-text" x="{_f(cx)}" y="{_f(cy + r + 11 + 12 * i)}" '
+                       f'text-anchor="middle" font-size="12" fill="#111" stroke="#fff" '
                        f'stroke-width="2.2" paint-order="stroke" aria-hidden="true">'
                        f"{_e(line)}</text>")
     note = hl.notes.get(t.target or "", "")
@@ -336,7 +337,7 @@ def _cell_svg(c: draw.Cell, outline: str, cx: float, cy: float,
     terrain = legend.get(c.terrain)
     attrs, title = _target_attrs(c.target, _cell_name(c, legend), hl, "cell")
     fill = colour(terrain.colour) if terrain else colour("stone")
-    out = [f'<g{attrs}>{title}',
+    out = [f'<g{attrs} data-cell="{_e(c.id)}">{title}',
            outline.format(f'fill="{fill}" stroke="#555" stroke-width="1"')]
     if terrain and terrain.pattern:
         out.append(outline.format(f'fill="{_pattern_fill(terrain.pattern)}" stroke="none"'))
@@ -350,8 +351,8 @@ def _cell_svg(c: draw.Cell, outline: str, cx: float, cy: float,
                    f'fill="{fg}" fill-opacity=".7" aria-hidden="true">{_e(terrain.glyph)}</text>')
     if c.label:
         out.append(f'<text x="{_f(cx)}" y="{_f(cy + label_dy)}" text-anchor="middle" '
-                   f'font-size="9" fill="{fg}" stroke="{fill}" stroke-width="2.5" '
-                   f'paint-order="stroke" aria-hidden="true">{_e(c.label[:16])}</text>')
+                   f'font-size="12" fill="{fg}" stroke="{fill}" stroke-width="2.5" '
+                   f'paint-order="stroke" aria-hidden="true">{_e(c.label[:12])}</text>')
     if hl.active(c.target):
         out.append(outline.format('class="ring" fill="#fff" fill-opacity=".28" stroke="#111" '
                                   'stroke-width="3" stroke-dasharray="5 3"'))
@@ -442,15 +443,15 @@ def _occupied(tokens: Sequence[draw.Token]) -> set[str]:
 def square_grid_svg(b: draw.SquareGrid, hl: Highlights) -> str:
     """A board of squares with column letters and row numbers, walls, doors and tokens."""
     legend = {t.key: t for t in b.legend}
-    m = 18
+    m = 20
     w, h = m + b.cols * CELL + 4, m + b.rows * CELL + 4
     out = [_svg_open(w, h, b.title or f"board {b.id}", "board square-grid")]
     for x in range(b.cols):
-        out.append(f'<text x="{_f(m + x * CELL + CELL / 2)}" y="13" text-anchor="middle" '
-                   f'font-size="11" fill="#444" aria-hidden="true">{_e(col_name(x))}</text>')
+        out.append(f'<text x="{_f(m + x * CELL + CELL / 2)}" y="15" text-anchor="middle" '
+                   f'font-size="13" fill="#444" aria-hidden="true">{_e(col_name(x))}</text>')
     for y in range(b.rows):
-        out.append(f'<text x="9" y="{_f(m + y * CELL + CELL / 2 + 4)}" text-anchor="middle" '
-                   f'font-size="11" fill="#444" aria-hidden="true">{y + 1}</text>')
+        out.append(f'<text x="10" y="{_f(m + y * CELL + CELL / 2 + 5)}" text-anchor="middle" '
+                   f'font-size="13" fill="#444" aria-hidden="true">{y + 1}</text>')
     centres: dict[str, tuple[float, float]] = {}
     corners: dict[str, tuple[float, float]] = {}
     outlines: dict[str, str] = {}
@@ -506,7 +507,7 @@ def hex_grid_svg(b: draw.HexGrid, hl: Highlights) -> str:
         terrain = legend.get(c.terrain)
         dark = terrain is not None and terrain.colour.lower() in DARK
         out.append(f'<text x="{_f(cx)}" y="{_f(cy - size * 0.55)}" text-anchor="middle" '
-                   f'font-size="8" fill="{"#eee" if dark else "#333"}" aria-hidden="true">'
+                   f'font-size="12" fill="{"#eee" if dark else "#333"}" aria-hidden="true">'
                    f"{_e(c.id)}</text>")
     out.append(_walls_svg(b.walls, centres, size))
     out.append(_multi_cell_outlines(b.tokens, outlines))
@@ -545,7 +546,7 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
                    f'{arrow}/>')
         if ln.label:
             out.append(f'<text x="{_f((sx + ex) / 2)}" y="{_f((sy + ey) / 2 - 4)}" '
-                       f'text-anchor="middle" font-size="10" fill="#111" stroke="#fff" '
+                       f'text-anchor="middle" font-size="12" fill="#111" stroke="#fff" '
                        f'stroke-width="3" paint-order="stroke">{_e(ln.label)}</text>')
         out.append("</g>")
     slots: dict[str, tuple[float, float]] = {}
@@ -560,26 +561,28 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
         fill = colour(terrain.colour) if terrain else colour("stone")
         outline = (f'<rect x="{_f(cx - s / 2)}" y="{_f(cy - s / 2)}" width="{s}" height="{s}" '
                    f'rx="10" {{}}/>')
-        out.append(f'<g{attrs}>{title}')
+        out.append(f'<g{attrs} data-cell="{_e(t.id)}">{title}')
         out.append(outline.format(f'fill="{fill}" stroke="#333" stroke-width="2"'))
         if terrain and terrain.pattern:
             out.append(outline.format(f'fill="{_pattern_fill(terrain.pattern)}" stroke="none"'))
         fg = ink(terrain.colour) if terrain else "#1a1a1a"
         label_lines = _text_lines(t.label or t.id, 16)[:2]
         for i, line in enumerate(label_lines):
-            out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + 14 + 12 * i)}" '
-                       f'text-anchor="middle" font-size="11" font-weight="bold" '
+            out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + 15 + 13 * i)}" '
+                       f'text-anchor="middle" font-size="13" font-weight="bold" '
                        f'fill="{fg}" aria-hidden="true">{_e(line)}</text>')
         if terrain and terrain.glyph:
             out.append(f'<text x="{_f(cx - s / 2 + 10)}" y="{_f(cy + s / 2 - 8)}" '
                        f'font-size="14" fill="{fg}" aria-hidden="true">{_e(terrain.glyph)}'
                        "</text>")
         n = len(t.slots)
+        # slots as large as the tile allows, so that a phone still has a finger's room
+        sr = max(12.0, min(22.0, s / (2 * n + 2)))
         for i, slot in enumerate(t.slots):
             sx = cx - s / 2 + s * (i + 1) / (n + 1)
-            sy = cy + s / 2 - 18
+            sy = cy + s / 2 - sr - 6
             slots[slot] = (sx, sy)
-            out.append(f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="12" fill="#fff" '
+            out.append(f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(sr)}" fill="#fff" '
                        f'fill-opacity=".6" stroke="#333" stroke-dasharray="2 2">'
                        f"<title>{_e(slot)}</title></circle>")
         if hl.active(t.target):
@@ -590,7 +593,7 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
                                    hl.notes.get(t.target or "", "")))
         out.append("</g>")
         tile_spots[t.id] = (cx, cy + (4 if n else 12))
-    drawn_slots, rest = _tokens_at(b.tokens, slots, 30, hl)
+    drawn_slots, rest = _tokens_at(b.tokens, slots, 44, hl)
     drawn_tiles, loose = _tokens_at(rest, tile_spots, s * 0.52, hl)
     out.append(drawn_slots + drawn_tiles)
     out.append("</svg>")
@@ -658,10 +661,10 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
     longest = max((len(s.label or s.id) for s in t.spaces), default=2)
     # Long labels ("walking (3 MP)") wrap onto two lines in a wider space.
     wrap = 9 if longest > 6 else 99
-    sw = max(30, min(84, 7 * min(longest, wrap) + 14))
+    sw = max(30, min(96, 8 * min(longest, wrap) + 14))
     # room under the spaces only for printed marks and notes
     below = bool(t.marks) or any(hl.notes.get(s.target or "") for s in t.spaces)
-    w, h = 8 + n * sw, 62 if below else 42
+    w, h = 8 + n * sw, 66 if below else 42
     out = [_svg_open(w, h, t.label, "track")]
     where: dict[str, tuple[float, float]] = {}
     for i, s in enumerate(t.spaces):
@@ -682,10 +685,10 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
         if i in t.marks:
             # The whole mark; next to another mark it takes the lower line, so both read.
             low = (i - 1) in t.marks and i % 2 == 1
-            half = 2.4 * len(t.marks[i]) + 2
+            half = 3.4 * len(t.marks[i]) + 2
             mx = min(max(x + sw / 2 - 1, half), w - half)
-            out.append(f'<text x="{_f(mx)}" y="{57 if low else 47}" '
-                       f'text-anchor="middle" font-size="8" fill="#7a0000" stroke="#fff" '
+            out.append(f'<text x="{_f(mx)}" y="{62 if low else 50}" '
+                       f'text-anchor="middle" font-size="12" fill="#7a0000" stroke="#fff" '
                        f'stroke-width="2" paint-order="stroke" aria-hidden="true">'
                        f'{_e(t.marks[i])}</text>')
         if hl.active(s.target):
@@ -703,17 +706,17 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
 
 def _space_label(label: str, x: float, on: bool, wrap: int) -> str:
     lines = _text_lines(label, wrap)[:2]
-    size = 11 if len(lines) == 1 else 9
+    size = 13 if len(lines) == 1 else 12
     y0 = 26 if len(lines) == 1 else 19
     weight = "bold" if on else "normal"
-    return "".join(f'<text x="{_f(x)}" y="{y0 + 10 * i}" text-anchor="middle" '
+    return "".join(f'<text x="{_f(x)}" y="{y0 + 12 * i}" text-anchor="middle" '
                    f'font-size="{size}" font-weight="{weight}" aria-hidden="true">'
                    f"{_e(line[:wrap + 2])}</text>" for i, line in enumerate(lines))
 
 
 def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
     n = max(1, len(t.spaces))
-    r_out, r_in = 124, 50
+    r_out, r_in = 150, 52
     c = r_out + 8
     out = [_svg_open(2 * c, 2 * c, t.label, "track rondel")]
     where: dict[str, tuple[float, float]] = {}
@@ -737,9 +740,9 @@ def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
         out.append(f'<g{attrs}>{title}<path d="{d}" '
                    f'fill="{"#f2c94c" if on else "#fafafa"}" stroke="#333" '
                    f'stroke-width="{3 if on else 1}"/>')
-        for j, line in enumerate(_text_lines(s.label or s.id, 9)[:2]):
-            out.append(f'<text x="{_f(lx)}" y="{_f(ly - 8 + 10 * j)}" text-anchor="middle" '
-                       f'font-size="9" aria-hidden="true">{_e(line)}</text>')
+        for j, line in enumerate(_text_lines(s.label or s.id, 10)[:2]):
+            out.append(f'<text x="{_f(lx)}" y="{_f(ly - 8 + 13 * j)}" text-anchor="middle" '
+                       f'font-size="12" aria-hidden="true">{_e(line)}</text>')
         if hl.active(s.target):
             out.append(f'<path class="ring" d="{d}" fill="#fff" fill-opacity=".2" '
                        f'stroke="#111" stroke-width="3" stroke-dasharray="4 2"/>')
@@ -750,7 +753,7 @@ def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
         tr = r_in + 14
         where[s.id] = (c + tr * math.cos(am), c + tr * math.sin(am))
     for j, line in enumerate(_text_lines(t.label, 12)[:3]):
-        out.append(f'<text x="{c}" y="{c - 6 + 12 * j}" text-anchor="middle" font-size="10" '
+        out.append(f'<text x="{c}" y="{c - 6 + 13 * j}" text-anchor="middle" font-size="12" '
                    f'font-weight="bold" aria-hidden="true">{_e(line)}</text>')
     drawn, loose = _tokens_at(t.tokens, where, 24, hl)
     out.append(drawn + "</svg>")
@@ -910,4 +913,57 @@ def scene_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None
         out.append('<ul class="notes">' + "".join(f"<li>{_e(n)}</li>" for n in scene.notes)
                    + "</ul>")
     out.append("</div>")
+    return "".join(out)
+
+
+def board_targets(scene: draw.Scene) -> set[str]:
+    """The targets drawn on the scene's boards (cells, tiles and the figures on them): an
+    action naming one of them is picked on the board; any other goes to the action bar."""
+    out: set[str] = set()
+    for b in scene.boards:
+        cells = b.tiles if isinstance(b, draw.TileNetwork) else b.cells
+        out.update(c.target for c in cells if c.target)
+        out.update(t.target for t in b.tokens if t.target)
+    return out
+
+
+def boards_html(scene: draw.Scene, hl: Highlights | None = None) -> str:
+    """The boards alone, one after another (the table fits them to its middle column)."""
+    hl = hl or Highlights()
+    return "".join(f'<figure class="board-fig" aria-label="{_e(b.title or b.id)}">'
+                   f"{board_svg(b, hl)}</figure>" for b in scene.boards)
+
+
+def sheets_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None = None
+                ) -> str:
+    """Everything of the scene but its boards: the seat's own sheets first, then the map key,
+    tracks, table cards, dice, the other sheets and notes (the table's side column)."""
+    hl = hl or Highlights()
+    out: list[str] = []
+    panels = sorted(scene.panels, key=lambda p: (seat is None or p.seat != seat))
+    own = [p for p in panels if seat is not None and p.seat == seat]
+    rest = [p for p in panels if p not in own]
+    if own:
+        out.append('<div class="panels">' + "".join(panel_html(p, hl, own=True) for p in own)
+                   + "</div>")
+    for b in scene.boards:
+        legend = legend_html(b.legend, b.tokens)
+        if legend:
+            out.append(f'<details class="key" open><summary>Map key: '
+                       f"{_e(b.title or b.id)}</summary>{legend}</details>")
+    if scene.tracks:
+        out.append('<div class="tracks">' + "".join(track_svg(t, hl) for t in scene.tracks)
+                   + "</div>")
+    if scene.cards:
+        out.append('<div class="cards table-cards">'
+                   + "".join(card_html(c, hl) for c in scene.cards) + "</div>")
+    if scene.dice:
+        out.append('<div class="dice" aria-label="dice">'
+                   + "".join(die_html(d) for d in scene.dice) + "</div>")
+    if rest:
+        out.append('<div class="panels">' + "".join(panel_html(p, hl) for p in rest)
+                   + "</div>")
+    if scene.notes:
+        out.append('<ul class="notes">' + "".join(f"<li>{_e(n)}</li>" for n in scene.notes)
+                   + "</ul>")
     return "".join(out)
