@@ -6,6 +6,7 @@ The table page's changing part (board, decision, actions, seats, journal) is one
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -105,9 +106,11 @@ def table(t: Table, seat: str | None, token: str | None,
     fitted to the middle, the sheets and the log beside it (tabs on a phone)."""
     r = t.row
     who = f"seat {seat}" if seat else "spectator"
+    if seat:
+        who = f"{who} ({seat_name(r.game, seat)})" if seat_name(r.game, seat) != seat else who
     q = "?token=" + _e(token) if token else ""
     head = (f'<header class="top slim"><h1>{_e(t.game.title)}</h1>'
-            f'<p><span class="setup">{_e(_setup_text(r.setup))}</span> · <span id="who">'
+            f'<p><span class="setup">{_e(_setup_text(r.setup, r.game))}</span> · <span id="who">'
             f'{_e(who)}</span> · <a href="/">lobby</a> · <a id="replay-link" '
             f'href="/t/{_e(r.id)}/replay{q}">replay</a>'
             + (f' · <a href="/api/tables/{_e(r.id)}/save?token={_e(token)}" download>save</a>'
@@ -134,12 +137,27 @@ def table(t: Table, seat: str | None, token: str | None,
     return page(f"{t.game.title} — meadhall", body, "table.js", "table-page")
 
 
-def _setup_text(setup: dict[str, Any]) -> str:
+@functools.lru_cache(maxsize=16)
+def _names(game_id: str) -> dict[str, str]:
+    """The readable names of a game's scenarios and heroes, by id (from the registry)."""
+    for g in registry.all_info():
+        if g["id"] == game_id:
+            return {x["id"]: x["name"] for x in [*g["scenarios"], *g["heroes"]]}
+    return {}
+
+
+def seat_name(game_id: str, seat: str) -> str:
+    """A seat as people say it: its hero's name (``Harkon the Drengr``), else the seat."""
+    return _names(game_id).get(seat, seat)
+
+
+def _setup_text(setup: dict[str, Any], game_id: str = "") -> str:
+    names = _names(game_id) if game_id else {}
     parts = []
     if setup.get("scenario"):
-        parts.append(str(setup["scenario"]))
+        parts.append(names.get(str(setup["scenario"]), str(setup["scenario"])))
     if setup.get("heroes"):
-        parts.append(", ".join(map(str, setup["heroes"])))
+        parts.append(", ".join(names.get(str(h), str(h)) for h in setup["heroes"]))
     for k, v in setup.items():
         if k not in ("scenario", "heroes") and v not in (None, False, "", [], {}):
             parts.append(k if v is True else f"{k} {v}")
@@ -208,7 +226,8 @@ def _decision_html(t: Table, seat: str | None, snap: dict[str, Any],
     if snap["can_act"]:
         who = ("Your decision" if owner == seat else
                "The players decide together" if owner == PLAYERS else
-               "Enter the result" if owner == CHANCE else f"You decide for {owner}")
+               "Enter the result" if owner == CHANCE else
+               f"You decide for {seat_name(t.row.game, owner)}")
         return (f'<div class="decision mine" role="status"><strong>{_e(who)}:</strong> '
                 f'{_e(d["prompt"])}{sec}</div>')
     holder = t.holders.get(owner, "")
@@ -262,27 +281,54 @@ def _question_html(snap: dict[str, Any]) -> str:
             "</button></section>")
 
 
-def _actions_html(snap: dict[str, Any], on_board: set[str] | None = None) -> str:
+BAR_PLAIN = 6
+"""Up to this many choices off the board, the action bar shows each as its own button; beyond
+it, the choices drawn on one sheet or track share one button that opens their menu."""
+
+
+def _actions_html(snap: dict[str, Any], on_board: set[str] | None = None,
+                  homes: dict[str, str] | None = None) -> str:
     """The action bar's choices: every action with no target drawn on the board, as a big
-    button (the others are picked on the board); in table mode, the question's faces."""
+    button (the others are picked on the board); many of them are grouped by the sheet they
+    are drawn on (one button, a menu). In table mode, the question's faces."""
     acts = snap["actions"]
     if not acts:
         return ""
     if snap.get("question") and all(a["text"].startswith("result ") for a in acts):
         return _question_html(snap)
     on_board = on_board or set()
+    homes = homes or {}
     default = (snap["decision"] or {}).get("default")
+    off = [(i, a) for i, a in enumerate(acts)
+           if not any(x["ref"] in on_board for x in a["targets"])]
+    n_board = len(acts) - len(off)
+    groups: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    order: list[tuple[str, Any]] = []
+    for i, a in off:
+        home = next((homes[x["ref"]] for x in a["targets"] if x["ref"] in homes), "")
+        if len(off) > BAR_PLAIN and home and a["text"] != default:
+            if home not in groups:
+                groups[home] = []
+                order.append(("group", home))
+            groups[home].append((i, a))
+        else:
+            order.append(("one", (i, a)))
     items = []
-    n_board = 0
-    for i, a in enumerate(acts):
-        if any(x["ref"] in on_board for x in a["targets"]):
-            n_board += 1
-            continue
-        mark = ' <span class="default">(default)</span>' if a["text"] == default else ""
-        notes = ", ".join(x["note"] for x in a["targets"] if x["note"])
-        items.append(f'<li><button type="button" class="act" data-action="{_e(a["text"])}" '
-                     f'data-i="{i}">{_e(a["label"])}{mark}'
-                     f'{" <small>" + _e(notes) + "</small>" if notes else ""}</button></li>')
+    for kind, what in order:
+        if kind == "group" and len(groups[what]) == 1:
+            kind, what = "one", groups[what][0]
+        if kind == "one":
+            i, a = what
+            mark = ' <span class="default">(default)</span>' if a["text"] == default else ""
+            notes = ", ".join(x["note"] for x in a["targets"] if x["note"])
+            items.append(f'<li><button type="button" class="act" data-action="{_e(a["text"])}" '
+                         f'data-i="{i}">{_e(a["label"])}{mark}'
+                         f'{" <small>" + _e(notes) + "</small>" if notes else ""}</button></li>')
+        else:
+            g = groups[what]
+            items.append(f'<li><button type="button" class="act-group" data-acts='
+                         f'"{" ".join(str(i) for i, _ in g)}" data-home="{_e(what)}">'
+                         f'{_e(what)} <small>{len(g)} choices ▸</small></button></li>')
     hint = (f'<p class="hint">{"Or pick" if items else "Pick"} one of the {n_board} marked '
             f'place{"s" if n_board != 1 else ""} on the board.</p>' if n_board else "")
     return ('<section class="actions" aria-label="your choices">'
@@ -488,6 +534,7 @@ def table_body(t: Table, seat: str | None, token: str | None,
     snap = t.snapshot_for(seat)
     hl = svg.Highlights.from_actions(snap["actions"])
     on_board: set[str] = set()
+    homes: dict[str, str] = {}
     subtitle = ""
     try:
         scene = t.game.draw(snap["view"])
@@ -496,6 +543,7 @@ def table_body(t: Table, seat: str | None, token: str | None,
         if d and subtitle.strip() == d["prompt"].strip():
             subtitle = ""  # the decision says it already
         on_board = svg.board_targets(scene)
+        homes = svg.target_homes(scene)
         boards = svg.boards_html(scene, hl)
         sheets = svg.sheets_html(scene, hl, seat)
     except Exception as e:  # noqa: BLE001 - a drawing bug must not hide the table
@@ -508,7 +556,7 @@ def table_body(t: Table, seat: str | None, token: str | None,
             '<button type="button" data-zoom="fit" aria-label="fit the board">Fit</button></div>')
     bar = (f'<div class="bar-top">{"<p class=subtitle>" + _e(subtitle) + "</p>" if subtitle else ""}'
            f'{_decision_html(t, seat, snap, token)}{_undo_html(t, seat, snap)}</div>'
-           f'{_actions_html(snap, on_board)}')
+           f'{_actions_html(snap, on_board, homes)}')
     inner = (f'<div class="bar" data-part="bar">{bar}</div>'
              '<p id="msg" class="msg" role="alert"></p>'
              f'<div class="play"><div class="board-area" data-part="board">{zoom}'
@@ -542,7 +590,7 @@ def sheet(t: Table, seat: str | None, token: str | None) -> str:
     scene.panels.sort(key=lambda p: p.seat is not None)
     q = f"?token={_e(token)}" if token else ""
     body = (f'<header class="top"><h1>{_e(t.game.title)} — campaign sheet</h1>'
-            f'<p>{_e(_setup_text(t.row.setup))} · <a href="/t/{_e(t.row.id)}{q}">back to the '
+            f'<p>{_e(_setup_text(t.row.setup, t.row.game))} · <a href="/t/{_e(t.row.id)}{q}">back to the '
             f'table</a></p></header><main id="main" class="sheet">'
             f"{svg.scene_html(scene, None, seat)}</main>")
     return page(f"Campaign sheet — {t.game.title}", body, "", "sheet-page")

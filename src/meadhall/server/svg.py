@@ -967,3 +967,35 @@ def sheets_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | Non
         out.append('<ul class="notes">' + "".join(f"<li>{_e(n)}</li>" for n in scene.notes)
                    + "</ul>")
     return "".join(out)
+
+
+def target_homes(scene: draw.Scene) -> dict[str, str]:
+    """Where each target off the boards is drawn: the title of its sheet (a panel), its
+    track, or ``the table's cards`` (the action bar groups many choices by it)."""
+    out: dict[str, str] = {}
+
+    def track(t: draw.Track, home: str) -> None:
+        for s in t.spaces:
+            if s.target:
+                out.setdefault(s.target, home)
+        for k in t.tokens:
+            if k.target:
+                out.setdefault(k.target, home)
+
+    for p in scene.panels:
+        if p.target:
+            out.setdefault(p.target, p.title)
+        for t in p.tracks:
+            track(t, f"{p.title}: {t.label}")
+        for c in p.cards:
+            if c.target:
+                out.setdefault(c.target, p.title)
+        for k in p.tokens:
+            if k.target:
+                out.setdefault(k.target, p.title)
+    for t in scene.tracks:
+        track(t, t.label)
+    for c in scene.cards:
+        if c.target:
+            out.setdefault(c.target, "the table's cards")
+    return out

@@ -234,13 +234,14 @@
   function pick(el) {
     remember(el);
     const ref = el.dataset.target;
-    const list = actionsFor(ref);
+    const list = el.dataset.acts ? el.dataset.acts.split(" ").map((i) => actions[parseInt(i, 10)]).filter(Boolean)
+                                 : actionsFor(ref);
     if (list.length === 1) { act(list[0].text); return; }
     if (!list.length) return;
     lastFocus = el;
     chooser.innerHTML = "";
     const h = document.createElement("p");
-    h.textContent = (el.getAttribute("aria-label") || ref).split(":")[0] + ": choose one";
+    h.textContent = (el.dataset.home || el.getAttribute("aria-label") || ref).split(":")[0] + ": choose one";
     chooser.appendChild(h);
     for (const a of list) {
       const b = document.createElement("button");
@@ -286,6 +287,7 @@
     if (el) { ev.preventDefault(); pick(el); return; }
     const b = ev.target.closest("button");
     if (b && b.classList.contains("act")) { remember(b); act(b.dataset.action); return; }
+    if (b && b.classList.contains("act-group")) { pick(b); return; }
     if (b && b.dataset.zoom) { zoomBy(b.dataset.zoom); return; }
     if (b && b.dataset.story) { storyStep(b.dataset.story); return; }
     if (b && b.dataset.copy !== undefined) { copy(b); return; }
