@@ -40,6 +40,7 @@ from .browserplay import (  # noqa: E402
     decide,
     play_to_end,
     settled,
+    show_tab,
     start_from_lobby,
     take_seats,
     version,
@@ -337,7 +338,7 @@ def test_the_lobby_takes_heroes_in_turn_order_and_the_number_of_players(
         page.click("#start")
         page.wait_for_url(re.compile(r"/t/\w+\?token="))
         settled(page)
-        expect(page.locator("header.top")).to_contain_text("bo, ada")
+        expect(page.locator("header.top")).to_contain_text("Bo, Ada")
         page.goto(server + "/")
         page.select_option("#game", "battleforge")
         page.fill("#setup-players", "1")
@@ -358,6 +359,7 @@ def test_an_absent_seat_handed_to_a_bot_plays_itself(server: str, browser: Brows
         page = ctx.new_page()
         page.goto(t["links"]["ada"])
         v = settled(page)
+        show_tab(page, "seats")
         pick = page.get_by_label("the bot to play seat bo", exact=True)
         pick.select_option("bot:heuristic")
         pick.locator("xpath=..").locator("button.seat-btn").click()

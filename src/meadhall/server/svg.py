@@ -11,6 +11,7 @@ with a dashed ring and marked with their note (a cost, the number needed).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -346,10 +347,18 @@ def _cell_svg(c: draw.Cell, outline: str, cx: float, cy: float,
         out.append(outline.format('fill="#000" fill-opacity=".25" stroke="none"'))
     dark = terrain is not None and terrain.colour.lower() in DARK
     fg = "#fff" if dark else "#222"
-    if terrain and terrain.glyph:
+    if terrain and terrain.glyph and terrain.glyph_colour:
+        out.append(f'<text x="{_f(cx)}" y="{_f(cy + 7)}" text-anchor="middle" font-size="20" '
+                   f'fill="{colour(terrain.glyph_colour)}" stroke="#111" stroke-width="1" '
+                   f'aria-hidden="true">{_e(terrain.glyph)}</text>')
+    elif terrain and terrain.glyph:
         out.append(f'<text x="{_f(cx)}" y="{_f(cy + 6)}" text-anchor="middle" font-size="17" '
                    f'fill="{fg}" fill-opacity=".7" aria-hidden="true">{_e(terrain.glyph)}</text>')
-    if c.label:
+    if c.label and c.label_colour:
+        out.append(f'<text x="{_f(cx)}" y="{_f(cy + 10)}" text-anchor="middle" '
+                   f'font-size="30" font-weight="bold" fill="{colour(c.label_colour)}" '
+                   f'stroke="#111" stroke-width="1.2" aria-hidden="true">{_e(c.label[:3])}</text>')
+    elif c.label:
         out.append(f'<text x="{_f(cx)}" y="{_f(cy + label_dy)}" text-anchor="middle" '
                    f'font-size="12" fill="{fg}" stroke="{fill}" stroke-width="2.5" '
                    f'paint-order="stroke" aria-hidden="true">{_e(c.label[:12])}</text>')
@@ -555,7 +564,8 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
     for t in b.tiles:
         cx, cy = centre[t.id]
         terrain = legend.get(t.terrain)
-        name = ", ".join(x for x in [t.label or t.id, terrain.name if terrain else "", t.note]
+        name = ", ".join(x for x in [t.label or t.id, terrain.name if terrain else "", t.note,
+                                     f"activates {_ordinal(t.order)}" if t.order else ""]
                          if x)
         attrs, title = _target_attrs(t.target, name, hl, "tile")
         fill = colour(terrain.colour) if terrain else colour("stone")
@@ -571,6 +581,12 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
             out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + 15 + 13 * i)}" '
                        f'text-anchor="middle" font-size="13" font-weight="bold" '
                        f'fill="{fg}" aria-hidden="true">{_e(line)}</text>')
+        if t.order:
+            ox, oy = cx + s / 2 - 14, cy - s / 2 + 14
+            out.append(f'<circle cx="{_f(ox)}" cy="{_f(oy)}" r="12" fill="#fff" '
+                       f'stroke="#111" stroke-width="1.5"/><text x="{_f(ox)}" y="{_f(oy + 5)}" '
+                       f'text-anchor="middle" font-size="14" font-weight="bold" '
+                       f'aria-hidden="true">{t.order}</text>')
         if terrain and terrain.glyph:
             out.append(f'<text x="{_f(cx - s / 2 + 10)}" y="{_f(cy + s / 2 - 8)}" '
                        f'font-size="14" fill="{fg}" aria-hidden="true">{_e(terrain.glyph)}'
@@ -598,6 +614,10 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
     out.append(drawn_slots + drawn_tiles)
     out.append("</svg>")
     return "".join(out) + _loose_tokens(loose, hl)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _loose_tokens(tokens: Sequence[draw.Token], hl: Highlights) -> str:
@@ -632,8 +652,10 @@ def swatch(t: draw.Terrain) -> str:
     """A small square showing a terrain's colour, pattern and glyph."""
     pat = (f'<rect width="18" height="18" fill="{_pattern_fill(t.pattern)}"/>'
            if t.pattern else "")
-    glyph = (f'<text x="9" y="14" text-anchor="middle" font-size="12" '
-             f'fill="{ink(t.colour)}">{_e(t.glyph)}</text>' if t.glyph else "")
+    glyph = ('<text x="9" y="14" text-anchor="middle" font-size="13" '
+             + (f'fill="{colour(t.glyph_colour)}" stroke="#111" stroke-width=".8"'
+                if t.glyph_colour else f'fill="{ink(t.colour)}"')
+             + f'>{_e(t.glyph)}</text>' if t.glyph else "")
     return (f'<svg class="swatch" viewBox="0 0 18 18" width="18" height="18" aria-hidden="true">'
             f'<rect width="18" height="18" fill="{colour(t.colour)}" stroke="#555"/>{pat}{glyph}'
             "</svg>")
@@ -644,11 +666,19 @@ def legend_html(terrains: Sequence[draw.Terrain], tokens: Sequence[draw.Token] =
     if not terrains and not tokens:
         return ""
     items = [f"<li>{swatch(t)} {_e(t.name)}</li>" for t in terrains]
-    for side in dict.fromkeys(t.side for t in tokens):
-        shape = _shape(SIDE_SHAPE.get(side, "circle"), 9, 9, 6,
+    entries: dict[tuple[str, str], str] = {}
+    for t in tokens:
+        # markers and neutral pieces by what they are ("Sacred Flame"), the others by side
+        name = (re.split(r" on [A-Z]+\d|: |\(", t.label)[0].strip() or t.side
+                if t.side in ("marker", "neutral") else t.side)
+        entries.setdefault((t.side, name), t.glyph if t.side in ("marker", "neutral") else "")
+    for (side, name), glyph in entries.items():
+        shape = _shape(SIDE_SHAPE.get(side, "circle"), 9, 10, 7,
                        f'fill="{SIDE_COLOUR.get(side, "#777")}" stroke="#111"')
+        mark = (f'<text x="9" y="15" text-anchor="middle" font-size="12" fill="#fff">'
+                f"{_e(glyph[:1])}</text>" if glyph else "")
         items.append(f'<li><svg class="swatch" viewBox="0 0 18 18" width="18" height="18" '
-                     f'aria-hidden="true">{shape}</svg> {_e(side)}</li>')
+                     f'aria-hidden="true">{shape}{mark}</svg> {_e(name)}</li>')
     return f'<ul class="legend" aria-label="legend">{"".join(items)}</ul>'
 
 
@@ -657,6 +687,8 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
     """A track of spaces with its marker and printed marks, or a rondel (``cyclic``)."""
     if t.cyclic:
         return _rondel_svg(t, hl)
+    if t.columns:
+        return _grid_track_svg(t, hl)
     n = max(1, len(t.spaces))
     longest = max((len(s.label or s.id) for s in t.spaces), default=2)
     # Long labels ("walking (3 MP)") wrap onto two lines in a wider space.
@@ -704,6 +736,55 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
             f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')
 
 
+def _grid_track_svg(t: draw.Track, hl: Highlights) -> str:
+    """A board of large action spaces in ``t.columns`` columns: each space's name on top and
+    the tokens on it in a row below, each with its name under it."""
+    cols = max(1, t.columns)
+    w_cell = 136
+    by_space: dict[str, list[draw.Token]] = {}
+    loose: list[draw.Token] = []
+    ids = {s.id for s in t.spaces}
+    for k in t.tokens:
+        (by_space.setdefault(k.at, []) if k.at in ids else loose).append(k)
+    per_row = 3
+    token_rows = max([1] + [math.ceil(len(v) / per_row) for v in by_space.values()])
+    h_cell = 34 + 50 * token_rows
+    rows = math.ceil(len(t.spaces) / cols)
+    w, h = cols * w_cell + 4, rows * h_cell + 4
+    out = [_svg_open(w, h, t.label, "track grid-track")]
+    for i, s in enumerate(t.spaces):
+        x = 2 + (i % cols) * w_cell
+        y = 2 + (i // cols) * h_cell
+        on = t.value == i
+        here = by_space.get(s.id, [])
+        name = f"{t.label} space {s.label or s.id}" + (f", {s.note}" if s.note else "")
+        if here:
+            name += ": " + ", ".join(k.label for k in here)
+        attrs, title = _target_attrs(s.target, name, hl, "space on" if on else "space")
+        out.append(f'<g{attrs}>{title}<rect x="{x + 2}" y="{y + 2}" width="{w_cell - 4}" '
+                   f'height="{h_cell - 4}" rx="6" fill="{"#f2c94c" if on else "#fbf7ee"}" '
+                   f'stroke="#5a4a33" stroke-width="{3 if on else 1.5}"/>')
+        for j, line in enumerate(_text_lines(s.label or s.id, 18)[:2]):
+            out.append(f'<text x="{_f(x + w_cell / 2)}" y="{_f(y + 16 + 13 * j)}" '
+                       f'text-anchor="middle" font-size="12" font-weight="bold" '
+                       f'aria-hidden="true">{_e(line)}</text>')
+        if hl.active(s.target):
+            out.append(f'<rect class="ring" x="{x + 1}" y="{y + 1}" width="{w_cell - 2}" '
+                       f'height="{h_cell - 2}" rx="6" fill="none" stroke="#111" '
+                       f'stroke-width="3" stroke-dasharray="5 3"/>')
+        out.append("</g>")
+        for j, k in enumerate(here):
+            cx = x + w_cell * ((j % per_row) + 0.5) / per_row
+            cy = y + 34 + 50 * (j // per_row) + 14
+            out.append(token_svg(k, cx, cy, 13, hl))
+            short = k.label.split(",")[0].removesuffix("'s rune")
+            out.append(f'<text x="{_f(cx)}" y="{_f(cy + 28)}" text-anchor="middle" '
+                       f'font-size="12" aria-hidden="true">{_e(short[:10])}</text>')
+    out.append("</svg>")
+    return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
+            f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')
+
+
 def _space_label(label: str, x: float, on: bool, wrap: int) -> str:
     lines = _text_lines(label, wrap)[:2]
     size = 13 if len(lines) == 1 else 12
@@ -716,7 +797,7 @@ def _space_label(label: str, x: float, on: bool, wrap: int) -> str:
 
 def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
     n = max(1, len(t.spaces))
-    r_out, r_in = 150, 52
+    r_out, r_in = 132, 46
     c = r_out + 8
     out = [_svg_open(2 * c, 2 * c, t.label, "track rondel")]
     where: dict[str, tuple[float, float]] = {}
@@ -736,7 +817,8 @@ def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
         name += f", {s.note}" if s.note else ""
         attrs, title = _target_attrs(s.target, name, hl, "space on" if on else "space")
         am = (a0 + a1) / 2
-        lx, ly = c + (r_in + r_out) / 2 * math.cos(am), c + (r_in + r_out) / 2 * math.sin(am)
+        lr = r_in + (r_out - r_in) * 0.56  # the name outside the cubes, inside the note
+        lx, ly = c + lr * math.cos(am), c + lr * math.sin(am)
         out.append(f'<g{attrs}>{title}<path d="{d}" '
                    f'fill="{"#f2c94c" if on else "#fafafa"}" stroke="#333" '
                    f'stroke-width="{3 if on else 1}"/>')
@@ -746,16 +828,16 @@ def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
         if hl.active(s.target):
             out.append(f'<path class="ring" d="{d}" fill="#fff" fill-opacity=".2" '
                        f'stroke="#111" stroke-width="3" stroke-dasharray="4 2"/>')
-            nx = c + (r_out - 24) * math.cos(am)
-            ny = c + (r_out - 24) * math.sin(am)
+            nx = c + (r_out - 13) * math.cos(am)
+            ny = c + (r_out - 13) * math.sin(am)
             out.append(_note_badge(nx, ny, hl.notes.get(s.target or "", "")))
         out.append("</g>")
-        tr = r_in + 14
+        tr = r_in + 16
         where[s.id] = (c + tr * math.cos(am), c + tr * math.sin(am))
     for j, line in enumerate(_text_lines(t.label, 12)[:3]):
         out.append(f'<text x="{c}" y="{c - 6 + 13 * j}" text-anchor="middle" font-size="12" '
                    f'font-weight="bold" aria-hidden="true">{_e(line)}</text>')
-    drawn, loose = _tokens_at(t.tokens, where, 24, hl)
+    drawn, loose = _tokens_at(t.tokens, where, 40, hl)
     out.append(drawn + "</svg>")
     return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
             f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')
@@ -942,7 +1024,12 @@ def sheets_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | Non
     out: list[str] = []
     panels = sorted(scene.panels, key=lambda p: (seat is None or p.seat != seat))
     own = [p for p in panels if seat is not None and p.seat == seat]
-    rest = [p for p in panels if p not in own]
+    # the sheets a current choice is drawn on come next, so that they are in view
+    homes = target_homes(draw.Scene("", panels=panels))
+    live = {h for ref, h in homes.items() if hl.active(ref)}
+    rest = sorted((p for p in panels if p not in own),
+                  key=lambda p: not any(h == p.title or h.startswith(p.title + ": ")
+                                        for h in live))
     if own:
         out.append('<div class="panels">' + "".join(panel_html(p, hl, own=True) for p in own)
                    + "</div>")
