@@ -445,7 +445,8 @@ def story_html(journal: list[dict[str, Any]]) -> str:
     who = "the table's setup" if last["kind"] == "start" else (
         f"{last['seat']}: {last.get('label', '')}")
     return ('<section class="story" aria-labelledby="story-h"><h2 id="story-h">'
-            f'Last turn, step by step <small>({len(evs)} steps after {_e(who)})</small></h2>'
+            f'Last turn, step by step <small title="{_e(who)}">{len(evs)} steps after '
+            f'{_e(who)}</small></h2>'
             '<p class="story-nav"><button type="button" data-story="prev" '
             'aria-label="previous step">‹</button> <span class="story-at" aria-live="off">'
             f'</span> <button type="button" data-story="next" aria-label="next step">›</button> '

@@ -610,7 +610,8 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
         out.append("</g>")
         tile_spots[t.id] = (cx, cy + (4 if n else 12))
     drawn_slots, rest = _tokens_at(b.tokens, slots, 44, hl)
-    drawn_tiles, loose = _tokens_at(rest, tile_spots, s * 0.52, hl)
+    # crowded tiles fan their figures out over the whole tile
+    drawn_tiles, loose = _tokens_at(rest, tile_spots, s * 0.78, hl)
     out.append(drawn_slots + drawn_tiles)
     out.append("</svg>")
     return "".join(out) + _loose_tokens(loose, hl)
@@ -746,9 +747,9 @@ def _grid_track_svg(t: draw.Track, hl: Highlights) -> str:
     ids = {s.id for s in t.spaces}
     for k in t.tokens:
         (by_space.setdefault(k.at, []) if k.at in ids else loose).append(k)
-    per_row = 3
+    per_row = 2
     token_rows = max([1] + [math.ceil(len(v) / per_row) for v in by_space.values()])
-    h_cell = 34 + 50 * token_rows
+    h_cell = 34 + 62 * token_rows
     rows = math.ceil(len(t.spaces) / cols)
     w, h = cols * w_cell + 4, rows * h_cell + 4
     out = [_svg_open(w, h, t.label, "track grid-track")]
@@ -775,11 +776,16 @@ def _grid_track_svg(t: draw.Track, hl: Highlights) -> str:
         out.append("</g>")
         for j, k in enumerate(here):
             cx = x + w_cell * ((j % per_row) + 0.5) / per_row
-            cy = y + 34 + 50 * (j // per_row) + 14
-            out.append(token_svg(k, cx, cy, 13, hl))
+            cy = y + 34 + 62 * (j // per_row) + 14
+            # the token's name and its states as lines of their own under it
+            plain = draw.Token(k.id, k.label, k.glyph, k.side, k.at, target=k.target,
+                               facing=k.facing, face_down=k.face_down, colour=k.colour)
+            out.append(token_svg(plain, cx, cy, 13, hl))
             short = k.label.split(",")[0].removesuffix("'s rune")
-            out.append(f'<text x="{_f(cx)}" y="{_f(cy + 28)}" text-anchor="middle" '
-                       f'font-size="12" aria-hidden="true">{_e(short[:10])}</text>')
+            for n, line in enumerate([short, *k.badges][:2]):
+                out.append(f'<text x="{_f(cx)}" y="{_f(cy + 28 + 13 * n)}" '
+                           f'text-anchor="middle" font-size="12" aria-hidden="true">'
+                           f"{_e(line[:9])}</text>")
     out.append("</svg>")
     return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
             f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')

@@ -128,7 +128,7 @@
     adopt();
     if (focused && !body.contains(document.activeElement)) {
       const back = body.querySelector(`[data-target="${CSS.escape(focused)}"], [data-action="${CSS.escape(focused)}"], #${CSS.escape(focused)}`);
-      if (back) back.focus();
+      if (back) back.focus({ preventScroll: true });
     }
   }
 
