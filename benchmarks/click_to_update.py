@@ -23,7 +23,6 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from playwright.sync_api import sync_playwright  # noqa: E402
-
 from tests.server.browserplay import LINES, actions, result, settled, start_from_lobby  # noqa: E402
 from tests.server.serverproc import free_port, start, stop  # noqa: E402
 
@@ -45,6 +44,9 @@ WATCH = """() => {
 POINT = """(a) => {
   const els = [...a.targets.flatMap(t => [...document.querySelectorAll(`[data-target="${CSS.escape(t.ref)}"]`)]),
                ...document.querySelectorAll(`button.act[data-action="${CSS.escape(a.text)}"]`)];
+  for (const g of document.querySelectorAll(`button.act-group`)) {
+    if (g.dataset.acts.split(' ').includes(String(a.i))) els.push(g);
+  }
   for (const el of els) {
     const r = el.getBoundingClientRect();
     if (!r.width || r.top < 0 || r.bottom > innerHeight) continue;
@@ -52,7 +54,7 @@ POINT = """(a) => {
       const x = r.left + r.width * f, y = r.top + r.height * f;
       const hit = document.elementFromPoint(x, y);
       const t = hit && hit.closest('[data-target], button');
-      if (t === el || (!t && el.contains(hit))) return [x, y];
+      if (t === el || (!t && el.contains(hit))) return [x, y, el.dataset.action ? 1 : 0];
     }
   }
   return null;
@@ -71,18 +73,24 @@ def measure(server: str, browser, gid: str, decisions: int) -> list[float]:
             if result(page) != "ongoing":
                 break
             acts = actions(page)
-            # one-click choices only (a menu would time the person choosing in it)
+            point = None
             for k in range(len(acts)):
                 a = acts[(v * 5 + 1 + k) % len(acts)]
-                shared = sum(1 for b in acts for t in b["targets"]
-                             if any(t["ref"] == x["ref"] for x in a["targets"]))
-                point = page.evaluate(POINT, a)
-                if point and (shared <= 1 or not a["targets"]):
+                point = page.evaluate(POINT, {**a, "i": (v * 5 + 1 + k) % len(acts)})
+                if point:
                     break
-            else:
+            if not point:
                 break
             page.evaluate(WATCH)
-            page.mouse.click(*point)
+            page.mouse.click(point[0], point[1])
+            page.wait_for_function(
+                "v => parseInt(document.getElementById('state').dataset.version, 10) > v "
+                "|| !document.getElementById('chooser').hidden", arg=v)
+            chooser = page.locator("#chooser")
+            if chooser.is_visible():
+                # a menu: the time runs from the click that picks in it
+                page.evaluate(WATCH)
+                chooser.locator(f'button[data-action="{a["text"]}"]').click()
             settled(page, v)
             page.wait_for_function("window.__done !== null")
             times.append(page.evaluate("window.__done - window.__down"))
@@ -107,7 +115,10 @@ def main() -> None:
                 print("|---|---|---|---|---|")
                 for gid in args.games.split(","):
                     t = measure(f"http://127.0.0.1:{port}", b, gid, args.decisions)
-                    q = statistics.quantiles(t, n=10) if len(t) >= 2 else t * 9
+                    if not t:
+                        print(f"| {gid} | 0 | - | - | - |")
+                        continue
+                    q = statistics.quantiles(t, n=10, method="inclusive") if len(t) >= 2 else t * 9
                     print(f"| {gid} | {len(t)} | {statistics.median(t):.0f} ms | "
                           f"{q[8]:.0f} ms | {max(t):.0f} ms |", flush=True)
                 b.close()
