@@ -207,18 +207,22 @@ class Played:
 
 
 def play_to_end(page: Page, server: str, line: Line, limit: int = 400,
-                practice: bool = False, shot: tuple[int, Path] | None = None) -> Played:
+                practice: bool = False, shot: tuple[int, Path] | None = None,
+                start_shot: Path | None = None) -> Played:
     """Start ``line``'s game from the lobby and make every decision in the page, by clicks,
     until the page shows the outcome. An in-process copy of the game, fed the same actions,
     chooses each one and checks that the page offers exactly the engine's actions.
 
-    ``shot`` = (n, path): a screenshot of the top of the page after n decisions."""
+    ``shot`` = (n, path): a screenshot of the top of the page after n decisions;
+    ``start_shot``: one of the table as set up."""
     g = games.get(line.game)
     t0 = time.monotonic()
     # the players' choices asked, as the in-process copy of the game asks them
     start_from_lobby(page, server, line.game, practice=practice, seed=line.seed,
                      heroes=line.heroes, ask_us=True)
     take_seats(page)
+    if start_shot:
+        page.screenshot(path=str(start_shot))
     setup = page.evaluate("""async () => {
         const m = document.getElementById('main');
         return (await (await fetch(`/api/tables/${m.dataset.table}`)).json()).setup; }""")

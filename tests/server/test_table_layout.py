@@ -101,7 +101,7 @@ MEASURE = """() => {
     let px = parseFloat(getComputedStyle(el).fontSize);
     const svg = el.closest('svg');
     if (svg && svg.viewBox && svg.viewBox.baseVal && svg.viewBox.baseVal.width) {
-      px = parseFloat(el.getAttribute('font-size') || px) *
+      px = parseFloat(el.style.fontSize || el.getAttribute('font-size') || px) *
            svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
     }
     if (px < 11.95) small.push(`${s.slice(0, 30)} (${px.toFixed(1)} px)`);

@@ -167,6 +167,9 @@ def _setup_text(setup: dict[str, Any], game_id: str = "") -> str:
 KILLS = ("kill", "defeat")
 KNOCKOUTS = ("knockout", "ko")
 """Event kinds the ending's summary counts (every game uses these kinds for them)."""
+BLOWS = (*KILLS, *KNOCKOUTS, "damage", "wound", "attack", "enemy-attack", "god_attack", "bleed",
+         "health", "gate")
+"""Event kinds a final blow may be (the last of them in the game is shown as such)."""
 
 
 def ending_summary(journal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -175,11 +178,11 @@ def ending_summary(journal: list[dict[str, Any]]) -> dict[str, Any]:
     live = [e for e in journal if not e.get("undone") and e["kind"] in ("act", "start")]
     evs = [ev for e in live for ev in e.get("events", [])]
     rounds = sum(1 for ev in evs if ev.get("kind") == "round")
-    last = next((e for e in reversed(live) if e.get("events")), None)
+    blow = next((ev for ev in reversed(evs) if ev.get("kind") in BLOWS), None)
     return {"steps": sum(1 for e in live if e["kind"] == "act"), "rounds": rounds,
             "kills": sum(1 for ev in evs if ev.get("kind") in KILLS),
             "knockouts": sum(1 for ev in evs if ev.get("kind") in KNOCKOUTS),
-            "final": last["events"][-1]["text"] if last else ""}
+            "final": blow["text"] if blow else ""}
 
 
 def _ending_html(t: Table, token: str | None, o: dict[str, Any]) -> str:
@@ -197,7 +200,7 @@ def _ending_html(t: Table, token: str | None, o: dict[str, Any]) -> str:
         links.append(f'<a href="/t/{_e(t.row.id)}/sheet{q}">The campaign sheet</a>')
     links.append('<a href="/">A new game</a>')
     return (f'<div class="decision over {o["result"]}" role="status"><strong>{word}</strong>'
-            f' — {_e(o["reason"])}<dl class="summary"><dt>{cause}</dt><dd>{_e(o["reason"])}'
+            f'<dl class="summary"><dt>{cause}</dt><dd>{_e(o["reason"])}'
             f'</dd><dt>The game</dt><dd>{_e(", ".join(facts))}</dd>'
             + (f'<dt>Final blow</dt><dd>{_e(sm["final"])}</dd>' if sm["final"] else "")
             + f'</dl><p class="end-links">{" · ".join(links)}</p></div>')

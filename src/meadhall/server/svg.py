@@ -236,8 +236,9 @@ def token_svg(t: draw.Token, cx: float, cy: float, r: float, hl: Highlights) -> 
     glyph = "?" if t.face_down and not t.glyph else t.glyph
     size = max(9.0, min(r * 0.95, r * 2.2 / max(1, len(glyph))))
     fg = "#ffffff" if not t.colour or t.colour.lower() in DARK else "#1a1a1a"
-    out.append(f'<text x="{_f(cx)}" y="{_f(cy + size * 0.35)}" text-anchor="middle" '
-               f'font-size="{_f(size)}" font-weight="bold" fill="{fg}" '
+    # a figure's glyph is never left out: the page draws it at 12 px at least (class keep)
+    out.append(f'<text class="keep" x="{_f(cx)}" y="{_f(cy + size * 0.35)}" '
+               f'text-anchor="middle" font-size="{_f(size)}" font-weight="bold" fill="{fg}" '
                f'aria-hidden="true">{_e(glyph)}</text>')
     if t.hp is not None:
         # Figures sharing a space are small: their health alone keeps the badges apart.
@@ -577,15 +578,17 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
             out.append(outline.format(f'fill="{_pattern_fill(terrain.pattern)}" stroke="none"'))
         fg = ink(terrain.colour) if terrain else "#1a1a1a"
         label_lines = _text_lines(t.label or t.id, 16)[:2]
+        # a short name (a tile's number) is drawn large enough to read on a whole dungeon
+        big = len(label_lines) == 1 and len(label_lines[0]) <= 4
         for i, line in enumerate(label_lines):
-            out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + 15 + 13 * i)}" '
-                       f'text-anchor="middle" font-size="13" font-weight="bold" '
+            out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + (24 if big else 15) + 13 * i)}" '
+                       f'text-anchor="middle" font-size="{22 if big else 13}" font-weight="bold" '
                        f'fill="{fg}" aria-hidden="true">{_e(line)}</text>')
         if t.order:
-            ox, oy = cx + s / 2 - 14, cy - s / 2 + 14
-            out.append(f'<circle cx="{_f(ox)}" cy="{_f(oy)}" r="12" fill="#fff" '
-                       f'stroke="#111" stroke-width="1.5"/><text x="{_f(ox)}" y="{_f(oy + 5)}" '
-                       f'text-anchor="middle" font-size="14" font-weight="bold" '
+            ox, oy = cx + s / 2 - 17, cy - s / 2 + 17
+            out.append(f'<circle cx="{_f(ox)}" cy="{_f(oy)}" r="15" fill="#fff" '
+                       f'stroke="#111" stroke-width="1.5"/><text x="{_f(ox)}" y="{_f(oy + 7)}" '
+                       f'text-anchor="middle" font-size="20" font-weight="bold" '
                        f'aria-hidden="true">{t.order}</text>')
         if terrain and terrain.glyph:
             out.append(f'<text x="{_f(cx - s / 2 + 10)}" y="{_f(cy + s / 2 - 8)}" '
@@ -605,7 +608,7 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
             out.append(outline.format('class="ring" fill="#fff" fill-opacity=".25" '
                                       'stroke="#111" stroke-width="4" stroke-dasharray="7 4"'))
             # under the tile's name, above its figures
-            out.append(_note_badge(cx, cy - s / 2 + 20 + 12 * len(label_lines),
+            out.append(_note_badge(cx, cy - s / 2 + (32 if big else 20) + 12 * len(label_lines),
                                    hl.notes.get(t.target or "", "")))
         out.append("</g>")
         tile_spots[t.id] = (cx, cy + (4 if n else 12))

@@ -487,6 +487,11 @@
       const k = rw / vb.width;
       for (const t of svgEl.querySelectorAll("text")) {
         const fs = parseFloat(t.getAttribute("font-size") || "16");
+        if (t.classList.contains("keep")) {
+          // drawn at 12 px at least, whatever the zoom
+          t.style.fontSize = fs * k < 12.2 ? `${(12.2 / k).toFixed(2)}px` : "";
+          continue;
+        }
         const small = fs * k < 11.95;
         t.classList.toggle("lod", small);
         // a label on its own backdrop (a health or cost tag) goes with its text
