@@ -24,6 +24,8 @@ CELL = 48
 TILE = 132
 """Distance between tile centres per tile unit of a tile network."""
 TILE_SIZE = 108
+TRACK_WIDTH = 268
+"""The widest a track is drawn (a sheet's width); longer tracks wrap into rows."""
 
 PALETTE: dict[str, str] = {
     "stone": "#d9d4c7", "rock": "#6f6a62", "water": "#7fb2d9", "forest": "#6f9b5a",
@@ -700,17 +702,22 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
     sw = max(30, min(96, 8 * min(longest, wrap) + 14))
     # room under the spaces only for printed marks and notes
     below = bool(t.marks) or any(hl.notes.get(s.target or "") for s in t.spaces)
-    w, h = 8 + n * sw, 66 if below else 42
-    out = [_svg_open(w, h, t.label, "track")]
+    h = 66 if below else 42
+    # a long track wraps into rows, so that it fits a sheet at full size
+    per_row = max(1, min(n, int((TRACK_WIDTH - 8) // sw)))
+    w = 8 + per_row * sw
+    out = [_svg_open(w, h * math.ceil(n / per_row), t.label, "track")]
     where: dict[str, tuple[float, float]] = {}
     for i, s in enumerate(t.spaces):
-        x = 4 + i * sw
+        x = 4 + (i % per_row) * sw
+        dy = h * (i // per_row)
         on = t.value == i
         name = f"{t.label} space {s.label or s.id}" + (" (marker here)" if on else "")
         name += f", {t.marks[i]}" if i in t.marks else ""
         name += f", {s.note}" if s.note else ""
         attrs, title = _target_attrs(s.target, name, hl, "space on" if on else "space")
-        out.append(f'<g{attrs}>{title}'
+        move = f' transform="translate(0 {dy})"' if dy else ""
+        out.append(f'<g{attrs}{move}>{title}'
                    f'<rect x="{x}" y="6" width="{sw - 2}" height="30" rx="3" '
                    f'fill="{"#f2c94c" if on else "#fafafa"}" stroke="#333" '
                    f'stroke-width="{3 if on else 1}"/>'
@@ -733,7 +740,7 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
                        f'stroke-dasharray="4 2"/>')
             out.append(_note_badge(x + sw / 2, 56, hl.notes.get(s.target or "", "")))
         out.append("</g>")
-        where[s.id] = (x + sw / 2 - 1, 21)
+        where[s.id] = (x + sw / 2 - 1, 21 + dy)
     drawn, loose = _tokens_at(t.tokens, where, sw * 0.9, hl)
     out.append(drawn + "</svg>")
     return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
@@ -744,7 +751,7 @@ def _grid_track_svg(t: draw.Track, hl: Highlights) -> str:
     """A board of large action spaces in ``t.columns`` columns: each space's name on top and
     the tokens on it in a row below, each with its name under it."""
     cols = max(1, t.columns)
-    w_cell = 136
+    w_cell = 130
     by_space: dict[str, list[draw.Token]] = {}
     loose: list[draw.Token] = []
     ids = {s.id for s in t.spaces}
@@ -806,7 +813,7 @@ def _space_label(label: str, x: float, on: bool, wrap: int) -> str:
 
 def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
     n = max(1, len(t.spaces))
-    r_out, r_in = 132, 46
+    r_out, r_in = 122, 44
     c = r_out + 8
     out = [_svg_open(2 * c, 2 * c, t.label, "track rondel")]
     where: dict[str, tuple[float, float]] = {}
