@@ -199,3 +199,49 @@ def test_every_choice_on_screen_legible_and_never_waiting(gid: str, size: str, s
         assert not ids, f"{gid}: texts with identifiers (words for people): {ids}"
     finally:
         ctx.close()
+
+
+def test_zoom_focus_after_an_action_and_the_last_turn_on_the_board(server: str,
+                                                                   browser: Browser) -> None:
+    """The board zooms with the keys (+, 0 fits it again); after an action the focus is back
+    on the board (or the bar), never on the page's body; a step of the last turn marks on the
+    board the square it names."""
+    ctx = browser.new_context(**SIZES["desktop"])
+    page = ctx.new_page()
+    try:
+        start_from_lobby(page, server, "niflheim", practice=False, seed=1)
+        width = lambda: page.locator(".stage").bounding_box()["width"]  # noqa: E731
+        fitted = width()
+        page.keyboard.press("+")
+        assert width() > fitted * 1.2
+        page.keyboard.press("0")
+        assert abs(width() - fitted) < 1
+        marked = False
+        for _ in range(8):
+            v = settled(page)
+            m = page.evaluate(MEASURE)
+            a = actions(page)[0]
+            page.mouse.click(*m["how"][a["text"]])
+            if page.locator("#chooser").is_visible():
+                page.locator(f'#chooser button[data-action="{a["text"]}"]').click()
+            settled(page, v)
+            assert page.evaluate("""() => { const a = document.activeElement;
+                return !!a && a !== document.body && !!(a.dataset.target || a.closest('.bar')
+                       || a.closest('#chooser')); }"""), "focus fell back to the page's body"
+            step = page.evaluate("""() => {
+                const cells = new Set([...document.querySelectorAll('.board-area [data-cell]')]
+                                      .map(c => c.dataset.cell));
+                const lis = [...document.querySelectorAll('#story .story-steps li')];
+                const i = lis.findIndex(li => (li.dataset.to || '').split(' ')
+                                              .some(n => cells.has(n)));
+                return i < 0 ? null : [i, lis[i].dataset.to.split(' ').find(n => cells.has(n))];
+            }""")
+            if step:
+                page.locator("#story .story-steps li").nth(step[0]).click()
+                assert page.locator(f'.board-area [data-cell="{step[1]}"].hl-to').count() == 1
+                assert page.locator("#story .story-steps li.on").count() == 1
+                marked = True
+                break
+        assert marked, "no step of the last turn named a square of the board"
+    finally:
+        ctx.close()
