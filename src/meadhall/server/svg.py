@@ -912,13 +912,17 @@ def die_html(d: draw.Die) -> str:
     fill = colour(d.colour, "white") if d.colour else "#fdfdfd"
     fg = ink(d.colour) if d.colour else "#111"
     inner: str
+    face = d.face[:10].replace("_", " ")
+    # a word face (a BattleForge die's "double") gets a die wide enough to print it at 13 px
+    w = 40 if len(face) < 4 else 8 * len(face) + 14
     if d.kind in ("d6", "D6") and _pips(d.face):
         inner = "".join(f'<circle cx="{x}" cy="{y}" r="3.4" fill="{fg}"/>' for x, y in _pips(d.face))
     else:
-        inner = (f'<text x="20" y="26" text-anchor="middle" font-size="{14 if len(d.face) < 4 else 9}" '
-                 f'font-weight="bold" fill="{fg}">{_e(d.face[:8])}</text>')
-    svg = (f'<svg viewBox="0 0 40 40" width="40" height="40" aria-hidden="true">'
-           f'<rect x="2" y="2" width="36" height="36" rx="7" fill="{fill}" stroke="#111" '
+        inner = (f'<text x="{_f(w / 2)}" y="{25 if len(face) < 4 else 24}" text-anchor="middle" '
+                 f'font-size="{16 if len(face) < 4 else 13}" font-weight="bold" fill="{fg}">'
+                 f"{_e(face)}</text>")
+    svg = (f'<svg viewBox="0 0 {_f(w)} 40" width="{_f(w)}" height="40" aria-hidden="true">'
+           f'<rect x="2" y="2" width="{_f(w - 4)}" height="36" rx="7" fill="{fill}" stroke="#111" '
            f'stroke-width="2"/>{inner}</svg>')
     return (f'<span class="die" role="img" aria-label="{_e(name)}" title="{_e(name)}">{svg}'
             f'<span class="die-text">{_e(d.label or d.kind)}{" " + _e(mod) if mod else ""}'

@@ -221,6 +221,9 @@ def _hero_panel(content: NiflheimContent, hid: str, h: Mapping[str, Any],
              draw.Stat("Where", where), draw.Stat("Intent", h.get("intent") or "-"),
              draw.Stat("MP", h["mp"]), draw.Stat("Marker", h.get("marker") or "-"),
              draw.Stat("XP", f"{h.get('xp', 0)} ({peg_text})")]
+    for slot, item in (("Ready weapon", h.get("ready")), ("Off hand", h.get("off_hand"))):
+        stats.append(draw.Stat(slot, content.armoury[item].name
+                               if item and item in content.armoury else "empty"))
     if h.get("locked_by") is not None:
         stats.append(draw.Stat("Locked by", f"undead {h['locked_by']}"))
     if not h["huskarl"]:
