@@ -112,7 +112,7 @@ def test_play_asks_for_the_game_when_none_is_given(tmp_path: Path) -> None:
 def test_bench_runs() -> None:
     r = run("bench", "toy", "--runs", "1", "--seconds", "0.1", "--json")
     assert r.exit_code == 0, r.output
-    rows = json.loads(r.output)
+    rows = json.loads(r.stdout)  # a load warning goes to stderr
     assert {row["game"] for row in rows} == {"toy"} and len(rows) == 2  # 1 and 2 heroes
     assert all(row["steps_per_s"] > 0 and row["deepcopy_us"] > 0 for row in rows)
 

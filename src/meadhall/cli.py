@@ -36,8 +36,16 @@ app = typer.Typer(
 F = TypeVar("F", bound=Callable[..., Any])
 
 
+WIDE = 400
+"""The width of output that is not a terminal (a pipe, a file): wide enough that no table
+is cut or squeezed (Rich's default there is 80 columns)."""
+
+
 def _out() -> Console:
-    return Console(highlight=False, soft_wrap=True)
+    con = Console(highlight=False, soft_wrap=True)
+    if not con.is_terminal:
+        con = Console(highlight=False, soft_wrap=True, width=WIDE)
+    return con
 
 
 def _err() -> Console:
@@ -329,10 +337,11 @@ def bench_cmd(
                                                 help="only each game's default party")] = False,
     as_json: Annotated[bool, typer.Option("--json", help="print the figures as JSON")] = False,
 ) -> None:
-    """Measure steps/s, apply and legal_actions time, clone vs deepcopy and rollouts/s."""
+    """Measure steps/s, apply and legal_actions time, clone vs deepcopy and rollouts/s, in
+    CPU time (a warning when the load average exceeds the CPUs)."""
     from meadhall.bench import run_bench
 
-    run_bench(_out(), game, runs, seconds, as_json, not default_party)
+    run_bench(_out(), game, runs, seconds, as_json, not default_party, _err())
 
 
 @app.command("sim")
@@ -365,6 +374,8 @@ def sim_cmd(
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a "
                                                     "local Ray)")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr (a bar "
+                                        "on a terminal, else a line every 10 s)")] = False,
 ) -> None:
     """Let bots play a game many times and report win rates, defeats and measures."""
     import sys
@@ -374,7 +385,8 @@ def sim_cmd(
     setup = fit_setup(_game(game), parse_setup(scenario, heroes, option or []))
     code = commands.sim(_out(), _err(), game, setup, commands.parse_bots(bot, bots), n_games,
                         seed, workers, out, html, as_json, content or [], sweep, until_ci,
-                        max_steps, backend, ray_address, " ".join(["meadhall", *sys.argv[1:]]))
+                        max_steps, backend, ray_address, " ".join(["meadhall", *sys.argv[1:]]),
+                        quiet)
     if code:
         raise typer.Exit(code)
 
@@ -399,12 +411,14 @@ def sim_table_cmd(
     = Path("balance-table.jsonl"),
     markdown: Annotated[bool, typer.Option("--markdown", help="print the file's table as "
                                            "Markdown, playing nothing")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr (a bar "
+                                        "on a terminal, else a line every 10 s)")] = False,
 ) -> None:
     """Measure the balance table: every scenario and party size, with each bot."""
     from meadhall.sim import commands
 
     commands.table_command(_out(), _err(), game or games.ids(), scenario or None, n_games,
-                           others, not default_party, seed, workers, out, markdown)
+                           others, not default_party, seed, workers, out, markdown, quiet)
 
 
 @app.command("tune")
@@ -428,13 +442,16 @@ def tune_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(help="Ray cluster address")] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr (a bar "
+                                        "on a terminal, else a line every 10 s)")] = False,
 ) -> None:
     """Search content values (Optuna) toward a target win rate and print the best."""
     from meadhall.sim import commands
 
     setup = fit_setup(_game(game), parse_setup(scenario, heroes, option or []))
     commands.tune_command(_out(), _err(), game, setup, param, target_win, bot, n_games, trials,
-                          seed, workers, confirm, content or [], as_json, backend, ray_address)
+                          seed, workers, confirm, content or [], as_json, backend, ray_address,
+                          quiet)
 
 
 @app.command("replay")

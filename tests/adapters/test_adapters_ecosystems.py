@@ -12,7 +12,7 @@ import pytest
 from adapter_cases import NO_VOCABULARY_YET, Case
 from gymnasium.utils.env_checker import check_env
 from open_spiel.python.algorithms import mcts
-from pettingzoo.test import api_test, seed_test
+from pettingzoo.test import api_test, parallel_api_test, render_test, seed_test
 
 from meadhall.adapters import gym as mgym
 from meadhall.adapters import openspiel as mspiel
@@ -59,6 +59,21 @@ def test_pettingzoo_api_test(case: Case) -> None:
 def test_pettingzoo_seed_test(case: Case) -> None:
     seed_test(lambda: mpz.env(case.game, case.setup, max_steps=case.max_steps),
               num_cycles=case.max_steps)
+
+
+@pytest.mark.filterwarnings("ignore:We recommend agents to be named")
+def test_pettingzoo_parallel_api_test(case: Case) -> None:
+    parallel_api_test(mpz.parallel_env(case.game, case.setup, max_steps=case.max_steps),
+                      num_cycles=case.max_steps)
+
+
+def test_pettingzoo_render_test(case: Case, capsys: pytest.CaptureFixture[str]) -> None:
+    def make(render_mode: str | None = None) -> object:
+        return mpz.env(case.game, case.setup, max_steps=case.max_steps,
+                       render_mode=render_mode)
+
+    render_test(make)
+    assert "you are seat" in capsys.readouterr().out  # "human" printed the text view
 
 
 def test_openspiel_random_sim_test(case: Case) -> None:

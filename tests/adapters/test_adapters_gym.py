@@ -181,3 +181,35 @@ def test_a_game_the_other_seats_finish_alone_ends_at_reset() -> None:
     assert info["seed"] == 4 and info["events"]
     with pytest.raises(RuntimeError, match="call reset"):
         env.step(0)
+
+
+def test_the_others_default_to_the_random_bot() -> None:
+    env = make_env("toy", OPEN)
+    assert env.others == "random" and gymnasium.make(env_id("toy")).unwrapped.others == "random"
+
+
+def test_shaping_adds_the_change_in_the_games_own_evaluation() -> None:
+    plain = make_env("niflheim", {"scenario": "1"}, max_steps=30)
+    shaped = make_env("niflheim", {"scenario": "1"}, max_steps=30, shaping=0.5)
+    game = shaped.table.game
+    _, info = plain.reset(seed=3)
+    _, shaped_info = shaped.reset(seed=3)
+    assert shaped.state is not None
+    start, total, done = game.evaluate(shaped.state), 0.0, False
+    rng = np.random.default_rng(0)
+    while not done:
+        action = int(rng.choice(np.flatnonzero(info["action_mask"])))
+        _, reward, terminated, truncated, info = plain.step(action)
+        _, shaped_reward, *_, shaped_info = shaped.step(action)
+        assert shaped_reward == pytest.approx(reward + shaped_info["shaping"])
+        assert "shaping" not in info
+        total += shaped_info["shaping"]
+        done = terminated or truncated
+    assert total == pytest.approx(0.5 * (game.evaluate(shaped.state) - start))
+
+
+def test_human_render_mode_prints_the_text_view(capsys: pytest.CaptureFixture[str]) -> None:
+    env = make_env("toy", OPEN, render_mode="human")
+    env.reset(seed=0)
+    assert env.render() is None
+    assert "Decision for you" in capsys.readouterr().out

@@ -99,12 +99,50 @@ def test_toy_board_planes_show_the_figures_where_the_view_puts_them() -> None:
     assert vector["cards:face_down"] == 1 and vector["unencoded"] == 0
 
 
-def test_every_value_stays_within_the_declared_bounds() -> None:
-    table = Table.of("toy", TOY)
-    space = layout_of(table).space()
-    for box in space.values():
-        assert (box.low == -LIMIT).all() and (box.high == LIMIT).all()
-    assert space == layout_of(Table.of("toy", TOY)).space()  # cached per game and setup
+def test_every_feature_has_its_real_bounds(drawn_case: Case) -> None:
+    table = Table.of(drawn_case.game, drawn_case.setup)
+    layout = layout_of(table)
+    low, high = layout.bounds()
+    names = dict(zip(layout.vector, range(layout.size - len(layout.vector), layout.size),
+                     strict=True))
+    wide = {n for n, i in names.items() if high[i] >= LIMIT}
+    assert all(n.startswith("extra:") or n in ("overflow", "unencoded", "dice:extra")
+               for n in wide)
+    for n in ("seat:" + table.seats[0], "decider:mine", "outcome:win"):
+        assert (low[names[n]], high[names[n]]) == (0.0, 1.0)
+    assert layout.space() == layout_of(Table.of(drawn_case.game, drawn_case.setup)).space()
+    # Raw values of games the layout never probed (seeds 50, 51) stay inside the bounds.
+    encoder = Encoder(table, layout)
+    for seed in (50, 51):
+        state, bot = table.new_state(seed), RandomBot(seed)
+        for _ in range(60):
+            for seat in (*table.seats, None):
+                scene = table.game.draw(state.view(seat))
+                raw = encoder.encode_scene(scene, seat, table.heroes.get(seat, frozenset()))
+                assert ((raw >= low) & (raw <= high)).all(), [
+                    layout.vector[i - (layout.size - len(layout.vector))]
+                    for i in np.flatnonzero((raw < low) | (raw > high))][:5]
+            if state.decision() is None:
+                break
+            state.apply(bot.choose(state))
+
+
+def test_every_drawn_thing_of_every_scenario_fits_the_layout(drawn_case: Case) -> None:
+    """Random games of every scenario: nothing drawn is lost (unencoded stays 0)."""
+    game = Table.of(drawn_case.game, drawn_case.setup).game
+    for info in game.scenarios():
+        setup = {**(drawn_case.setup or {}), "scenario": info.id}
+        table = Table.of(game, setup)
+        encoder = Encoder(table, layout_of(table))
+        for seed in (7,):
+            state, bot = table.new_state(seed), RandomBot(seed)
+            for _ in range(40):
+                for seat in (*table.seats, None):
+                    encoder.encode(state, seat)
+                    assert encoder.unencoded == [], (info.id, seed, encoder.unencoded)
+                if state.decision() is None:
+                    break
+                state.apply(bot.choose(state))
 
 
 @pytest.mark.parametrize(("value", "parsed"), [
@@ -142,7 +180,7 @@ def test_docstring_examples(name: str) -> None:
 
 
 
-def test_what_the_probe_games_never_showed_is_counted_and_named(
+def test_what_the_probe_games_never_showed_lands_in_the_hashed_places(
         monkeypatch: pytest.MonkeyPatch) -> None:
     table = Table.of("toy", TOY)
     layout = Layout.build(table, probe_states(table, games=1, steps=3))
@@ -152,10 +190,16 @@ def test_what_the_probe_games_never_showed_is_counted_and_named(
     def with_a_surprise(view: Any) -> draw.Scene:
         scene = plain(view)
         scene.panels.append(draw.Panel("omen", "An omen", stats=[draw.Stat("dread", 3)]))
+        scene.boards.append(draw.SquareGrid("elsewhere", 1, 1, [draw.Cell("A1", 0, 0)]))
         return scene
 
     monkeypatch.setattr(table.game, "draw", with_a_surprise)
-    with pytest.warns(UserWarning, match=r"1 drawn thing\(s\) did not fit .*panel:omen"):
+    with pytest.warns(UserWarning, match=r"1 drawn thing\(s\) did not fit .*grid:elsewhere"):
         obs = encoder.encode(table.new_state(0), "ada")
-    assert encoder.unencoded == ["panel:omen"]
-    assert obs["vector"][layout.vector.index("unencoded")] == 1
+    assert encoder.unencoded == ["grid:elsewhere"]
+    assert encoder.overflow == ["panel:omen", "panel:omen:stat:dread"]
+    vector = dict(zip(layout.vector, obs["vector"], strict=True))
+    assert vector["unencoded"] == 1 and vector["overflow"] == 2
+    assert sum(v for n, v in vector.items() if n.startswith("extra:stat:")) == 3
+    assert sum(v for n, v in vector.items() if n.startswith("extra:panel:")
+               and n.endswith(":shown")) == 1

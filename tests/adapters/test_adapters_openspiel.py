@@ -5,12 +5,13 @@ from __future__ import annotations
 import numpy as np
 import pyspiel
 import pytest
-from adapter_cases import NO_VOCABULARY_YET
-from open_spiel.python.algorithms import ismcts, mcts
+from adapter_cases import NO_VOCABULARY_YET, Case
+from open_spiel.python.algorithms import evaluate_bots, ismcts, mcts
 
 from meadhall import games
 from meadhall.adapters.openspiel import (
     HeuristicEvaluator,
+    ISMCTSBot,
     MeadhallSpielState,
     _setup,
     game_type,
@@ -175,3 +176,83 @@ def test_ismcts_plays_the_games_that_hide_something(game_id: str) -> None:
         else:
             state.apply_action(bot.step(state))
     assert len(set(state.returns())) == 1
+
+
+def _random_step(state: MeadhallSpielState, rng: np.random.Generator) -> int:
+    if state.is_chance_node():
+        outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+        return int(rng.choice(outcomes, p=odds))
+    return int(rng.choice(state.legal_actions()))
+
+
+def test_undo_takes_whole_random_games_back_to_the_start(case: Case) -> None:
+    game = load(case.game, **(case.setup or {}), max_steps=case.max_steps)
+    rng = np.random.default_rng(3)
+    state = game.new_initial_state()
+    seen = []
+    while not state.is_terminal():
+        # The strings and tensors of every 4th position (each is a drawing of the table).
+        looks = ((state.information_state_string(0), state.observation_tensor(0))
+                 if len(seen) % 4 == 0 else None)
+        seen.append((state.meadhall_state.to_json(), state.history(), state.current_player(),
+                     looks))
+        state.apply_action(_random_step(state, rng))
+    assert any(p == pyspiel.PlayerId.CHANCE for p, _ in state.full_history()) or \
+        case.game == "toy"
+    # A serialised copy keeps what undoing needs.
+    copy = pyspiel.deserialize_game_and_state(pyspiel.serialize_game_and_state(game, state))[1]
+    for s in (state, copy):
+        for position, history, player, looks in reversed(seen):
+            last = s.full_history()[-1]
+            s.undo_action(last.player, last.action)
+            assert s.meadhall_state.to_json() == position  # chance results as they fell
+            assert (s.history(), s.current_player()) == (history, player)
+            if looks is not None:
+                assert s.information_state_string(0) == looks[0]
+                assert np.array_equal(s.observation_tensor(0), looks[1])
+        assert s.is_initial_state() and s.move_number() == 0
+        with pytest.raises(ValueError, match="nothing to undo"):
+            s.undo_action(0, 0)
+
+
+def test_undo_names_the_step_it_would_take_back() -> None:
+    game = load("toy", heroes=["ada", "bo"])
+    state = game.new_initial_state()
+    state.apply_action(game.vocabulary.id("move B1"))
+    with pytest.raises(ValueError, match="not action 0 of player 1"):
+        state.undo_action(1, 0)
+    state.undo_action(0, game.vocabulary.id("move B1"))
+    assert state.history() == [] and state.legal_actions() == game.new_initial_state(
+    ).legal_actions()
+
+
+@pytest.mark.parametrize("game_id", [
+    pytest.param(g, marks=pytest.mark.xfail(
+        g == "midhalla", strict=True,
+        reason="midhalla: 'replay step 3.3' lets the search replay a combat forever"))
+    for g in games.ids()])
+def test_mcts_with_the_heuristic_plays_a_whole_game(game_id: str) -> None:
+    """docs/adapters.md's example: MCTSBot, leaves scored by the game's own evaluation, plays
+    each game (default setup) until the game itself ends (not cut)."""
+    game = load(game_id, max_steps=600)
+    rng = np.random.RandomState(1)
+    bot = mcts.MCTSBot(game, 2.0, 4, HeuristicEvaluator(game), random_state=rng)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes, odds = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(outcomes, p=odds)))
+        else:
+            state.apply_action(bot.step(state))
+    assert state.meadhall_state.outcome().over
+
+
+def test_ismcts_plays_through_evaluate_bots() -> None:
+    game = load("runaljod", max_steps=30)
+    rng = np.random.RandomState(0)
+    bot = ISMCTSBot(game, HeuristicEvaluator(game), 2.0, 5, random_state=rng)
+    returns = evaluate_bots.evaluate_bots(game.new_initial_state(), [bot], rng)
+    assert returns[0] in (-1.0, 0.0, 1.0)
+    with pytest.raises(AssertionError):  # ISMCTS refuses perfect-information games
+        ISMCTSBot(load("toy", heroes=["ada"]), HeuristicEvaluator(game), 2.0, 5).step(
+            load("toy", heroes=["ada"]).new_initial_state())

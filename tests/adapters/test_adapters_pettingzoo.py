@@ -82,3 +82,20 @@ def test_the_global_state_is_the_public_view() -> None:
     assert state in e.state_space and state.shape == (e.layout.size,)
     vector = dict(zip(e.layout.vector, state[-len(e.layout.vector):], strict=True))
     assert vector["seat:ada"] == vector["seat:bo"] == 0 and vector["decider:ada"] == 1
+
+
+def test_shaping_gives_every_seat_the_change_in_evaluation() -> None:
+    e = raw_env("battleforge", None, shaping=True, max_steps=40)
+    e.reset(seed=2)
+    assert e.game_state is not None
+    start = e.table.game.evaluate(e.game_state)
+    total = dict.fromkeys(e.possible_agents, 0.0)
+    rng = np.random.default_rng(1)
+    for agent in e.agent_iter():
+        _, reward, terminated, truncated, _ = e.last()
+        total[agent] += reward
+        e.step(None if terminated or truncated else
+               int(rng.choice(np.flatnonzero(e.observe(agent)["action_mask"]))))
+    change = e.table.game.evaluate(e.game_state) - start
+    result = e.table.returns(e.game_state) if e.game_state.outcome().over else 0.0
+    assert all(t == pytest.approx(change + result) for t in total.values())

@@ -22,7 +22,13 @@ from typing import Any, SupportsInt
 from meadhall import games
 from meadhall.adapters import missing
 from meadhall.adapters.bots import Bot, Others, make_bot
-from meadhall.adapters.observation import Encoder, describe_layout, layout_of, text_view
+from meadhall.adapters.observation import (
+    Encoder,
+    describe_layout,
+    layout_of,
+    position_key,
+    text_view,
+)
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
 from meadhall.core.protocol import Event, GameState
@@ -36,6 +42,9 @@ except ModuleNotFoundError as e:  # pragma: no cover - depends on the installati
 
 ILLEGAL_REWARD = -0.1
 """Reward for an action the mask forbids (the state is left exactly as it was)."""
+DEFAULT_OTHERS = "random"
+"""Who plays the seats that do not learn, unless told: the random bot (fast; ``"heuristic"``
+plays a stronger party)."""
 RUNAWAY = 100_000
 """Bot decisions in a row after which the environment gives up (a game that never ends)."""
 
@@ -44,14 +53,14 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     """One seat of a meadhall game; the other seats (and players' choices the seat does not
     answer) are played by ``others``. Rewards: +1 when the party wins, -1 when it loses."""
 
-    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+    metadata = {"render_modes": ["ansi", "human"], "render_fps": 1}
 
     def __init__(self, game_id: str, setup: Mapping[str, Any] | None = None,
-                 seat: str | None = None, others: Others = "heuristic", *,
+                 seat: str | None = None, others: Others = DEFAULT_OTHERS, *,
                  choices_by: str | None = None, max_steps: int | None = None,
                  illegal_reward: float = ILLEGAL_REWARD,
                  vocabulary_file: str | Path | None = None,
-                 render_mode: str | None = None) -> None:
+                 render_mode: str | None = None, shaping: bool | float = False) -> None:
         table = Table.of(game_id, setup, choices_by)
         self.seat = table.seats[0] if seat is None else seat
         if self.seat not in table.seats:
@@ -63,7 +72,7 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         if max_steps is not None and max_steps < 1:
             raise TableError(f"max_steps must be a positive number of steps, not {max_steps}")
         if render_mode not in (None, *self.metadata["render_modes"]):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
         self.table = table
         self.vocabulary = Vocabulary.of(table.game, table.setup)
         self.layout = layout_of(table)
@@ -74,12 +83,16 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self.max_steps = max_steps
         self.illegal_reward = float(illegal_reward)
         self.render_mode = render_mode
+        self.shaping = float(shaping)
         self.action_space = spaces.Discrete(len(self.vocabulary))
         self.observation_space = self.layout.space()
         self.state: GameState | None = None
         self._bot: Bot | None = None
         self._steps = 0
         self._seed = 0
+        self._mask: np.ndarray | None = None
+        self._mask_key: tuple[Any, ...] = ()
+        self._potential = 0.0
 
     # ------------------------------------------------------------ the Gymnasium API
     def reset(self, *, seed: int | None = None,
@@ -103,6 +116,8 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._bot = make_bot(self.others, bot_seed, self.table.game)
         self._steps = 0
         events = self._advance()
+        if self.shaping:
+            self._potential = self.table.game.evaluate(self.state)
         return self._observe(), self._info(events)
 
     def step(self, action: SupportsInt) -> tuple[dict[str, np.ndarray], float, bool, bool,
@@ -113,9 +128,9 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         index = int(action)
         self._steps += 1
         truncated = self.max_steps is not None and self._steps >= self.max_steps
-        mask = self.vocabulary.mask(state)
+        mask = self._current_mask(state)
         if not 0 <= index < len(mask) or not mask[index]:
-            info = self._info([])
+            info = self._info([], mask)
             info["illegal_action"] = (self.vocabulary.text(index) if 0 <= index < len(mask)
                                       else str(index))
             return self._observe(), self.illegal_reward, False, truncated, info
@@ -123,13 +138,26 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         events += self._advance()
         over = state.outcome().over
         reward = self.table.returns(state) if over else 0.0
-        return self._observe(), reward, over, truncated and not over, self._info(events)
+        info = self._info(events)
+        if self.shaping:
+            # Potential-based shaping: the change in the game's own evaluation since the
+            # seat's last decision (summed over an episode: end minus start).
+            potential = self.table.game.evaluate(state)
+            info["shaping"] = self.shaping * (potential - self._potential)
+            reward += info["shaping"]
+            self._potential = potential
+        return self._observe(), reward, over, truncated and not over, info
 
     def render(self) -> str | None:
-        """The seat's text view (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi":
+        """The seat's text view: returned with ``render_mode="ansi"``, printed with
+        ``"human"``."""
+        if self.render_mode not in ("ansi", "human"):
             return None
-        return text_view(self._live(allow_over=True), self.seat, self.vocabulary, self.table)
+        text = text_view(self._live(allow_over=True), self.seat, self.vocabulary, self.table)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
 
     def close(self) -> None:
         self.state = None
@@ -138,6 +166,13 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def action_masks(self) -> np.ndarray:
         """The current action mask as booleans (the name sb3-contrib's MaskablePPO calls)."""
         return self.vocabulary.mask(self._live(allow_over=True)).astype(bool)
+
+    def _current_mask(self, state: GameState) -> np.ndarray:
+        """The mask of ``state``, computed once per position (step and info share it)."""
+        key = (state, position_key(state))
+        if self._mask is None or self._mask_key[0] is not state or self._mask_key[1] != key[1]:
+            self._mask, self._mask_key = self.vocabulary.mask(state), key
+        return self._mask
 
     def _live(self, allow_over: bool = False) -> GameState:
         if self.state is None:
@@ -162,9 +197,11 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
     def _observe(self) -> dict[str, np.ndarray]:
         return self.encoder.encode(self._live(allow_over=True), self.seat)
 
-    def _info(self, events: list[Event]) -> dict[str, Any]:
+    def _info(self, events: list[Event], mask: np.ndarray | None = None) -> dict[str, Any]:
         state = self._live(allow_over=True)
-        info: dict[str, Any] = {"action_mask": self.vocabulary.mask(state), "seed": self._seed,
+        if mask is None:
+            mask = self._current_mask(state)
+        info: dict[str, Any] = {"action_mask": mask.copy(), "seed": self._seed,
                                 "events": [str(e) for e in events]}
         if state.outcome().over:
             info["outcome"] = state.outcome().reason
@@ -172,11 +209,11 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
 
 
 def make_env(game_id: str, setup: Mapping[str, Any] | None = None, seat: str | None = None,
-             others: Others = "heuristic", **kwargs: Any) -> MeadhallEnv:
+             others: Others = DEFAULT_OTHERS, **kwargs: Any) -> MeadhallEnv:
     """A Gymnasium environment for ``seat`` (default: the first) of ``game_id`` with ``setup``
     (default: the game's), the other seats played by ``others`` (a bot spec, a bot or a
-    function). Keyword options: ``choices_by``, ``max_steps``, ``illegal_reward``,
-    ``vocabulary_file``, ``render_mode`` (docs/adapters.md)."""
+    function; default ``"random"``). Keyword options: ``choices_by``, ``max_steps``,
+    ``illegal_reward``, ``vocabulary_file``, ``render_mode``, ``shaping`` (docs/adapters.md)."""
     env = MeadhallEnv(game_id, setup, seat, others, **kwargs)
     # The spec lets gymnasium (and check_env) rebuild the same environment, as gymnasium.make
     # would have recorded it.

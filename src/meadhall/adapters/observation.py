@@ -20,20 +20,26 @@ scenes at the start of the game; docs/adapters.md documents it entry by entry.
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
 import math
+import os
 import re
 import warnings
 import zlib
 from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
+from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from meadhall.adapters import missing
 from meadhall.adapters.table import Table
-from meadhall.adapters.vocabulary import Vocabulary
+from meadhall.adapters.vocabulary import Vocabulary, content_hash
 from meadhall.bots.random import RandomBot
 from meadhall.core import draw
 from meadhall.core.protocol import CHANCE, PLAYERS, GameState
@@ -45,22 +51,39 @@ except ModuleNotFoundError as e:  # pragma: no cover - depends on the installati
     raise missing("numpy/gymnasium", e) from None
 
 LIMIT = 10_000.0
-"""Every observed number is clipped to ``[-LIMIT, LIMIT]`` (the bounds of the Box spaces)."""
+"""The widest bound any observed number may have (the hashed ``extra:`` entries' bounds)."""
+LAYOUT_VERSION = 2
+"""Bumped whenever the encoding changes, so that cached layouts are rebuilt."""
 
 SIDES: tuple[str, ...] = ("hero", "enemy", "boss", "ally", "neutral", "marker", "god")
 KIND_BUCKETS = 16
 """Figures' kinds (their label without numbers: ``Draugr 2`` → ``draugr``) hash into buckets."""
 CARD_BUCKETS = 32
 """Face-up card titles hash into buckets, per place (the table, own panels, other panels)."""
-MAX_DICE = 8
-"""Dice shown on the table beyond this many are counted in ``unencoded``."""
+MAX_DICE = 12
+"""Dice shown on the table beyond this many are counted in ``dice:extra``."""
 MIN_TILE_SLOTS = 32
 """A tile network gets at least this many slots, and at least twice the most tiles probed."""
+EXTRA_PANELS = 8
+EXTRA_TRACKS = 8
+EXTRA_STATS = 32
+"""Hashed places for what the probe games never drew: a panel, a track or a stat that first
+appears later still lands somewhere (``extra:panel:<k>:…``, ``extra:track:<k>:…``,
+``extra:stat:<k>``), counted in ``overflow``."""
 PROBE_GAMES = 4
-PROBE_STEPS = 400
-"""The layout is drawn from the start and the first ``PROBE_STEPS`` decisions of
-``PROBE_GAMES`` random games (seeds 0, 1, ...), so that panels and stats that show up only
-during play (an attack, a boss's cards) have their place."""
+PROBE_STEPS = 600
+PROBE_FIRST = 30
+PROBE_EVERY = 20
+"""The layout is drawn from ``PROBE_GAMES`` random games (seeds 0, 1, ...) of up to
+``PROBE_STEPS`` decisions each: the first ``PROBE_FIRST`` states and every ``PROBE_EVERY``-th
+after, so that panels and stats that show up only during play have their place."""
+KEEP = 3
+"""Encodings kept per seat (the latest positions asked for)."""
+SPECTATOR_EVERY = 4
+"""Of the probed states, every this many is drawn for a spectator too (the seats' views hold
+the same pieces, a spectator's lacks only what is one's own)."""
+BOUND_FLOOR = 4.0
+"""A counted or numeric feature's upper bound is twice the largest value probed, at least this."""
 
 TOKEN_FEATURES: tuple[str, ...] = (*(f"side:{s}" for s in SIDES), "hp", "max_hp", "mine",
                                    "face_down", "badges",
@@ -70,15 +93,13 @@ SQUARE_DIRECTIONS = ("N", "E", "S", "W")
 HEX_DIRECTIONS = ("E", "NE", "NW", "W", "SW", "SE")
 _LEADING_NUMBER = re.compile(r"\s*([-+]?\d+(?:\.\d+)?)(?:\s*/\s*([-+]?\d+(?:\.\d+)?))?")
 _DIGITS = re.compile(r"[\d#]+")
+_BINARY = re.compile(r"^(cell|closed|label|present|terrain:.*|wall:.*|seat:.*|decider:.*|"
+                     r"kind:(turn|choice|chance)|outcome:.*|panel:.*:(shown|mine)|.*:text)$")
+"""Features that are 0 or 1 (or a text code in (0, 1]): bounds [0, 1]."""
 
 
 def _bucket(text: str, n: int) -> int:
     return zlib.crc32(text.encode()) % n
-
-
-def _kind(token: draw.Token) -> int:
-    name = _DIGITS.sub(" ", token.label or token.glyph or token.id)
-    return _bucket(" ".join(name.lower().split()), KIND_BUCKETS)
 
 
 def _text_code(text: str) -> float:
@@ -86,6 +107,7 @@ def _text_code(text: str) -> float:
     return (zlib.crc32(text.encode()) % 1021 + 1) / 1021
 
 
+@lru_cache(maxsize=4096)
 def parse_stat(value: str | int | float) -> tuple[float, float, float]:
     """A panel stat as (value, maximum, text code): text that starts with a number is that
     number (``7/12`` → (7, 12, 0), ``0 (next Upgrade at 2)`` → (0, 0, 0)); other text gets a
@@ -96,6 +118,15 @@ def parse_stat(value: str | int | float) -> tuple[float, float, float]:
     if m is None:
         return 0.0, 0.0, _text_code(value.strip()) if value.strip() else 0.0
     return float(m.group(1)), float(m.group(2) or 0.0), 0.0
+
+
+@lru_cache(maxsize=4096)
+def _kind_of(name: str) -> int:
+    return _bucket(" ".join(_DIGITS.sub(" ", name).lower().split()), KIND_BUCKETS)
+
+
+def _kind(token: draw.Token) -> int:
+    return _kind_of(token.label or token.glyph or token.id)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,26 +181,60 @@ def _grid_channels(kind: str, terrains: Sequence[str]) -> tuple[str, ...]:
             *(f"wall:{d}" for d in directions), *TOKEN_FEATURES)
 
 
+def _tile_features(terrains: Sequence[str]) -> tuple[str, ...]:
+    return ("present", "x", "y", "label", "slots", *(f"terrain:{t}" for t in terrains),
+            "terrain:other", *TOKEN_FEATURES)
+
+
+def _extra_entries() -> list[str]:
+    out: list[str] = []
+    for k in range(EXTRA_PANELS):
+        out += [f"extra:panel:{k}:{n}" for n in ("shown", "cards", "face_down", "dice", "tokens")]
+    for k in range(EXTRA_TRACKS):
+        out += [f"extra:track:{k}:{n}" for n in ("value", "size", "tokens")]
+    out += [f"extra:stat:{k}" for k in range(EXTRA_STATS)]
+    return out
+
+
 @dataclass(frozen=True)
 class Layout:
-    """Names, shapes and channel names of a game's observation for one setup."""
+    """Names, shapes, channel names and bounds of a game's observation for one setup."""
 
     game: str
     seats: tuple[str, ...]
     grids: tuple[GridPiece, ...]
     tiles: tuple[TilePiece, ...]
     vector: tuple[str, ...]
+    low: np.ndarray | None = field(default=None, repr=False, compare=False)
+    """Lower bound of every entry of the flat vector (``None``: ``-LIMIT``)."""
+    high: np.ndarray | None = field(default=None, repr=False, compare=False)
     _at: dict[str, int] = field(repr=False, compare=False, default_factory=dict)
 
     def __post_init__(self) -> None:
+        self._at.clear()
         self._at.update({n: i for i, n in enumerate(self.vector)})
 
     @classmethod
     def build(cls, table: Table, states: Iterable[GameState]) -> Layout:
         """The layout for ``table``'s game: every board, track, panel and stat that the seats
-        (and a spectator) see in ``states``, in the order first seen."""
-        scenes = (table.game.draw(state.view(s)) for state in states
-                  for s in (*table.seats, None))
+        (and a spectator) see in ``states``, in the order first seen, with each feature's
+        bounds from the values those scenes show."""
+        mine_of = {s: table.heroes.get(s, frozenset()) for s in (*table.seats, None)}
+        drawn = [(table.game.draw(state.view(s)), s) for i, state in enumerate(states)
+                 for s in (*table.seats, None) if s is not None or i % SPECTATOR_EVERY == 0]
+        names = cls._names(table, [scene for scene, _ in drawn])
+        encoder = Encoder(table, names)
+        low = np.zeros(names.size, np.float32)
+        high = np.zeros(names.size, np.float32)
+        for scene, seat in drawn:
+            flat = encoder.encode_scene(scene, seat, mine_of[seat])
+            np.minimum(low, flat, out=low)
+            np.maximum(high, flat, out=high)
+        low, high = names._bounds(low, high)
+        return dataclasses.replace(names, low=low, high=high, _at={})
+
+    @classmethod
+    def _names(cls, table: Table, scenes: Sequence[draw.Scene]) -> Layout:
         grids: dict[str, GridPiece] = {}
         tiles: dict[str, TilePiece] = {}
         tracks: dict[str, int] = {}
@@ -182,9 +247,7 @@ class Layout:
                     terr = _merge(known.terrains if known else (),
                                   [t.key for t in b.legend] + [t.terrain for t in b.tiles])
                     slots = max(MIN_TILE_SLOTS, 2 * len(b.tiles), known.slots if known else 0)
-                    feats = ("present", "x", "y", "label", "slots",
-                             *(f"terrain:{t}" for t in terr), "terrain:other", *TOKEN_FEATURES)
-                    tiles[b.id] = TilePiece(b.id, slots, terr, feats)
+                    tiles[b.id] = TilePiece(b.id, slots, terr, _tile_features(terr))
                 else:
                     known_g = grids.get(b.id)
                     terr = _merge(known_g.terrains if known_g else (),
@@ -197,16 +260,16 @@ class Layout:
                 tracks[key] = max(tracks.get(key, 0), len(t.spaces))
             for p in scene.panels:
                 names = panels.setdefault(p.id, [])
+                if p.seat is not None:
+                    sheets.add(p.id)
                 for st in p.stats:
                     if st.name not in names:
                         names.append(st.name)
-                if p.seat is not None:
-                    sheets.add(p.id)
-        # Seats' sheets are alike: a stat one sheet showed (a bleed, a bonus) has its place on
-        # every seat's sheet, even if the probe games never showed it there.
-        shared = list(_merge((), (n for pid in panels if pid in sheets for n in panels[pid])))
+        # The seats' sheets share their stat names: a stat one hero's sheet showed has its
+        # place on every hero's sheet.
+        shared = [n for pid in panels if pid in sheets for n in panels[pid]]
         for pid in sheets:
-            panels[pid] = shared
+            panels[pid] = list(_merge(panels[pid], shared))
         vector: list[str] = [f"seat:{s}" for s in table.seats]
         vector += [f"decider:{s}" for s in table.seats]
         vector += ["decider:mine", "decider:players", "decider:chance",
@@ -226,9 +289,55 @@ class Layout:
             vector += [f"titles:{place}:{k}" for k in range(CARD_BUCKETS)]
         for i in range(MAX_DICE):
             vector += [f"dice:{i}:face", f"dice:{i}:modifier"]
-        vector.append("unencoded")
+        vector += ["dice:extra", *_extra_entries(), "overflow", "unencoded"]
         return cls(table.game.id, table.seats, tuple(grids.values()), tuple(tiles.values()),
                    tuple(vector))
+
+    def _bounds(self, low: np.ndarray, high: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Each feature's bounds: [0, 1] for the 0/1 ones; else from the probed values (twice
+        the largest, at least ``BOUND_FLOOR``), shared by a feature's family (a channel over
+        every cell, a stat over every hero's sheet, a track's spaces)."""
+        lo, hi = np.zeros_like(low), np.zeros_like(high)
+        for name, (start, shape) in self.offsets().items():
+            size = math.prod(shape)
+            part_lo, part_hi = low[start:start + size], high[start:start + size]
+            if name == "vector":
+                names = list(self.vector)
+            elif name.startswith("links:"):
+                names = ["link"] * size
+            else:
+                channels = (next(g.channels for g in self.grids if g.name == name)
+                            if name.startswith("grid:")
+                            else next(t.features for t in self.tiles if t.name == name))
+                names = list(channels) * (size // len(channels))
+            families: dict[str, list[int]] = {}
+            sheets = {n.split(":")[1] for n in self.vector
+                      if n.startswith("panel:") and n.endswith(":mine")}
+            for i, n in enumerate(names):
+                families.setdefault(_family(n, sheets), []).append(i)
+            out_lo, out_hi = lo[start:start + size], hi[start:start + size]
+            for fam, idx in families.items():
+                if fam == "link" or _BINARY.match(fam):
+                    out_lo[idx], out_hi[idx] = 0.0, 1.0
+                elif fam.startswith("extra:"):
+                    out_lo[idx], out_hi[idx] = -LIMIT, LIMIT
+                elif fam in ("overflow", "unencoded", "dice:extra"):
+                    out_lo[idx], out_hi[idx] = 0.0, LIMIT
+                else:
+                    mn, mx = float(part_lo[idx].min()), float(part_hi[idx].max())
+                    floor = -1.0 if fam.endswith(":value") else 0.0
+                    out_lo[idx] = min(floor, math.floor(2 * mn))
+                    out_hi[idx] = max(BOUND_FLOOR, math.ceil(2 * mx))
+        return lo, hi
+
+    def offsets(self) -> dict[str, tuple[int, tuple[int, ...]]]:
+        """Every piece's start in the flat vector and its shape, in the flat vector's order."""
+        out: dict[str, tuple[int, tuple[int, ...]]] = {}
+        at = 0
+        for name, shape in self.shapes().items():
+            out[name] = (at, shape)
+            at += math.prod(shape)
+        return out
 
     def shapes(self) -> dict[str, tuple[int, ...]]:
         """Every piece of the observation and its shape, in the order of the flat tensor."""
@@ -244,40 +353,140 @@ class Layout:
         """Length of the flat tensor (OpenSpiel)."""
         return sum(math.prod(s) for s in self.shapes().values())
 
+    def bounds(self) -> tuple[np.ndarray, np.ndarray]:
+        """The flat vector's lower and upper bounds."""
+        if self.low is None or self.high is None:
+            return (np.full(self.size, -LIMIT, np.float32), np.full(self.size, LIMIT, np.float32))
+        return self.low, self.high
+
     def space(self, flat: bool = False) -> spaces.Space[Any]:
         """The ``gymnasium.spaces.Dict`` of Boxes holding the observation, or with ``flat`` the
-        one Box of the flat vector."""
+        one Box of the flat vector; each feature with its bounds."""
+        low, high = self.bounds()
         if flat:
-            return spaces.Box(-LIMIT, LIMIT, (self.size,), np.float32)
+            return spaces.Box(low, high, (self.size,), np.float32)
         # An OrderedDict keeps the layout's order (gymnasium sorts a plain dict's keys), so
         # gymnasium's FlattenObservation gives the same vector as Encoder.flat.
-        return spaces.Dict(OrderedDict((name, spaces.Box(-LIMIT, LIMIT, shape, np.float32))
-                                       for name, shape in self.shapes().items()))
+        boxes: OrderedDict[str, spaces.Space[Any]] = OrderedDict()
+        for name, (start, shape) in self.offsets().items():
+            end = start + math.prod(shape)
+            boxes[name] = spaces.Box(low[start:end].reshape(shape),
+                                     high[start:end].reshape(shape), shape, np.float32)
+        return spaces.Dict(boxes)
 
     def zeros(self) -> dict[str, np.ndarray]:
         return {name: np.zeros(shape, np.float32) for name, shape in self.shapes().items()}
 
+    def split(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """The pieces of a flat vector, as shaped views into it."""
+        return {name: flat[start:start + math.prod(shape)].reshape(shape)
+                for name, (start, shape) in self.offsets().items()}
+
+    # ------------------------------------------------------------ saving
+    def to_json(self) -> dict[str, Any]:
+        low, high = self.bounds()
+        return {"format": "meadhall/observation-layout", "version": LAYOUT_VERSION,
+                "game": self.game, "seats": list(self.seats),
+                "grids": [{"board": g.board, "kind": g.kind, "cols": g.cols, "rows": g.rows,
+                           "terrains": list(g.terrains)} for g in self.grids],
+                "tiles": [{"board": t.board, "slots": t.slots, "terrains": list(t.terrains)}
+                          for t in self.tiles],
+                "vector": list(self.vector), "low": low.tolist(), "high": high.tolist()}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Layout:
+        if data.get("format") != "meadhall/observation-layout" or \
+                data.get("version") != LAYOUT_VERSION:
+            raise ValueError("not a current meadhall observation layout")
+        grids = tuple(GridPiece(g["board"], g["kind"], g["cols"], g["rows"],
+                                tuple(g["terrains"]), _grid_channels(g["kind"], g["terrains"]))
+                      for g in data["grids"])
+        tiles = tuple(TilePiece(t["board"], t["slots"], tuple(t["terrains"]),
+                                _tile_features(t["terrains"])) for t in data["tiles"])
+        return cls(data["game"], tuple(data["seats"]), grids, tiles, tuple(data["vector"]),
+                   np.asarray(data["low"], np.float32), np.asarray(data["high"], np.float32))
+
+
+def _family(name: str, sheets: set[str]) -> str:
+    """The group sharing a feature's bounds: numbered entries and the seats' sheets merged."""
+    parts = name.split(":")
+    if len(parts) > 1 and parts[0] == "panel" and parts[1] in sheets:
+        parts[1] = "*"
+    return ":".join("*" if p.isdecimal() else p for p in parts)
+
 
 def probe_states(table: Table, games: int = PROBE_GAMES,
                  steps: int = PROBE_STEPS) -> Iterator[GameState]:
-    """The states the layout is drawn from: random games of the setup, seeds 0, 1, ..."""
+    """The states the layout is drawn from: random games of the setup (seeds 0, 1, ...), the
+    first ``PROBE_FIRST`` states of each and every ``PROBE_EVERY``-th after, and its last."""
     for seed in range(games):
         state, bot = table.new_state(seed), RandomBot(seed)
-        for _ in range(steps):
-            yield state
-            if state.decision() is None:
+        for i in range(steps):
+            over = state.decision() is None
+            if i < PROBE_FIRST or i % PROBE_EVERY == 0 or over:
+                yield state
+            if over:
                 break
             state.apply(bot.choose(state))
+
+
+def _sources_hash(game_id: str) -> str:
+    """SHA-256 over the code an observation layout depends on: the kernel, the game's package
+    and this module."""
+    root = Path(__file__).resolve().parents[1]
+    digest = hashlib.sha256()
+    folders = [root / "core", root / "games" / game_id]
+    files = [p for f in folders for p in sorted(f.rglob("*.py"))]
+    files.append(Path(__file__).resolve())
+    for p in files:
+        digest.update(str(p.relative_to(root)).encode() + b"\0" + p.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def cache_folder() -> Path | None:
+    """Where built layouts are kept: ``$MEADHALL_LAYOUT_CACHE``, else the user's cache folder
+    (``platformdirs.user_cache_dir("meadhall")/layouts``); ``MEADHALL_LAYOUT_CACHE=off`` keeps
+    none."""
+    env = os.environ.get("MEADHALL_LAYOUT_CACHE")
+    if env == "off":
+        return None
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_cache_dir("meadhall")) / "layouts"
+
+
+def _layout_key(table: Table) -> str:
+    key = json.dumps([LAYOUT_VERSION, table.game.id, table.setup, content_hash(table.game),
+                      _sources_hash(table.game.id)], sort_keys=True, default=str)
+    return hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
 @cache
 def _layout(game_id: str, setup_key: str) -> Layout:
     table = Table.of(game_id, json.loads(setup_key))
-    return Layout.build(table, probe_states(table))
+    folder = cache_folder()
+    path = folder / f"{game_id}-{_layout_key(table)}.json" if folder else None
+    if path is not None and path.is_file():
+        try:
+            return Layout.from_json(json.loads(path.read_text()))
+        except (OSError, ValueError, KeyError, TypeError):
+            pass  # a damaged or foreign file: rebuild it
+    layout = Layout.build(table, probe_states(table))
+    if path is not None:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(f".{os.getpid()}.tmp")
+            tmp.write_text(json.dumps(layout.to_json(), separators=(",", ":")))
+            os.replace(tmp, path)
+        except OSError:
+            pass  # a read-only home: the layout is simply rebuilt next time
+    return layout
 
 
 def layout_of(table: Table) -> Layout:
-    """The observation layout of ``table``'s game and setup (probed once, then cached)."""
+    """The observation layout of ``table``'s game and setup: built once per process, and kept
+    in :func:`cache_folder` (keyed by the setup, the content and the code) so that the next
+    process, a spawned vector worker, loads it instead of probing again."""
     return _layout(table.game.id, json.dumps(table.setup, sort_keys=True))
 
 
@@ -289,187 +498,364 @@ def _merge(known: Sequence[str], more: Iterable[str]) -> tuple[str, ...]:
     return tuple(out)
 
 
+def position_key(state: GameState) -> tuple[Any, ...]:
+    """What tells two moments of one state object apart as it is played forward: the log's
+    length and last entry, and the results a pending table-mode roll has taken so far."""
+    log, p = state.log, state.pending
+    return (len(log), log[-1] if log else "",
+            None if p is None else (p.action, len(p.results), p.shown))
+
+
+class _PanelPlan:
+    __slots__ = ("shown", "mine", "cards", "face_down", "dice", "sides", "stats", "extra")
+
+    def __init__(self, at: dict[str, int], pid: str) -> None:
+        pre = f"panel:{pid}"
+        self.extra = f"{pre}:shown" not in at
+        if self.extra:
+            k = _bucket(pid, EXTRA_PANELS)
+            pre = f"extra:panel:{k}"
+            self.shown, self.cards = at[f"{pre}:shown"], at[f"{pre}:cards"]
+            self.face_down, self.dice = at[f"{pre}:face_down"], at[f"{pre}:dice"]
+            self.mine = -1
+            self.sides = {s: at[f"{pre}:tokens"] for s in SIDES}
+        else:
+            self.shown, self.mine, self.cards = (at[f"{pre}:shown"], at[f"{pre}:mine"],
+                                                 at[f"{pre}:cards"])
+            self.face_down, self.dice = at[f"{pre}:face_down"], at[f"{pre}:dice"]
+            self.sides = {s: at[f"{pre}:side:{s}"] for s in SIDES}
+        self.stats: dict[str, tuple[int, int, int, bool]] = {}
+        for n in at:
+            if n.startswith(f"{pre}:stat:") and not n.endswith((":max", ":text")):
+                name = n[len(pre) + 6:]
+                self.stats[name] = (at[n], at[f"{n}:max"], at[f"{n}:text"], False)
+
+    def stat(self, at: dict[str, int], pid: str, name: str) -> tuple[int, int, int, bool]:
+        got = self.stats.get(name)
+        if got is None:
+            key = f"{pid}:{name}"
+            got = (at[f"extra:stat:{_bucket(key, EXTRA_STATS)}"],
+                   at[f"extra:stat:{_bucket(key + ':max', EXTRA_STATS)}"],
+                   at[f"extra:stat:{_bucket(key + ':text', EXTRA_STATS)}"], True)
+            self.stats[name] = got
+        return got
+
+
+class _TrackPlan:
+    __slots__ = ("value", "size", "at", "extra", "extra_tokens")
+
+    def __init__(self, at: dict[str, int], key: str) -> None:
+        self.extra = f"{key}:value" not in at
+        if self.extra:
+            pre = f"extra:track:{_bucket(key, EXTRA_TRACKS)}"
+            self.value, self.size = at[f"{pre}:value"], at[f"{pre}:size"]
+            self.at: list[int] = []
+            self.extra_tokens = at[f"{pre}:tokens"]
+        else:
+            self.value, self.size = at[f"{key}:value"], at[f"{key}:size"]
+            self.at = []
+            i = 0
+            while f"{key}:at:{i}" in at:
+                self.at.append(at[f"{key}:at:{i}"])
+                i += 1
+
+
 class Encoder:
-    """Encodes a seat's view of a state into the arrays of a :class:`Layout`."""
+    """Encodes a seat's view of a state into the flat vector of a :class:`Layout` (and its
+    shaped pieces). Everything about the layout is resolved once: each board's offset and
+    channels, each panel's and track's entries; an encoding writes only the numbers the scene
+    shows into a zeroed, preallocated vector, and the last encoding of each seat is kept until
+    the state changes (OpenSpiel asks for the same tensor several times per state)."""
 
     def __init__(self, table: Table, layout: Layout) -> None:
         self.table = table
         self.layout = layout
+        self._offsets = layout.offsets()
+        vstart = self._offsets["vector"][0]
+        at = {n: i + vstart for n, i in layout._at.items()}  # flat indices
+        self._at = at
         self._grids = {g.board: g for g in layout.grids}
         self._tiles = {t.board: t for t in layout.tiles}
+        self._panels: dict[str, _PanelPlan] = {}
+        self._tracks: dict[str, _TrackPlan] = {}
+        self._low, self._high = layout.bounds()
+        self._flat = np.zeros(layout.size, np.float32)
         self._warned = False
+        self._last: dict[str | None, list[tuple[GameState, tuple[Any, ...], np.ndarray]]] = {}
+        self._fixed = {n: at[n] for n in ("decider:mine", "decider:players", "decider:chance",
+                                          "cards:table", "cards:face_down", "dice:extra",
+                                          "overflow", "unencoded")}
+        self._names = {n: i for n, i in at.items()
+                       if n.startswith(("seat:", "decider:", "kind:", "outcome:"))}
+        self._titles = {place: at[f"titles:{place}:0"] for place in ("table", "mine", "others")}
+        self._dice = [(at[f"dice:{i}:face"], at[f"dice:{i}:modifier"]) for i in range(MAX_DICE)]
         self.unencoded: list[str] = []
-        """What the last :meth:`encode` drew but could not place in the layout."""
+        """What the last encoding drew but could not place in the layout."""
+        self.overflow: list[str] = []
+        """What the last encoding placed in the hashed ``extra:`` entries."""
 
+    # ------------------------------------------------------------ the public calls
     def encode(self, state: GameState, seat: str | None,
                out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
         """The observation of ``seat`` (fresh arrays, or written into ``out``); ``None``
         observes as a spectator (the public view: no seat, nothing of one's own)."""
-        arrays = out if out is not None else self.layout.zeros()
-        if out is not None:
-            for a in arrays.values():
-                a.fill(0)
+        flat = self.flat(state, seat)
+        if out is None:
+            return self.layout.split(flat)
+        for name, piece in self.layout.split(flat).items():
+            out[name][...] = piece
+        return out
+
+    def flat(self, state: GameState, seat: str | None) -> np.ndarray:
+        """The observation as one flat ``float32`` vector (a fresh copy; the pieces in layout
+        order)."""
+        return self.flat_view(state, seat).copy()
+
+    def flat_view(self, state: GameState, seat: str | None) -> np.ndarray:
+        """The observation, read only: the encoder's own vector, valid until the next call."""
+        where = position_key(state)
+        kept = self._last.setdefault(seat, [])
+        for k in kept:
+            if k[0] is state and k[1] == where:
+                return k[2]
         scene = self.table.game.draw(state.view(seat))
-        mine = self.table.heroes.get(seat, frozenset())
-        vec = arrays["vector"]
-        at = self.layout._at
+        flat = self._encode(scene, seat, self.table.heroes.get(seat, frozenset()), state)
+        flat.flags.writeable = False
+        # A few positions per seat: OpenSpiel asks for the tensor of a new initial state (to
+        # learn its shape) between the current state's tensors.
+        kept.insert(0, (state, where, flat))
+        del kept[KEEP:]
+        return flat
+
+    def encode_scene(self, scene: draw.Scene, seat: str | None,
+                     mine: frozenset[str]) -> np.ndarray:
+        """The drawn part of an observation (no decision, no outcome), unclipped."""
+        return self._encode(scene, seat, mine, None, clip=False)
+
+    # ------------------------------------------------------------ encoding
+    def _encode(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
+                state: GameState | None, clip: bool = True) -> np.ndarray:
+        acc: dict[int, float] = {}
         lost: list[str] = []
-
-        def put(name: str, value: float) -> None:
-            i = at.get(name)
-            if i is None:
-                lost.append(name)
-            else:
-                vec[i] = value
-
-        def add(name: str, value: float = 1.0) -> None:
-            i = at.get(name)
-            if i is not None:
-                vec[i] += value
-
-        if seat is not None:
-            put(f"seat:{seat}", 1.0)
-        decider = self.table.decider(state)
-        d = state.decision()
-        if decider == CHANCE:
-            put("decider:chance", 1.0)
-        elif decider is not None:
-            put(f"decider:{decider}", 1.0)
-            put("decider:mine", float(decider == seat))
-            put("decider:players", float(d is not None and d.seat == PLAYERS))
-        if d is not None:
-            put(f"kind:{d.kind}", 1.0)
-        put(f"outcome:{state.outcome().result}", 1.0)
-
+        extra: list[str] = []
+        names, at = self._names, self._at
+        if seat is not None and f"seat:{seat}" in names:
+            acc[names[f"seat:{seat}"]] = 1.0
+        if state is not None:
+            self._decision(state, seat, acc, lost)
         for b in scene.boards:
             if isinstance(b, draw.TileNetwork):
                 piece = self._tiles.get(b.id)
                 if piece:
-                    self._tile_network(b, piece, mine, arrays, lost)
+                    self._tile_network(b, piece, mine, acc, lost)
                 else:
                     lost.append(f"tiles:{b.id}")
             else:
                 grid = self._grids.get(b.id)
                 if grid:
-                    self._grid(b, grid, mine, arrays[grid.name], lost)
+                    self._grid(b, grid, mine, acc, lost)
                 else:
                     lost.append(f"grid:{b.id}")
-
         for key, t in _tracks(scene):
-            if f"{key}:value" not in at:
-                lost.append(key)
+            self._track(key, t, acc, extra)
+        titles = self._titles
+        for p in scene.panels:
+            plan = self._panels.get(p.id)
+            if plan is None:
+                plan = self._panels[p.id] = _PanelPlan(at, p.id)
+            if plan.extra:
+                extra.append(f"panel:{p.id}")
+            acc[plan.shown] = acc.get(plan.shown, 0.0) + 1.0 if plan.extra else 1.0
+            own = p.seat is not None and (p.seat == seat or p.seat in mine)
+            if own and plan.mine >= 0:
+                acc[plan.mine] = 1.0
+            if p.cards:
+                acc[plan.cards] = acc.get(plan.cards, 0.0) + len(p.cards)
+                down = sum(c.face_down for c in p.cards)
+                if down:
+                    acc[plan.face_down] = acc.get(plan.face_down, 0.0) + down
+            if p.dice:
+                acc[plan.dice] = acc.get(plan.dice, 0.0) + len(p.dice)
+            for k in p.tokens:
+                i = plan.sides.get(k.side)
+                if i is not None:
+                    acc[i] = acc.get(i, 0.0) + 1.0
+            for st in p.stats:
+                value, top, code = parse_stat(st.value)
+                vi, mi, ti, hashed = plan.stat(at, p.id, st.name)
+                if hashed:
+                    extra.append(f"panel:{p.id}:stat:{st.name}")
+                    acc[vi] = acc.get(vi, 0.0) + value
+                else:
+                    acc[vi] = value
+                if top:
+                    acc[mi] = acc.get(mi, 0.0) + top
+                if code:
+                    acc[ti] = acc.get(ti, 0.0) + code
+            base = titles["mine" if own else "others"]
+            for c in p.cards:
+                if not c.face_down:
+                    i = base + _bucket(c.title, CARD_BUCKETS)
+                    acc[i] = acc.get(i, 0.0) + 1.0
+        fixed = self._fixed
+        if scene.cards:
+            acc[fixed["cards:table"]] = float(len(scene.cards))
+            down = sum(c.face_down for c in scene.cards)
+            if down:
+                acc[fixed["cards:face_down"]] = float(down)
+            base = titles["table"]
+            for c in scene.cards:
+                if not c.face_down:
+                    i = base + _bucket(c.title, CARD_BUCKETS)
+                    acc[i] = acc.get(i, 0.0) + 1.0
+        for i, die in enumerate(scene.dice):
+            if i >= MAX_DICE:
+                acc[fixed["dice:extra"]] = acc.get(fixed["dice:extra"], 0.0) + 1.0
+                extra.append(f"dice:{i}")
                 continue
-            put(f"{key}:value", -1.0 if t.value is None else float(t.value))
-            put(f"{key}:size", float(len(t.spaces)))
+            fi, mi = self._dice[i]
+            acc[fi] = parse_stat(die.face)[0]
+            acc[mi] = float(die.modifier)
+        if extra:
+            acc[fixed["overflow"]] = float(len(extra))
+        if lost:
+            acc[fixed["unencoded"]] = float(len(lost))
+        flat = np.zeros(self.layout.size, np.float32)
+        if acc:
+            n = len(acc)
+            flat[np.fromiter(acc.keys(), np.intp, n)] = np.fromiter(acc.values(), np.float32, n)
+        if clip:
+            np.clip(flat, self._low, self._high, out=flat)
+            self.unencoded, self.overflow = lost, extra
+            if lost and not self._warned:
+                self._warned = True
+                warnings.warn(f"{self.layout.game}: {len(lost)} drawn thing(s) did not fit the "
+                              f"observation layout ({', '.join(lost[:5])}; counted in vector "
+                              "'unencoded', see docs/adapters.md)", stacklevel=3)
+        return flat
+
+    def _decision(self, state: GameState, seat: str | None, acc: dict[int, float],
+                  lost: list[str]) -> None:
+        names, fixed = self._names, self._fixed
+        decider = self.table.decider(state)
+        d = state.decision()
+        if decider == CHANCE:
+            acc[fixed["decider:chance"]] = 1.0
+        elif decider is not None:
+            i = names.get(f"decider:{decider}")
+            if i is None:
+                lost.append(f"decider:{decider}")
+            else:
+                acc[i] = 1.0
+            if decider == seat:
+                acc[fixed["decider:mine"]] = 1.0
+            if d is not None and d.seat == PLAYERS:
+                acc[fixed["decider:players"]] = 1.0
+        if d is not None and f"kind:{d.kind}" in names:
+            acc[names[f"kind:{d.kind}"]] = 1.0
+        i = names.get(f"outcome:{state.outcome().result}")
+        if i is not None:
+            acc[i] = 1.0
+
+    def _track(self, key: str, t: draw.Track, acc: dict[int, float], extra: list[str]) -> None:
+        plan = self._tracks.get(key)
+        if plan is None:
+            plan = self._tracks[key] = _TrackPlan(self._at, key)
+        value = -1.0 if t.value is None else float(t.value)
+        if plan.extra:
+            extra.append(key)
+            acc[plan.value] = acc.get(plan.value, 0.0) + value
+            acc[plan.size] = acc.get(plan.size, 0.0) + len(t.spaces)
+            if t.tokens:
+                acc[plan.extra_tokens] = acc.get(plan.extra_tokens, 0.0) + len(t.tokens)
+            return
+        acc[plan.value] = value
+        acc[plan.size] = float(len(t.spaces))
+        if t.tokens:
             index = {s.id: i for i, s in enumerate(t.spaces)}
             for k in t.tokens:
                 i = index.get(k.at)
-                if i is None or f"{key}:at:{i}" not in at:
-                    lost.append(f"{key}:token:{k.id}")
+                if i is None or i >= len(plan.at):
+                    extra.append(f"{key}:token:{k.id}")
+                    j = self._at[f"extra:track:{_bucket(key, EXTRA_TRACKS)}:tokens"]
                 else:
-                    add(f"{key}:at:{i}")
-
-        for p in scene.panels:
-            pre = f"panel:{p.id}"
-            if f"{pre}:shown" not in at:
-                lost.append(pre)
-                continue
-            put(f"{pre}:shown", 1.0)
-            put(f"{pre}:mine", float(p.seat is not None and (p.seat == seat or p.seat in mine)))
-            put(f"{pre}:cards", float(len(p.cards)))
-            put(f"{pre}:face_down", float(sum(c.face_down for c in p.cards)))
-            put(f"{pre}:dice", float(len(p.dice)))
-            for k in p.tokens:
-                add(f"{pre}:side:{k.side}")
-            for st in p.stats:
-                value, top, code = parse_stat(st.value)
-                put(f"{pre}:stat:{st.name}", value)
-                add(f"{pre}:stat:{st.name}:max", top)
-                add(f"{pre}:stat:{st.name}:text", code)
-            place = "mine" if p.seat is not None and (p.seat == seat or p.seat in mine) \
-                else "others"
-            for c in p.cards:
-                if not c.face_down:
-                    add(f"titles:{place}:{_bucket(c.title, CARD_BUCKETS)}")
-
-        put("cards:table", float(len(scene.cards)))
-        put("cards:face_down", float(sum(c.face_down for c in scene.cards)))
-        for c in scene.cards:
-            if not c.face_down:
-                add(f"titles:table:{_bucket(c.title, CARD_BUCKETS)}")
-        for i, die in enumerate(scene.dice):
-            if i >= MAX_DICE:
-                lost.append(f"dice:{i}")
-                continue
-            put(f"dice:{i}:face", parse_stat(die.face)[0])
-            put(f"dice:{i}:modifier", float(die.modifier))
-        put("unencoded", float(len(lost)))
-        self.unencoded = lost
-        if lost and not self._warned:
-            self._warned = True
-            warnings.warn(f"{self.layout.game}: {len(lost)} drawn thing(s) did not fit the "
-                          f"observation layout ({', '.join(lost[:5])}; counted in vector "
-                          "'unencoded', see docs/adapters.md)", stacklevel=2)
-        for a in arrays.values():
-            np.clip(a, -LIMIT, LIMIT, out=a)
-        return arrays
-
-    def flat(self, state: GameState, seat: str | None) -> np.ndarray:
-        """The observation as one flat ``float32`` vector (the pieces in layout order)."""
-        arrays = self.encode(state, seat)
-        return np.concatenate([arrays[n].ravel() for n in self.layout.shapes()])
+                    j = plan.at[i]
+                acc[j] = acc.get(j, 0.0) + 1.0
 
     # ------------------------------------------------------------ boards
-    def _token(self, k: draw.Token, mine: frozenset[str], row: np.ndarray, base: int) -> None:
-        if k.side in SIDES:
-            row[base + SIDES.index(k.side)] += 1
+    @staticmethod
+    def _token(k: draw.Token, mine: frozenset[str], acc: dict[int, float], base: int) -> None:
         n = len(SIDES)
-        row[base + n] += k.hp or 0
-        row[base + n + 1] += k.max_hp or 0
-        row[base + n + 2] += float(k.id in mine or (k.target or "").split(":", 1)[-1] in mine)
-        row[base + n + 3] += float(k.face_down)
-        row[base + n + 4] += len(k.badges)
-        row[base + n + 5 + _kind(k)] += 1
+        if k.side in SIDES:
+            i = base + SIDES.index(k.side)
+            acc[i] = acc.get(i, 0.0) + 1.0
+        if k.hp:
+            acc[base + n] = acc.get(base + n, 0.0) + k.hp
+        if k.max_hp:
+            acc[base + n + 1] = acc.get(base + n + 1, 0.0) + k.max_hp
+        if k.id in mine or (k.target and k.target.split(":", 1)[-1] in mine):
+            acc[base + n + 2] = acc.get(base + n + 2, 0.0) + 1.0
+        if k.face_down:
+            acc[base + n + 3] = acc.get(base + n + 3, 0.0) + 1.0
+        if k.badges:
+            acc[base + n + 4] = acc.get(base + n + 4, 0.0) + len(k.badges)
+        i = base + n + 5 + _kind(k)
+        acc[i] = acc.get(i, 0.0) + 1.0
 
     def _grid(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece, mine: frozenset[str],
-              plane: np.ndarray, lost: list[str]) -> None:
-        ch = {c: i for i, c in enumerate(g.channels)}
-        where: dict[str, tuple[int, int]] = {}
+              acc: dict[int, float], lost: list[str]) -> None:
+        start = self._offsets[g.name][0]
+        ch = _channels(g)
+        nch, cols, rows = len(g.channels), g.cols, g.rows
+        c_cell, c_closed, c_label, c_other = (ch["cell"], ch["closed"], ch["label"],
+                                              ch["terrain:other"])
+        terrain = {t: ch[f"terrain:{t}"] for t in g.terrains}
+        where: dict[str, tuple[int, int, int]] = {}
         for c in b.cells:
-            if not (0 <= c.col < g.cols and 0 <= c.row < g.rows):
+            r, q = c.row, c.col
+            if not (0 <= q < cols and 0 <= r < rows):
                 lost.append(f"{g.name}:cell:{c.id}")
                 continue
-            where[c.id] = (c.row, c.col)
-            cell = plane[c.row, c.col]
-            cell[ch["cell"]] = 1
-            cell[ch["closed"]] = float(c.closed)
-            cell[ch["label"]] = float(bool(c.label))
-            cell[ch.get(f"terrain:{c.terrain}", ch["terrain:other"])] = 1
-        hexes = b.kind == "hex_grid"
-        directions = HEX_DIRECTIONS if hexes else SQUARE_DIRECTIONS
-        for w in b.walls:
-            a, z = where.get(w.a), where.get(w.b)
-            if a is None or z is None:
-                lost.append(f"{g.name}:wall:{w.a}-{w.b}")
-                continue
-            value = WALL_VALUES.get(w.kind, 1.0)
-            for p, q in ((a, z), (z, a)):
-                d = _direction(p, q, hexes, len(directions))
-                cell = plane[p]
-                cell[ch[f"wall:{directions[d]}"]] = max(cell[ch[f"wall:{directions[d]}"]], value)
-        base = ch[TOKEN_FEATURES[0]]
+            base = start + (r * cols + q) * nch
+            where[c.id] = (r, q, base)
+            acc[base + c_cell] = 1.0
+            if c.closed:
+                acc[base + c_closed] = 1.0
+            if c.label:
+                acc[base + c_label] = 1.0
+            acc[base + terrain.get(c.terrain, c_other)] = 1.0
+        if b.walls:
+            hexes = b.kind == "hex_grid"
+            walls = _wall_channels(g)
+            for w in b.walls:
+                a, z = where.get(w.a), where.get(w.b)
+                if a is None or z is None:
+                    lost.append(f"{g.name}:wall:{w.a}-{w.b}")
+                    continue
+                value = WALL_VALUES.get(w.kind, 1.0)
+                for p, q2 in ((a, z), (z, a)):
+                    i = p[2] + walls[_direction(p[0], p[1], q2[0], q2[1], hexes)]
+                    if acc.get(i, 0.0) < value:
+                        acc[i] = value
+        tbase = ch[TOKEN_FEATURES[0]]
         for k in b.tokens:
-            spots = [s for s in (k.at, *k.cells) if s]
-            hit = [where[s] for s in dict.fromkeys(spots) if s in where]
+            if k.cells:
+                spots = dict.fromkeys(s for s in (k.at, *k.cells) if s)
+                hit = [where[s][2] for s in spots if s in where]
+            else:
+                w0 = where.get(k.at)
+                hit = [w0[2]] if w0 else []
             if not hit:
                 lost.append(f"{g.name}:token:{k.id}")
-            for p in hit:
-                self._token(k, mine, plane[p], base)
+            for base in hit:
+                self._token(k, mine, acc, base + tbase)
 
     def _tile_network(self, b: draw.TileNetwork, t: TilePiece, mine: frozenset[str],
-                      arrays: dict[str, np.ndarray], lost: list[str]) -> None:
-        rows, links = arrays[t.name], arrays[t.links]
-        f = {c: i for i, c in enumerate(t.features)}
+                      acc: dict[int, float], lost: list[str]) -> None:
+        start = self._offsets[t.name][0]
+        lstart = self._offsets[t.links][0]
+        f = _features(t)
+        nf = len(t.features)
         slot: dict[str, int] = {}  # tile ids and their spaces' ids -> the tile's slot
         placed = 0
         for tile in b.tiles:
@@ -480,32 +866,54 @@ class Encoder:
             placed += 1
             for s in tile.slots:
                 slot.setdefault(s, i)
-            r = rows[i]
-            r[f["present"]], r[f["x"]], r[f["y"]] = 1, tile.x, tile.y
-            r[f["label"]] = float(bool(tile.label))
-            r[f["slots"]] = len(tile.slots)
-            r[f.get(f"terrain:{tile.terrain}", f["terrain:other"])] = 1
+            base = start + i * nf
+            acc[base + f["present"]] = 1.0
+            acc[base + f["x"]] = tile.x
+            acc[base + f["y"]] = tile.y
+            if tile.label:
+                acc[base + f["label"]] = 1.0
+            acc[base + f["slots"]] = float(len(tile.slots))
+            acc[base + f.get(f"terrain:{tile.terrain}", f["terrain:other"])] = 1.0
         for link in b.links:
             a, z = slot.get(link.a), slot.get(link.b)
             if a is None or z is None:
                 lost.append(f"{t.links}:{link.a}-{link.b}")
                 continue
-            links[a, z] = 1
+            acc[lstart + a * t.slots + z] = 1.0
             if not link.directed:
-                links[z, a] = 1
-        base = f[TOKEN_FEATURES[0]]
+                acc[lstart + z * t.slots + a] = 1.0
+        tbase = f[TOKEN_FEATURES[0]]
         for k in b.tokens:
             i = slot.get(k.at)
             if i is None:
                 lost.append(f"{t.name}:token:{k.id}")
             else:
-                self._token(k, mine, rows[i], base)
+                self._token(k, mine, acc, start + i * nf + tbase)
 
 
-def _direction(p: tuple[int, int], q: tuple[int, int], hexes: bool, n: int) -> int:
-    """Index of the direction from cell ``p`` to cell ``q`` (row, col), clockwise from north
-    for squares (N, E, S, W) and counter-clockwise from east for hexes (odd-r offsets)."""
-    (r1, c1), (r2, c2) = p, q
+@cache
+def _channels(g: GridPiece) -> dict[str, int]:
+    return {c: i for i, c in enumerate(g.channels)}
+
+
+@cache
+def _features(t: TilePiece) -> dict[str, int]:
+    return {c: i for i, c in enumerate(t.features)}
+
+
+@cache
+def _wall_channels(g: GridPiece) -> tuple[int, ...]:
+    directions = HEX_DIRECTIONS if g.kind == "hex_grid" else SQUARE_DIRECTIONS
+    ch = _channels(g)
+    return tuple(ch[f"wall:{d}"] for d in directions)
+
+
+@cache
+def _direction(r1: int, c1: int, r2: int, c2: int, hexes: bool) -> int:
+    """Index of the direction from cell (``r1``, ``c1``) to cell (``r2``, ``c2``), clockwise
+    from north for squares (N, E, S, W) and counter-clockwise from east for hexes (odd-r
+    offsets)."""
+    n = len(HEX_DIRECTIONS) if hexes else len(SQUARE_DIRECTIONS)
     if hexes:
         x1, x2 = c1 + 0.5 * (r1 & 1), c2 + 0.5 * (r2 & 1)
         angle = math.atan2(-(r2 - r1), x2 - x1)  # rows grow downwards

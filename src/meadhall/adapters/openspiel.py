@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from meadhall import games
 from meadhall.adapters import missing
@@ -31,6 +31,7 @@ from meadhall.core.rng import Rng
 try:
     import numpy as np
     import pyspiel
+    from open_spiel.python.algorithms import ismcts
 except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
     raise missing("open_spiel", e) from None
 
@@ -171,16 +172,40 @@ class MeadhallSpielGame(pyspiel.Game):
         return MeadhallObserver(self, iig_obs_type, params)
 
 
+class PlayerAction(NamedTuple):
+    """One step of ``full_history()``: who took it (``-1`` chance) and the action."""
+
+    player: int
+    action: int
+
+
+CHECKPOINT_EVERY = 16
+"""Applied actions between the copies that undo replays from (undo replays at most this many)."""
+
+
 class _Held:
-    """A meadhall state inside an OpenSpiel state. OpenSpiel clones a Python state by
-    deep-copying its attributes and serialises it by pickling them: both go through the
-    protocol's cheap clone and lossless save instead of copying the shared content."""
+    """A meadhall state inside an OpenSpiel state, with what undoing needs: every action and
+    chance result applied since the start (as the engine's log texts) and, every
+    ``CHECKPOINT_EVERY`` of them, a copy of the state before it. OpenSpiel clones a Python
+    state by deep-copying its attributes and serialises it by pickling them: both go through
+    the protocol's cheap clone and lossless save instead of copying the shared content."""
 
-    __slots__ = ("state", "owned")
+    __slots__ = ("state", "owned", "done", "history", "players", "checkpoints")
 
-    def __init__(self, state: GameState, owned: bool) -> None:
+    def __init__(self, state: GameState, owned: bool, done: list[tuple[str, bool]] | None = None,
+                 history: list[int] | None = None, players: list[int] | None = None,
+                 checkpoints: list[tuple[int, GameState]] | None = None) -> None:
         self.state = state
         self.owned = owned
+        self.done: list[tuple[str, bool]] = done if done is not None else []
+        """Each step applied: its text and whether a player (not chance) took it."""
+        self.history: list[int] = history if history is not None else []
+        """The OpenSpiel actions applied (player actions and chance outcomes)."""
+        self.players: list[int] = players if players is not None else []
+        """Who took each of them (``pyspiel.PlayerId.CHANCE`` for chance)."""
+        self.checkpoints: list[tuple[int, GameState]] = (
+            checkpoints if checkpoints is not None else [])
+        """(number of steps done, a never-mutated copy of the state before the next)."""
 
     def mine(self) -> GameState:
         """The state, copied first if it is still shared (a new game's initial state)."""
@@ -189,15 +214,59 @@ class _Held:
             self.owned = True
         return self.state
 
+    def record(self, text: str, player: int, action: int) -> None:
+        """Before applying ``text``: remember it (and every so often the state before it)."""
+        n = len(self.done)
+        if n % CHECKPOINT_EVERY == 0 and not (self.checkpoints and self.checkpoints[-1][0] == n):
+            self.checkpoints = [*self.checkpoints, (n, self.state.clone())]
+        self.done = [*self.done, (text, player != pyspiel.PlayerId.CHANCE)]
+        self.history = [*self.history, action]
+        self.players = [*self.players, player]
+
+    def forget(self) -> None:
+        """Drop what :meth:`record` remembered (the step failed and changed nothing)."""
+        n = len(self.done) - 1
+        self.done, self.history, self.players = self.done[:n], self.history[:n], self.players[:n]
+
+    def undo(self) -> tuple[str, bool]:
+        """Take back the last step: the state rebuilt from the last copy before it, the steps
+        after that copy replayed (chance results included, as they fell)."""
+        if not self.done:
+            raise ValueError("nothing to undo: the game is at its start")
+        n = len(self.done) - 1
+        keep = [c for c in self.checkpoints if c[0] <= n]
+        if not keep:
+            raise ValueError("cannot undo past the point where this state was resampled "
+                             "(resample_from_infostate)")
+        at, base = keep[-1]
+        state = base.clone()
+        for text, _ in self.done[at:n]:
+            state.apply(text)
+        last = self.done[n]
+        self.state, self.owned = state, True
+        self.done, self.history, self.players = self.done[:n], self.history[:n], self.players[:n]
+        self.checkpoints = keep
+        return last
+
     def __deepcopy__(self, memo: dict[int, Any]) -> _Held:
-        return _Held(self.state.clone(), True)
+        # Lists are copied on write (record/undo build new ones), so sharing them is safe.
+        return _Held(self.state.clone(), True, self.done, self.history, self.players,
+                     self.checkpoints)
 
     def __reduce__(self) -> tuple[Callable[..., _Held], tuple[Any, ...]]:
-        return (_thaw, (self.state.to_json(),))
+        start = self.checkpoints[0][1].to_json() if self.checkpoints else None
+        return (_thaw, (self.state.to_json(), self.done, self.history, self.players, start))
 
 
-def _thaw(data: dict[str, Any]) -> _Held:
-    return _Held(GameState.from_json(data), True)
+def _thaw(data: dict[str, Any], done: list[tuple[str, bool]] | None = None,
+          history: list[int] | None = None, players: list[int] | None = None,
+          start: dict[str, Any] | None = None) -> _Held:
+    held = _Held(GameState.from_json(data), True, [(t, bool(b)) for t, b in done or []],
+                 list(history or []), list(players or []))
+    if start is not None:
+        # Undo after a round trip replays from the start (one copy instead of many).
+        held.checkpoints = [(0, GameState.from_json(start))]
+    return held
 
 
 class MeadhallSpielState(pyspiel.State):
@@ -208,6 +277,7 @@ class MeadhallSpielState(pyspiel.State):
         self._held = _Held(game.initial, False)
         self._steps = 0
         self._record: list[str] = []
+
 
     # Attributes live in __dict__ only as cheap, copyable values; the game is shared.
     @property
@@ -243,18 +313,64 @@ class MeadhallSpielState(pyspiel.State):
         return [(i, p) for i, (_, p) in enumerate(odds)]
 
     def _apply_action(self, action: int) -> None:
-        state = self._held.mine()
+        held = self._held
+        state = held.mine()
         if state.pending is not None:
             r = state.pending.request
             if not 0 <= action < len(r.options):
                 raise ValueError(f"chance outcome {action} is not a result of {r.what} "
                                  f"(0..{len(r.options) - 1})")
-            state.apply(RESULT + r.options[action])
+            text = RESULT + r.options[action]
+            held.record(text, pyspiel.PlayerId.CHANCE, action)
+            try:
+                state.apply(text)
+            except BaseException:
+                held.forget()
+                raise
             return
         text = self._game.vocabulary.text(action)
-        state.apply(text)
+        held.record(text, self.current_player(), action)
+        try:
+            state.apply(text)
+        except BaseException:
+            held.forget()
+            raise
         self._steps += 1
         self._record = [*self._record, text]
+
+    def undo_action(self, player: int, action: int) -> None:
+        """Take back the last action or chance outcome (``player`` and ``action`` name it),
+        restoring the state exactly as it was before it, chance results included."""
+        held = self._held
+        if not held.history:
+            raise ValueError("nothing to undo: the game is at its start")
+        last_player = held.players[-1]
+        if held.history[-1] != action or last_player != player:
+            raise ValueError(f"the last step was action {held.history[-1]} of player "
+                             f"{last_player}, not action {action} of player {player}")
+        _, by_player = held.undo()
+        if by_player:
+            self._steps -= 1
+            self._record = self._record[:-1]
+
+    # The C++ side cannot pop its own history after an undo, so the history is kept here.
+    def history(self) -> list[int]:
+        """The actions and chance outcomes applied since the start (undo pops them)."""
+        return list(self._held.history)
+
+    def full_history(self) -> list[PlayerAction]:
+        """Each step since the start as ``(player, action)`` (OpenSpiel's PlayerAction)."""
+        return [PlayerAction(p, a)
+                for p, a in zip(self._held.players, self._held.history, strict=True)]
+
+    def history_str(self) -> str:
+        return ", ".join(str(a) for a in self._held.history)
+
+    def move_number(self) -> int:
+        return len(self._held.history)
+
+    def is_initial_state(self) -> bool:
+        return not self._held.history
 
     def _action_to_string(self, player: int, action: int) -> str:
         state = self._held.state
@@ -280,7 +396,12 @@ class MeadhallSpielState(pyspiel.State):
         (``GameState.determinize``), as OpenSpiel's ``ISMCTSBot`` asks."""
         seed = int(probability_sampler() * 2**31)
         copy = self.clone()
-        copy._held = _Held(self._held.state.determinize(Rng(seed)), True)
+        held = self._held
+        state = held.state.determinize(Rng(seed))
+        # Undo on the copy goes back no further than this point: earlier copies of the state
+        # hold the hidden information as it really was.
+        copy._held = _Held(state, True, held.done, held.history, held.players,
+                           [(len(held.done), state.clone())])
         return copy
 
     def seat(self, player: int) -> str:
@@ -317,8 +438,9 @@ class MeadhallObserver:
         self._game = game
 
     def set_from(self, state: MeadhallSpielState, player: int) -> None:
-        """Write ``player``'s observation of ``state`` into ``tensor`` (and ``dict``)."""
-        self._encoder.encode(state.meadhall_state, state.seat(player), out=self.dict)
+        """Write ``player``'s observation of ``state`` into ``tensor`` (and ``dict``): encoded
+        once per state and seat, however many observers and tensors ask."""
+        self.tensor[...] = self._encoder.flat_view(state.meadhall_state, state.seat(player))
 
     def string_from(self, state: MeadhallSpielState, player: int) -> str:
         """The seat's text view; the information state adds the party's actions so far."""
@@ -352,6 +474,20 @@ def load(game_id: str, **params: Any) -> MeadhallSpielGame:
     register()
     clean = {k: _parameter(v) for k, v in params.items()}
     return pyspiel.load_game(short_name(game_id), clean)  # type: ignore[no-any-return]
+
+
+class ISMCTSBot(ismcts.ISMCTSBot):
+    """OpenSpiel's information-set MCTS bot, with the ``restart_at`` that
+    ``evaluate_bots`` calls (OpenSpiel 2.0's Python ``ISMCTSBot`` lacks it, so the C++ default
+    fails). The bot keeps nothing between moves (each step searches afresh), so restarting
+    and being told of others' actions change nothing. It needs an imperfect-information game
+    (docs/adapters.md has the table)."""
+
+    def restart_at(self, state: pyspiel.State) -> None:
+        self.reset()
+
+    def inform_action(self, state: pyspiel.State, player: int, action: int) -> None:
+        return None
 
 
 class HeuristicEvaluator:

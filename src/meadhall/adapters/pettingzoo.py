@@ -27,10 +27,24 @@ from meadhall.core.protocol import GameState
 try:
     import numpy as np
     from gymnasium import spaces
-    from pettingzoo import AECEnv
+    from pettingzoo import AECEnv, ParallelEnv
     from pettingzoo.utils import wrappers
 except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
     raise missing("pettingzoo", e) from None
+
+
+RENDER_MODES = ("ansi", "human")
+
+
+def _render(mode: str | None, state: GameState, seat: str, vocabulary: Vocabulary,
+            table: Table) -> str | None:
+    if mode not in RENDER_MODES:
+        return None
+    text = text_view(state, seat, vocabulary, table)
+    if mode == "human":
+        print(text)
+        return None
+    return text
 
 
 class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
@@ -40,14 +54,17 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
                  choices_by: str | None = None, max_steps: int | None = None,
                  illegal_reward: float = ILLEGAL_REWARD,
                  vocabulary_file: str | Path | None = None,
-                 render_mode: str | None = None, flatten: bool = True) -> None:
+                 render_mode: str | None = None, flatten: bool = True,
+                 shaping: bool | float = False) -> None:
         super().__init__()
         table = Table.of(game_id, setup, choices_by)
         if max_steps is not None and max_steps < 1:
             raise TableError(f"max_steps must be a positive number of steps, not {max_steps}")
-        if render_mode not in (None, "ansi"):
-            raise ValueError(f"render_mode must be None or 'ansi', not {render_mode!r}")
-        self.metadata = {"render_modes": ["ansi"], "name": f"meadhall_{game_id}_v0",
+        if render_mode not in (None, *RENDER_MODES):
+            raise ValueError(f"render_mode must be None, 'ansi' or 'human', not {render_mode!r}")
+        # Not parallelizable by PettingZoo's converter (a seat may decide several times in a
+        # row); parallel_env() is the turn-based parallel version.
+        self.metadata = {"render_modes": list(RENDER_MODES), "name": f"meadhall_{game_id}_v0",
                          "is_parallelizable": False}
         self.table = table
         self.vocabulary = Vocabulary.of(table.game, table.setup)
@@ -60,6 +77,8 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         self.render_mode = render_mode
         self.possible_agents = list(table.seats)
         self.flatten = flatten
+        self.shaping = float(shaping)
+        self._potential = 0.0
         n = len(self.vocabulary)
         self.observation_spaces = {
             a: spaces.Dict({"observation": self.layout.space(flat=flatten),
@@ -96,6 +115,8 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         self.infos: dict[str, dict[str, Any]] = {a: {"events": []} for a in self.agents}
         self._skip_agent_selection = None
         self.agent_selection = self.table.decider(self.game_state) or self.agents[0]
+        if self.shaping:
+            self._potential = self.table.game.evaluate(self.game_state)
         if self.game_state.outcome().over:
             self._end(truncated=False)
 
@@ -137,6 +158,12 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
             events = [str(e) for e in state.apply(self.vocabulary.text(index))]
             for a in self.agents:
                 self.infos[a]["events"] = [*self.infos[a]["events"], *events]
+            if self.shaping:
+                # Every seat shares the change in the game's own evaluation (docs/adapters.md).
+                potential = self.table.game.evaluate(state)
+                for a in self.agents:
+                    self.rewards[a] += self.shaping * (potential - self._potential)
+                self._potential = potential
         if state.outcome().over:
             self._end(truncated=False)
         elif self.max_steps is not None and self._steps >= self.max_steps:
@@ -148,10 +175,10 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         self._accumulate_rewards()
 
     def render(self) -> str | None:
-        """The text view of the seat to act (``render_mode="ansi"``)."""
-        if self.render_mode != "ansi":
-            return None
-        return text_view(self._state(), self.agent_selection, self.vocabulary, self.table)
+        """The text view of the seat to act: returned with ``render_mode="ansi"``, printed
+        with ``"human"``."""
+        return _render(self.render_mode, self._state(), self.agent_selection, self.vocabulary,
+                       self.table)
 
     def close(self) -> None:
         return None
@@ -186,7 +213,91 @@ def env(game_id: str, setup: Mapping[str, Any] | None = None, **kwargs: Any) -> 
     """A PettingZoo AEC environment for ``game_id`` with ``setup`` (default: the game's), with
     PettingZoo's order-enforcing and bounds-checking wrappers. Keyword options:
     ``choices_by``, ``max_steps``, ``illegal_reward``, ``vocabulary_file``, ``render_mode``,
-    ``flatten``."""
+    ``flatten``, ``shaping``."""
     e: AECEnv = raw_env(game_id, setup, **kwargs)
     e = wrappers.AssertOutOfBoundsWrapper(e)
     return wrappers.OrderEnforcingWrapper(e)
+
+
+class MeadhallParallel(ParallelEnv[str, dict[str, Any], int]):
+    """A meadhall game as a PettingZoo parallel environment, turn-based: every live agent
+    passes an action each step, and only the seat that answers the current decision acts
+    (the others' actions are ignored; their masks are all zeros). All agents share the
+    party's result; when the game ends every agent is terminated and ``agents`` empties."""
+
+    def __init__(self, game_id: str, setup: Mapping[str, Any] | None = None, *,
+                 choices_by: str | None = None, max_steps: int | None = None,
+                 illegal_reward: float = ILLEGAL_REWARD,
+                 vocabulary_file: str | Path | None = None,
+                 render_mode: str | None = None, flatten: bool = True,
+                 shaping: bool | float = False) -> None:
+        self.aec = MeadhallAEC(game_id, setup, choices_by=choices_by, max_steps=max_steps,
+                               illegal_reward=illegal_reward, vocabulary_file=vocabulary_file,
+                               render_mode=render_mode, flatten=flatten, shaping=shaping)
+        self.metadata = {**self.aec.metadata, "is_parallelizable": True}
+        self.possible_agents = list(self.aec.possible_agents)
+        self.agents: list[str] = []
+        self.render_mode = render_mode
+        self.observation_spaces = self.aec.observation_spaces
+        self.action_spaces = self.aec.action_spaces
+        self.state_space = self.aec.state_space
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    @property
+    def game_state(self) -> GameState | None:
+        return self.aec.game_state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
+              ) -> tuple[dict[str, dict[str, Any]], dict[str, dict[str, Any]]]:
+        """A new game (``seed`` is the game's seed); every agent's observation and info."""
+        self.aec.reset(seed=seed, options=options)
+        self.agents = list(self.aec.agents)
+        if self.aec.game_state is not None and self.aec.game_state.outcome().over:
+            self.agents = []
+        return ({a: self.aec.observe(a) for a in self.possible_agents if a in self.aec.agents},
+                {a: dict(self.aec.infos[a]) for a in self.aec.agents})
+
+    def step(self, actions: Mapping[str, SupportsInt | None]) -> tuple[
+            dict[str, dict[str, Any]], dict[str, float], dict[str, bool], dict[str, bool],
+            dict[str, dict[str, Any]]]:
+        """The deciding seat plays its action from ``actions`` (the others' are ignored)."""
+        if not self.agents:
+            raise RuntimeError("the game is over: call reset()")
+        aec = self.aec
+        agent = aec.agent_selection
+        if agent not in actions or actions[agent] is None:
+            raise ValueError(f"{agent} decides now: actions must hold its action")
+        live = list(self.agents)
+        aec.step(actions[agent])
+        rewards = {a: float(aec.rewards.get(a, 0.0)) for a in live}
+        terms = {a: bool(aec.terminations.get(a, False)) for a in live}
+        truncs = {a: bool(aec.truncations.get(a, False)) for a in live}
+        infos = {a: dict(aec.infos.get(a, {})) for a in live}
+        obs = {a: aec.observe(a) for a in live}
+        if any(terms.values()) or any(truncs.values()):
+            self.agents = []
+        return obs, rewards, terms, truncs, infos
+
+    def render(self) -> str | None:
+        """The text view of the seat to act (``"ansi"`` returns it, ``"human"`` prints it)."""
+        return self.aec.render()
+
+    def state(self) -> np.ndarray:
+        """The global state: the flat observation of the spectator's view."""
+        return self.aec.state()
+
+    def close(self) -> None:
+        self.aec.close()
+
+
+def parallel_env(game_id: str, setup: Mapping[str, Any] | None = None,
+                 **kwargs: Any) -> MeadhallParallel:
+    """A turn-based PettingZoo parallel environment for ``game_id`` with ``setup``: each step
+    every live agent passes an action and the seat that decides plays its own. Keyword
+    options as for :func:`env`."""
+    return MeadhallParallel(game_id, setup, **kwargs)

@@ -14,7 +14,7 @@ import json
 from typing import Protocol, runtime_checkable
 
 from meadhall.core.errors import MeadhallError
-from meadhall.core.protocol import PLAYERS, Action, Game, GameState
+from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
 FOLLOW_DEFAULTS = 64
@@ -50,10 +50,16 @@ def legal_or_fail(state: GameState) -> list[Action]:
 
 def search_copy(state: GameState, rng: Rng) -> GameState:
     """A copy to look ahead on: hidden information resampled, the generator reseeded from
-    ``rng``, and chance always seeded (a table-mode game is searched with imagined dice)."""
+    ``rng``, and chance always seeded (a table-mode game is searched with imagined dice).
+
+    The copy is scratch paper: its steps keep no undo checkpoint and it starts an empty log
+    (no rule reads the log), so that looking ahead costs no more than playing; an error
+    leaves it broken, and the bot raises it."""
     copy = state.determinize(rng)
     copy.chance.mode = "seeded"
     copy.chance.queue.clear()
+    copy._scratch = True
+    copy.log = []
     return copy
 
 
@@ -61,10 +67,8 @@ def follow_defaults(state: GameState, limit: int = FOLLOW_DEFAULTS) -> None:
     """Take the automatic default of players' choices (as ``auto_choices`` would) until a
     hero decides or the game ends, so a look-ahead is evaluated at a settled position."""
     for _ in range(limit):
-        d = state.decision()
-        if d is None or d.seat != PLAYERS or d.default is None:
+        if state.take_default() is None:
             return
-        state.apply(d.default)
 
 
 def game_of(state: GameState) -> Game:
@@ -87,16 +91,18 @@ class Repetition:
     def key(state: GameState) -> bytes:
         d = state.decision()
         text = json.dumps([d.to_json() if d else None, state.view(None)], sort_keys=True,
-                          default=str)
+                          default=str, separators=(",", ":"), check_circular=False)
         return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
-    def allowed(self, state: GameState, actions: list[Action]) -> list[Action]:
-        """The actions not yet chosen in this position (all of them if none is left)."""
-        tried = self.tried.get(self.key(state))
+    def allowed(self, state: GameState, actions: list[Action], key: bytes | None = None
+                ) -> list[Action]:
+        """The actions not yet chosen in this position (all of them if none is left);
+        ``key`` is the position's :meth:`key` when the caller has it already."""
+        tried = self.tried.get(key or self.key(state))
         if not tried:
             return actions
         fresh = [a for a in actions if a.text not in tried]
         return fresh or actions
 
-    def record(self, state: GameState, action: Action) -> None:
-        self.tried.setdefault(self.key(state), set()).add(action.text)
+    def record(self, state: GameState, action: Action, key: bytes | None = None) -> None:
+        self.tried.setdefault(key or self.key(state), set()).add(action.text)

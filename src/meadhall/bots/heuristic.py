@@ -19,6 +19,19 @@ from meadhall.core.rng import Rng
 TIE = 1e-9
 
 
+def _plain_copy(state: GameState, gen: Rng) -> GameState:
+    """What :func:`search_copy` gives for a game with no hidden information of its own, the
+    generator ``gen`` already split from the bot's."""
+    copy = state.clone()
+    copy.chance.rng = gen
+    copy._checkpoint = None
+    copy.chance.mode = "seeded"
+    copy.chance.queue.clear()
+    copy._scratch = True
+    copy.log = []
+    return copy
+
+
 class HeuristicBot:
     """Greedy on ``Game.evaluate`` one decision ahead, averaged over ``samples`` futures."""
 
@@ -43,23 +56,63 @@ class HeuristicBot:
             # Only a game's own ordering says which actions are worth the search: without
             # one, every action is tried.
             actions = game.order_actions(state, actions)[: self.width]
-        totals = [0.0] * len(actions)
-        for _ in range(self.samples):
-            base = search_copy(state, self.rng)
-            for i, action in enumerate(actions):
-                look = base.clone() if i < len(actions) - 1 else base
-                look.apply(action)
-                follow_defaults(look)
-                totals[i] += game.evaluate(look)
+        n = len(actions)
+        totals = [0.0] * n
+        first = [0.0] * n
+        # A look-ahead that drew no random number (no die, no card) comes out the same on
+        # every sampled future (they differ only in what chance decides), so it is run once
+        # and its value counted for each sample: the same sums, a fraction of the work.
+        fixed = [False] * n
+        # Without hidden information of its own, a game's sampled futures differ only in the
+        # generator (determinizing just reseeds it): an action whose own steps drew nothing
+        # leads to the same position on every future, so later samples start from a copy of
+        # it with their generator instead of applying the action again; a sample with
+        # nothing left to look at only advances the bot's generator as determinizing would,
+        # so that its later choices stay the same.
+        plain = type(state)._determinize is GameState._determinize
+        settled: list[GameState | None] = [None] * n
+        for k in range(self.samples):
+            todo = [i for i in range(n) if not fixed[i]]
+            if plain:
+                gen = self.rng.split()
+                base: GameState | None = None
+            else:
+                base = search_copy(state, self.rng)
+            fresh = [i for i in todo if settled[i] is None]
+            last = fresh[-1] if fresh else -1
+            for i in range(n):
+                if fixed[i]:
+                    totals[i] += first[i]
+                    continue
+                ready = settled[i]
+                drawn = Rng.draws
+                if ready is not None:
+                    look = ready.clone() if k < self.samples - 1 else ready
+                    look.chance.rng = gen.clone()
+                else:
+                    if base is None:
+                        base = _plain_copy(state, gen)
+                    look = base.clone() if i != last else base
+                    look.apply(actions[i])
+                    follow_defaults(look)
+                own = Rng.draws == drawn
+                v = game.evaluate(look)  # never changes the state (Game.evaluate)
+                if k == 0:
+                    first[i] = v
+                    fixed[i] = Rng.draws == drawn
+                    if plain and own and not fixed[i] and self.samples > 1:
+                        settled[i] = look
+                totals[i] += v
         return [(a, t / self.samples) for a, t in zip(actions, totals, strict=True)]
 
     def choose(self, state: GameState) -> Action:
         actions = legal_or_fail(state)
         if len(actions) == 1:
             return actions[0]
-        scored = self.scores(state, self.repetition.allowed(state, actions))
+        key = self.repetition.key(state)
+        scored = self.scores(state, self.repetition.allowed(state, actions, key))
         best = max(s for _, s in scored)
         ties = [a for a, s in scored if s >= best - TIE]
         choice = ties[0] if len(ties) == 1 else ties[self.rng.below(len(ties))]
-        self.repetition.record(state, choice)
+        self.repetition.record(state, choice, key)
         return choice

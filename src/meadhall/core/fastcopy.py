@@ -2,7 +2,8 @@
 
 Handles the building blocks states are made of: primitives, lists, dicts, sets, tuples,
 slotted/plain dataclasses and objects with a ``clone()`` method. Objects whose class sets
-``__shared__ = True`` (content: maps, cards, figures) are shared, never copied.
+``__shared__ = True`` (content: maps, cards, figures) are shared, never copied; a class may
+give its own copy function as a static method ``__fastcopy__``.
 
 Each type gets its own copy function the first time it is seen (dataclasses get one generated
 from their fields), so a copy is one dictionary lookup per object plus the copy itself.
@@ -98,6 +99,8 @@ def _copier(t: type, sample: Any) -> Callable[[Any], Any]:
     f: Callable[[Any], Any]
     if t in _ATOMIC or getattr(t, "__shared__", False):
         f = _same
+    elif "__fastcopy__" in t.__dict__:  # a class's own copier (it knows its fields' types)
+        f = t.__dict__["__fastcopy__"]
     elif t is list:
         f = _list
     elif t is dict:

@@ -26,6 +26,7 @@ DIAGONAL: tuple[Sq, ...] = ((1, -1), (1, 1), (-1, 1), (-1, -1))
 KING: tuple[Sq, ...] = ORTHOGONAL + DIAGONAL
 
 
+@lru_cache(maxsize=4096)
 def col_name(x: int) -> str:
     """Column letters: 0 → A, 25 → Z, 26 → AA."""
     s = ""
@@ -36,6 +37,7 @@ def col_name(x: int) -> str:
     return s
 
 
+@lru_cache(maxsize=4096)
 def name(s: Sq) -> str:
     """Printed name of a square: column letter(s) then row number from 1."""
     return f"{col_name(s[0])}{s[1] + 1}"

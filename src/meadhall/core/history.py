@@ -168,11 +168,18 @@ class History:
             raise ContentError(source, "history.base", "must be a saved position")
         if not isinstance(steps, list):
             raise ContentError(source, "history.steps", "must be a list")
+        from meadhall import games
+
         h = cls.__new__(cls)
         h.practice = bool(data.get("practice", False))
         h.base = base
         h.steps = [Step.from_json(s, f"{source}: history.steps[{i}]")
                    for i, s in enumerate(steps)]
+        game_id = base.get("game")
+        if isinstance(game_id, str) and game_id in games.ids():
+            retired = games.get(game_id).retired
+            h.steps = [Step(retired.map(s.text), s.seat, s.random, s.kind)
+                       if s.kind == "act" else s for s in h.steps]
         return h
 
     def follows(self, state: GameState) -> bool:

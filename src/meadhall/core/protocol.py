@@ -25,6 +25,7 @@ from meadhall.core.rng import Rng
 
 if TYPE_CHECKING:
     from meadhall.core.draw import Scene
+    from meadhall.core.migrate import Retired
 
 POSITION_FORMAT = "meadhall/position"
 POSITION_VERSION = 1
@@ -203,6 +204,83 @@ CONCEDE = "!concede "
 action such as ``force door`` can never be mistaken for one on replay."""
 
 
+def fresh_future(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A save without a seed (``seed`` null, a seat's download) given a fresh one, drawn from
+    the system's entropy, for the game and for its undo history's base alike (so the history
+    still leads to the position); the generator then starts from that seed. Other saves are
+    returned unchanged."""
+    out = dict(data)
+    if out.get("seed", 0) is not None:
+        return out
+    import secrets
+
+    out["seed"] = secrets.randbelow(2**63)
+    chance = out.get("chance")
+    if isinstance(chance, dict):
+        out["chance"] = {k: v for k, v in chance.items() if k != "rng"}
+    hist = out.get("history")
+    if isinstance(hist, dict) and isinstance(hist.get("base"), dict) \
+            and hist["base"].get("seed", 0) is None:
+        base = dict(hist["base"])
+        base["seed"] = out["seed"]
+        if isinstance(base.get("chance"), dict):
+            base["chance"] = {k: v for k, v in base["chance"].items() if k != "rng"}
+        out["history"] = {**hist, "base": base}
+    return out
+
+
+def without_future(data: Mapping[str, Any]) -> dict[str, Any]:
+    """A save with its seed and generator state taken out (``seed`` null; the history's base
+    likewise), so that whoever holds it cannot foresee a roll or a draw; loaded, it draws a
+    future of its own (:func:`fresh_future`)."""
+    out = dict(data)
+    out["seed"] = None
+    if isinstance(out.get("chance"), dict):
+        out["chance"] = {k: v for k, v in out["chance"].items() if k != "rng"}
+    hist = out.get("history")
+    if isinstance(hist, dict) and isinstance(hist.get("base"), dict):
+        out["history"] = {**hist, "base": without_future(
+            {k: v for k, v in hist["base"].items() if k != "history"})}
+    return out
+
+
+SAVE_KEYS = ("history", "journal", "revision")
+"""Keys only a save has (not a hand-written position): a save is checked for completeness."""
+
+
+def check_complete(data: Mapping[str, Any], state: GameState, source: str) -> None:
+    """Refuse a save of this version that lacks a field its game writes (``chance.rng``,
+    ``position.minions.A1.damage``...): it was damaged, and a default in the field's place
+    would make a different game. A hand-written position may leave fields out; a save may
+    not. ``conceded`` (newer than some saves) and ``chance.rng`` (a seat's download) may be
+    missing."""
+    written = state.to_json()
+    written.pop("conceded", None)
+    written["chance"].pop("rng", None)  # a seat's download holds none (fresh_future)
+    gap = _missing(data, written, "")
+    if gap is not None:
+        raise ContentError(source, gap[1:], "missing: every save holds it (a damaged save; "
+                           "a hand-written position may leave it out)")
+
+
+def _missing(given: Any, written: Any, path: str) -> str | None:
+    """The first field ``written`` (a position as the game writes it) holds that ``given``
+    (the loaded one) lacks, as a dotted path; None when none is missing."""
+    if isinstance(written, dict) and isinstance(given, dict):
+        for k, v in written.items():
+            if k not in given:
+                return f"{path}.{k}"
+            gap = _missing(given[k], v, f"{path}.{k}")
+            if gap is not None:
+                return gap
+    elif isinstance(written, list) and isinstance(given, list) and len(written) == len(given):
+        for i, (g, w) in enumerate(zip(given, written, strict=True)):
+            gap = _missing(g, w, f"{path}.{i}")
+            if gap is not None:
+                return gap
+    return None
+
+
 class GameState(ABC):
     """Base of every game's state. Mutable; :meth:`clone` before searching.
 
@@ -226,6 +304,9 @@ class GameState(ABC):
 
     _checkpoint: tuple[GameState | Game, int] | None = None
     _legal_memo: set[str] | None = None
+    _scratch: bool = False
+    """A search bot's look-ahead copy (``bots.base.search_copy``): thrown away after use, so
+    its steps keep no undo checkpoint (an error leaves it broken, and the bot raises)."""
 
     def _init_base(self, content: Any, setup: dict[str, Any], seed: int,
                    chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -414,12 +495,31 @@ class GameState(ABC):
         # person or a test that edited the state by hand, is checked against the rules again.
         memo = self.__dict__.pop("_legal_memo", None)
         if not (memo is not None and action.__class__ is Action
-                and _ACTIONS.get(text) is action and text in memo) \
-                and text not in self._legal():
-            raise self._why_illegal(text) or IllegalAction(
-                self.game, None, f"{text!r} is not a legal action now "
-                f"({self._prompt_hint()})")
+                and _ACTIONS.get(text) is action and text in memo):
+            legal = self._legal()
+            if text not in legal:
+                # A script written against a retired text still works (core.migrate).
+                from meadhall import games
+
+                now = next((t for t in games.get(self.game).retired.candidates(text)
+                            if t in legal), None)
+                if now is None:
+                    raise self._why_illegal(text) or IllegalAction(
+                        self.game, None, f"{text!r} is not a legal action now "
+                        f"({self._prompt_hint()})")
+                text = now
         return self._run_atomic(text, [])
+
+    def take_default(self) -> list[Event] | None:
+        """Take the automatic default of the players' choice now, as ``auto_choices`` would
+        (the engine offers it, so it is not checked against the rules again); ``None`` when
+        no players' choice with a default is open (or table mode waits for a result)."""
+        if self.pending is not None:
+            return None
+        d = self.decision()
+        if d is None or d.seat != PLAYERS or d.default is None:
+            return None
+        return self._run_atomic(d.default, [])
 
     def at_question(self) -> Self | None:
         """While table mode waits for a result: a copy of the game as the automated steps left
@@ -573,12 +673,18 @@ class GameState(ABC):
         self._legal_memo = None
         if results or self.chance.mode == "table" or self.chance.queue:
             return self._run_snapshot(text, results, shown)
+        if self._scratch:
+            events: list[Event] = []
+            self._run(text, events)
+            if text != START:
+                self.log.append(text)
+            return events
         ck = self.__dict__.get("_checkpoint")
         if ck is None or (not isinstance(ck[0], Game) and (
                 len(self.log) - ck[1] >= self.CHECKPOINT_EVERY or ck[1] > len(self.log))):
             self._checkpoint = None
             self._checkpoint = (self.clone(), len(self.log))
-        events: list[Event] = []
+        events = []
         try:
             self._run(text, events)
         except BaseException:
@@ -739,6 +845,32 @@ class Game(ABC):
         validation refuses with the same message. Default: nothing beyond the schema."""
         return None
 
+    @property
+    def retired(self) -> Retired:
+        """This game's table of retired action texts (``retired.json`` beside its package,
+        see :mod:`meadhall.core.migrate`), read on first use."""
+        cached = self.__dict__.get("_retired")
+        if cached is None:
+            import sys
+            from pathlib import Path
+
+            from meadhall.core.migrate import Retired
+
+            folder = Path(sys.modules[type(self).__module__].__file__ or ".").parent
+            cached = self.__dict__["_retired"] = Retired.read(folder / "retired.json",
+                                                              self.retired_names)
+        return cached
+
+    def retired_names(self) -> Mapping[str, str]:
+        """Content ids and the names today's action texts use for them (``runic_talisman`` →
+        ``Runic Talisman``), for the ``{part:name}`` templates of retired texts. Default:
+        none."""
+        return {}
+
+    def migrate_action(self, text: str) -> str:
+        """The current text of a logged action (itself unless it was retired)."""
+        return self.retired.map(text)
+
     def position_model(self) -> type[Any] | None:
         """The pydantic model of this game's ``position`` object, when it has one."""
         return None
@@ -771,6 +903,7 @@ class Game(ABC):
         """Rebuild a state from setup, seed and action log."""
         state = self.new_game(setup, seed, chance, auto_choices)
         for entry in log:
+            # A retired text is mapped by apply itself (the candidate legal here).
             if entry.startswith(FORCE):
                 state.force(entry[len(FORCE):])
             elif entry.startswith(CONCEDE.strip()):
@@ -783,15 +916,27 @@ class Game(ABC):
         """Load a save or a hand-written position (see docs/formats.md)."""
         if data.get("game") != self.id:
             raise ContentError(source, "game", f"expected {self.id!r}, found {data.get('game')!r}")
+        fmt = data.get("format", POSITION_FORMAT)
+        if fmt != POSITION_FORMAT:
+            raise ContentError(source, "format", f"must be {POSITION_FORMAT!r}, not {fmt!r}")
         version = data.get("version", POSITION_VERSION)
-        if version != POSITION_VERSION:
-            raise ContentError(source, "version", f"position format version {version} is not "
+        if type(version) is not int or version != POSITION_VERSION:
+            raise ContentError(source, "version", f"position format version {version!r} is not "
                                f"supported (this meadhall reads {POSITION_VERSION})")
-        sv = data.get("state_version", self.state_cls.STATE_VERSION)
-        if sv != self.state_cls.STATE_VERSION:
-            raise ContentError(source, "state_version", f"{self.id} state version {sv} is not "
-                               f"supported (this meadhall reads {self.state_cls.STATE_VERSION})")
+        from meadhall.core.migrate import migrate_position
+
+        current = data.get("state_version", self.state_cls.STATE_VERSION) \
+            == self.state_cls.STATE_VERSION
+        data = migrate_position(self.id, self.state_cls.STATE_VERSION, data, source)
         seed = data.get("seed", 0)
+        if seed is None:
+            # A seat's download (docs/server.md): no seed, no generator state. It plays on
+            # from its position with a future of its own.
+            if "position" not in data:
+                raise ContentError(source, "seed", "null (a save without its future) needs "
+                                   "its position: the log cannot be replayed without a seed")
+            data = fresh_future(data)
+            seed = data["seed"]
         if type(seed) is not int or not 0 <= seed < 2**63:
             raise ContentError(source, "seed", "must be an integer from 0 to 2**63 - 1")
         chance = data.get("chance")
@@ -815,9 +960,14 @@ class Game(ABC):
             log = []
         if not isinstance(log, list) or not all(isinstance(x, str) for x in log):
             raise ContentError(source, "log", "must be a list of action strings")
+        log = self.retired.map_log(log)
         conceded = data.get("conceded")
         if conceded is not None and not isinstance(conceded, str):
             raise ContentError(source, "conceded", "must be null or the reason, a string")
+        if "position" not in data and "log" not in data:
+            raise ContentError(source, "position", "missing: a save holds its position or its "
+                               "log (the actions since setup; [] for a game not begun), and "
+                               "this one holds neither")
         if "position" not in data:
             # Setup, seed and log only: the game is rebuilt by replaying it.
             try:
@@ -835,6 +985,7 @@ class Game(ABC):
             state.log = list(log)
             if data.get("pending"):
                 state.pending = Pending.from_json(data["pending"])
+                state.pending.action = self.retired.map(state.pending.action)
                 if mode != "table":
                     raise ContentError("", "pending", "only a table-mode game waits for a "
                                        "result")
@@ -848,4 +999,6 @@ class Game(ABC):
                                e.reason) from None
         except (KeyError, TypeError, ValueError, AttributeError, IndexError) as e:
             raise ContentError(source, "position", f"{type(e).__name__}: {e}") from None
+        if current and any(k in data for k in SAVE_KEYS):
+            check_complete(data, state, source)
         return state

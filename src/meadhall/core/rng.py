@@ -27,6 +27,10 @@ class Rng:
 
     __slots__ = ("state",)
 
+    draws: int = 0
+    """Numbers drawn by every generator of this process so far: a search bot compares it
+    before and after a look-ahead to know whether chance played any part in it."""
+
     def __init__(self, seed: int = 0) -> None:
         # Mix the seed so nearby seeds give unrelated streams.
         self.state = 0
@@ -58,6 +62,7 @@ class Rng:
         return self.state
 
     def _next(self) -> int:
+        Rng.draws += 1
         old = self.state
         self.state = (old * _MULT + _INC) & _MASK64
         xorshifted = (((old >> 18) ^ old) >> 27) & 0xFFFFFFFF

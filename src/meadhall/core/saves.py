@@ -23,7 +23,7 @@ from typing import Any
 
 from meadhall.core.errors import ContentError, MeadhallError, SaveError
 from meadhall.core.history import History
-from meadhall.core.protocol import GameState
+from meadhall.core.protocol import GameState, fresh_future
 
 try:
     import fcntl
@@ -140,7 +140,10 @@ class Save:
 
     @classmethod
     def from_json(cls, data: dict[str, Any], source: str) -> Save:
-        """Load a save (or a plain position: empty journal, history starting here)."""
+        """Load a save (or a plain position: empty journal, history starting here). A save
+        without its seed (a seat's download from the browser table) draws a future of its
+        own (:func:`~meadhall.core.protocol.fresh_future`)."""
+        data = fresh_future(data)
         state = GameState.from_json(data, source=source)
         journal = data.get("journal") or []
         if not isinstance(journal, list) or not all(

@@ -10,13 +10,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
+import math
 from collections import Counter
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Body, Depends, FastAPI, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi import (
+    Body,
+    Depends,
+    FastAPI,
+    Header,
+    Query,
+    Request,
+    WebSocket,
+    WebSocketDisconnect,
+)
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
@@ -72,6 +83,9 @@ class NewTable(BaseModel):
                                "automatic defaults")
     one_page: bool = Field(default=False, description="the first seat plays every seat from "
                            "one page (each seat's own player takes it back with its link)")
+    public: bool = Field(default=False, description="list the table to everyone (the "
+                         "lobby, GET /api/tables); otherwise only browsers holding one of its "
+                         "seats list it")
 
 
 class Created(BaseModel):
@@ -113,6 +127,11 @@ class SeatIn(BaseModel):
                         "'bot:<name>' or 'seat:<seat>'")
 
 
+class PublicIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    public: bool
+
+
 class TableState(BaseModel):
     """What a seat or a spectator sees of a table."""
 
@@ -151,6 +170,9 @@ class TableSummary(BaseModel):
     updated: float
     setup: dict[str, Any]
     seats: list[str]
+    public: bool = False
+    seat: str | None = Field(default=None, description="the seat one of the given tokens "
+                             "opens at this table (null: listed because it is public)")
 
 
 class Problem(BaseModel):
@@ -241,13 +263,7 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
             return JSONResponse({"detail": f"not saved, so not done: {exc}"}, status_code=503)
         return JSONResponse({"detail": str(exc)}, status_code=422)
 
-    @app.middleware("http")
-    async def limit_body(request: Request, call_next: Any) -> Response:
-        size = request.headers.get("content-length")
-        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
-            return JSONResponse({"detail": f"request body too large (at most {MAX_BODY} "
-                                 "bytes)"}, status_code=413)
-        return await call_next(request)
+    app.add_middleware(BodyGuard)
 
     def seat_for(t: Table, cred: HTTPAuthorizationCredentials | None) -> str | None:
         return t.seat_of_token(_token(cred))
@@ -270,25 +286,51 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
 
     @app.get("/api/tables", response_model=list[TableSummary], tags=["tables"],
              responses=ERRORS)
-    def list_tables(limit: Annotated[int, Query(ge=1, le=500)] = 50) -> list[dict[str, Any]]:
-        """Recent tables (no seat tokens: joining needs a seat link)."""
+    def list_tables(limit: Annotated[int, Query(ge=1, le=500)] = 50,
+                    seats: Annotated[str | None, Header(
+                        alias="X-Meadhall-Seats", max_length=20_000,
+                        description="the seat tokens this browser holds, comma-separated")
+                    ] = None) -> list[dict[str, Any]]:
+        """Recent tables this browser holds a seat at (the tokens of ``X-Meadhall-Seats``)
+        and those a host made public; no seat tokens in the answer (joining needs a seat
+        link). Without tokens: the public tables only."""
+        tokens = {t.strip() for t in (seats or "").split(",") if t.strip()}
         out = []
-        for r in store.tables(limit):
+        for r, seat in store.listed(tokens, limit):
             try:
                 title = games.get(r.game).title
             except games.UnknownGame:
                 title = r.game
             out.append({"id": r.id, "game": r.game, "title": title, "version": r.version,
                         "result": r.result, "updated": r.updated, "setup": r.setup,
-                        "seats": list(r.tokens)})
+                        "seats": list(r.tokens), "public": r.public, "seat": seat})
         return out
+
+    @app.post("/api/tables/{table_id}/public", response_model=TableSummary, tags=["tables"],
+              responses=ERRORS)
+    def set_public(table_id: str, body: PublicIn, cred: Annotated[
+            HTTPAuthorizationCredentials | None, Depends(bearer)] = None) -> dict[str, Any]:
+        """A seat lists the table to everyone (``public``: true) or only to the browsers
+        holding its seats (false). Watching never needs it: the spectator link works either
+        way."""
+        t = tables.get(table_id)
+        seat = seat_for(t, cred)
+        if seat is None:
+            raise Forbidden("a seat link is needed to list a table to everyone")
+        store.set_public(table_id, body.public)
+        t.row.public = body.public
+        r = t.row
+        return {"id": r.id, "game": r.game, "title": t.game.title, "version": t.version,
+                "result": r.result, "updated": r.updated, "setup": r.setup,
+                "seats": list(r.tokens), "public": r.public, "seat": seat}
 
     @app.post("/api/tables", response_model=Created, status_code=201, tags=["tables"],
               responses=ERRORS)
     def create_table(body: NewTable, request: Request) -> dict[str, Any]:
         """Set up a new table; returns one token per seat and the spectator link."""
         t = tables.create(body.game, body.setup, body.seed, body.practice,
-                          "table" if body.table_mode else "seeded", body.auto_choices)
+                          "table" if body.table_mode else "seeded", body.auto_choices,
+                          public=body.public)
         if body.one_page:
             tables.hold_all(t)
         return _created(t, str(request.base_url))
@@ -300,7 +342,8 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         """Start a new table from a save; a corrupt, foreign or inconsistent save is refused
         and nothing existing is touched."""
         data = parse_import(body)
-        practice = bool((data.get("history") or {}).get("practice", False))
+        hist = body.get("history")
+        practice = bool(hist.get("practice", False)) if isinstance(hist, dict) else False
         t = tables.create(str(data["game"]), data.get("setup"), data.get("seed"), practice,
                           base=data)
         return _created(t, str(request.base_url))
@@ -489,9 +532,127 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
 
 
 def _jsonable(errors: Any) -> Any:
-    import json
+    """Validation errors made safe to send back: the input they echo may hold what JSON
+    cannot carry (NaN, Infinity, a lone surrogate), which is written out as text."""
 
-    return json.loads(json.dumps(errors, default=str))
+    def clean(x: Any) -> Any:
+        if isinstance(x, float) and not math.isfinite(x):
+            return str(x)
+        if isinstance(x, str):
+            return x.encode("utf-8", "backslashreplace").decode("utf-8")
+        if isinstance(x, dict):
+            return {clean(str(k)): clean(v) for k, v in x.items()}
+        if isinstance(x, (list, tuple)):
+            return [clean(v) for v in x]
+        if x is None or isinstance(x, (bool, int)):
+            return x
+        return clean(str(x))
+
+    return clean(errors)
+
+
+def _reject_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number JSON can carry")
+
+
+def body_problem(body: bytes) -> str | None:
+    """What makes a request body unfit, in a sentence naming where (None: it is fine): not
+    UTF-8, a JSON syntax error (line and column), NaN or Infinity, or a lone surrogate."""
+    if not body.strip():
+        return None
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"the body is not UTF-8 text (byte {e.start})"
+    try:
+        data = json.loads(text, parse_constant=_reject_constant)
+    except json.JSONDecodeError as e:
+        return f"the body is not valid JSON: line {e.lineno} column {e.colno}: {e.msg}"
+    except ValueError as e:
+        return f"body: {e}"
+    except RecursionError:
+        return "body: nested too deeply"
+    where = _surrogate_at(data, "body")
+    return f"{where}: holds a lone surrogate (\\ud800-\\udfff), which is not text" \
+        if where else None
+
+
+def _surrogate_at(x: Any, path: str) -> str | None:
+    stack = [(x, path)]
+    while stack:
+        v, p = stack.pop()
+        if isinstance(v, str):
+            try:
+                v.encode("utf-8")
+            except UnicodeEncodeError:
+                return p
+        elif isinstance(v, dict):
+            for k, w in v.items():
+                try:
+                    k.encode("utf-8")
+                except UnicodeEncodeError:
+                    return p
+                stack.append((w, f"{p}.{k}"))
+        elif isinstance(v, list):
+            stack.extend((w, f"{p}.{i}") for i, w in enumerate(v))
+    return None
+
+
+class BodyGuard:
+    """Reads a request's body before the app does, on the stream (chunked or not): more than
+    :data:`MAX_BODY` bytes is refused with 413 as soon as it is exceeded; a body that is not
+    JSON a table can keep (a syntax error, NaN, Infinity, a lone surrogate) with 422 naming
+    where. The app then reads the body from memory."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope.get("method") in ("GET", "HEAD", "OPTIONS"):
+            await self.app(scope, receive, send)
+            return
+        size = dict(scope.get("headers") or []).get(b"content-length")
+        if size is not None and (not size.isdigit() or int(size) > MAX_BODY):
+            await _refuse(send, 413, f"request body too large (at most {MAX_BODY} bytes)")
+            return
+        chunks: list[bytes] = []
+        total = 0
+        while True:
+            msg = await receive()
+            if msg["type"] == "http.disconnect":
+                return
+            part = msg.get("body", b"")
+            total += len(part)
+            if total > MAX_BODY:
+                await _refuse(send, 413, f"request body too large (at most {MAX_BODY} bytes)")
+                return
+            chunks.append(part)
+            if not msg.get("more_body", False):
+                break
+        body = b"".join(chunks)
+        problem = body_problem(body)
+        if problem is not None:
+            await _refuse(send, 422, problem)
+            return
+        sent = False
+
+        async def replay() -> dict[str, Any]:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return dict(await receive())
+
+        await self.app(scope, replay, send)
+
+
+async def _refuse(send: Any, status: int, detail: str) -> None:
+    payload = json.dumps({"detail": detail}).encode()
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json"),
+                            (b"content-length", str(len(payload)).encode()),
+                            (b"connection", b"close")]})
+    await send({"type": "http.response.body", "body": payload})
 
 
 def _seat_or_none(t: Table, header: str | None) -> str | None:

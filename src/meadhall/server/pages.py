@@ -51,7 +51,7 @@ def lobby(tables: Tables, store: Store) -> str:
     order = sorted(info, key=lambda g: g["id"] == "toy")
     options = "".join(f'<option value="{_e(g["id"])}">{_e(g["title"])}</option>' for g in order)
     recent = []
-    for r in store.tables(30):
+    for r, _ in store.listed(set(), 30):  # public tables; lobby.js adds this browser's own
         try:
             title = games.get(r.game).title
         except games.UnknownGame:

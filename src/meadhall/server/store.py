@@ -39,7 +39,8 @@ CREATE TABLE IF NOT EXISTS tables (
     version INTEGER NOT NULL DEFAULT 0,
     result TEXT NOT NULL DEFAULT 'ongoing',
     title TEXT NOT NULL DEFAULT '',
-    start TEXT
+    start TEXT,
+    public INTEGER NOT NULL DEFAULT 0
 );
 CREATE TABLE IF NOT EXISTS log (
     table_id TEXT NOT NULL REFERENCES tables(id),
@@ -89,6 +90,9 @@ class TableRow:
     start: list[dict[str, Any]] | None = None
     """The events of the automated setup steps (``Game.start``), shown as the first step;
     ``None`` for an imported table and for tables stored before they were kept."""
+    public: bool = False
+    """Listed to everyone (``GET /api/tables``, the lobby): a host's choice; otherwise a table
+    is listed only to the browsers holding one of its seats."""
 
 
 @dataclass(slots=True)
@@ -118,6 +122,9 @@ class Store:
             cols = {r[1] for r in self.db.execute("PRAGMA table_info(tables)")}
             if "start" not in cols:  # a database from before setup events were kept
                 self.db.execute("ALTER TABLE tables ADD COLUMN start TEXT")
+            if "public" not in cols:  # a database from before tables could be listed
+                self.db.execute("ALTER TABLE tables ADD COLUMN public INTEGER NOT NULL "
+                                "DEFAULT 0")
         except (sqlite3.Error, OSError) as e:
             raise StoreError(f"{self.path}: cannot open the table database: {e}") from None
         self.lock = threading.RLock()
@@ -146,13 +153,13 @@ class Store:
         with self._write() as db:
             db.execute(
                 "INSERT INTO tables (id, game, setup, seed, chance, practice, auto_choices, "
-                "base, tokens, created, updated, version, result, title, start) "
-                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "base, tokens, created, updated, version, result, title, start, public) "
+                "VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 (row.id, row.game, json.dumps(row.setup), row.seed, row.chance,
                  int(row.practice), int(row.auto_choices),
                  json.dumps(row.base) if row.base is not None else None, json.dumps(row.tokens),
                  row.created, row.updated, row.version, row.result, row.title,
-                 json.dumps(row.start) if row.start is not None else None))
+                 json.dumps(row.start) if row.start is not None else None, int(row.public)))
 
     def append(self, table_id: str, entry: LogRow, result: str,
                snapshot: dict[str, Any] | None = None) -> None:
@@ -171,13 +178,13 @@ class Store:
     def table(self, table_id: str) -> TableRow | None:
         with self.lock:
             r = self.db.execute("SELECT id, game, setup, seed, chance, practice, auto_choices, "
-                                "base, tokens, created, updated, version, result, title, start "
-                                "FROM tables WHERE id = ?", (table_id,)).fetchone()
+                                "base, tokens, created, updated, version, result, title, start, "
+                                "public FROM tables WHERE id = ?", (table_id,)).fetchone()
         if r is None:
             return None
         return TableRow(r[0], r[1], json.loads(r[2]), r[3], r[4], bool(r[5]), bool(r[6]),
                         json.loads(r[7]) if r[7] else None, json.loads(r[8]), r[9], r[10],
-                        r[11], r[12], r[13], json.loads(r[14]) if r[14] else None)
+                        r[11], r[12], r[13], json.loads(r[14]) if r[14] else None, bool(r[15]))
 
     def tables(self, limit: int = 200) -> list[TableRow]:
         """The most recently played tables first."""
@@ -185,6 +192,29 @@ class Store:
             ids = [r[0] for r in self.db.execute(
                 "SELECT id FROM tables ORDER BY updated DESC LIMIT ?", (limit,))]
         return [t for t in (self.table(i) for i in ids) if t is not None]
+
+    def listed(self, tokens: set[str], limit: int = 50) -> list[tuple[TableRow, str | None]]:
+        """The most recently played tables that are public or hold a seat whose token is in
+        ``tokens``, each with the seat the tokens open there (None: public only)."""
+        out: list[tuple[str, str | None]] = []
+        with self.lock:
+            for tid, raw, public in self.db.execute(
+                    "SELECT id, tokens, public FROM tables ORDER BY updated DESC"):
+                seat = None
+                if tokens:
+                    seat = next((s for s, tok in json.loads(raw).items() if tok in tokens),
+                                None)
+                if seat is not None or public:
+                    out.append((tid, seat))
+                    if len(out) >= limit:
+                        break
+        rows = [(self.table(i), seat) for i, seat in out]
+        return [(r, seat) for r, seat in rows if r is not None]
+
+    def set_public(self, table_id: str, public: bool) -> None:
+        """List the table to everyone, or only to its seats' browsers."""
+        with self._write() as db:
+            db.execute("UPDATE tables SET public = ? WHERE id = ?", (int(public), table_id))
 
     def log(self, table_id: str, after: int = 0) -> list[LogRow]:
         """The log rows with ``seq`` greater than ``after``, in order."""

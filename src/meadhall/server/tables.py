@@ -9,6 +9,7 @@ device whether it is acting on what it last saw.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import json
 import logging
@@ -17,6 +18,7 @@ import threading
 import time
 import zlib
 from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -24,9 +26,22 @@ from meadhall import games
 from meadhall.bots.base import Bot, BotError
 from meadhall.bots.registry import KINDS, check_spec, make_bot
 from meadhall.bots.seats import bot_to_move
-from meadhall.core.errors import ContentError, IllegalAction, MeadhallError
+from meadhall.core.errors import (
+    ContentError,
+    IllegalAction,
+    MeadhallError,
+    RuleNotImplemented,
+)
 from meadhall.core.history import History
-from meadhall.core.protocol import CHANCE, PLAYERS, START, GameState
+from meadhall.core.protocol import (
+    CHANCE,
+    PLAYERS,
+    START,
+    GameState,
+    check_complete,
+    fresh_future,
+    without_future,
+)
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -36,7 +51,61 @@ SNAPSHOT_EVERY = 25
 JOURNAL_SHOWN = 80
 BOTS: dict[str, str] = {"random": KINDS["random"], "heuristic": KINDS["heuristic"],
                         "mcts:1s": KINDS["mcts"] + " (one second a decision)"}
-"""Bots the table offers for a seat (any spec of :mod:`meadhall.bots.registry` is accepted)."""
+"""Bots the table offers for a seat (any spec of :mod:`meadhall.bots.registry` within the
+table's budget limits is accepted: :func:`table_bot_spec`)."""
+BOT_MAX_SECONDS = 5.0
+"""The longest a bot at a table may think per decision (``mcts:5s``)."""
+BOT_MAX_ITERATIONS = 2000
+"""The most MCTS iterations per decision a bot at a table may take (``mcts:2000``)."""
+BOT_MAX_SAMPLES = 10
+"""The most sampled futures per action of the heuristic bot at a table."""
+BOT_WORKERS = 8
+"""Bots think in this many threads, so that a slow bot at one table never stalls another."""
+MAX_SETUP = 16_384
+"""The most JSON a table's setup may hold (it is listed with the table)."""
+IMPORT_TRIES = 120
+"""How many of an imported save's legal actions are tried on a copy before it is accepted."""
+
+
+def table_bot_spec(spec: str, clamp: bool = False) -> str:
+    """``spec`` if it builds a bot within the table's budget limits (at most
+    :data:`BOT_MAX_SECONDS` seconds or :data:`BOT_MAX_ITERATIONS` iterations a decision,
+    :data:`BOT_MAX_SAMPLES` samples, a rollout depth of 50); otherwise a :class:`TableError`
+    naming the limit, or with ``clamp`` the spec brought within them (a table stored before
+    the limits)."""
+    text = check_spec(spec)
+    kind, *rest = text.split(":")
+    out: list[str] = [kind]
+    for i, part in enumerate(rest):
+        key, sep, raw = part.partition("=")
+        if kind == "mcts" and i == 0 and not sep:
+            if raw.endswith("s") or key.endswith("s"):
+                secs = float(key[:-1])
+                if secs > BOT_MAX_SECONDS:
+                    if not clamp:
+                        raise TableError(f"bot {text!r}: a bot at a table thinks at most "
+                                         f"{BOT_MAX_SECONDS:g} seconds a decision "
+                                         f"(mcts:{BOT_MAX_SECONDS:g}s)")
+                    part = f"{BOT_MAX_SECONDS:g}s"
+            elif int(key) > BOT_MAX_ITERATIONS:
+                if not clamp:
+                    raise TableError(f"bot {text!r}: a bot at a table takes at most "
+                                     f"{BOT_MAX_ITERATIONS} iterations a decision "
+                                     f"(mcts:{BOT_MAX_ITERATIONS})")
+                part = str(BOT_MAX_ITERATIONS)
+        elif kind == "heuristic" and ((i == 0 and not sep) or key == "samples"):
+            n = int(raw if sep else key)
+            if n > BOT_MAX_SAMPLES:
+                if not clamp:
+                    raise TableError(f"bot {text!r}: the heuristic bot at a table samples at "
+                                     f"most {BOT_MAX_SAMPLES} futures an action")
+                part = f"samples={BOT_MAX_SAMPLES}" if sep else str(BOT_MAX_SAMPLES)
+        elif key in ("depth", "width") and sep and int(raw) > 50:
+            if not clamp:
+                raise TableError(f"bot {text!r}: {key} is at most 50 at a table")
+            part = f"{key}=50"
+        out.append(part)
+    return ":".join(out)
 
 
 class TableError(MeadhallError):
@@ -151,8 +220,13 @@ class Table:
         """The seat a token opens, ``None`` for no token (a spectator); 403 for a wrong one."""
         if not token:
             return None
+        try:
+            given = token.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate: no token is like that
+            given = b""
         for seat, tok in self.row.tokens.items():
-            if secrets.compare_digest(tok, token):
+            # bytes: compare_digest refuses str holding anything but ASCII (a TypeError)
+            if given and secrets.compare_digest(tok.encode("utf-8"), given):
                 return seat
         raise Forbidden("this seat link is not valid for this table")
 
@@ -310,7 +384,10 @@ class Table:
             self._check_version(version)
             self._check_act(seat)
             text = " ".join(action.split())
-            if text not in {a.text for a in self.state.legal_actions()}:
+            legal = {a.text for a in self.state.legal_actions()}
+            if text not in legal:  # a retired text a script still sends: its current one
+                text = next((t for t in self.game.retired.candidates(text) if t in legal), text)
+            if text not in legal:
                 # The game names the broken rule; state untouched.
                 try:
                     self.state.clone().apply(text)
@@ -356,18 +433,27 @@ class Table:
                     "nothing to undo since the last random event (dice, cards and reveals stay "
                     "as they fell)" if available == 0 else
                     f"only {available} step(s) can be undone since the last random event")
-            others = sorted(s for s in self._affected(n) if s != seat and not self._absent_ok(s, seat))
+            others = [] if self.row.practice else self._consent_needed(n, seat)
             if others:
                 return self.record("propose", seat, {"steps": n, "need": others})
             return self.record("undo", seat, {"steps": n})
 
-    def _affected(self, n: int) -> set[str]:
-        return {s for s in self.history.seats_since(n) if s in self.holders}
-
-    def _absent_ok(self, seat: str, asking: str) -> bool:
-        """Seats whose consent is implied: played by a bot, or by the seat asking."""
-        holder = self.holders.get(seat, "")
-        return holder.startswith("bot:") or holder == f"seat:{asking}"
+    def _consent_needed(self, n: int, asking: str) -> list[str]:
+        """The seats whose steps undoing ``n`` steps takes back and who must agree first: a
+        step is its seat's own unless the asking seat took it for them, and a seat handed to
+        a bot or to another player gives no consent for its owner (docs/server.md, Undo).
+        A practice table needs no one's consent."""
+        need: set[str] = set()
+        for i in self.effective[max(0, len(self.effective) - n):]:
+            e = self.journal[i]
+            owner = e.get("seat", "")
+            if owner != asking and owner in self.holders and e.get("by") != asking:
+                need.add(owner)
+        # Steps of the undo history the journal does not know (an imported game's own).
+        extra = n - min(n, len(self.effective))
+        if extra:
+            need |= {s for s in self.history.seats_since(n) if s in self.holders} - {asking}
+        return sorted(need)
 
     def answer(self, seat: str | None, agree: bool, version: int | None) -> LogRow:
         with self.lock:
@@ -395,7 +481,7 @@ class Table:
                                f"{', '.join(self.seats)})")
             if holder.startswith("bot:"):
                 try:
-                    check_spec(holder[4:])
+                    table_bot_spec(holder[4:])
                 except BotError as e:
                     raise TableError(str(e)) from None
             elif holder.startswith("seat:"):
@@ -422,8 +508,14 @@ class Table:
             spec = holder[4:]
             bot = self.bots.get(seat)
             if bot is None or getattr(bot, "spec", spec) != spec:
+                try:
+                    bounded = table_bot_spec(spec, clamp=True)
+                except MeadhallError:
+                    continue  # a holder no bot of today answers to: its people take over
                 bot = self.bots[seat] = make_bot(
-                    spec, (self.row.seed * 1_000_003 + zlib.crc32(seat.encode())) & 0x7FFFFFFF)
+                    bounded, (self.row.seed * 1_000_003 + zlib.crc32(seat.encode()))
+                    & 0x7FFFFFFF)
+                bot.spec = spec  # the holder's name for it, even when its budget was cut
             out[seat] = bot
         return out
 
@@ -507,15 +599,18 @@ class Table:
                 "setup": self.row.setup, "chance": self.row.chance,
             }
 
-    def save(self) -> dict[str, Any]:
-        """The position JSON of docs/formats.md, with the undo history and the journal."""
+    def save(self, full: bool = False) -> dict[str, Any]:
+        """The position JSON of docs/formats.md, with the undo history and the journal: a
+        seat's download, without the seed and the generator's state (whoever holds them could
+        foresee every roll and draw; resumed elsewhere, the game draws its own future).
+        ``full`` keeps them (the server's own copies)."""
         with self.lock:
             data = self.state.to_json()
             data["history"] = self.history.to_json()
             data["journal"] = [{"action": e.get("label") or e.get("action") or e.get("text"),
                                 "events": [_event_line(x) for x in e.get("events", [])]}
                                for e in self.journal if not e["undone"]][-200:]
-            return data
+            return data if full else without_future(data)
 
     def replay_line(self) -> list[dict[str, Any]]:
         """The steps in effect from the start (undone ones left out), for the replay page."""
@@ -561,6 +656,9 @@ class Tables:
         self.bot_delay = bot_delay
         self._bot_wake = threading.Condition()
         self._bot_queue: set[str] = set()
+        self._bot_busy: set[str] = set()
+        self._bot_again: set[str] = set()
+        self._bot_pool: ThreadPoolExecutor | None = None
         self._stop = False
         self._bot_thread: threading.Thread | None = None
 
@@ -587,12 +685,15 @@ class Tables:
 
     def create(self, game_id: str, setup: dict[str, Any] | None, seed: int | None,
                practice: bool = False, chance: str = "seeded", auto_choices: bool = False,
-               base: dict[str, Any] | None = None) -> Table:
+               base: dict[str, Any] | None = None, public: bool = False) -> Table:
         """Set up a new table (never touching another); refuses a bad setup with 422."""
         try:
             game = games.get(game_id)
         except games.UnknownGame as e:
             raise TableError(str(e)) from None
+        if setup is not None and len(json.dumps(setup)) > MAX_SETUP:
+            raise TableError(f"setup: too large (at most {MAX_SETUP} characters of JSON; a "
+                             "setup names a scenario, heroes and a few options)")
         s = seed if seed is not None else secrets.randbelow(2**31)
         start: list[dict[str, Any]] | None = None
         try:
@@ -609,7 +710,7 @@ class Tables:
         row = TableRow(new_table_id(), game.id, state.setup, state.seed, state.chance.mode,
                        practice, state.auto_choices, base,
                        {seat: _new_token() for seat in state.seats()}, t_now, t_now, 0,
-                       state.outcome().result, "", start)
+                       state.outcome().result, "", start, public)
         self.store.create(row)
         table = Table(row, self.store)
         with self.lock:
@@ -639,6 +740,7 @@ class Tables:
     def start_bots(self) -> None:
         if self._bot_thread is None:
             self._stop = False
+            self._bot_pool = ThreadPoolExecutor(BOT_WORKERS, thread_name_prefix="meadhall-bot")
             self._bot_thread = threading.Thread(target=self._bot_loop, name="meadhall-bots",
                                                 daemon=True)
             self._bot_thread.start()
@@ -650,37 +752,60 @@ class Tables:
         if self._bot_thread is not None:
             self._bot_thread.join(timeout=5)
             self._bot_thread = None
+        if self._bot_pool is not None:
+            self._bot_pool.shutdown(wait=False, cancel_futures=True)
+            self._bot_pool = None
 
     def _bot_loop(self) -> None:
+        """Hand each table whose bot is to move to a worker thread, one move per table at a
+        time: a bot thinking long at one table never holds up the bots of another."""
         while True:
             with self._bot_wake:
                 while not self._bot_queue and not self._stop:
                     self._bot_wake.wait()
                 if self._stop:
                     return
-                ids = list(self._bot_queue)
+                ids = [t for t in self._bot_queue if t not in self._bot_busy]
+                self._bot_again |= self._bot_queue & self._bot_busy
                 self._bot_queue.clear()
+                self._bot_busy |= set(ids)
+            pool = self._bot_pool
             for tid in ids:
                 try:
-                    t = self.get(tid)
-                    if not t.wants_bot():
-                        continue
-                    if self.bot_delay:
-                        time.sleep(self.bot_delay)
-                    row = t.bot_move()
-                except Exception:  # noqa: BLE001 - one table's failure must not stop the others
-                    log.exception("the bot at table %s could not move", tid)
-                    continue
-                if row is not None:
-                    self.changed(tid, row.seq)
-                elif t.wants_bot():
-                    self.wake(tid)  # the table moved while the bot thought: think again
+                    assert pool is not None
+                    pool.submit(self._bot_step, tid)
+                except (RuntimeError, AssertionError):  # shutting down
+                    return
+
+    def _bot_step(self, tid: str) -> None:
+        row = None
+        again = False
+        try:
+            t = self.get(tid)
+            if t.wants_bot():
+                if self.bot_delay:
+                    time.sleep(self.bot_delay)
+                row = t.bot_move()
+                again = row is None and t.wants_bot()  # the table moved while it thought
+        except Exception:  # noqa: BLE001 - one table's failure must not stop the others
+            log.exception("the bot at table %s could not move", tid)
+        finally:
+            with self._bot_wake:
+                self._bot_busy.discard(tid)
+                again = again or tid in self._bot_again
+                self._bot_again.discard(tid)
+        if row is not None:
+            self.changed(tid, row.seq)
+        elif again:
+            self.wake(tid)
 
 
 def parse_import(data: Any) -> dict[str, Any]:
     """A save to import, checked: it must load, and its history (if any) must lead to it."""
     if not isinstance(data, dict):
         raise TableError("import: a save must be a JSON object")
+    unseeded = data.get("seed", 0) is None
+    data = fresh_future(data)
     try:
         state = GameState.from_json(data, "import")
     except MeadhallError as e:
@@ -697,6 +822,11 @@ def parse_import(data: Any) -> dict[str, Any]:
         if d is not None:
             state.seat_of(d.seat)
         state.outcome()
+        # Every action offered now can be carried out (on a copy): a mutated position that
+        # would fail inside a rule later is refused here instead.
+        for a in state.legal_actions()[:IMPORT_TRIES]:
+            with contextlib.suppress(RuleNotImplemented):  # loud, and no corruption
+                state.clone().apply(a.text)
     except MeadhallError as e:
         raise TableError(f"import refused: {e}") from None
     except Exception as e:  # noqa: BLE001 - any failure of a mutated save is its corruption
@@ -706,9 +836,17 @@ def parse_import(data: Any) -> dict[str, Any]:
     if hist is not None:
         try:
             h = History.from_json(hist, "import")
+            if isinstance(h.base, dict) and h.base.get("state_version") == \
+                    state.STATE_VERSION:
+                check_complete(h.base, GameState.from_json(h.base, "import: history.base"),
+                               "import: history.base")
         except ContentError as e:
             raise TableError(f"import refused: {e}") from None
         if not h.follows(state):
-            raise TableError("import refused: the save's undo history does not lead to its "
-                             "position (inconsistent save)")
+            if not (unseeded and h.practice and any(st.random for st in h.steps)):
+                raise TableError("import refused: the save's undo history does not lead to "
+                                 "its position (inconsistent save)")
+            # A practice table's download: its history ran through rolls of a future it no
+            # longer holds. Undo starts afresh from here.
+            data = {k: v for k, v in data.items() if k != "history"}
     return data

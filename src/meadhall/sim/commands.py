@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -64,9 +66,73 @@ def parse_bots(bot: str, bots: str | None) -> list[str]:
     return [bot.strip()]
 
 
+PROGRESS_EVERY = 10.0
+"""Seconds between the progress lines printed when stderr is not a terminal."""
+
+
+class ProgressLines:
+    """Progress for a log file or a pipe: a line every ``every`` seconds (games done of the
+    batch, games per second, time left), from a timer thread, so that a long batch whose
+    workers report rarely still shows it is alive."""
+
+    def __init__(self, err: Console, every: float = PROGRESS_EVERY,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.err, self.every, self.clock = err, every, clock
+        self.label, self.total, self.done, self.start = "", 0, 0, clock()
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+        self.thread: threading.Thread | None = None
+
+    def announce(self, label: str, n: int) -> Callable[[int], None]:
+        with self.lock:
+            self.label, self.total, self.done, self.start = label, n, 0, self.clock()
+        if self.thread is None:
+            self.thread = threading.Thread(target=self._tick, daemon=True)
+            self.thread.start()
+
+        def advance(k: int) -> None:
+            with self.lock:
+                self.done += k
+        return advance
+
+    def line(self) -> str:
+        with self.lock:
+            label, total, done = self.label, self.total, self.done
+            elapsed = max(1e-9, self.clock() - self.start)
+        rate = done / elapsed
+        if done and total > done:
+            left = (total - done) / rate
+            eta = f"about {left / 60:.0f} min left" if left >= 90 else f"about {left:.0f} s left"
+        elif total and done >= total:
+            eta = "done"
+        else:
+            eta = "time left unknown yet"
+        return f"{label}: {done}/{total} games, {rate:.2f} games/s, {eta}"
+
+    def _tick(self) -> None:
+        while not self.stop.wait(self.every):
+            self.err.print(self.line(), markup=False, highlight=False)
+
+    def close(self) -> None:
+        self.stop.set()
+        if self.thread is not None:
+            self.thread.join(timeout=1)
+
+
 @contextmanager
-def progress_bar(err: Console) -> Iterator[Announce]:
-    """A Rich progress bar on stderr; yields the ``announce`` the lab calls per batch."""
+def progress_bar(err: Console, quiet: bool = False) -> Iterator[Announce]:
+    """Progress on stderr; yields the ``announce`` the lab calls per batch: a Rich bar on a
+    terminal, a line every :data:`PROGRESS_EVERY` seconds otherwise, nothing when ``quiet``."""
+    if quiet:
+        yield lambda label, n: (lambda k: None)
+        return
+    if not err.is_terminal:
+        lines = ProgressLines(err)
+        try:
+            yield lines.announce
+        finally:
+            lines.close()
+        return
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), TimeRemainingColumn(), console=err,
                   transient=True) as bar:
@@ -87,7 +153,7 @@ def sim(out: Console, err: Console, game: str, setup: dict[str, Any], bots: list
         games: int | None, seed: int, workers: str, output: Path | None, html: Path | None,
         as_json: bool, content: list[str], sweep: str | None, until_ci: float | None,
         max_steps: int = MAX_STEPS, backend_name: str = "local",
-        ray_address: str | None = None, command: str = "") -> int:
+        ray_address: str | None = None, command: str = "", quiet: bool = False) -> int:
     """Run ``meadhall sim``; returns the exit code (1 when games failed with an error)."""
     overrides: list[Override] = [parse_override(c) for c in content]
     if games is None:
@@ -100,7 +166,7 @@ def sim(out: Console, err: Console, game: str, setup: dict[str, Any], bots: list
     if html is not None and output is None:
         output = html.with_suffix(".parquet")
     with backend(backend_name, parse_workers(workers), ray_address) as b, \
-            progress_bar(err) as announce:
+            progress_bar(err, quiet) as announce:
         result = run(plan, b, announce)
     rows = result.rows()
     if output is not None:
@@ -125,14 +191,15 @@ def sim(out: Console, err: Console, game: str, setup: dict[str, Any], bots: list
 def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
                  params: list[str], target: float, bot: str, games: int, trials: int,
                  seed: int, workers: str, confirm: int, content: list[str], as_json: bool,
-                 backend_name: str = "local", ray_address: str | None = None) -> None:
+                 backend_name: str = "local", ray_address: str | None = None,
+                 quiet: bool = False) -> None:
     """Run ``meadhall tune`` and print the trials and the best values."""
     if not params:
         raise MeadhallError("nothing to tune: give at least one --param PATH=LOW..HIGH")
     parsed = [parse_param(p) for p in params]
     overrides = [parse_override(c) for c in content]
     with backend(backend_name, parse_workers(workers), ray_address) as b, \
-            progress_bar(err) as announce:
+            progress_bar(err, quiet) as announce:
         res = tune(game, setup, parsed, target, b, bot, games, trials, seed, confirm,
                    overrides, announce)
     if as_json:
@@ -141,7 +208,8 @@ def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
     t = Table("trial", *[escape(p.path) for p in parsed], "win rate [95% interval]",
               "distance to target", title=f"Trials ({games} games each, the same seeds)")
     for x in sorted(res.trials, key=lambda x: (x.errors > 0, abs(x.win_rate - target))):
-        measured = f"{report.pct(x.win_rate)} [{report.pct(x.ci[0])}–{report.pct(x.ci[1])}]"
+        measured = report.interval({"win_rate": x.win_rate, "ci_low": x.ci[0],
+                                    "ci_high": x.ci[1]})
         if x.errors:
             measured = f"[red]{x.errors} games failed: {escape(str(x.error))}[/red]"
         t.add_row(str(x.number + 1), *[str(x.values[p.path]) for p in parsed], measured,
@@ -158,8 +226,9 @@ def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
     if c.errors:
         err.print(f"[red]error:[/red] {c.errors} of the {c.games} confirmation games failed: "
                   f"{escape(str(c.error))}")
-    out.print(f"Measured again on {c.games} fresh games: {report.pct(c.win_rate)} "
-              f"[{report.pct(c.ci[0])}–{report.pct(c.ci[1])}] (the trial itself: "
+    out.print(f"Measured again on {c.games} fresh games: "
+              f"{report.interval({'win_rate': c.win_rate, 'ci_low': c.ci[0], 'ci_high': c.ci[1]})}"
+              " (the trial itself: "
               f"{report.pct(res.best.win_rate)}, picked among {len(res.trials)})")
 
 
@@ -201,7 +270,7 @@ def replay_command(out: Console, file: Path, row: int, from_log: bool, quiet: bo
 
 def table_command(out: Console, err: Console, game_ids: list[str], scenarios: list[str] | None,
                   games: str | None, others: float, all_sizes: bool, seed: int, workers: str,
-                  path: Path, as_markdown: bool) -> None:
+                  path: Path, as_markdown: bool, quiet: bool = False) -> None:
     """Run ``meadhall sim-table``: measure the missing cells (one line each as it finishes),
     or with ``--markdown`` print the file's table."""
     from meadhall import games as registry
@@ -223,7 +292,7 @@ def table_command(out: Console, err: Console, game_ids: list[str], scenarios: li
         out.print(f"{c.game} {c.scenario} {','.join(c.heroes)} {c.bot}: {table.figure(c)} "
                   f"({c.seconds:.0f} s)", markup=False)
 
-    with backend("local", parse_workers(workers)) as b, progress_bar(err) as announce:
+    with backend("local", parse_workers(workers)) as b, progress_bar(err, quiet) as announce:
         cells = table.measure(game_ids, bots, seed, path, b, scenarios, all_sizes, others,
                               announce, done)
     out.print(f"{len(cells)} cells in {escape(str(path))}; `meadhall sim-table --markdown "

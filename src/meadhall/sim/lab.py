@@ -165,7 +165,7 @@ def _sequential(plan: Plan, variant: Variant, backend: Backend, announce: Announ
         if hi - lo <= target or len(rows) >= plan.games:
             method = (f"Wilson score interval at {level:.4%} (look {look}: alpha/(k(k+1)) of "
                       f"{alpha:g} spent), valid for sequential stopping")
-            summary = summarize(rows, plan.level, (lo, hi, method))
+            summary = summarize(rows, plan.level, (lo, hi, method, level))
             summary["until_ci"] = {"width_asked": target, "width": round(hi - lo, 4),
                                    "looks": look, "reached": hi - lo <= target}
             return Batch(variant, rows, summary, look, hi - lo <= target)

@@ -52,6 +52,8 @@ def replay(row: dict[str, Any], on_step: Step, from_log: bool = False) -> Replay
     timed bot, its stored action log), calling ``on_step`` for every decision."""
     stored = json.loads(row.get("log") or "[]")
     job = job_of(row)
+    if isinstance(stored, list) and all(isinstance(x, str) for x in stored):
+        stored = game_for(job.game, job.content).retired.map_log(stored)
     use_log = from_log or is_timed(job.bot)
     if use_log:
         game = game_for(job.game, job.content)

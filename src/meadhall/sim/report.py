@@ -24,19 +24,52 @@ def pct(x: float | None) -> str:
     return "–" if x is None else f"{100 * x:.1f}%"
 
 
+def _outward(x: float, digits: int, up: bool) -> float:
+    """``x`` rounded to ``digits`` decimals away from the interval's inside (a bound never
+    printed narrower than it is); a hair of slack keeps exact values as they are."""
+    k = 10 ** digits
+    return (math.ceil(x * k - 1e-6) if up else math.floor(x * k + 1e-6)) / k
+
+
+def pct_bound(x: float | None, up: bool) -> str:
+    """An interval bound as a percentage, rounded outward: an upper bound of 11.35% prints
+    11.4%, a lower bound of 31.96% prints 31.9%."""
+    return "–" if x is None else f"{_outward(100 * x, 1, up):.1f}%"
+
+
 def interval(d: dict[str, Any], as_pct: bool = True) -> str:
-    """``41.0% [31.9–50.8%]`` (or plain numbers for means)."""
+    """``41.0% [31.9–50.8%]`` (or plain numbers for means); bounds rounded outward."""
     if as_pct:
         value = pct(d.get("share", d.get("win_rate")))
         if d.get("ci_low") is None or d.get("ci_high") is None:
             return value
-        return f"{value} [{pct(d.get('ci_low'))}–{pct(d.get('ci_high'))}]"
+        return f"{value} [{pct_bound(d.get('ci_low'), False)}–{pct_bound(d.get('ci_high'), True)}]"
     m, lo, hi = d.get("mean"), d.get("ci_low"), d.get("ci_high")
     if m is None:
         return "–"
     if lo is None or hi is None:
         return f"{m:.2f}"
-    return f"{m:.2f} [{lo:.2f}–{hi:.2f}]"
+    return f"{m:.2f} [{_outward(lo, 2, False):.2f}–{_outward(hi, 2, True):.2f}]"
+
+
+def p_text(p: float | None) -> str:
+    """A p-value as printed everywhere: ``< 0.001`` below a thousandth, else three
+    decimals (``0.042``)."""
+    if p is None or (isinstance(p, float) and math.isnan(p)):
+        return "–"
+    return "< 0.001" if p < 0.001 else f"{min(p, 1.0):.3f}"
+
+
+def level_text(level: float) -> str:
+    """A confidence level as a percentage: ``95%``, ``99.17%``."""
+    text = f"{100 * level:.2f}".rstrip("0").rstrip(".")
+    return f"{text}%"
+
+
+def win_header(summary: dict[str, Any]) -> str:
+    """The win-rate column's header, naming its interval's level (a sequential run's is
+    wider than the measures' 95%)."""
+    return f"win rate [{level_text(summary.get('ci_level', 0.95))} interval]"
 
 
 def _counts(d: dict[str, int]) -> str:
@@ -143,6 +176,13 @@ def measure_lines(summaries: Sequence[dict[str, Any]]) -> list[tuple[str, list[s
     return lines
 
 
+def effect_interval(x: dict[str, Any]) -> str:
+    """An effect's interval in points, bounds rounded outward."""
+    lo = _outward(100 * x["ci_low"], 1, False)
+    hi = _outward(100 * x["ci_high"], 1, True)
+    return f"[{lo:+.1f}, {hi:+.1f}]"
+
+
 def short(result: LabResult, label: str) -> str:
     """A batch label without the swept path, which the report names once."""
     if result.plan.sweep is None:
@@ -164,7 +204,7 @@ def print_report(con: Console, result: LabResult) -> None:
               f"seed {result.plan.seed}")
     if result.plan.sweep:
         con.print(escape(sweep_line(result)))
-    t = Table("batch", "games", "wins", "win rate [95% interval]", "unfinished", "errors",
+    t = Table("batch", "games", "wins", win_header(first), "unfinished", "errors",
               title="Win rates")
     for b, s in zip(result.batches, summaries, strict=True):
         extra = ""
@@ -180,17 +220,20 @@ def print_report(con: Console, result: LabResult) -> None:
     if "until_ci" in first:
         con.print(f"[dim]Intervals: {escape(first['ci_method'])}[/dim]")
     if result.comparisons:
-        c = Table("variant", "baseline", "effect", "interval", "p", "p Holm", "",
+        c = Table("variant", "baseline", "effect",
+                  f"interval ({level_text(result.comparisons[0].get('ci_level', 0.95))}, "
+                  "simultaneous)", "p", "p Holm", "",
                   title="Effects on the win rate (simultaneous intervals, Holm-corrected p)")
         for x in result.comparisons:
             c.add_row(escape(short(result, x["variant"])), escape(short(result, x["baseline"])),
                       f"{100 * x['effect']:+.1f} pts",
-                      f"[{100 * x['ci_low']:+.1f}, {100 * x['ci_high']:+.1f}]",
-                      f"{x['p_value']:.4g}", f"{x['p_holm']:.4g}",
+                      effect_interval(x), p_text(x["p_value"]), p_text(x["p_holm"]),
                       "[bold]significant[/bold]" if x["significant"] else "")
         con.print(c)
     m = Table("measure", *[escape(short(result, b.variant.label)) for b in result.batches],
-              title="Measures (intervals 95%)")
+              title=f"Measures (intervals {level_text(result.plan.level)}"
+              + (f"; the win rate's {level_text(first.get('ci_level', 0.95))}, sequential)"
+                 if "until_ci" in first else ")"))
     for name, cells in measure_lines(summaries):
         m.add_row(escape(name), *[escape(x) for x in cells])
     con.print(m)
@@ -234,54 +277,80 @@ def plots(result: LabResult) -> list[tuple[str, str]]:
     ax.grid(axis="y", alpha=0.3)
     out.append(("Win rate with its interval per batch", _svg(fig)))
 
-    fig, ax = plt.subplots(figsize=(6, 3.2))
-    for b in result.batches:
-        values = [r["rounds"] for r in b.rows if isinstance(r.get("rounds"), (int, float))]
-        if values:
-            lo, hi = int(min(values)), int(max(values))
-            ax.hist(values, bins=range(lo, hi + 2), histtype="step",
-                    label=short(result, b.variant.label),
-                    align="left")
-    ax.set_xlabel("rounds")
-    ax.set_ylabel("games")
-    if len(result.batches) > 1:
-        ax.legend(fontsize="small")
-    out.append(("Rounds played", _svg(fig)))
+    out.append(rounds_plot(result, plt))
 
     triggers = sorted({t for s in summaries for t in s["defeat"]["triggers"]})
     if triggers:
         fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.2))
         bottom = [0.0] * len(labels)
         for t in triggers:
-            vals = [(s["defeat"]["triggers"].get(t) or {}).get("count", 0) / max(1, s["games"])
-                    for s in summaries]
+            # shares of each batch's losses, as the axis says (a batch without a loss: 0)
+            vals = [(s["defeat"]["triggers"].get(t) or {}).get("count", 0)
+                    / max(1, s["losses"]) for s in summaries]
             ax.bar(range(len(labels)), vals, bottom=bottom, label=t)
             bottom = [a + b for a, b in zip(bottom, vals, strict=True)]
         ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
         ax.set_ylabel("share of games lost")
         ax.set_ylim(0, 1)
         ax.legend(fontsize="small")
-        out.append(("Causes of defeat", _svg(fig)))
+        out.append(("Causes of defeat (shares of each batch's lost games)", _svg(fig)))
 
     margins = sorted({m for s in summaries for m in s["defeat"]["margins"]})
     for m in margins:
+        # the distribution over lost games tells how close they came, a mean does not
+        data, where = [], []
+        for i, b in enumerate(result.batches):
+            vals = [float(r[m]) for r in b.rows if r.get("result") == "loss"
+                    and isinstance(r.get(m), (int, float)) and not isinstance(r.get(m), bool)
+                    and not math.isnan(float(r[m]))]
+            if vals:
+                data.append(vals)
+                where.append(i)
+        if not data:
+            continue
         fig, ax = plt.subplots(figsize=(max(4.0, 1.2 * len(labels) + 2), 3.0))
-        xs, ys, err = [], [], [[], []]
-        for i, s in enumerate(summaries):
-            d = s["defeat"]["margins"].get(m)
-            if d and d["mean"] is not None and not math.isnan(d["mean"]):
-                xs.append(i)
-                ys.append(d["mean"])
-                err[0].append(d["mean"] - (d["ci_low"] if d["ci_low"] is not None else d["mean"]))
-                err[1].append((d["ci_high"] if d["ci_high"] is not None else d["mean"])
-                              - d["mean"])
-        ax.errorbar(xs, ys, yerr=err, fmt="s", capsize=5)
+        ax.boxplot(data, positions=where, widths=0.5, showmeans=True)
         ax.set_xticks(range(len(labels)), labels, rotation=20, ha="right")
         ax.set_xlim(-0.6, len(labels) - 0.4)
         ax.set_ylabel(m.removeprefix("margin_").replace("_", " "))
         ax.grid(axis="y", alpha=0.3)
-        out.append((f"Margin of defeat: {m}", _svg(fig)))
+        out.append((f"Margin of defeat: {m} (lost games: box = quartiles, whiskers 1.5 IQR, "
+                    "triangle = mean)", _svg(fig)))
     return out
+
+
+ROUNDS_CLIP = 0.99
+"""The rounds histogram shows games up to this quantile; longer games are counted in its
+title (one 205-round game would otherwise squash every other bar)."""
+
+
+def rounds_plot(result: LabResult, plt: Any) -> tuple[str, str]:
+    """The rounds histogram of every batch, clipped at the :data:`ROUNDS_CLIP` quantile."""
+    from meadhall.sim.stats import quantile
+
+    every = sorted(float(r["rounds"]) for b in result.batches for r in b.rows
+                   if isinstance(r.get("rounds"), (int, float)))
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    title = "Rounds played"
+    if every:
+        cap = int(math.ceil(quantile(every, ROUNDS_CLIP)))
+        longer = sum(1 for v in every if v > cap)
+        lo = int(min(every))
+        for b in result.batches:
+            values = [r["rounds"] for r in b.rows if isinstance(r.get("rounds"), (int, float))
+                      and r["rounds"] <= cap]
+            if values:
+                ax.hist(values, bins=range(lo, cap + 2), histtype="step",
+                        label=short(result, b.variant.label), align="left")
+        if longer:
+            title += (f" (clipped at the {ROUNDS_CLIP:.0%} quantile, {cap} rounds: {longer} "
+                      f"longer game{'s' if longer > 1 else ''} not shown, up to "
+                      f"{int(max(every))})")
+    ax.set_xlabel("rounds")
+    ax.set_ylabel("games")
+    if len(result.batches) > 1:
+        ax.legend(fontsize="small")
+    return title, _svg(fig)
 
 
 def outliers(rows: Sequence[Row], limit: int = 12) -> list[tuple[Row, str]]:
@@ -340,7 +409,7 @@ def html_report(result: LabResult, rows: Sequence[Row], results_file: Path | Non
     if result.plan.sweep:
         parts.append(f"<p>{html.escape(sweep_line(result))}.</p>")
     parts.append("<h2>Win rates</h2>")
-    parts.append(_table(["batch", "games", "wins", "win rate [95% interval]", "unfinished",
+    parts.append(_table(["batch", "games", "wins", win_header(first), "unfinished",
                          "errors"],
                         [[short(result, b.variant.label), str(s["games"]), str(s["wins"]),
                           interval(s),
@@ -350,16 +419,16 @@ def html_report(result: LabResult, rows: Sequence[Row], results_file: Path | Non
     if result.comparisons:
         parts.append("<h2>Effects (Holm-corrected)</h2>")
         parts.append(_table(
-            ["variant", "baseline", "effect", "simultaneous interval", "p (McNemar)",
-             "p (Holm)", "significant"],
+            ["variant", "baseline", "effect",
+             f"simultaneous interval ({level_text(result.comparisons[0].get('ci_level', 0.95))})",
+             "p (McNemar)", "p (Holm)", "significant"],
             [[short(result, x["variant"]), short(result, x["baseline"]),
-              f"{100 * x['effect']:+.1f} pts",
-              f"[{100 * x['ci_low']:+.1f}, {100 * x['ci_high']:+.1f}]", f"{x['p_value']:.4g}",
-              f"{x['p_holm']:.4g}", "yes" if x["significant"] else "no"]
+              f"{100 * x['effect']:+.1f} pts", effect_interval(x), p_text(x["p_value"]),
+              p_text(x["p_holm"]), "yes" if x["significant"] else "no"]
              for x in result.comparisons]))
     for title, svg in plots(result):
         parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
-    parts.append("<h2>Measures</h2>")
+    parts.append(f"<h2>Measures (intervals {level_text(result.plan.level)})</h2>")
     parts.append(_table(["measure", *[short(result, b.variant.label) for b in result.batches]],
                         [[n, *cells] for n, cells in measure_lines(summaries)]))
     parts.append("<h2>Games worth a look</h2>")

@@ -61,17 +61,20 @@ def measure_names(rows: Sequence[Row]) -> list[str]:
 
 
 def summarize(rows: Sequence[Row], level: float = stats.LEVEL,
-              interval: tuple[float, float, str] | None = None) -> dict[str, Any]:
+              interval: tuple[float, float, str] | tuple[float, float, str, float] | None = None
+              ) -> dict[str, Any]:
     """The summary of one batch (one bot, one content variant), JSON-ready and stable: the
     same rows give the same summary. ``interval`` replaces the plain Wilson interval of the
-    win rate (the sequential run's, with its method)."""
+    win rate (the sequential run's, with its method and level)."""
     n = len(rows)
     wins = sum(1 for r in rows if r["result"] == "win")
     results = Counter(r["result"] for r in rows)
     lo, hi = stats.wilson(wins, n, level)
     method = f"Wilson score interval, {level:.0%}"
+    ci_level = level
     if interval is not None:
-        lo, hi, method = interval
+        lo, hi, method = interval[:3]
+        ci_level = interval[3] if len(interval) > 3 else level  # type: ignore[misc]
     first = rows[0] if rows else {}
     losses = [r for r in rows if r["result"] == "loss"]
     out: dict[str, Any] = {
@@ -82,7 +85,7 @@ def summarize(rows: Sequence[Row], level: float = stats.LEVEL,
         "games": n, "wins": wins, "losses": results.get("loss", 0),
         "unfinished": results.get("unfinished", 0), "errors": results.get("error", 0),
         "win_rate": _r(wins / n if n else 0.0), "ci_low": _r(lo), "ci_high": _r(hi),
-        "ci_method": method,
+        "ci_method": method, "ci_level": ci_level,
         "rounds": rounds_summary(rows),
         "rounds_of_wins": rounds_summary([r for r in rows if r["result"] == "win"]),
         "rounds_of_losses": rounds_summary(losses),
@@ -193,6 +196,7 @@ def compare(base: Sequence[Row], other: Sequence[Row], family: int,
     rate_b = kb / len(base) if base else 0.0
     rate_o = ko / len(other) if other else 0.0
     return {"effect": _r(rate_o - rate_b), "ci_low": _r(lo), "ci_high": _r(hi),
+            "ci_level": 1 - (1 - level) / max(1, family),
             "paired_games": paired, "won_only_by_variant": only_other,
             "won_only_by_baseline": only_base,
             "p_value": _r(stats.mcnemar(only_other, only_base), 6)}

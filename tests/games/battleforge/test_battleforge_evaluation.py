@@ -153,7 +153,20 @@ def test_measures_of_a_game_in_progress_and_of_a_time_out() -> None:
     s.ask = None
     s.run([])
     m = s.measures()
-    assert m["trigger"] == "time_out" and m["final_blow"] == "time"
+    # a defeat by the Rounds track names the track as its final blow (issue 21)
+    assert m["trigger"] == "time_out" and m["final_blow"] == "round_track"
+    assert "time_out_advanced_by" not in m
+
+
+def test_a_time_out_reached_by_a_knockout_names_the_track_and_keeps_the_knockout() -> None:
+    s = fresh()
+    s.twilight = len(GAME.content.round_track) - 2
+    s.advance_twilight([], "Knocked Out", "Frost Cube")
+    m = s.measures()
+    assert (m["trigger"], m["final_blow"], m["time_out_advanced_by"]) == \
+        ("time_out", "round_track", "Frost Cube")
+    again = GAME.from_json(s.to_json())  # the position keeps it
+    assert again.measures()["time_out_advanced_by"] == "Frost Cube"
 
 
 def test_authored_balance_values_are_marked_authored() -> None:

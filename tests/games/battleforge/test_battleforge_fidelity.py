@@ -215,20 +215,6 @@ def test_the_defense_sentence_says_what_defended() -> None:
     assert "Ragnar defends with space 1 (2 cubes): 2 Damage blocked, 2 left" in texts(ev)
 
 
-@pytest.mark.rule(G, "Components")
-@pytest.mark.rule(G, "Heat Tokens")
-def test_the_heat_token_supply_is_thirteen() -> None:
-    """Components: "13 Heat Tokens" (Sacred Flames are separate tokens; ruling 33)."""
-    areas = [a for a in GAME.board("last_flame").areas()]
-    s = position(minions=minions_at(), champions={"ragnar": {"area": "B8"},
-                                                  "lagertha": {"area": "F8"}},
-                 replace={"tokens": {a: "heat" for a in areas[:13]}})
-    ev: list = []
-    assert not s.place_token("heat", areas[20], "Heat Tokens", ev)
-    assert "No heat token is left in the supply" in texts(ev)
-    assert s.place_token("freeze", areas[20], "Freeze Tokens", ev)
-
-
 @pytest.mark.rule(G, "Knocked Out")
 @pytest.mark.rule(G, "Crossing Areas with Enemies")
 def test_a_champion_knocked_out_in_thors_area_is_pushed_out_of_it() -> None:

@@ -186,7 +186,8 @@ def test_timed_exploration_moves_the_timer_and_triggers_its_steps() -> None:
 
 # ------------------------------------------------------------------ global events
 def global_event(n: str, **pos):
-    st = G.from_json(position(phase="exploration", here="G", explored_in_cycle=0, **pos))
+    pos.setdefault("here", "L")
+    st = G.from_json(position(phase="exploration", explored_in_cycle=0, **pos))
     st.script = [{"op": "global", "n": n}]
     ev = run(st)
     return st, ev
@@ -207,7 +208,7 @@ def test_global_07_without_runestones_reads_19() -> None:
                           silver=5)
     # 19: all but the lowest-HP hero suffer one damage; a spike trap may be built here
     assert st.heroes["harkon"].hp == 3 and st.heroes["enyk"].hp == 3
-    assert legal(st)[0].startswith("build Spike Trap on G")
+    assert legal(st)[0].startswith("build Spike Trap on L")
 
 
 @pytest.mark.rule("midhalla", "Global Events")

@@ -94,7 +94,8 @@ def _coin_position(chance: str = "seeded") -> Any:
                          "done": ["J", "O2"], "pool": {"draugr": 2}, "coin_used": False,
                          "order": ["heroes", "undead"], "turn": 0,
                          "heroes": {"frida": {"at": "B3", "intent": "walking", "mp": 3}},
-                         "undead": [{"id": 1, "kind": "draugr", "at": "B8"}]}
+                         "undead": [{"id": 1, "kind": "draugr", "at": "B8"}],
+                         "spawn": {"S": ["B10"]}}  # a hand-drawn map names its spawn square
     return GAME.from_json({"game": "niflheim", "setup": {"scenario": "1", "heroes": ["frida"]},
                            "chance": {"mode": chance}, "position": p})
 

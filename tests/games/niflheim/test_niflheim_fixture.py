@@ -33,7 +33,8 @@ def end_hash(setup: dict[str, Any], seed: int) -> str:
         if s.decision() is None:
             break
         s.apply(bot.choose(s))
-    text = json.dumps(s.to_json(), sort_keys=True)
+    # Recorded at position format version 1; a later version only changes the marker.
+    text = json.dumps({**s.to_json(), "state_version": 1}, sort_keys=True)
     return hashlib.sha256(text.encode()).hexdigest()[:16]
 
 

@@ -89,7 +89,8 @@ def test_positions_load_the_same_whatever_the_key_order() -> None:
     p: dict[str, Any] = {"map": open_map(8, 8), "heroes": {"killian": {"at": "H8"},
                                                            "frida": {"at": "A1"}},
                          "active": "frida", "segment": "heroes", "phase": "action",
-                         "undead": [], "pool": {"draugr": 1}, "coin_used": True}
+                         "undead": [], "pool": {"draugr": 1}, "coin_used": True,
+                         "spawn": {"S": ["H1"]}}
     s = GAME.from_json({"game": "niflheim", "position": p,
                         "setup": {"scenario": "2", "heroes": ["frida", "killian"]}})
     assert list(s.heroes) == ["frida", "killian"]  # the setup's order, not the key order

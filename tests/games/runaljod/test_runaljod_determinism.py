@@ -24,7 +24,9 @@ def end_state(setup: dict, seed: int) -> dict:
     bot = RandomBot(seed)
     while st.decision() is not None:
         st.apply(bot.choose(st))
-    digest = hashlib.sha256(json.dumps(st.to_json(), sort_keys=True).encode()).hexdigest()
+    # Recorded at position format version 1; a later version only changes the marker.
+    save = {**st.to_json(), "state_version": 1}
+    digest = hashlib.sha256(json.dumps(save, sort_keys=True).encode()).hexdigest()
     return {"hash": digest[:16], "steps": len(st.log)}
 
 

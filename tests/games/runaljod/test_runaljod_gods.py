@@ -105,10 +105,9 @@ def test_thor_on_one_enemy_or_every_enemy_of_the_tile() -> None:
 def test_freyja_looks_at_a_deck_and_may_bottom_it_except_exploration() -> None:
     st, h = ready()
     runes(st, "berserk", uruz="side")
-    st.force("up", "up", "up", "up")
     st.apply("invoke freyja using uruz")
     assert "look at the exploration deck" in texts(st)
-    st.force("s_ford")
+    st.force("s_ford", "up", "up", "up", "up")  # the look, then the altar's re-throw
     st.apply("look at the exploration deck")
     assert texts(st) == ["leave it on top"]
     st.apply("leave it on top")
@@ -150,16 +149,16 @@ def test_gear_buys_its_gods_rune_with_one_sideways_rune_and_uses_its_power() -> 
     r = h.god_rune()
     r.place, r.side = "pool", "up"
     assert "invoke cheru with tyr's rune" in texts(st)
-    st.force("up", "up", "up", "up")
+    st.force("up", "up", "up")  # Tyr's rune waits for the attack: three runes are thrown
     st.apply("invoke cheru with tyr's rune")
-    assert "cheru" in h.bonus and h.god_rune() is None
+    assert "cheru" in h.bonus and h.god_rune() is None and h.returns == ["tyr"]
     e = foe(st, "jotun", "B1")
     # Cheru black, black, Fury black, then the red die; blanks become double axes
     st.force("blank", "blank", "dagger", "axe")
     st.apply("attack using tiwaz")
     st.apply("attack B1 with cheru")
     assert e.damage == 3 + 3 + 2 - 2  # the jotun cancels the dagger and has 2 defence
-    assert "cheru" not in h.bonus
+    assert "cheru" not in h.bonus and h.returns == [] and ["tyr", "up"] in st.altar
 
 
 @pytest.mark.rule("runaljod", "God's Powers")
@@ -167,6 +166,7 @@ def test_brisingamen_jarngreipr_and_draupnir() -> None:
     st, h = ready()
     v = st.heroes["volva"]
     st.lose_life(v, 99, "test", "test", [])
+    v.fell_this_turn = False  # she fell in an earlier turn (Fallen Heroes)
     st.force("down", "down", "up", "side", "up", "up", "up", "up")
     st.invoke(h, "brisingamen", "", [])
     assert not v.fallen and st.life_left(v) == 1 + 1 + 2 + 3 + 1  # 2 down +1 each

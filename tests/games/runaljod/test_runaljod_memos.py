@@ -73,7 +73,7 @@ class Reference(RunaljodState):
         h = self.move_target(e, targets)
         if h is None:
             return [], [], "no hero to move toward"
-        near = next((o for o in self.standing_heroes()
+        near = next((o for o in self.heroes_for(e)
                      if o.held_by == e.uid or any(self.adjacent(q, o.at) for q in e.squares)),
                     None)
         if near is not None:
@@ -82,7 +82,9 @@ class Reference(RunaljodState):
         why = f"toward {self.hname(h)}"
         at_goal = [fp for fp in stands if any(self.adjacent(q, h.at) for q in fp)]
         if at_goal:
-            allowed = self.best(at_goal, lambda fp: -self.heroes_adjacent(fp))
+            occ = self.occupied() - set(e.squares)
+            allowed = self.best(at_goal, lambda fp: (-self.heroes_adjacent(fp, e),
+                                                     not self.attacks_from(e, fp, h, occ)))
             return (self.best(allowed, stands.__getitem__), allowed,
                     why + f", ending adjacent to {self.hname(h)}")
         goals = [n for n in grid.neighbours(h.at, diagonal=True) if self.enemy_can_end(e, n)]
@@ -94,25 +96,26 @@ class Reference(RunaljodState):
                                 lambda fp: min(grid.chebyshev(q, h.at) for q in fp))
             return (self.best(allowed, stands.__getitem__), allowed,
                     why + " (no route: nearest possible space)")
-        allh = [x.at for x in self.standing_heroes()]
-        allowed = self.best(moving, lambda fp: (lefts[fp], -self.heroes_adjacent(fp)))
+        allh = [x.at for x in self.heroes_for(e)]
+        allowed = self.best(moving, lambda fp: (lefts[fp], -self.heroes_adjacent(fp, e)))
         return (self.best(allowed, lambda fp: (
             sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])),
             allowed, why)
 
     def sight_options(self, e: Enemy, targets: list[str]) -> Any:
-        order = self.icon_heroes(targets)
-        rest = [h for h in self.closest_heroes(e, self.standing_heroes()) if h not in order]
+        order = self.icon_heroes(targets, e)
+        rest = [h for h in self.closest_heroes(e, self.heroes_for(e)) if h not in order]
+        moved = self.occupied() - set(e.squares)  # lines from a new space: it has left
         for h in order + rest:
             if any(self.sees(q, h.at) for q in e.squares):
                 return [], f"it already sees {self.hname(h)}"
             stands = self.stands_within(e, h.at)
             why = f"to sight {self.hname(h)}"
-            ok = [fp for fp in stands if any(self.sees(q, h.at) for q in fp)]
+            ok = [fp for fp in stands if any(self.sees(q, h.at, moved) for q in fp)]
             if ok:
                 return self.best(ok, stands.__getitem__), why
             can_end = self.enemy_end_test(e)
-            seeing = [s for s in self.terrain if can_end(s) and self.sees(s, h.at)]
+            seeing = [s for s in self.terrain if can_end(s) and self.sees(s, h.at, moved)]
             if not seeing:
                 continue
             to_goal = self.ref_field(e, seeing, reverse=True)

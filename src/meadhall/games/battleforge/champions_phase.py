@@ -340,8 +340,9 @@ class ChampionsPhase:
             events.append(Event("boon", f"{self.cname(cid)} has no legal place for a Boon: it is "
                                 "lost", S_BOONS))
             return
+        # Lagertha's extra Boon is step 6 of Champion Preparation ("prep").
         self.ask_seat(cid, f"{self.cname(cid)} receives a Boon: choose it", S_PREP if t.get(
-            "start") else S_BOONS, opts, "boon", {}, default=opts[0])
+            "start") or t.get("prep") else S_BOONS, opts, "boon", {}, default=opts[0])
 
     def ans_boon(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
         cid = ask["seat"]

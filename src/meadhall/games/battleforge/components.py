@@ -237,6 +237,11 @@ def check_steps(path: str, where: str, steps: list[dict[str, Any]],
         if st["op"] == "if" and not isinstance(st["cond"], dict):
             raise ContentError(path, f"{at}.cond", "a condition object")
         for key in ("who", "toward", "adjacent_to"):
+            if key == "who" and isinstance(st.get(key), list):
+                # the Champions an attack hit, named by a queued step (one effect on them all)
+                if not st[key] or not all(isinstance(c, str) and c in names for c in st[key]):
+                    raise ContentError(path, f"{at}.who", "a list of the game's champions")
+                continue
             if key in st and st[key] not in known:
                 raise ContentError(path, f"{at}.{key}", f"unknown champion selector "
                                    f"{st[key]!r}; known: {', '.join(sorted(SELECTORS))}")

@@ -296,6 +296,17 @@ class Planner:
         self.move_attr = c.attrs["movement"]
         self.memo: dict[tuple[Any, ...], float] = {}
         self.next_faces = tuple(f for f in s.content.god.faces if f not in s.thor["destroyed"])
+        # everything next_round reads besides the rondel: its results are shared by every
+        # plan with the same champion board, Boons, dice and Thor
+        sig = (id(s.content), tuple(self.melee), tuple(self.ranged), tuple(self.bonus.items()),
+               self.red, self.green,
+               self.hp, self.next_faces, pricer.left, pricer.k, pricer.counter)
+        book = NEXT_ROUNDS.get(sig)
+        if book is None or book[0] is not s.content:
+            if len(NEXT_ROUNDS) >= PLANS_MAX:
+                NEXT_ROUNDS.clear()
+            book = NEXT_ROUNDS[sig] = (s.content, {})
+        self.next_memo: dict[Rondel, float] = book[1]
 
     def minion_value(self, mid: str, w: int, r: int, g: int) -> float:
         """A kill's worth times its chance, a wound's share of it, less the Counterattack."""
@@ -329,6 +340,12 @@ class Planner:
     def next_round(self, cnt: Rondel) -> float:
         """A pile's worth next round, wherever Thor then stands: the best Face a Ranged pile
         could reach, a Melee pile at a share (it reaches one Face of three)."""
+        found = self.next_memo.get(cnt)
+        if found is None:
+            found = self.next_memo[cnt] = self._next_round(cnt)
+        return found
+
+    def _next_round(self, cnt: Rondel) -> float:
         best = 0.0
         faces = self.next_faces
         for kind, spaces, share in (("ranged", self.ranged, 1.0),
@@ -420,6 +437,9 @@ def reach_from(s: BattleForgeState, area: str, long_reach: bool) -> Reach:
     return melee, ranged, here, around
 
 
+NEXT_ROUNDS: dict[tuple[Any, ...], tuple[Any, dict[Rondel, float]]] = {}
+""":meth:`Planner.next_round` by everything it reads but the rondel (the content kept alive
+with its results, so that its id stays its own)."""
 PLANS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], float]]] = {}
 """Plans already made per content and map (kept alive here, so their ids stay theirs), by
 everything a plan reads: a search evaluates the same champion in the same position many
@@ -782,6 +802,9 @@ def measures(s: BattleForgeState) -> dict[str, Any]:
             end = {"trigger": "conceded", "final_blow": None}
         out["trigger"] = end.get("trigger", "defeat")
         out["final_blow"] = end.get("final_blow")
+        if end.get("advanced_by"):
+            # a Knockout moved the Twilight marker onto the last space: what knocked out
+            out["time_out_advanced_by"] = end["advanced_by"]
         out["margin_faces_left"] = 6 - destroyed
         out["margin_thor_health_left"] = thor_left
         out["margin_rounds_left"] = max(0, limit - s.round)

@@ -57,6 +57,10 @@ class BattleForgeGame(Game):
         if isinstance(model, BattleForgeContent):
             check_content(path, model)
 
+    def retired_names(self) -> Mapping[str, str]:
+        """Champions' ids and the names texts use (``ragnar`` → ``Ragnar``; retired.json)."""
+        return {k: v.name for k, v in self.content.human_forms.items()}
+
     def position_model(self) -> type[Any] | None:
         """The schema of a BattleForge ``position`` (docs/formats/battleforge.md)."""
         return Position

@@ -252,17 +252,24 @@ class Gods:
         events.append(Event("god_attack", f"Thor attacks {what} ({step['damage']} {word}): "
                             + (", ".join(self.cname(c) for c in hits) or "nobody is hit"), sec,
                             {"hits": list(hits)}))
-        follow: list[Task] = []
-        for c in hits:
-            kind = "lose" if step.get("lose") else "damage"
-            follow.append({"t": kind, "c": c, "n": step["damage"], "sec": sec,
-                           "src": "Thor's Attack", "by": "thor", "by_type": "Thor"})
+        # "Attacks or effects that target more than 1 Champion at a time are resolved the same
+        # way" (simultaneously, from the First Champion): the Damage to every Champion hit,
+        # then each effect once, on all of them together (ruling 46).
+        kind = "lose" if step.get("lose") else "damage"
+        follow: list[Task] = [{"t": kind, "c": c, "n": step["damage"], "sec": sec,
+                               "src": "Thor's Attack", "by": "thor", "by_type": "Thor"}
+                              for c in hits]
+        if hits:
             for eff in step.get("then", []):
-                follow.append({"t": "steps", "steps": [dict(eff, who=c if eff.get("who") == "hit"
-                                                             else eff.get("who"))], "sec": sec})
+                who = list(hits) if eff.get("who") == "hit" else eff.get("who")
+                follow.append({"t": "steps", "steps": [dict(eff, who=who)], "sec": sec})
         self.tasks[:0] = follow
 
-    def champions_for(self, who: str) -> list[str]:
+    def champions_for(self, who: str | list[str]) -> list[str]:
+        """The champions a step names: one id, a list of ids (the Champions an attack hit), or
+        a card's selector."""
+        if isinstance(who, list):
+            return [c for c in who if c in self.champs]
         return [who] if who in self.champs else self.select(who)
 
     def op_damage(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
@@ -280,12 +287,14 @@ class Gods:
             self.heal(c, step["amount"], self.card_name(), sec, events)
 
     def op_temp(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
-        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "t", "n": step["amount"], "sec": sec}
-                          for c in self.champions_for(step["who"])]
+        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "t", "n": step["amount"], "sec": sec,
+                           "effect": "card"} for c in self.champions_for(step["who"])]
 
     def op_frost(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
-        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "f", "n": step["amount"], "sec": sec}
-                          for c in self.champions_for(step["who"])]
+        """Frost Cubes for every Champion the step names, as one effect: once the Reserve is
+        empty, Frostbite happens once and no later Champion of the effect receives any."""
+        self.tasks[:0] = [{"t": "gain", "c": c, "kind": "f", "n": step["amount"], "sec": sec,
+                           "effect": "card"} for c in self.champions_for(step["who"])]
 
     def op_stun(self, step: dict[str, Any], sec: str, events: list[Event]) -> None:
         self.tasks[:0] = [{"t": "stun", "c": c} for c in self.champions_for(step["who"])]

@@ -43,8 +43,12 @@ class IronbornPhase:
         events.append(Event("twilight", f"The Twilight marker advances to space "
                             f"{self.twilight + 1} ({sym})", section, {"space": self.twilight + 1}))
         if self.twilight >= last:
+            # the Rounds track is the final blow; a Knockout that advanced the marker the last
+            # space is kept beside it (``advanced_by``)
             self.finish("loss", "the Twilight marker reached the last space of the Rounds track",
-                        S_DEFEAT, events, "time_out", cause or "time")
+                        S_DEFEAT, events, "time_out", "round_track")
+            if self.end is not None and cause:
+                self.end["advanced_by"] = cause
 
     def spawn_symbol(self) -> str:
         """The Spawning Area symbol of the Twilight marker's space (the last space shows none;

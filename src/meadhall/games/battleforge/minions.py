@@ -318,7 +318,7 @@ class Minions:
                               default=opts[0])
                 return
             self.pending_attacks.remove(mine[0])
-            self.tasks[:0] = [*self.minion_attack_tasks(mine[0]), t]
+            self.tasks[:0] = [*self.minion_attack_tasks(mine[0], t), t]
             return
 
     def ans_attack_order(self, choice: str, ask: dict[str, Any], events: list[Event]) -> None:
@@ -327,7 +327,9 @@ class Minions:
         self.pending_attacks.remove(a)
         self.tasks[:0] = self.minion_attack_tasks(a)
 
-    def minion_attack_tasks(self, a: list[str]) -> list[Task]:
+    def minion_attack_tasks(self, a: list[str], head: Task | None = None) -> list[Task]:
+        """One minion's Attack: its Damage, and the Frost Cube of a frost minion. ``head`` is
+        the step resolving the type's Attacks (else the one queued)."""
         mid, cid, side_name = a
         card = self.minion_card(self.minions[mid].type)
         side = card.overheated if side_name == "overheated" else card.standard
@@ -335,7 +337,13 @@ class Minions:
                             "src": f"Attack of {self.minion_name(mid)}",
                             **self.enemy_source(mid)}]
         if side.special == "frost":
-            out.append({"t": "gain", "c": cid, "kind": "f", "n": 1, "sec": S_MIN_ATK})
+            # The type's Attacks are simultaneous: after a Frostbite in them, none gives a
+            # Frost Cube any more (ruling 46).
+            if head is None:
+                head = next((x for x in self.tasks if x.get("t") == "minion_attacks"), {})
+            out.append({"t": "gain", "c": cid, "kind": "f", "n": 1, "sec": S_MIN_ATK,
+                        "effect": "minions", **({"void": True} if head.get("frostbite")
+                                                else {})})
         return out
 
     def t_lights(self, t: Task, events: list[Event]) -> None:

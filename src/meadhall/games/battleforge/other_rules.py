@@ -34,8 +34,6 @@ from .basics import (
 )
 
 Task = dict[str, Any]
-HEAT_TOKENS = 13  # Components: 13 Heat Tokens (Sacred Flames are separate tokens)
-FREEZE_TOKENS = 6  # Components: 6 Freeze Tokens
 
 
 _RELOCATE: dict[tuple[tuple[str, ...], ...], list[str]] = {}
@@ -353,6 +351,11 @@ class OtherRules:
         """Receive Temporary ('t') or Frost ('f') cubes from the reserve, placed where the
         champion chooses; an empty frost reserve triggers Frostbite."""
         cid, kind = t["c"], t["kind"]
+        if t.get("void"):
+            events.append(Event("cube", f"{self.cname(cid)} receives no Frost Cube: the Reserve "
+                                "ran empty during these simultaneous Attacks (Frostbite)",
+                                S_FROSTBITE, {"champion": cid}))
+            return
         got = 0
         frostbite = False
         for _ in range(t["n"]):
@@ -376,8 +379,31 @@ class OtherRules:
             follow.append({"t": "place", "c": cid, "kinds": [kind] * got,
                            "sec": S_TEMP if kind == "t" else S_FROST})
         if frostbite:
+            events.append(Event("cube", f"{self.cname(cid)} is about to receive a Frost Cube and "
+                                "the Reserve is empty: no Frost Cube is given", S_FROSTBITE,
+                                {"champion": cid}))
             follow.append({"t": "frostbite"})
+            self.frostbite_ends_effect(t, events)
         self.tasks[:0] = follow
+
+    def frostbite_ends_effect(self, t: Task, events: list[Event]) -> None:
+        """Frostbite: "no additional Frost Cubes are given to the Champions". The effect that
+        emptied the Reserve gives no more: its later Champions' Frost Cubes (one card step on
+        several Champions, or one minion type's simultaneous Attacks) are disregarded, not
+        taken from the Reserve that Frostbite refills (ruling 46)."""
+        effect = t.get("effect")
+        if effect == "card":
+            rest = [x for x in self.tasks if x.get("t") == "gain" and x.get("kind") == "f"
+                    and x.get("effect") == "card"]
+            for x in rest:
+                self.tasks.remove(x)
+                events.append(Event("cube", f"{self.cname(x['c'])} receives no Frost Cube: the "
+                                    "Reserve was empty (Frostbite)", S_FROSTBITE,
+                                    {"champion": x["c"]}))
+        elif effect == "minions":
+            head = next((x for x in self.tasks if x.get("t") == "minion_attacks"), None)
+            if head is not None:
+                head["frostbite"] = True
 
     def t_frostbite(self, t: Task, events: list[Event]) -> None:
         """Frostbite: every champion returns their Frost Cubes and loses 2 Health each."""
@@ -540,10 +566,8 @@ class OtherRules:
         """Heat and Freeze tokens are not stackable and never go where no character can be."""
         if self.board.cells.get(area) != "." or area in self.tokens:
             return False
-        supply = {"heat": HEAT_TOKENS, "freeze": FREEZE_TOKENS}[kind]
-        if sum(1 for k in self.tokens.values() if k == kind) >= supply:
-            events.append(Event("token", f"No {kind} token is left in the supply", section))
-            return False
+        # The Components list is the box's inventory, not a rule: no printed rule runs out of
+        # Heat or Freeze tokens, so a rule that places one always can (ruling 33).
         self.tokens[area] = kind
         word = "Heat" if kind == "heat" else "Freeze"
         events.append(Event("token", f"A {word} token is placed in {area}", section,

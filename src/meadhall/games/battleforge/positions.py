@@ -14,6 +14,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from meadhall.core.errors import ContentError
+from meadhall.core.migrate import position_migration, retire_choice_texts
 
 from .basics import ATTRIBUTE_MAX, CHARGE_CAP, CUBES_PER_COLOUR, MAX_HEALTH, Board
 from .components import BattleForgeContent, Icon
@@ -152,6 +153,8 @@ class AttackPos(Model):
 class EndPos(Model):
     trigger: str
     final_blow: str | None = None
+    advanced_by: str | None = None
+    """A time-out reached by a Knockout's advance: what knocked the champion out."""
 
 
 class Position(Model):
@@ -301,10 +304,6 @@ def check_position(p: Position, content: BattleForgeContent, board: Board,
             check_area(board, f"tokens.{a}", a, "token")
             if kind == "flame" and content.scenarios[setup["scenario"]].poi_kind != "flame":
                 raise fail(f"tokens.{a}", "Sacred Flames belong to The Last Flame")
-        if sum(1 for k in p.tokens.values() if k == "heat") > 13:
-            raise fail("tokens", "at most 13 Heat tokens (Components)")
-        if sum(1 for k in p.tokens.values() if k == "freeze") > 6:
-            raise fail("tokens", "at most 6 Freeze tokens (Components)")
     if p.furnaces is not None:
         for a, v in p.furnaces.items():
             if a not in board.poi:
@@ -432,3 +431,13 @@ def check_tasks(p: Position, heroes: list[str], board: Board) -> None:
         t = p.attack.target
         if not (t in minions or (t.startswith("thor-") and len(t) > 5)):
             raise fail("attack.target", f"unknown target {t!r}: a minion id or thor-<face>")
+
+
+@position_migration("battleforge", 1)
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 (2026-11-29) to 2: ``setup.players`` 0 meant "the usual count" (now left
+    out), and the pending decision's options are written with today's action texts."""
+    setup = data.get("setup")
+    if isinstance(setup, dict) and setup.get("players") == 0:
+        del setup["players"]
+    return retire_choice_texts(data, "battleforge", "ask")

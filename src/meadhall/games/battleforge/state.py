@@ -149,6 +149,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
     """BattleForge: Berserker. One seat per champion (solo: two champions for one player)."""
 
     game = GAME_ID
+    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
     _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", *FAST_COPY,
                          *REPLACED})
@@ -274,7 +275,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
                 self.tasks.append({"t": "place", "c": cid, "kinds": ["c"],
                                    "sec": "Champion Preparation"})
             elif hf.starting_attribute == "extra_boon":
-                self.tasks.append({"t": "boon", "c": cid})
+                self.tasks.append({"t": "boon", "c": cid, "prep": True})
         self.tasks.append({"t": "begin"})
         events.append(Event("setup", f"{self.content.scenarios[self.setup['scenario']].name}: "
                             f"{len(self.order)} Champions prepare", "Champion Preparation"))

@@ -332,7 +332,8 @@ class CombatRules:
                     self._linked_on_enemy(tid, eff, events)
             if dmg:
                 self._damage_enemy(tid, dmg, events, S.DEALING_DAMAGE, source)
-            if data.retaliate and source[0] in ("hero", "trap"):
+            # a unit at 0 HP "becomes inactive": an enemy the attack defeated answers nothing
+            if data.retaliate and source[0] in ("hero", "trap") and tid in self.enemies:
                 events.append(Event("retaliate", f"{data.name} retaliates: {data.retaliate} "
                                     f"damage to {src}", "Retaliate"))
                 self._damage_source(source, data.retaliate, events, (tid, e.card))
@@ -342,10 +343,14 @@ class CombatRules:
             events.append(Event("attack", f"{src} attacks {self._hname(tid)} for {value}"
                                 + (f" (armor {h.armor})" if h.armor else "")
                                 + f": {dmg} damage", section, {"target": tid, "damage": dmg}))
-            for eff in linked:
-                self._linked_on_hero(tid, eff, events)
             if dmg:
                 self._damage_hero(tid, dmg, self._blow(source), events)
+            if h.ko:
+                # "A hero with 0 HP will never participate or join in combat": no linked
+                # effect (no exhaust question) and no retaliate for the hero this attack KO'd
+                return
+            for eff in linked:
+                self._linked_on_hero(tid, eff, events)
             if h.retaliate and source[0] == "enemy" and source[1] in self.enemies:
                 events.append(Event("retaliate", f"{self._hname(tid)} retaliates: {h.retaliate} "
                                     f"damage to {src}", "Retaliate"))

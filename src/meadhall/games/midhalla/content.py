@@ -371,6 +371,8 @@ def check_ops(c: Catalogue, printed: Printed, where: str, items: list[Op]) -> No
                           [Op.model_validate(o) for o in ch.get("ops", [])])
         if op.op == "spawn" and extra.get("enemy") not in c.enemies:
             raise ContentError(where, f"ops[{i}]", f"unknown enemy {extra.get('enemy')!r}")
+        if op.op in ("follower", "follower_leaves") and extra.get("id") not in c.followers:
+            raise ContentError(where, f"ops[{i}]", f"unknown follower {extra.get('id')!r}")
         if op.op == "place":
             tile = str(extra.get("tile"))
             if tile[:-1] not in c.tiles or tile[-1] not in "AB":

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Annotated, Any, Literal
 
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from meadhall.core import draw
 from meadhall.core.chance import ChanceMode
@@ -31,6 +31,25 @@ from meadhall.games.midhalla.vocabulary import vocabulary
 ID = "midhalla"
 
 
+Id = Annotated[str, Field(min_length=1, max_length=60)]
+
+
+class PartyOverrides(ContentModel):
+    """``setup.party``: the party sheet's overrides for a chapter played on its own (The Party
+    Sheet): unlocks by kind, the fate scale, the evolving event decks' changes, completed
+    chapters. Every id must name content (checked in ``blank_state``)."""
+
+    unlocks: dict[Literal["classes", "traps", "items", "components", "special_upgrades",
+                          "chapters", "lore", "decisions"],
+                  Annotated[list[Id], Field(max_length=200)]] = Field(default_factory=dict)
+    fate: StrictInt = 0
+    events: dict[Literal["tier1", "tier2"],
+                 Annotated[dict[Annotated[str, Field(max_length=12)],
+                                Annotated[str, Field(max_length=12)]],
+                           Field(max_length=40)]] = Field(default_factory=dict)
+    completed: Annotated[list[Id], Field(max_length=50)] = Field(default_factory=list)
+
+
 class Setup(ContentModel):
     """``scenario``: a chapter id; ``heroes``: 1-4 hero ids; ``campaign``: one state spans the
     chapters (party sheet, fate scale); ``party``: party-sheet overrides (unlocks, fate,
@@ -40,8 +59,8 @@ class Setup(ContentModel):
     heroes: list[str] = Field(default_factory=lambda: ["harkon", "enyk"], min_length=1,
                               max_length=4)
     campaign: bool = False
-    party: dict[str, Any] = Field(default_factory=dict)
-    followers: list[str] = Field(default_factory=list)
+    party: PartyOverrides = Field(default_factory=PartyOverrides)
+    followers: Annotated[list[Id], Field(max_length=10)] = Field(default_factory=list)
 
 
 class MidhallaGame(Game):
@@ -77,7 +96,9 @@ class MidhallaGame(Game):
         for f in s.followers:
             check_choice("followers", f, c.cat.followers, "follower")
         check_choices("heroes", s.heroes, c.cat.heroes, "hero")
+        _check_party(c, s.party)
         d = s.model_dump()
+        d["party"] = s.party.model_dump(exclude_unset=True)  # the overrides as given
         if s.campaign:
             party = new_party(c, d)
             locked = [h for h in s.heroes if h not in party["unlocks"]["classes"]]
@@ -117,9 +138,44 @@ class MidhallaGame(Game):
         elif isinstance(model, Printed):
             check_printed(model, c.cat, path)
 
+    def retired_names(self) -> Mapping[str, str]:
+        """Ids of heroes, followers, items, traps, skills and ultimates and the printed names
+        today's texts use (``runic_talisman`` → ``Runic Talisman``; retired.json)."""
+        cat = self.content.cat
+        out: dict[str, str] = {}
+        for table in (cat.items, cat.traps, cat.skills, cat.ultimates, cat.components,
+                      cat.followers):
+            for k, v in table.items():
+                name = getattr(v, "name", None)
+                if isinstance(name, str):
+                    out[k] = name
+        for k, v in cat.heroes.items():
+            out[k] = v.name.split(" the ")[0]
+        return out
+
     def content_models(self) -> dict[str, type[Any]]:
         return {"printed.json": Printed, "catalogue.json": Catalogue, "chapter*.json": Chapter,
                 "side_*.json": Chapter}
 
 
 GAME = MidhallaGame()
+
+
+def _check_party(c: Content, party: PartyOverrides) -> None:
+    """The party overrides name content that exists and a fate within its scale."""
+    cat = c.cat
+    kinds: dict[str, Mapping[str, Any]] = {
+        "classes": cat.heroes, "traps": cat.traps, "items": cat.items,
+        "components": cat.components, "special_upgrades": cat.special_upgrades,
+        "lore": cat.lore, "chapters": c.chapters}
+    for kind, ids in party.unlocks.items():
+        for x in ids:
+            if kind in kinds and x not in kinds[kind]:
+                raise ContentError("setup", f"party.unlocks.{kind}", f"unknown {kind} {x!r}")
+    for x in party.completed:
+        if x not in c.chapters:
+            raise ContentError("setup", "party.completed", f"unknown chapter {x!r}")
+    track = cat.fate_track
+    if not track[0] <= party.fate <= track[-1]:
+        raise ContentError("setup", "party.fate", f"the fate scale runs from {track[0]} to "
+                           f"{track[-1]} ({S.FATE})")

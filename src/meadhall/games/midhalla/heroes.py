@@ -108,6 +108,15 @@ class HeroRules:
         ht = self.ht
         h = self.heroes[ht["hero"]]
         if h.ko:
+            # KO during the own turn: the turn ends at once; if it was the step's last turn the
+            # players may still replay 3.3, since 3.1 has not started yet
+            if self._last_turn_of_step(h) and self.cb.get("snapshot"):
+                ht["queue"], ht["stage"] = [], "after"
+                self._ask("hero", self._seat(h), f"{self._hname(h.id)} is KO and the turn "
+                          "ends: end it (step 3.1 starts) or replay step 3.3 from its start",
+                          S.HERO_TURNS, [("end turn", ["end"]), (REPLAY, ["replay"])],
+                          turn=True)
+                return
             h.acted = True
             self.ht = None
             return
@@ -126,14 +135,17 @@ class HeroRules:
             opts = [("end turn", ["end"])]
             prompt = f"{self._hname(h.id)}: use items or ultimates, or end the turn"
         opts = opts + self._free_options(h)
-        last = not any(o.id != h.id and not o.ko and o.tile and not o.acted
-                       for o in self.heroes.values())
-        if stage == "after" and last and self.cb.get("snapshot"):
+        if stage == "after" and self._last_turn_of_step(h) and self.cb.get("snapshot"):
             # offered as the last turn of the step ends, just before 3.1 would start
             opts.append((REPLAY, ["replay"]))
             prompt += " (or replay step 3.3 from its start)"
         self._ask("hero", PLAYERS if h.follower else h.id, prompt,
                   S.FOLLOWERS if h.follower else S.HERO_TURN, opts, turn=True)
+
+    def _last_turn_of_step(self, h: Any) -> bool:
+        """No other hero (or follower) is still to act in this 3.3."""
+        return not any(o.id != h.id and not o.ko and o.tile and not o.acted
+                       for o in self.heroes.values())
 
     def _on_hero(self, p: list[Any], events: list[Event]) -> None:
         ht = self.ht

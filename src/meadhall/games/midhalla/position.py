@@ -15,6 +15,7 @@ from pydantic import Field, StrictBool, StrictInt, StrictStr
 
 from meadhall.core.content import ContentModel, validate
 from meadhall.core.errors import ContentError
+from meadhall.core.migrate import position_migration, retire_choice_texts
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import DELTA, GATE, OPPOSITE
 from meadhall.games.midhalla.content import Content, Effect
@@ -521,3 +522,9 @@ def _check_sequences(st: Any) -> None:
         if lv.get("card") and not lv["todo"]:
             raise _fail("levelup.card", "a skill being placed belongs to the next hero")
 
+
+@position_migration("midhalla", 1)
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 (2026-11-29) to 2: the pending decision's options are written with today's
+    action texts (printed names instead of ids)."""
+    return retire_choice_texts(data, "midhalla", "choice")

@@ -11,6 +11,7 @@ from typing import Any
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
+from meadhall.games.midhalla.board import GATE
 from meadhall.games.midhalla.pieces import EnemyState, TrapState
 from meadhall.games.midhalla.preparation import SPAWN_TOKENS
 
@@ -187,13 +188,17 @@ class ExplorationRules:
                             "above their maximum)", S.EVENTS))
 
     def _op_damage_heroes(self, op: dict[str, Any], events: list[Event]) -> None:
-        """Global event 19: all but the hero with the lowest HP suffer damage (ties: players)."""
-        alive = [h for h in self._party_heroes() if not h.ko]
+        """Global event 19: all but the hero with the lowest HP suffer damage (ties: players).
+        A KO hero has 0 HP, the lowest there is: it is the one spared (ruling 45)."""
+        party = self._party_heroes()
+        alive = [h for h in party if not h.ko]
         if not alive:
             return
-        low = min(h.hp for h in alive)
-        lowest = [h.id for h in alive if h.hp == low]
-        if op.get("spare_lowest") and len(lowest) > 1 and "spare" not in op:
+        low = min(h.hp for h in party)
+        lowest = [h.id for h in party if h.hp == low]
+        # several KO heroes tie at 0: sparing one or the other changes nothing (a KO hero
+        # suffers no damage), so only a tie among standing heroes is asked
+        if op.get("spare_lowest") and len(lowest) > 1 and "spare" not in op and low > 0:
             opts = [(f"spare {self._short(h)}", h) for h in lowest]
             self._ask("spare", PLAYERS, "Several heroes share the lowest HP: choose the one "
                       "spared", S.GLOBAL_EVENTS, opts, default=opts[0][0], ctx={"op": op})
@@ -207,12 +212,35 @@ class ExplorationRules:
         self.script.insert(0, {**self.last_ctx["op"], "spare": hero})
 
     def _op_spawn(self, op: dict[str, Any], events: list[Event]) -> None:
+        """An event spawns a named enemy. A card of the chapter's enemy (or elite) deck is
+        taken from that deck (draw pile first, then discard), so the deck never holds more
+        copies than it was built with; with no copy left nothing spawns. A card outside the
+        decks (the Mimic) comes from the box, if it is not already on the board (ruling 43)."""
         card = op["enemy"]
-        if any(e.card == card for e in self.enemies.values()):
-            events.append(Event("spawn", f"The {self.content.cat.enemies[card].name} is not "
-                                "available (already on the board)", S.GLOBAL_EVENTS))
+        name = self.content.cat.enemies[card].name
+        pile = next((n for n, cards in (("enemy", self.chapter_data.enemy_deck),
+                                        ("elite", self.chapter_data.elite_deck))
+                     if card in cards), None)
+        if pile is None:
+            if any(e.card == card for e in self.enemies.values()):
+                events.append(Event("spawn", f"The {name} is not available (already on the "
+                                    "board)", S.GLOBAL_EVENTS))
+                return
+            self._spawn_enemy(card, self.here or "G", events, S.GLOBAL_EVENTS, from_deck=False)
             return
-        self._spawn_enemy(card, self.here or "G", events, S.GLOBAL_EVENTS, from_deck=False)
+        deck = self.decks[pile]
+        if card in deck.cards():
+            deck.remove(card)
+            where = f"from the {pile} deck"
+        elif card in deck.discard:
+            deck.discard.remove(card)
+            where = f"from the {pile} discard pile"
+        else:
+            events.append(Event("spawn", f"No {name} card is left in the {pile} deck or its "
+                                "discard pile: nothing spawns", S.SPAWN))
+            return
+        events.append(Event("spawn", f"The {name} card is taken {where}", S.SPAWN))
+        self._spawn_enemy(card, self.here or "G", events, S.SPAWN)
 
     def _op_follower(self, op: dict[str, Any], events: list[Event]) -> None:
         """A follower joins the party for the rest of the chapter (Followers)."""
@@ -226,6 +254,19 @@ class ExplorationRules:
                                      follower=True)
         events.append(Event("follower", f"{f.name} joins the party as a follower: it takes a "
                             "turn in 3.3 and counts as a hero for enemies", S.FOLLOWERS))
+
+    def _op_follower_leaves(self, op: dict[str, Any], events: list[Event]) -> None:
+        """A global event sends a follower away ("walks back into the tunnels, not to be seen
+        again", 10; "disappearing into the darkness", 12): it leaves the party now."""
+        fid = op["id"]
+        h = self.heroes.get(fid)
+        if h is None or not h.follower:
+            return
+        del self.heroes[fid]
+        if self.ht is not None and self.ht.get("hero") == fid:
+            self.ht = None
+        events.append(Event("follower", f"{self.content.cat.followers[fid].name} leaves the "
+                            "party and is no longer a follower", S.FOLLOWERS))
 
     def _op_spawn_token(self, op: dict[str, Any], events: list[Event]) -> None:
         tile = self.tiles[self.here or "G"]
@@ -251,6 +292,15 @@ class ExplorationRules:
                 or self._stock_left(kind) <= 0):
             events.append(Event("build", f"The {trap.name} cannot be built here now (locked, "
                                 "out of stock or not enough silver)", S.BUILD))
+            return
+        # "ignoring normal placement rules" waives the fortification, not what is "never"
+        # allowed: "never more than two traps on one map tile", "never ... on the gate map
+        # tile" (Building Traps; ruling 45)
+        if tile == GATE or self._traps_on(tile) >= self.content.printed.max_traps_per_tile:
+            why = ("traps can never be built on the gate map tile" if tile == GATE else
+                   "there can never be more than two traps on one map tile")
+            events.append(Event("build", f"The {trap.name} cannot be built on {tile}: {why}",
+                                S.BUILD))
             return
         opts = [(f"build {trap.name} on {tile} for {trap.cost} silver", tile),
                 ("do not build", "")]

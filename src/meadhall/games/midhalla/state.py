@@ -96,6 +96,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
     """A chapter (or a campaign of chapters) of Midhalla in progress."""
 
     game = ID
+    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
 
     def __init__(self, content: Content, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:

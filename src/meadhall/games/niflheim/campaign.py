@@ -10,6 +10,7 @@ from meadhall.core.errors import IllegalAction
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.figures import Hero
+from meadhall.games.niflheim.names import SUPPLY, SUPPLY_ID
 
 if TYPE_CHECKING:
     from meadhall.games.niflheim.state import NiflheimState
@@ -93,7 +94,7 @@ def _over_limit(s: NiflheimState) -> list[str]:
 # ----------------------------------------------------------------------------- interim stage
 def interim_options(s: NiflheimState) -> list[str]:
     """What may be done in the interim stage."""
-    from meadhall.games.niflheim.heroes import fits
+    from meadhall.games.niflheim.heroes import can_share, fits, swaps
 
     assert s.camp is not None
     party = list(s.heroes.values())
@@ -108,13 +109,19 @@ def interim_options(s: NiflheimState) -> list[str]:
             for b in party:
                 if b.id != a.id and fits(s, b, it):
                     out.append(f"give {n.item[it]} from {n.hero[a.id]} to {n.hero[b.id]}")
-        for it in dict.fromkeys(a.gear):
-            if s.content.armoury[it].kind == "weapon":
-                out.append(f"ready {n.item[it]} for {n.hero[a.id]}")
+        # "Rearrange weapons, gear, supplies, and other items between heroes": supplies are
+        # given one at a time, within a huskarl's limits (see rulings, 25).
+        for kind, k in sorted(a.supplies.items()):
+            for b in party:
+                if b.id != a.id and k > 0 and can_share(a, b, kind):
+                    out.append(f"give {SUPPLY[kind]} from {n.hero[a.id]} to {n.hero[b.id]}")
+        out += [f"{w} for {n.hero[a.id]}" for w in swaps(s, a)]
     for colour in sorted(set(s.camp["runestones"])):
         for h in party:
-            if h.ready and h.ready not in h.runes:
-                out.append(f"inscribe {colour} runestone on {n.hero[h.id]}'s {n.item[h.ready]}")
+            # "A weapon is readied if it is in either the Ready Weapon or Off Hand slot".
+            for w in dict.fromkeys(x for x in (h.ready, h.off_hand) if x):
+                if w not in h.runes and s.content.armoury[w].kind == "weapon":
+                    out.append(f"inscribe {colour} runestone on {n.hero[h.id]}'s {n.item[w]}")
     for h in party:
         out += [f"unlock {n.skill[sk]} for {n.hero[h.id]}" for sk in unlockable(s, h)]
     return out
@@ -184,10 +191,18 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
         events.append(Event("heal", f"{h.name} uses a healing salve: health {h.health}",
                             S.INTERIM, {"hero": h.id}))
     elif words[0] == "give":
-        from meadhall.games.niflheim.heroes import move_rune, receive, take_item
+        from meadhall.games.niflheim.heroes import add_supplies, move_rune, receive, take_item
 
         rest, receiver = action[len("give "):].rsplit(" to ", 1)
         what, giver = rest.split(" from ", 1)
+        if what in SUPPLY_ID:
+            kind, a, b = SUPPLY_ID[what], s.hero_named(giver), s.hero_named(receiver)
+            a.supplies[kind] -= 1
+            add_supplies(b, kind, 1)
+            events.append(Event("give", f"{a.name} gives {what} to {b.name}", S.INTERIM,
+                                {"hero": a.id, "supply": kind}))
+            ask_interim(s)
+            return
         item, a, b = n.item_id[what], s.hero_named(giver), s.hero_named(receiver)
         take_item(a, item)
         receive(s, b, item)
@@ -195,13 +210,17 @@ def apply_interim(s: NiflheimState, action: str, events: list[Event]) -> None:
         events.append(Event("give", f"{a.name} gives the {s.content.armoury[item].name} to "
                             f"{b.name}", S.INTERIM))
     elif words[0] == "ready":
-        from meadhall.games.niflheim.heroes import ready
+        from meadhall.games.niflheim.heroes import ready, ready_both
 
         what, who = action[len("ready "):].rsplit(" for ", 1)
         h = s.hero_named(who)
-        h.mp = 1
-        ready(s, h, n.item_id[what], False, events)
-        h.mp = 0
+        off = what.endswith(" off hand")
+        what = what[:-len(" off hand")] if off else what
+        if off and " and " in what and what not in n.item_id:
+            x, y = what.split(" and ", 1)
+            ready_both(s, h, n.item_id[x], n.item_id[y], events, cost=0, section=S.INTERIM)
+        else:
+            ready(s, h, n.item_id[what], off, events, cost=0, section=S.INTERIM)
     elif words[0] == "inscribe":
         colour = words[1]
         who, what = action.split(" runestone on ", 1)[1].rsplit("'s ", 1)

@@ -155,21 +155,30 @@ def plans(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
     return out
 
 
+def attacker_ams(h: Hero, cover: str | None) -> list[tuple[int, str]]:
+    """The attacker's own DRMs on every attack roll, a phial's throw and burst included: the
+    declared intent's AM (a covering attack: its Cover marker's instead) and a wounded
+    huskarl's -2 ("Wounded huskarls receive a -2 DRM when performing an attack")."""
+    mods: list[tuple[int, str]] = []
+    if cover is not None:
+        mods.append((COVER_AM[cover], f"{cover} Cover marker (AM)"))
+    else:
+        assert h.intent is not None
+        mods.append((INTENT_AM[h.intent], f"declared {h.intent} (AM)"))
+    if h.huskarl and h.health < h.max_health:
+        mods.append((-2, "wounded huskarl"))
+    return mods
+
+
 def modifiers(s: NiflheimState, h: Hero, u: Undead, p: AttackPlan, cover: str | None
               ) -> list[tuple[int, str]]:
     """Every DRM of the attack: attack modifiers, LOS AM and range modifier."""
     mods: list[tuple[int, str]] = []
     if u.stunned:
         mods.append((3, "attacking a stunned undead (AM)"))
-    if cover is not None:
-        mods.append((COVER_AM[cover], f"{cover} Cover marker (AM)"))
-    else:
-        assert h.intent is not None
-        mods.append((INTENT_AM[h.intent], f"declared {h.intent} (AM)"))
+    mods += attacker_ams(h, cover)
     if p.off_hand:
         mods.append((-2, "attacking off hand (AM)"))
-    if h.huskarl and h.health < h.max_health:
-        mods.append((-2, "wounded huskarl"))
     am, why = los_am(s, h.at, u.at)
     if am:
         mods.append((am, "LOS AM: " + ", ".join(why)))
@@ -407,9 +416,11 @@ def phials(h: Hero) -> list[str]:
     return out
 
 
-def phial_targets(s: NiflheimState, h: Hero) -> list[str]:
+def phial_targets(s: NiflheimState, h: Hero, only: int | None = None, prefix: str = ""
+                  ) -> list[str]:
     """Throw a phial (scenario 3 and 4 rules) at a square in LOS up to range 8; the squares
-    offered are those whose burst would reach a revealed undead (see rulings)."""
+    offered are those whose burst would reach a revealed undead (``only``: that undead; see
+    rulings). A covering hero's throws begin with ``prefix``."""
     if not s.setup_rules_34() or h.locked_by is not None or not h.on_map:
         return []
     kinds = phials(h)
@@ -418,7 +429,7 @@ def phial_targets(s: NiflheimState, h: Hero) -> list[str]:
     assert h.at is not None
     squares: set[grid.Sq] = set()
     for u in s.undead.values():
-        if u.kind is None:
+        if u.kind is None or (only is not None and u.id != only):
             continue
         for dx in (-1, 0, 1):
             for dy in (-1, 0, 1):
@@ -428,13 +439,14 @@ def phial_targets(s: NiflheimState, h: Hero) -> list[str]:
                         and s.board.sees(h.at, q)):
                     squares.add(q)
     ordered = sorted(squares, key=lambda q: (q[1], q[0]))
-    return [f"throw {PHIALS[k]} at {grid.name(q)}" for k in kinds for q in ordered]
+    return [f"{prefix}throw {PHIALS[k]} at {grid.name(q)}" for k in kinds for q in ordered]
 
 
 def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event],
-                kind: str = "holy_water") -> None:
+                kind: str = "holy_water", cover: str | None = None) -> None:
     """Phial Weapon Attacks: roll the throw hit number (the range, with AMs and LOS AMs), deviate
-    on a miss, then attack the figures in the 9-square burst with 1 AD at the phial's S/W."""
+    on a miss, then attack the figures in the 9-square burst with 1 AD at the phial's S/W. A
+    covering hero throws with its Cover marker's AM (Covering)."""
     assert h.at is not None and h.intent is not None
     wd = s.content.armoury[kind]
     assert wd.aoe is not None
@@ -446,25 +458,31 @@ def throw_phial(s: NiflheimState, h: Hero, target: grid.Sq, events: list[Event],
 
         take_item(h, kind)  # a Greek Fire Phial is used up when thrown (authored)
     rng = attack_range(h.at, target)
-    am = INTENT_AM[h.intent]
-    los, _ = los_am(s, h.at, target)
-    hit = needed(rng, am + los)
+    # "All usual AMs and LOS AMs apply" to the throw (Throwing Phial Weapons).
+    mods = attacker_ams(h, cover)
+    los, why = los_am(s, h.at, target)
+    if los:
+        mods.append((los, "LOS AM: " + ", ".join(why)))
+    drm = sum(m for m, _ in mods)
+    drm_text = ", ".join(f"{m:+d} {w}" for m, w in mods if m) or "no DRM"
+    hit = needed(rng, drm)
     roll = s.d12(f"{h.name}'s phial throw ({f'{hit}+' if hit else 'nothing'} lands on target)",
-                 S.PHIAL, am + los)
-    total = roll + am + los
+                 S.PHIAL, drm)
+    total = roll + drm
     final = target
-    dice = [d12(roll, am + los)]
+    dice = [d12(roll, drm)]
     if roll != 1 and total >= rng:
-        events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)}: "
-                            f"rolled {roll} (modified {total} ≥ range {rng}), on target",
-                            S.PHIAL, {"hero": h.id, "dice": dice}))
+        events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)} "
+                            f"({drm_text}): rolled {roll} (modified {total} ≥ range {rng}), "
+                            "on target", S.PHIAL, {"hero": h.id, "dice": dice, "drm": drm}))
     else:
         final, rolled = deviate(s, target)
-        events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)}: "
-                            f"rolled {roll} (modified {total}, needs {rng}): it deviates to "
-                            f"{grid.name(final)}", S.PHIAL,
-                            {"hero": h.id, "dice": dice + [d12(r) for r in rolled]}))
-    burst(s, h, final, wd.aoe, events, kind)
+        events.append(Event("phial", f"{h.name} throws {what} at {grid.name(target)} "
+                            f"({drm_text}): rolled {roll} (modified {total}, needs {rng}): it "
+                            f"deviates to {grid.name(final)}", S.PHIAL,
+                            {"hero": h.id, "dice": dice + [d12(r) for r in rolled],
+                             "drm": drm}))
+    burst(s, h, final, wd.aoe, events, kind, cover)
     h.marker = "attacked"
     s.recheck_zoc(h, events)
 
@@ -487,13 +505,15 @@ def deviate(s: NiflheimState, target: grid.Sq) -> tuple[grid.Sq, list[int]]:
                 rolled.append(r)
         d = DEVIATION[r]
         q = (target[0] + d[0] * dist, target[1] + d[1] * dist)
-        if s.board.inside(q) and s.board.at(q) not in "#+L":
+        # "occupied by a wall, closed door or obstructive terrain": every obstructive square,
+        # the dotted red ones that do not block LOS included (Terrain).
+        if s.board.inside(q) and not s.board.blocks_move(q):
             return q, rolled
     return target, rolled
 
 
 def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
-          events: list[Event], kind: str = "holy_water") -> None:
+          events: list[Event], kind: str = "holy_water", cover: str | None = None) -> None:
     """Resolve a separate 1 AD attack against every figure in the 3x3 burst: holy water harms
     only undead; Greek fire (authored) also attacks heroes, a modified roll at or over W wounding
     them. Unrevealed undead are revealed first; no LOS AM for hindering terrain."""
@@ -507,14 +527,12 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
             u.kind = draw(s)
             events.append(Event("reveal", f"The burst reveals {uname(s, u)}", S.REVEALING,
                                 {"undead": u.id, "kind": u.kind}))
-    assert h.intent is not None
     bonus = skills.passive(s, h, {"phial"})
+    own = sum(m for m, _ in attacker_ams(h, cover)) + sum(m for m, _ in bonus)
     for u in targets:
         if u.id not in s.undead:
             continue
-        drm = INTENT_AM[h.intent] + (3 if u.stunned else 0) + sum(m for m, _ in bonus)
-        if h.huskarl and h.health < h.max_health:
-            drm -= 2  # "Wounded huskarls receive a -2 DRM when performing an attack"
+        drm = own + (3 if u.stunned else 0)
         need = odds(needed(values[0], drm), needed(values[1], drm))[0]
         roll = s.d12(f"{what} against {uname(s, u)} ({need})", S.PHIAL, drm)
         data = {"undead": u.id, "roll": roll, "dice": [d12(roll, drm)]}
@@ -533,7 +551,7 @@ def burst(s: NiflheimState, h: Hero, at: grid.Sq, values: tuple[int, int],
     if kind != "greek_fire":
         return
     for o in [x for x in s.heroes.values() if x.on_map and x.at in area]:
-        drm = INTENT_AM[h.intent] + sum(m for m, _ in bonus)
+        drm = own
         if skills.carries_shield(s, o, readied=False):
             drm -= 1
         wound = needed(values[1], drm)

@@ -206,15 +206,16 @@ def activation_ended(s: NiflheimState) -> NiflheimState:
         return s  # a fresh declaration: its MP are still to be used (scored as they are)
     d = s.decision()
     # a table-mode question for a die's result is not the hero's to answer
-    if d is None or d.seat in (PLAYERS, CHANCE) or "end activation" not in s._legal():
+    if d is None or d.seat in (PLAYERS, CHANCE):
         return s
     c = s.clone()
-    c.apply("end activation")
+    end = next((a for a in c.legal_actions() if a.text == "end activation"), None)
+    if end is None:
+        return s
+    c.apply(end)  # the very object legal_actions() gave: not checked a second time
     for _ in range(SETTLE_STEPS):
-        d = c.decision()
-        if d is None or d.seat != PLAYERS or d.default is None:
+        if c.take_default() is None:
             break
-        c.apply(d.default)
     return c
 
 

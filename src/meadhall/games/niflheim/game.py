@@ -84,6 +84,14 @@ class NiflheimGame(Game):
                                f"{sc.max_characters} characters")
         return NiflheimState(self.content, s.model_dump(), seed, chance, auto_choices)
 
+    def retired_names(self) -> Mapping[str, str]:
+        """Ids of weapons, gear, heroes and skills and the lower-case names today's texts use
+        (``throwing_knives`` → ``throwing knives``; retired.json)."""
+        from meadhall.games.niflheim.names import names
+
+        n = names(self.content)
+        return {**n.skill, **n.hero, **n.item}
+
     def content_models(self) -> dict[str, type[Any]]:
         return {"niflheim.json": NiflheimContent}
 

@@ -231,8 +231,7 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
                         if fits(s, o, it):
                             yield f"pass {n.item[it]} to {n.hero[o.id]}"
                     for kind, k in sorted(h.supplies.items()):
-                        if k > 0 and not (kind == "projectiles" and (h.huskarl or o.huskarl)) \
-                                and supply_room(o, kind):
+                        if k > 0 and can_share(h, o, kind):
                             yield f"pass {SUPPLY[kind]} to {n.hero[o.id]}"
         if s.scenario.attacks:
             yield from swaps(s, h)
@@ -286,7 +285,7 @@ def both_hands(s: NiflheimState, h: Hero) -> list[tuple[str, str]]:
 
 
 def ready_both(s: NiflheimState, h: Hero, x: str, y: str, events: list[Event],
-               cost: int = 1) -> None:
+               cost: int = 1, section: str = S.ONE_HANDED) -> None:
     """Ready ``x`` and ``y`` (one-handed) in the Ready and Off-Hand slots in one movement
     action; what they replace goes to gear slots."""
     if cost:
@@ -306,9 +305,10 @@ def ready_both(s: NiflheimState, h: Hero, x: str, y: str, events: list[Event],
     gear += [w for w in (old_ready, old_off) if w]
     h.gear, h.ready, h.off_hand = gear, x, y
     arm = s.content.armoury
-    how = "(1 MP)" if cost else "at no MP cost"
+    how = "(1 MP)" if cost else "in the interim stage" if section == S.INTERIM \
+        else "at no MP cost"
     events.append(Event("ready", f"{h.name} readies the {arm[x].name} and the {arm[y].name} in "
-                        f"the off hand {how}", S.ONE_HANDED, {"hero": h.id, "weapon": x}))
+                        f"the off hand {how}", section, {"hero": h.id, "weapon": x}))
 
 
 def declare(s: NiflheimState, h: Hero, intent: str, events: list[Event]) -> None:
@@ -328,18 +328,23 @@ def declare(s: NiflheimState, h: Hero, intent: str, events: list[Event]) -> None
 
 
 def break_lock(s: NiflheimState, h: Hero, events: list[Event]) -> None:
-    """Locked Heroes: an H2H roll with the readied weapon's stun value (unarmed 10), with the
-    intent's AM and a shield's +1; failure ends the activation."""
-    w = h.ready
-    wd = s.content.armoury[w] if w else None
-    stun = wd.h2h[0] if wd and wd.h2h else combat.UNARMED[0]
+    """Locked Heroes: an H2H roll with a readied weapon's stun value (unarmed 10), with the
+    intent's AM and a shield's +1; failure ends the activation. Of two readied weapons the one
+    needing the lower roll is used (the off hand with its -2; see rulings, 17)."""
     assert h.intent is not None
-    drm = combat.INTENT_AM[h.intent]
+
+    def value(w: str | None, off: bool) -> tuple[int, int]:
+        wd = s.content.armoury[w] if w else None
+        stun = wd.h2h[0] if wd and wd.kind == "weapon" and wd.h2h else combat.UNARMED[0]
+        return stun, -2 if off else 0
+
+    stun, off_am = min((value(w, off) for w, off in combat.readied(h)),
+                       key=lambda v: v[0] - v[1])
+    # The intent's AM and a wounded huskarl's -2, as on every attack (combat.attacker_ams).
+    drm = sum(m for m, _ in combat.attacker_ams(h, None)) + off_am
     if skills.carries_shield(s, h):
         drm += 1
     drm += sum(m for m, _ in skills.passive(s, h, {"break_lock"}))
-    if h.huskarl and h.health < h.max_health:
-        drm -= 2  # a wounded huskarl's attacks, this H2H roll included
     need = combat.needed(stun, drm)
     roll = s.d12(f"{h.name}'s roll to break the lock ({f'{need}+' if need else 'nothing'} "
                  "breaks it)", S.ACTION_PHASE, drm)
@@ -627,7 +632,7 @@ def pick_up(s: NiflheimState, h: Hero, q: Sq, events: list[Event]) -> None:
 
 
 def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event],
-          cost: int = 1) -> None:
+          cost: int = 1, section: str | None = None) -> None:
     """Change readied weapon(s) for 1 MP (Ready Weapon, One-Handed Weapons); a passed weapon is
     readied for free (Passing Gear)."""
     if cost:
@@ -647,6 +652,7 @@ def ready(s: NiflheimState, h: Hero, w: str, off: bool, events: list[Event],
             h.off_hand = None
     slot = "Off-Hand slot" if off else "Ready Weapon slot"
     how, sec = (("(1 MP)", S.READY) if cost else
+                ("in the interim stage", section) if section is not None else
                 ("at no MP cost after the search", S.SPECIAL) if h.rearranging is not None else
                 ("at once, for free", S.PASSING))
     events.append(Event("ready", f"{h.name} puts the {s.content.armoury[w].name} in the {slot} "
@@ -686,6 +692,15 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
         s.items.setdefault(grid.sq(sp.square), []).extend(left)
         found.append("no room for " + ", ".join(s.content.armoury[i].name for i in left)
                      + f" (left on {sp.square})")
+    for colour in sp.runestones:
+        # "A weapon can only be infused with a runestone during the Interim stage": a found
+        # runestone is kept by the party (the Party Control Sheet) until then (rulings, 25).
+        if s.camp is not None:
+            s.camp["runestones"].append(colour)
+            found.append(f"a {colour} runestone (kept by the party for the interim stage)")
+        else:
+            found.append(f"a {colour} runestone (a single scenario has no interim stage to "
+                         "inscribe it in)")
     for k, n in sp.supplies.items():
         got = add_supplies(h, k, n)
         text = f"{n} {k.replace('_', ' ')}"
@@ -718,6 +733,14 @@ def special(s: NiflheimState, h: Hero, label: str, events: list[Event]) -> None:
             s.ask_spawn(q, spots)
         elif spots:
             undead.place_marker(s, spots[0], events, S.SPECIAL)
+
+
+def can_share(a: Hero, b: Hero, kind: str) -> bool:
+    """Can ``a`` give ``b`` one of a supply? Huskarls "have unlimited projectiles, but cannot
+    share them with the characters", and carry at most 3 salves and 3 phials (Huskarl)."""
+    if kind == "projectiles" and (a.huskarl or b.huskarl):
+        return False
+    return supply_room(b, kind)
 
 
 def supply_room(h: Hero, kind: str) -> bool:

@@ -14,6 +14,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from meadhall.core import grid
 from meadhall.core.errors import ContentError
+from meadhall.core.migrate import position_migration, retire_choice_texts
 
 if TYPE_CHECKING:
     from meadhall.games.niflheim.state import NiflheimState
@@ -157,6 +158,8 @@ class NiflheimPosition(_Model):
     undead_activation: UndeadActivation | None = None
     choice: Choice | None = None
     spawn_queue: list[str] | None = None
+    spawn: dict[str, list[str]] | None = None
+    """A hand-drawn map's spawn locations (label -> squares); default: the scenario's."""
     coin_used: bool = False
     result: list[str] | None = None
     coin_script: list[int] = Field(default_factory=list)
@@ -293,12 +296,17 @@ def check(s: NiflheimState) -> None:
     for label, sp in sc.specials.items():
         if sp.figure and label not in s.done:
             occupied[grid.sq(sp.square)] = label
-    bound = max_undead(sc)
+    # The scenario's forces, or this game's own when it was set up with more (a save made
+    # before the scenario's pool was tuned down keeps the undead it drew).
+    pool = s.pool
+    own = len(s.undead) + len(sc.orange) + sum(
+        len(getattr(pool, k, ())) for k in ("pile", "top", "bottom", "discard"))
+    bound = max(max_undead(sc), own)
     for u in s.undead.values():
         f = f"undead.{u.id}"
         if not 1 <= u.id <= bound:
             raise _bad(f + ".id", f"undead numbers run from 1 to {bound}, the most undead "
-                       "the scenario's forces can put on the map")
+                       "the forces of this game can put on the map")
         if u.kind is not None and u.kind not in c.undead:
             raise _bad(f + ".kind", f"unknown undead {u.kind!r}")
         _square(s, f + ".at", grid.name(u.at))
@@ -339,6 +347,21 @@ def check(s: NiflheimState) -> None:
         _square(s, "forced", name, passable=False)
     for name in s.spawn_queue or []:
         _square(s, "spawn_queue", name, passable=False)
+    # Spawning places each undead "on each matching spawn location on the map": a map without
+    # its spawn squares cannot play the scenario (a spawn would be moved in silence).
+    spawns = s.spawns()
+    field = "spawn" if s.spawn_at is not None else "map"
+    for label in dict.fromkeys(lab for labs in sc.round_track for lab in labs):
+        if label not in spawns:
+            raise _bad("spawn", f"no square for the spawn location {label!r} that the round "
+                       "track shows (Spawning)")
+        for name in spawns[label]:
+            try:
+                _square(s, field, name)
+            except ContentError as e:
+                raise _bad(field, f"the spawn location {label} ({name}) must be a square of "
+                           f"the map a figure can stand on: {e.reason}. A hand-drawn map "
+                           "names its own spawn squares in 'spawn' (Spawning)") from None
     ch = s.choice
     while ch is not None:
         if "uid" in ch and ch["uid"] is not None and ch["uid"] not in s.undead:
@@ -471,3 +494,10 @@ def _check_playable(s: NiflheimState) -> None:
         raise _bad("", f"the rules cannot go on from this position ({type(e).__name__}: "
                    f"{e})") from None
     raise _bad("", "the position waits for no decision: name the active hero, or a choice")
+
+
+@position_migration("niflheim", 1)
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 (2026-11-29) to 2: the pending decision's options are written with today's
+    action texts (weapons and heroes by their names)."""
+    return retire_choice_texts(data, "niflheim", "choice")

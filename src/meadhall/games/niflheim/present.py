@@ -123,8 +123,12 @@ def _attack(s: NiflheimState, h: Hero, text: str, cover: str | None) -> Describe
 
 
 def _cover(s: NiflheimState, text: str) -> Described:
-    h = s.hero_named(text[len("cover: "):].split(" attack undead ")[0])
+    rest = text[len("cover: "):]
+    throw = " throw " in rest and " attack undead " not in rest
+    h = s.hero_named(rest.split(" throw " if throw else " attack undead ")[0])
     assert h.marker is not None
+    if throw:
+        return _throw(s, h, text, h.marker.split()[1])
     return _attack(s, h, text, h.marker.split()[1])
 
 
@@ -135,7 +139,7 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
     if words[0] == "declare":
         intent = words[1]
         mp = MP[intent] - (1 if h.corruption >= 5 and MP[intent] else 0)
-        am = combat.INTENT_AM[intent]
+        am = combat.INTENT_AM[intent] - (2 if h.huskarl and h.health < h.max_health else 0)
         extra = " (then roll to break the lock)" if h.locked_by is not None else ""
         return (f"{h.name} declares {intent}: {mp} MP, attacks at {am:+d}{extra}",
                 (intent_space(h.id, intent, f"{mp} MP"),))
@@ -219,21 +223,25 @@ def _hero(s: NiflheimState, h: Hero, text: str) -> Described:
     return text, ()
 
 
-def _throw(s: NiflheimState, h: Hero, text: str) -> Described:
-    kind = "greek_fire" if text.startswith("throw greek fire") else "holy_water"
+def _throw(s: NiflheimState, h: Hero, text: str, cover: str | None = None) -> Described:
+    kind = "greek_fire" if "throw greek fire at" in text else "holy_water"
     q = grid.sq(text.rsplit(" ", 1)[1])
     assert h.at is not None and h.intent is not None
     rng = combat.attack_range(h.at, q)
     los, _ = combat.los_am(s, h.at, q)
-    hit = combat.needed(rng, combat.INTENT_AM[h.intent] + los)
+    own = sum(m for m, _ in combat.attacker_ams(h, cover))
+    hit = combat.needed(rng, own + los)
     wd = s.content.armoury[kind]
     assert wd.aoe is not None
     throw = f"{hit}+ lands on target, else it deviates" if hit else "it always deviates"
-    drm = combat.INTENT_AM[h.intent] + sum(m for m, _ in skills.passive(s, h, {"phial"}))
+    drm = own + sum(m for m, _ in skills.passive(s, h, {"phial"}))
     burst, _ = combat.odds(combat.needed(wd.aoe[0], drm), combat.needed(wd.aoe[1], drm))
-    return (f"{h.name} throws the {wd.name.lower()} at {grid.name(q)} (range {rng}): {throw}; "
-            f"the burst attacks every figure around it: {burst}",
-            (square(q, f"{hit}+" if hit else "deviates"),))
+    who = f"{h.name}'s covering throw:" if cover is not None else f"{h.name} throws"
+    targets = [square(q, f"{hit}+" if hit else "deviates")]
+    if cover is not None:
+        targets.append(hero_fig(h.id))
+    return (f"{who} the {wd.name.lower()} at {grid.name(q)} (range {rng}): {throw}; "
+            f"the burst attacks every figure around it: {burst}", tuple(targets))
 
 
 def _choice(s: NiflheimState, text: str) -> Described:
@@ -312,13 +320,28 @@ def _campaign(s: NiflheimState, kind: str, text: str) -> Described:
         if words[0] == "give":
             rest, receiver = text[len("give "):].rsplit(" to ", 1)
             what, giver = rest.split(" from ", 1)
-            a, b, item = s.hero_named(giver), s.hero_named(receiver), n.item_id[what]
+            a, b = s.hero_named(giver), s.hero_named(receiver)
+            if what in SUPPLY_ID:
+                kind = SUPPLY_ID[what]
+                return (f"{a.name} gives {what} to {b.name} ({a.supplies.get(kind, 0) - 1} "
+                        f"left; {b.name} then has {b.supplies.get(kind, 0) + 1})",
+                        (card(a.id, kind), hero_panel(b.id)))
+            item = n.item_id[what]
             return (f"{a.name} gives the {s.content.armoury[item].name} to {b.name}",
                     (card(a.id, item), hero_panel(b.id)))
         if words[0] == "ready":
             what, who = text[len("ready "):].rsplit(" for ", 1)
-            h, item = s.hero_named(who), n.item_id[what]
-            return (f"{h.name} readies the {s.content.armoury[item].name}",
+            h = s.hero_named(who)
+            off = what.endswith(" off hand")
+            what = what[:-len(" off hand")] if off else what
+            if off and " and " in what and what not in n.item_id:
+                x, y = (n.item_id[w] for w in what.split(" and ", 1))
+                arm = s.content.armoury
+                return (f"{h.name} readies the {arm[x].name} and the {arm[y].name} in the "
+                        "off hand", (card(h.id, x), card(h.id, y)))
+            item = n.item_id[what]
+            slot = " in the off hand" if off else ""
+            return (f"{h.name} readies the {s.content.armoury[item].name}{slot}",
                     (card(h.id, item),))
         if words[0] == "inscribe":
             who, what = text.split(" runestone on ", 1)[1].rsplit("'s ", 1)

@@ -72,6 +72,7 @@ class NiflheimState(GameState):
     """One scenario in play. Heroes act in the players' order; the undead are automated."""
 
     game = S.ID
+    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Memos of the position (see moved()): never changed in place, so clones share them.
     _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps"}
     _occ: dict[Sq, str] | None = None
@@ -123,6 +124,8 @@ class NiflheimState(GameState):
         self.uact: dict[str, int] | None = None
         self.choice: dict[str, Any] | None = None
         self.spawn_queue: list[str] | None = None
+        self.spawn_at: dict[str, list[str]] | None = None
+        """A hand-drawn map's own spawn locations (None: the scenario's)."""
         self.coin_used = False
         self.result: list[str] | None = None
         self.forced: list[str] = []
@@ -397,6 +400,10 @@ class NiflheimState(GameState):
         """The hero an action text names."""
         return self.heroes[self.names.hero_id[word]]
 
+    def spawns(self) -> dict[str, list[str]]:
+        """Spawn location label -> squares: the scenario's, or a hand-drawn map's own."""
+        return self.scenario.spawn if self.spawn_at is None else self.spawn_at
+
     @property
     def names(self) -> Names:
         return names(self.content)
@@ -410,8 +417,15 @@ class NiflheimState(GameState):
         for h in self.heroes.values():
             if h.id != active and h.marker and h.marker.startswith("cover") \
                     and self.seat_of(h.id) == seat:
-                out += [p.text for p in combat.plans(self, h, prefix=self.cover_prefix(h))]
+                out += self._cover_options(h)
         return out
+
+    def _cover_options(self, h: Hero, only: int | None = None) -> list[str]:
+        """A covering hero's attacks: "any attack she could have made", weapon attacks and
+        phial throws (Covering; Phial Weapon Attacks), against ``only`` when given."""
+        pre = self.cover_prefix(h)
+        return [p.text for p in combat.plans(self, h, only=only, prefix=pre)] \
+            + combat.phial_targets(self, h, only=only, prefix=pre)
 
     def _legal(self) -> list[str]:
         if self.choice is not None:
@@ -637,14 +651,21 @@ class NiflheimState(GameState):
 
     def _cover_attack(self, action: str, events: list[Event]) -> None:
         """Covering: an unused attack made at any point of the round (an interrupt)."""
-        h = self.hero_named(action[len("cover: "):].split(" attack undead ")[0])
+        rest = action[len("cover: "):]
+        throw = " throw " in rest and " attack undead " not in rest
+        h = self.hero_named(rest.split(" throw " if throw else " attack undead ")[0])
         hid = h.id
-        plan = next(p for p in combat.plans(self, h, prefix=self.cover_prefix(h))
-                    if p.text == action)
         assert h.marker is not None
         cover = h.marker.split()[1]
         events.append(Event("cover", f"{h.name} interrupts with a covering attack", S.COVERING,
                             {"hero": hid}))
+        if throw:
+            words = action.split()
+            kind = "greek_fire" if "throw greek fire at" in action else "holy_water"
+            combat.throw_phial(self, h, sq(words[-1]), events, kind, cover=cover)
+            return
+        plan = next(p for p in combat.plans(self, h, prefix=self.cover_prefix(h))
+                    if p.text == action)
         combat.resolve(self, h, plan, events, cover=cover)
 
     # ------------------------------------------------------------------ round structure
@@ -836,7 +857,8 @@ class NiflheimState(GameState):
         # final phase: spawning
         if self.spawn_queue is None:
             labels = self.scenario.round_track[self.track]
-            self.spawn_queue = [q for lab in labels for q in self.scenario.spawn[lab]]
+            spawns = self.spawns()
+            self.spawn_queue = [q for lab in labels for q in spawns[lab]]
         while self.spawn_queue:
             at = sq(self.spawn_queue.pop(0))
             spots = undead.spawn_squares(self, at)
@@ -899,8 +921,7 @@ class NiflheimState(GameState):
                 seat = self.seat_of(h.id)
                 if seats is not None and seat not in seats:
                     continue
-                opts = [p.text for p in combat.plans(self, h, only=u.id,
-                                                     prefix=self.cover_prefix(h))]
+                opts = self._cover_options(h, only=u.id)
                 if opts:
                     groups.setdefault(seat, []).extend(opts)
         if groups:
@@ -1191,6 +1212,8 @@ class NiflheimState(GameState):
             "control": dict(self.control),
             "tally": {"kills": self.tally["kills"],
                       "knockouts": [dict(k) for k in self.tally["knockouts"]]},
+            # only a hand-drawn map has its own spawn squares (saves of other games unchanged)
+            **({"spawn": _plain(self.spawn_at)} if self.spawn_at is not None else {}),
         }
 
     def _load(self, raw: dict[str, Any]) -> None:
@@ -1278,6 +1301,8 @@ class NiflheimState(GameState):
         self.uact = p.get("undead_activation", self.uact)
         self.choice = p.get("choice", self.choice)
         self.spawn_queue = p.get("spawn_queue", self.spawn_queue)
+        if p.get("spawn") is not None:
+            self.spawn_at = {k: list(v) for k, v in p["spawn"].items()}
         self.coin_used = p.get("coin_used", self.coin_used)
         self.result = p.get("result", self.result)
         self.coin_script = list(p.get("coin_script", self.coin_script))

@@ -15,11 +15,33 @@ def position(pos: dict[str, Any], scenario: str = "1", seed: int = 0,
     if "done" in pos:  # test helpers list every label; keep the scenario's own
         labels = GAME.content.scenarios[scenario].specials
         pos = {**pos, "done": [d for d in pos["done"] if d in labels]}
+    if "map" in pos and "spawn" not in pos:
+        pos = {**pos, "spawn": spawn_on(pos["map"], scenario)}
     heroes = [h for h in ids if h in GAME.content.characters]
     huskarls = [h for h in ids if h in GAME.content.huskarls]
     setup = {"scenario": scenario, "heroes": heroes, "huskarls": huskarls}
     return GAME.from_json({"game": "niflheim", "setup": setup,
                            "seed": seed, "auto_choices": auto_choices, "position": pos})
+
+
+def spawn_on(rows: list[str], scenario: str) -> dict[str, list[str]]:
+    """Spawn squares for a hand-drawn map: the scenario's where the map has them, else the
+    map's closest square a figure can stand on (by range, then reading order). A position
+    must name them: the engine refuses a map without its spawn squares (Spawning)."""
+    from meadhall.core import grid
+    from meadhall.games.niflheim.board import BLOCKS_MOVE
+
+    ok = [(x, y) for y, r in enumerate(rows) for x, ch in enumerate(r) if ch not in BLOCKS_MOVE]
+
+    def on(name: str) -> str:
+        q = grid.sq(name)
+        if q in ok:
+            return name
+        best = min(ok, key=lambda o: (grid.manhattan(o, q), o[1], o[0]))
+        return grid.name(best)
+
+    sc = GAME.content.scenarios[scenario]
+    return {lab: [on(q) for q in squares] for lab, squares in sc.spawn.items()}
 
 
 def open_map(width: int, height: int, terrain: dict[str, str] | None = None) -> list[str]:

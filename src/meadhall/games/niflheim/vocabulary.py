@@ -35,6 +35,8 @@ TEMPLATES = (
     "give <item> from <hero> to <hero>", "ready <weapon> for <hero>",
     "inscribe <colour> runestone on <hero>'s <weapon>", "unlock <skill> for <hero>",
     "retry the scenario", "give up the campaign", "play scenario <id>", "recruit <hero>",
+    "cover: <hero> throw <phial> at <sq>", "give <supply> from <hero> to <hero>",
+    "ready <weapon> off hand for <hero>", "ready <weapon> and <weapon> off hand for <hero>",
 )
 """The action templates, in vocabulary order."""
 
@@ -143,4 +145,13 @@ def vocabulary(content: NiflheimContent, setup: Mapping[str, Any]) -> list[str]:
         v += [campaign.RETRY, campaign.GIVE_UP]
         v += [f"play scenario {sid}" for sid in content.scenarios]
         v += [f"recruit {n.hero[c]}" for c in content.characters]
+    # Templates added later come last, so that the numbers of the older ones never change.
+    v += [f"cover: {h} throw {p} at {q}" for h in heroes for p in ("holy water", "greek fire")
+          for q in walk]
+    if setup.get("campaign"):
+        v += [f"give {sup} from {a} to {b}" for sup in SUPPLY.values() for a in heroes
+              for b in heroes if a != b]
+        v += [f"ready {n.item[w]} off hand for {h}" for w in one_handed for h in heroes]
+        v += [f"ready {n.item[x]} and {n.item[y]} off hand for {h}" for x in one_handed
+              for y in one_handed for h in heroes]
     return list(dict.fromkeys(v))

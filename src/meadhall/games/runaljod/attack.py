@@ -418,6 +418,9 @@ class AttackMixin:
             if "hold" in tokens and e in self.enemies and e.at == target and not h.captive \
                     and not e.captor and e.also is None and not e.holding:
                 self.hero_hold(h, e, events)
+        for b in ctx["gods"]:
+            if b in ("cheru", "vali"):
+                self.return_after_attack(h, b, events, "after the attack")
 
     # ------------------------------------------------------------ enemy attacks
     def enemy_attack(self, e: Enemy, h: Hero, events: list[Event], section: str) -> None:

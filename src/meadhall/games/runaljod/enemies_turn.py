@@ -409,9 +409,22 @@ class EnemiesMixin:
                             {"enemy": e.uid, "to": self.fpname(fp)}))
 
     # ------------------------------------------------------------ targets
-    def icon_heroes(self, targets: list[str]) -> list[Hero]:
+    def icon_heroes(self, targets: list[str], e: Enemy | None = None) -> list[Hero]:
+        """The standing heroes the icons name, in icon order; for enemy ``e``, without a hero
+        another enemy holds (Keywords - Hold: "only considered adjacent to the enemy captor",
+        it "loses LoS to any other space")."""
         return [self.heroes[t] for t in targets if t in self.heroes
-                and not self.heroes[t].fallen and self.heroes[t].at is not None]
+                and not self.heroes[t].fallen and self.heroes[t].at is not None
+                and (e is None or self.reachable_hero(e, self.heroes[t]))]
+
+    def reachable_hero(self, e: Enemy, h: Hero) -> bool:
+        """Whether enemy ``e`` can ever be next to (or see) hero ``h``: not when another enemy
+        holds ``h`` (Keywords - Hold)."""
+        return not h.held_by or h.held_by == e.uid
+
+    def heroes_for(self, e: Enemy) -> list[Hero]:
+        """The standing heroes enemy ``e`` can engage (a hero held by another is not one)."""
+        return [h for h in self.standing_heroes() if self.reachable_hero(e, h)]
 
     def closest_heroes(self, e: Enemy, pool: list[Hero]) -> list[Hero]:
         """The heroes of ``pool`` closest to the enemy by its walking cost to a space next to
@@ -440,20 +453,27 @@ class EnemiesMixin:
             return h.held_by == e.uid  # Hold: only adjacent to its captor
         if e.captor:
             return h.id == e.captor  # a held enemy only attacks its captor
+        return self.attacks_from(e, tuple(e.squares), h, self.occupied())
+
+    def attacks_from(self, e: Enemy, fp: tuple[Sq, ...], h: Hero, occ: set[Sq]) -> bool:
+        """Whether enemy ``e`` standing on ``fp`` could attack hero ``h`` (as
+        :meth:`can_attack`), ``occ`` the blocking squares once it has moved there."""
         ed = self.enemy_data(e)
-        for q in e.squares:
-            if ed.attack == "range" or self.adjacent(q, h.at):
-                if self.sees(q, h.at):
+        at = h.at
+        assert at is not None
+        for q in fp:
+            if ed.attack == "range" or self.adjacent(q, at):
+                if self.sees(q, at, occ):
                     return True
-            elif "large" in ed.keywords and self.spaces_within(q, h.at, 2) and \
-                    self.sees(q, h.at):
+            elif "large" in ed.keywords and self.spaces_within(q, at, 2) and \
+                    self.sees(q, at, occ):
                 return True
         return False
 
     def attack_target(self, e: Enemy, targets: list[str]) -> Hero | None:
         """The first hero icon that is a valid target; otherwise the closest hero it can
         attack (ruling: closest by walking cost, ties in icon order)."""
-        for h in self.icon_heroes(targets):
+        for h in self.icon_heroes(targets, e):
             if self.can_attack(e, h):
                 return h
         valid = [h for h in self.standing_heroes() if self.can_attack(e, h)]
@@ -461,10 +481,10 @@ class EnemiesMixin:
         return close[0] if close else None
 
     def move_target(self, e: Enemy, targets: list[str]) -> Hero | None:
-        heroes = self.icon_heroes(targets)
+        heroes = self.icon_heroes(targets, e)
         if heroes:
             return heroes[0]
-        close = self.closest_heroes(e, self.standing_heroes())
+        close = self.closest_heroes(e, self.heroes_for(e))
         return close[0] if close else None
 
     # ------------------------------------------------------------ movement evaluation
@@ -492,12 +512,14 @@ class EnemiesMixin:
             out[here] = 0
         return out
 
-    def heroes_adjacent(self, fp: tuple[Sq, ...] | Sq) -> int:
+    def heroes_adjacent(self, fp: tuple[Sq, ...] | Sq, e: Enemy | None = None) -> int:
+        """Standing heroes next to a base position; for enemy ``e`` a hero another enemy
+        holds is adjacent to its captor only (Keywords - Hold)."""
         squares = fp if isinstance(fp[0], tuple) else (fp,)
         n = 0
         for h in self.heroes.values():
             at = h.at
-            if h.fallen or at is None:
+            if h.fallen or at is None or e is not None and not self.reachable_hero(e, h):
                 continue
             for q in squares:  # type: ignore[union-attr]
                 if max(abs(q[0] - at[0]), abs(q[1] - at[1])) == 1:
@@ -522,7 +544,7 @@ class EnemiesMixin:
         assert h.at is not None
         # "If the enemy is already adjacent to the heroes ... it doesn't perform the action":
         # next to any standing hero, not only its target
-        near = next((o for o in self.standing_heroes()
+        near = next((o for o in self.heroes_for(e)
                      if o.held_by == e.uid or any(self.adjacent(q, o.at) for q in e.squares)),
                     None)
         if near is not None:
@@ -535,7 +557,11 @@ class EnemiesMixin:
         at_goal = [fp for fp in stands
                    if any(max(abs(q[0] - ht[0]), abs(q[1] - ht[1])) == 1 for q in fp)]
         if at_goal:
-            allowed = self.best(at_goal, lambda fp: -self.heroes_adjacent(fp))
+            # the rulebook's keys (next to the most heroes), then the best action for the
+            # enemies: a space from which it can attack its target (ruling 6)
+            occ = self.occupied() - set(e.squares)
+            allowed = self.best(at_goal, lambda fp: (-self.heroes_adjacent(fp, e),
+                                                     not self.attacks_from(e, fp, h, occ)))
             return (self.best(allowed, stands.__getitem__), allowed,
                     why + f", ending adjacent to {self.hname(h)}")
         # the stands from which a space next to the target is cheapest to reach (the least
@@ -552,8 +578,8 @@ class EnemiesMixin:
             allowed = self.best(list(stands), near)
             return (self.best(allowed, stands.__getitem__), allowed,
                     why + " (no route: nearest possible space)")
-        allh = [x.at for x in self.standing_heroes()]
-        allowed = self.best(moving, lambda fp: -self.heroes_adjacent(fp))
+        allh = [x.at for x in self.heroes_for(e)]
+        allowed = self.best(moving, lambda fp: -self.heroes_adjacent(fp, e))
         return (self.best(allowed, lambda fp: (
             sum(min(grid.chebyshev(q, a) for q in fp) for a in allh), stands[fp])),
             allowed, why)
@@ -571,14 +597,16 @@ class EnemiesMixin:
     def sight_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
         """Sight: the nearest space from which the enemy sees its target (or, failing that,
         the closest hero); skip if it already sees the target or nobody can be seen."""
-        order = self.icon_heroes(targets)
+        order = self.icon_heroes(targets, e)
 
         def candidates() -> Iterator[Hero]:
             yield from order
             # only if no hero of the icons will do: the closest ones (computed then)
-            yield from (h for h in self.closest_heroes(e, self.standing_heroes())
+            yield from (h for h in self.closest_heroes(e, self.heroes_for(e))
                         if h not in order)
-        occ = self.occupied()  # nothing moves while the enemy looks for its space
+        # nothing else moves while the enemy looks for its space; the enemy leaves its own
+        # squares, so they block no line drawn from its new space (Sight)
+        occ = self.occupied() - set(e.squares)
         for h in candidates():
             at = h.at
             assert at is not None
@@ -602,7 +630,7 @@ class EnemiesMixin:
         """Whether enemy ``e`` could end its movement on a square and see ``target`` from it
         (Sight), with the position's figures gathered once."""
         can_end = self.enemy_end_test(e)
-        occ = self.occupied()
+        occ = self.occupied() - set(e.squares)  # the enemy has left its own squares
 
         def goal(s: Sq) -> bool:
             return can_end(s) and self.sees(s, target, occ)

@@ -53,11 +53,32 @@ def _open_steps(st: RunaljodState):
     return step
 
 
+_FIELDS: dict[tuple, tuple[object, dict[Sq, float]]] = {}
+"""Goal fields by board and by what decides the goals (the enemies' squares, whether the
+card is still to beat): a search meets the same few again and again."""
+
+
 def _goal_field(st: RunaljodState, h: Hero, ranged: bool) -> dict[Sq, float]:
-    """Walking distance to where the hero is needed now."""
+    """Walking distance to where the hero is needed now (cached: the field depends only on
+    the board and the goals)."""
+    board = st.board
+    finals = [e for e in st.enemies if st.enemy_data(e).final]
+    key = (id(board), ranged, bool(st.active_card), bool(len(st.exploration)),
+           tuple(tuple(e.squares) for e in finals or st.enemies))
+    hit = _FIELDS.get(key)
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    field = _compute_goal_field(st, finals, ranged)
+    if len(_FIELDS) > 20_000:
+        _FIELDS.clear()
+    _FIELDS[key] = (board, field)
+    return field
+
+
+def _compute_goal_field(st: RunaljodState, finals: list[Enemy], ranged: bool
+                        ) -> dict[Sq, float]:
     t = st.terrain
     goals: set[Sq] = set()
-    finals = [e for e in st.enemies if st.enemy_data(e).final]
     if st.enemies:
         for e in finals or st.enemies:  # on the final tile, only the final enemy matters
             for q in e.squares:

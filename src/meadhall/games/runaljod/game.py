@@ -95,6 +95,14 @@ class RunaljodGame(Game):
                                "and a single player plays two heroes (Single-Player Game)")
         return RunaljodState(self.content, d, seed, chance, auto_choices)
 
+    def retired_names(self) -> Mapping[str, str]:
+        """Ids of items, skills and enemies and the lower-case names today's texts use
+        (``valis_bow`` → ``vali's bow``; retired.json)."""
+        from .names import Names
+
+        n = Names.of(self.content)
+        return {**n.enemy, **n.skill, **n.item}
+
     def content_models(self) -> dict[str, type[Any]]:
         return dict(FILE_MODELS)
 

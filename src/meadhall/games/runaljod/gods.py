@@ -11,6 +11,7 @@ from .dice_rules import rune_data, throw_rune
 from .model import (
     GOD_RUNE,
     S_CAPRICIOUS,
+    S_DAMAGE,
     S_GEAR,
     S_GOD,
     S_KEYWORDS,
@@ -36,6 +37,7 @@ class GodsMixin:
             r = h.god_rune()
             if r is not None:
                 used.add(r.god)
+            used.update(h.returns)  # set aside until the attack of their bonus
         return [g for g in self.content.gods if g not in used]
 
     def altar_face_up(self) -> list[str]:
@@ -140,8 +142,12 @@ class GodsMixin:
                     if o is not h and not o.fallen for r in o.pool() if r.side != "side"] or [""]
         return [""]
 
-    def invoke(self, h: Hero, power: str, detail: str, events: list[Event]) -> None:
-        """Apply a god's power (or a god's gear power), then re-throw the altar."""
+    def invoke(self, h: Hero, power: str, detail: str, events: list[Event],
+               returning: str = "") -> None:
+        """Apply a god's power (or a god's gear power), then return the god's rune used from a
+        hero board (``returning``) to the altar and re-throw the altar: "Once the power is
+        activated, return the God's rune to the altar of the Gods and then re-throw all runes
+        there"; God's Gear: "you must return the rune to the altar afterwards" (ruling 14)."""
         section = S_POWERS
         name = (self.content.gods[power].name if power in self.content.gods
                 else self.content.items[power].name)
@@ -180,7 +186,12 @@ class GodsMixin:
                             "default": None}
         elif power == "brisingamen":
             for o in self.heroes.values():
-                if o.fallen:
+                if o.fallen and o.fell_this_turn:
+                    # "A hero cannot recover the same turn they are defeated" (Fallen Heroes)
+                    events.append(Event("recover", f"{self.hname(o)} fell in this heroes' "
+                                        "turn and cannot recover until the next one",
+                                        S_DAMAGE, {"hero": o.id}))
+                elif o.fallen:
                     self.raise_hero(o, 1, events, section, down_heals=1)
         elif power == "draupnir" and detail:
             who, _, rune = detail.partition("'s ")
@@ -191,7 +202,43 @@ class GodsMixin:
                 events.append(Event("draupnir", f"{self.hname(o)} flips {self.rname(r)} "
                                     "sideways", section))
                 self.capricious(o, events)
+        if self.ask is not None and self.ask["kind"] in ("freyja", "odin"):
+            # the power is activated once its choices are made: the rune returns and the altar
+            # is re-thrown then (Freyja chooses the deck first; Odin's Crows decide first)
+            self.ask["altar_after"] = name
+            if returning:
+                self.ask["returning"] = returning
+            return
+        if returning and power in ("cheru", "vali", "valis_bow"):
+            # "Return this rune to the altar of the Gods after the attack": it waits, set
+            # aside, for the attack its bonus is for (ruling 14)
+            h.returns.append(returning)
+        elif returning:
+            self.return_to_altar(returning, events, S_GOD)
         self.throw_altar(events, f"{name}'s power was activated")
+
+    def return_after_attack(self, h: Hero, bonus: str, events: list[Event], why: str) -> None:
+        """The god's rune set aside for a Cheru or Vali bonus goes back to the altar once the
+        bonus is used (after the attack) or lost (Cheru at the end of the phase)."""
+        god = self.content.items["cheru"].god if bonus == "cheru" else "vali"
+        if god not in h.returns:
+            return
+        h.returns.remove(god)
+        events.append(Event("altar", f"{self.hname(h)} returns "
+                            f"{self.content.gods[god].name}'s rune to the altar {why}",
+                            S_POWERS, {"hero": h.id, "god": god, "bonus": bonus}))
+        self.return_to_altar(god, events, S_POWERS)
+
+    def rethrow_after(self, ask: dict, events: list[Event]) -> None:
+        """The re-throw a power that asked its hero something (Freyja, Odin) left for the end:
+        "whenever you activate the effect of a God's rune ..., throw all runes on the altar
+        of the Gods again" (Activate the God's Rune). Saves made before it was deferred carry
+        no ``altar_after`` (their altar was thrown already)."""
+        name = ask.get("altar_after")
+        if ask.get("returning"):
+            self.return_to_altar(ask["returning"], events, S_GOD)
+        if name:
+            self.throw_altar(events, f"{name}'s power was activated")
 
     def foes_on_tile(self, h: Hero) -> list[tuple[Enemy, Sq]]:
         """Thor: the enemies on the hero's tile, each with its first square on that tile (a
@@ -221,13 +268,19 @@ class GodsMixin:
                         "prompt": f"Freyja: the top card of the {name} is "
                                   f"{self.card_name(deck, top[0])}", "options": opts,
                         "default": None, "deck": deck}
-        elif action == "put it at the bottom":
+            for key in ("altar_after", "returning"):
+                if ask.get(key):
+                    self.ask[key] = ask[key]
+            return
+        if action == "put it at the bottom":
             d = self.decks()[ask["deck"]]
             card = d.top.pop(0)
             d.put_bottom(card)
             events.append(Event("freyja", f"The card goes to the bottom of the "
                                 f"{self.names.deck[ask['deck']]} deck", S_POWERS))
+        self.rethrow_after(ask, events)
 
     def on_odin(self, action: str, ask: dict, events: list[Event]) -> None:
         if action == "put it in play":
             self.explore(self.heroes[ask["seat"]], events)
+        self.rethrow_after(ask, events)

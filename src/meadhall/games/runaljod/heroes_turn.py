@@ -24,7 +24,6 @@ from .model import (
     S_DESTINY,
     S_DESTINY_PHASE,
     S_EQUIP,
-    S_GOD,
     S_INTERACT,
     S_MOVE,
     S_PREP,
@@ -208,10 +207,14 @@ class HeroesMixin:
         while self.rethrow:
             hid = self.rethrow[0][0]
             h = self.heroes[hid]
-            if h.fallen or not all(h.rune(i) is not None and h.rune(i).place == POOL
-                                   for i in self.rethrow[0][1:]):
+            # a rune the gods took back (capricious) since the throw is no longer the hero's:
+            # the repeat throws the others ("now is the time to do it", 2. Destiny Phase)
+            left = [i for i in self.rethrow[0][1:]
+                    if h.rune(i) is not None and h.rune(i).place == POOL]
+            if h.fallen or not left:
                 self.rethrow.pop(0)
                 continue
+            self.rethrow[0][1:] = left
             self.ask = {"kind": "rethrow", "seat": hid, "section": S_DESTINY_PHASE,
                         "prompt": f"{self.hname(h)} may repeat the destiny throw",
                         "options": ["keep the throw", "repeat the destiny throw"],
@@ -240,7 +243,8 @@ class HeroesMixin:
                    alone: bool = False, down_heals: int = 0) -> None:
         """Recovering / Helping a Hero: throw every rune, heal 2 per face up and 3 per sideways
         rune (+1 per helper's upgrade); alone, the runes are then flipped face down. The end
-        marker moves one space counterclockwise."""
+        marker moves one space counterclockwise. Every caller (recovering alone, helping,
+        Brisingamen) first checks "A hero cannot recover the same turn they are defeated"."""
         for r in h.runes:
             r.side = throw_rune(self.content, self.chance,
                                 f"{self.hname(h)}'s recovery throw: {self.rname(r)}", section)
@@ -357,7 +361,9 @@ class HeroesMixin:
                 h.conditions.remove("frozen")
                 events.append(Event("condition", f"{self.hname(h)} removes the frozen token",
                                     S_CONDITION))
-            self.cond_queue.pop(0)
+                self.cond_queue.pop(0)
+            # failed: "You can do this action as many times as you wish" (Perform Checks) -
+            # the token stays in the decision while the hero has a face up rune to try again
         else:
             self.cond_queue.pop(0)
 
@@ -623,8 +629,9 @@ class HeroesMixin:
             if it.slot != "misc":
                 out += [t for t in self.equip_texts(h, i) if t not in out]
         for o in self.ordered():
+            # a held hero is adjacent to its captor only (Keywords - Hold): no giving
             if o is h or o.fallen or o.at is None or not self.adjacent(at, o.at) \
-                    or len(o.misc) >= 3:
+                    or len(o.misc) >= 3 or h.held_by or o.held_by:
                 continue
             for i in dict.fromkeys(h.misc):
                 out.append(f"give {self.iname(i)} to {o.id}")
@@ -757,9 +764,8 @@ class HeroesMixin:
         elif k == "use_god":
             r = h.god_rune()
             assert r is not None
-            h.runes.remove(r)
-            self.return_to_altar(r.god, events, S_GOD)
-            self.invoke(h, act.power, act.detail, events)
+            h.runes.remove(r)  # off the board now; back on the altar once the power is done
+            self.invoke(h, act.power, act.detail, events, returning=r.god)
         elif k == "use":
             self.use_item(h, act.item, events)
         elif k == "skill":
@@ -1233,6 +1239,7 @@ class HeroesMixin:
                 h.bonus.remove("cheru")
                 events.append(Event("power", f"{self.hname(h)} made no melee attack this "
                                     "phase: Cheru's bonus is lost", "God's Powers"))
+                self.return_after_attack(h, "cheru", events, "as the bonus is lost")
         events.append(Event("final", "Heroes' final phase: unused runes are flipped face up",
                             "Heroes Turn"))
         for h in self.heroes.values():

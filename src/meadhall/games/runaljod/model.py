@@ -74,7 +74,7 @@ class Rune:
         return self.side in ("up", "side")
 
 
-_HERO_LISTS = ("conditions", "skills", "turned", "equipment", "misc", "bonus")
+_HERO_LISTS = ("conditions", "skills", "turned", "equipment", "misc", "bonus", "returns")
 _HERO_VALUES = ("id", "at", "damage", "fallen", "fell_this_turn", "recover_choice", "glory",
                 "skill_points", "bought_this_phase", "trance", "captive", "mark", "passed",
                 "held_by", "glory_won")
@@ -99,7 +99,7 @@ class Hero:
                  equipment: list[str] | None = None, misc: list[str] | None = None,
                  trance: int = 0, captive: int = 0, mark: str = "none",
                  bonus: list[str] | None = None, passed: bool = False, held_by: int = 0,
-                 glory_won: int = 0) -> None:
+                 glory_won: int = 0, returns: list[str] | None = None) -> None:
         self.id = id
         self.at = at
         self.damage = damage
@@ -122,6 +122,9 @@ class Hero:
         self.passed = passed
         self.held_by = held_by
         self.glory_won = glory_won
+        self.returns: list[str] = returns if returns is not None else []
+        """God's runes set aside until the attack their bonus is for (Cheru, Vali: "Return
+        this rune to the altar of the Gods after the attack")."""
 
     def clone(self) -> Hero:
         """An independent copy (runes and lists copied; strings and squares shared)."""
@@ -136,6 +139,7 @@ class Hero:
         n.conditions, n.skills, n.turned = (self.conditions[:], self.skills[:],
                                             self.turned[:])
         n.equipment, n.misc, n.bonus = self.equipment[:], self.misc[:], self.bonus[:]
+        n.returns = self.returns[:]
         n.runes = [Rune(r.icon, r.side, r.place) for r in self.runes]
         return n
 

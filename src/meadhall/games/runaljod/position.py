@@ -14,6 +14,7 @@ from meadhall.core.chance import NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError
 from meadhall.core.grid import Sq
+from meadhall.core.migrate import position_migration, retire_choice_texts
 from meadhall.core.protocol import PLAYERS
 
 from .model import BOARD_SPACES, CONDITIONS, POOL, SIDES, Enemy, Hero, PlacedTile, Rune
@@ -321,6 +322,11 @@ def _hero(st: RunaljodState, h: Hero, r: Reader) -> None:
     h.held_by = r.int("held_by", 0)
     h.mark = r.str("mark", "none", MARKS)
     h.bonus = r.strs("bonus", [], BONUSES)
+    # god's runes waiting for the attack of their bonus (absent from saves made before)
+    h.returns = r.strs("returns", [], list(c.gods), unique=True)
+    if len(h.returns) > len(h.bonus):
+        raise refuse(r.at("returns"), "a god's rune waits only for a pending bonus (God's "
+                     "Powers: Cheru, Vali)")
     h.glory_won = r.int("glory_won", 0, 0, 10 * MAX)
 
 
@@ -509,3 +515,10 @@ def _decision(st: RunaljodState) -> None:
         except Exception as e:  # noqa: BLE001 - see above
             raise refuse("ask.options", f"{text!r} cannot be carried out here: "
                          f"{type(e).__name__}: {e}") from None
+
+
+@position_migration("runaljod", 1)
+def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 1 (2026-11-29) to 2: the pending decision's options are written with today's
+    action texts (items and skills by their printed names)."""
+    return retire_choice_texts(data, "runaljod", "ask")

@@ -63,6 +63,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     """A Runaljod adventure in progress."""
 
     game = ID
+    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
@@ -205,17 +206,23 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             kind, what = self.setup_queue[0]
             if kind == "gift":
                 opts = []
+                keeps = []  # the options that displace no earlier gift
                 name = self.iname(what)
                 for hid in self.setup["heroes"]:
                     if self.content.items[what].slot == "misc":
                         opts.append(f"give {name} to {hid}")
+                        keeps.append(opts[-1])
                     else:  # the replaced starting card may be the players' choice
-                        opts += [f"give {name} to {hid}{c}"
-                                 for c in self.equip_choices(self.heroes[hid], what)]
+                        h = self.heroes[hid]
+                        for c in self.equip_choices(h, what):
+                            opts.append(f"give {name} to {hid}{c}")
+                            if not any(o not in self.content.heroes[hid].equipment
+                                       for o in self.gift_replaces(h, what, c)):
+                                keeps.append(opts[-1])
                 self.ask = {"kind": "setup", "seat": PLAYERS, "section": S_ADVENTURE,
                             "prompt": f"Level 2 adventure: decide who equips "
                                       f"{self.content.items[what].name}",
-                            "options": opts, "default": opts[0]}
+                            "options": opts, "default": (keeps or opts)[0]}
                 return True
             free = [s for s in self.starts if self.hero_at(s) is None]
             h = self.heroes[what]
@@ -230,6 +237,14 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             return True
         return False
 
+    def gift_replaces(self, h: Hero, item: str, choice: str) -> list[str]:
+        """The equipped cards a level 2 gift replaces: the ones its option text names
+        (``" replacing X and Y"``), else the only ones it can replace."""
+        names = choice.removeprefix(" replacing ")
+        if choice:
+            return [self.item_id(n) for n in names.split(" and ")]
+        return self.slot_conflicts(h, item)
+
     def on_setup(self, action: str, ask: dict, events: list[Event]) -> None:
         kind, what = self.setup_queue.pop(0)
         if kind == "gift":
@@ -239,9 +254,20 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             if self.content.items[what].slot == "misc":
                 h.misc.append(what)  # miscellaneous cards are kept, not equipped
             else:
-                replaced = [self.item_id(n) for n in names.split(" and ")] if sep else None
-                for old in replaced if replaced is not None else self.slot_conflicts(h, what):
-                    h.equipment.remove(old)  # the starting card goes back to the box
+                for old in self.gift_replaces(h, what, sep + names):
+                    h.equipment.remove(old)
+                    if old in self.content.heroes[hid].equipment:
+                        continue  # "return the starting ones to the box"
+                    # an earlier gift is no starting card: it is kept like any card a new one
+                    # replaces (Equipment), in a miscellaneous space if one is free
+                    if len(h.misc) < 3:
+                        h.misc.append(old)
+                    events.append(Event("setup", f"{self.hname(h)} unequips "
+                                        f"{self.content.items[old].name}" + (
+                                            " and keeps it in a miscellaneous space"
+                                            if old in h.misc else
+                                            ": no miscellaneous space is free, it goes back "
+                                            "to the box"), S_ADVENTURE))
                 h.equipment.append(what)
             events.append(Event("setup", f"{self.hname(h)} equips "
                                 f"{self.content.items[what].name}", S_ADVENTURE))
@@ -485,7 +511,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 "turned": list(h.turned), "equipment": list(h.equipment),
                 "misc": list(h.misc), "trance": h.trance, "captive": h.captive, "mark": h.mark,
                 "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by,
-                "glory_won": h.glory_won}
+                "glory_won": h.glory_won, "returns": list(h.returns)}
 
     def _hero_view(self, h: Hero) -> dict[str, Any]:
         """A hero as the table shows it: the board's tokens and cards, and the values the

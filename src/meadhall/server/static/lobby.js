@@ -124,16 +124,49 @@
     location.href = data.links[first];
   });
 
-  // Tables this device holds seats at open at the seat.
+  // Tables this device holds seats at open at the seat. The page lists the public tables;
+  // the server lists this device's own only to whoever shows one of their seat tokens.
   const mine = known();
-  for (const li of document.querySelectorAll("#recent li[data-table]")) {
-    const t = mine[li.dataset.table];
-    if (t && t.mine) {
-      const a = li.querySelector("a");
-      a.href = `/t/${li.dataset.table}?token=${encodeURIComponent(t.mine)}`;
-      a.classList.remove("spectate");
-      li.querySelector(".mine").textContent = ` · your seat ${t.seat}`;
+  function markMine() {
+    for (const li of document.querySelectorAll("#recent li[data-table]")) {
+      const t = mine[li.dataset.table];
+      if (t && t.mine) {
+        const a = li.querySelector("a");
+        a.href = `/t/${li.dataset.table}?token=${encodeURIComponent(t.mine)}`;
+        a.classList.remove("spectate");
+        li.querySelector(".mine").textContent = ` · your seat ${t.seat}`;
+      }
     }
+  }
+  markMine();
+  const tokens = Object.values(mine).flatMap((t) => Object.values((t && t.seats) || {}));
+  if (tokens.length) {
+    fetch("/api/tables", { headers: { "X-Meadhall-Seats": tokens.join(",") } })
+      .then((r) => (r.ok ? r.json() : []))
+      .then((rows) => {
+        const list = document.getElementById("recent");
+        for (const r of rows) {
+          if (list.querySelector(`li[data-table="${CSS.escape(r.id)}"]`)) continue;
+          const empty = list.querySelector("li:not([data-table])");
+          if (empty) empty.remove();
+          const li = document.createElement("li");
+          li.dataset.table = r.id;
+          const a = document.createElement("a");
+          a.className = "spectate";
+          a.href = `/t/${r.id}`;
+          a.textContent = r.title;
+          li.appendChild(a);
+          const campaign = r.setup && r.setup.campaign ? " · campaign" : "";
+          li.appendChild(document.createTextNode(
+            ` — ${(r.setup && r.setup.scenario) || ""}${campaign} · ${r.result} · step ${r.version}`));
+          const m = document.createElement("span");
+          m.className = "mine";
+          li.appendChild(m);
+          list.appendChild(li);
+        }
+        markMine();
+      })
+      .catch(() => {});
   }
 
   document.getElementById("join").addEventListener("submit", (ev) => {
