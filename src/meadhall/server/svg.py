@@ -265,6 +265,10 @@ def token_svg(t: draw.Token, cx: float, cy: float, r: float, hl: Highlights) -> 
     note = hl.notes.get(t.target or "", "")
     if note:
         out.append(_note_badge(cx - r + 2, cy + r - 2, note))
+    if hl.active(t.target):
+        # a finger's room around a small figure that can be picked (its space's width at most)
+        out.append(f'<circle class="hit" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(max(r + 4, r * 1.4))}" '
+                   'fill="#000" fill-opacity="0"/>')
     out.append("</g>")
     return "".join(out)
 
