@@ -592,10 +592,10 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
                        f'fill="{fg}" aria-hidden="true">{_e(line)}</text>')
         if t.order:
             ox, oy = cx + s / 2 - 17, cy - s / 2 + 17
-            out.append(f'<circle cx="{_f(ox)}" cy="{_f(oy)}" r="15" fill="#fff" '
-                       f'stroke="#111" stroke-width="1.5"/><text x="{_f(ox)}" y="{_f(oy + 7)}" '
-                       f'text-anchor="middle" font-size="20" font-weight="bold" '
-                       f'aria-hidden="true">{t.order}</text>')
+            out.append(f'<g class="tag" aria-hidden="true"><circle cx="{_f(ox)}" '
+                       f'cy="{_f(oy)}" r="15" fill="#fff" stroke="#111" stroke-width="1.5"/>'
+                       f'<text x="{_f(ox)}" y="{_f(oy + 7)}" text-anchor="middle" '
+                       f'font-size="20" font-weight="bold">{t.order}</text></g>')
         if terrain and terrain.glyph:
             out.append(f'<text x="{_f(cx - s / 2 + 10)}" y="{_f(cy + s / 2 - 8)}" '
                        f'font-size="14" fill="{fg}" aria-hidden="true">{_e(terrain.glyph)}'
