@@ -141,7 +141,7 @@ def test_two_seats_see_each_other_live_and_a_spectator_cannot_act(
         s.goto(t["spectator"])
         for p in (a, b, s):
             p.wait_for_function("document.getElementById('main').dataset.live === '1'")
-        expect(b.locator(".decision")).to_contain_text("Waiting for seat ada")
+        expect(b.locator(".decision")).to_contain_text("Waiting for Ada")
         settled(a)
         click_centre(a, '[data-target="square:B1"]')
         settled(b, 0)
@@ -345,7 +345,7 @@ def test_the_lobby_takes_heroes_in_turn_order_and_the_number_of_players(
         page.click("#start")
         page.wait_for_url(re.compile(r"/t/\w+\?token="))
         settled(page)
-        expect(page.locator("#who")).to_have_text("seat solo")
+        expect(page.locator("#who")).to_have_text("your seat: the solo player")
     finally:
         ctx.close()
 

@@ -70,7 +70,9 @@ def test_the_last_turn_names_what_each_step_moved_or_hit() -> None:
                             "data": {"from": "E4", "to": "E5"}},
                            {"kind": "attack", "text": "Draugr 2 hits Frida", "section": "Combat",
                             "data": {"hero": "frida", "dice": [{"kind": "d12", "face": "9"}]}}]}]
-    html = story_html(journal)
+    from meadhall import games
+
+    html = story_html(journal, games.get("niflheim"))
     assert 'data-from="E4" data-to="E5"' in html and 'data-to="frida"' in html
-    assert "Draugr 2 hits Frida" in html and "die-mini" in html and "2 steps after frida" in html
+    assert "Draugr 2 hits Frida" in html and "die-mini" in html and "2 steps after Frida" in html
     assert story_html([]) == ""

@@ -6,7 +6,6 @@ The table page's changing part (board, decision, actions, seats, journal) is one
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import re
@@ -16,10 +15,19 @@ from html import escape
 from typing import Any
 
 from meadhall import games
-from meadhall.core.protocol import CHANCE, PLAYERS, GameState
+from meadhall.core.protocol import CHANCE, PLAYERS, Game, GameState
+from meadhall.core.words import join, plural
 from meadhall.server import registry, svg
 from meadhall.server.store import Store
-from meadhall.server.tables import BOTS, Table, TableError, Tables, holder_name
+from meadhall.server.tables import (
+    BOTS,
+    Table,
+    TableError,
+    Tables,
+    bot_label,
+    holder_name,
+    seat_name,
+)
 
 
 def _e(x: object) -> str:
@@ -105,12 +113,10 @@ def table(t: Table, seat: str | None, token: str | None,
     """The table page for a seat (or a spectator): the action bar across the top, the board
     fitted to the middle, the sheets and the log beside it (tabs on a phone)."""
     r = t.row
-    who = f"seat {seat}" if seat else "spectator"
-    if seat:
-        who = f"{who} ({seat_name(r.game, seat)})" if seat_name(r.game, seat) != seat else who
+    who = f"your seat: {seat_name(t.game, seat)}" if seat else "spectator"
     q = "?token=" + _e(token) if token else ""
     head = (f'<header class="top slim"><h1>{_e(t.game.title)}</h1>'
-            f'<p><span class="setup">{_e(_setup_text(r.setup, r.game))}</span> · <span id="who">'
+            f'<p><span class="setup">{_e(_setup_text(t.game, r.setup))}</span> · <span id="who">'
             f'{_e(who)}</span> · <a href="/">lobby</a> · <a id="replay-link" '
             f'href="/t/{_e(r.id)}/replay{q}">replay</a>'
             + (f' · <a href="/api/tables/{_e(r.id)}/save?token={_e(token)}" download>save</a>'
@@ -131,33 +137,20 @@ def table(t: Table, seat: str | None, token: str | None,
             '<h2 id="log-h">What happened</h2>'
             # Filled here, not by the script, so a screen reader announces only new steps.
             '<ol id="log" aria-live="polite" aria-labelledby="log-h">'
-            f'{journal_html(t.snapshot_for(seat)["journal"], _replay_at(t, token))}</ol></aside>'
+            f'{journal_html(t.snapshot_for(seat)["journal"], _replay_at(t, token), t.game)}</ol></aside>'
             '<div id="chooser" role="dialog" aria-modal="false" aria-label="Choose an action" '
             'hidden></div><div id="info" role="status" hidden></div></main>')
     return page(f"{t.game.title} — meadhall", body, "table.js", "table-page")
 
 
-@functools.lru_cache(maxsize=16)
-def _names(game_id: str) -> dict[str, str]:
-    """The readable names of a game's scenarios and heroes, by id (from the registry)."""
-    for g in registry.all_info():
-        if g["id"] == game_id:
-            return {x["id"]: x["name"] for x in [*g["scenarios"], *g["heroes"]]}
-    return {}
-
-
-def seat_name(game_id: str, seat: str) -> str:
-    """A seat as people say it: its hero's name (``Harkon the Drengr``), else the seat."""
-    return _names(game_id).get(seat, seat)
-
-
-def _setup_text(setup: dict[str, Any], game_id: str = "") -> str:
-    names = _names(game_id) if game_id else {}
+def _setup_text(game: Game, setup: dict[str, Any]) -> str:
+    """The setup in words: the scenario's and heroes' names, then the options set."""
     parts = []
     if setup.get("scenario"):
+        names = {sc.id: sc.name for sc in game.scenarios()}
         parts.append(names.get(str(setup["scenario"]), str(setup["scenario"])))
     if setup.get("heroes"):
-        parts.append(", ".join(names.get(str(h), str(h)) for h in setup["heroes"]))
+        parts.append(", ".join(seat_name(game, str(h)) for h in setup["heroes"]))
     for k, v in setup.items():
         if k not in ("scenario", "heroes") and v not in (None, False, "", [], {}):
             parts.append(k if v is True else f"{k} {v}")
@@ -206,6 +199,21 @@ def _ending_html(t: Table, token: str | None, o: dict[str, Any]) -> str:
             + f'</dl><p class="end-links">{" · ".join(links)}</p></div>')
 
 
+PLACES = ("square", "area", "tile")
+"""Target kinds whose ids are the names players use (``E4``, ``D7``, map tile ``5A``)."""
+
+
+def _where(action: dict[str, Any]) -> str:
+    """What a choice's button adds to its label: the places it names and their notes, never
+    a target's id that is not a place (``option:keep-the-roll``), never what the label says."""
+    out = []
+    for x in action["targets"]:
+        text = " ".join(p for p in (x["id"] if x["kind"] in PLACES else "", x["note"]) if p)
+        if text and text not in action["label"] and text not in out:
+            out.append(text)
+    return ", ".join(out)
+
+
 def _decision_html(t: Table, seat: str | None, snap: dict[str, Any],
                    token: str | None = None) -> str:
     o = snap["outcome"]
@@ -230,12 +238,11 @@ def _decision_html(t: Table, seat: str | None, snap: dict[str, Any],
         who = ("Your decision" if owner == seat else
                "The players decide together" if owner == PLAYERS else
                "Enter the result" if owner == CHANCE else
-               f"You decide for {seat_name(t.row.game, owner)}")
+               f"You decide for {seat_name(t.game, owner)}")
         return (f'<div class="decision mine" role="status"><strong>{_e(who)}:</strong> '
                 f'{_e(d["prompt"])}{sec}</div>')
     holder = t.holders.get(owner, "")
-    waiting = (holder_name(holder, owner) if holder else
-               "the players" if owner == PLAYERS else f"seat {owner}")
+    waiting = holder_name(holder, owner, t.game) if holder else seat_name(t.game, owner)
     if seat is None:
         waiting += " (you are watching)"
     return (f'<div class="decision wait" role="status">Waiting for {_e(waiting)}: '
@@ -323,10 +330,10 @@ def _actions_html(snap: dict[str, Any], on_board: set[str] | None = None,
         if kind == "one":
             i, a = what
             mark = ' <span class="default">(default)</span>' if a["text"] == default else ""
-            notes = ", ".join(x["note"] for x in a["targets"] if x["note"])
+            where = _where(a)
             items.append(f'<li><button type="button" class="act" data-action="{_e(a["text"])}" '
                          f'data-i="{i}">{_e(a["label"])}{mark}'
-                         f'{" <small>" + _e(notes) + "</small>" if notes else ""}</button></li>')
+                         f'{" <small>" + _e(where) + "</small>" if where else ""}</button></li>')
         else:
             g = groups[what]
             items.append(f'<li><button type="button" class="act-group" data-acts='
@@ -345,7 +352,7 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool],
         holder = t.holders[s]
         here = present(s)
         status = "you" if s == seat else ("at the table" if here else "absent")
-        name = holder_name(holder, s) if holder else ""
+        name = holder_name(holder, s, t.game) if holder else ""
         ctl = ""
         if seat is not None:
             if holder and (s == seat or holder == f"seat:{seat}" or holder.startswith("bot:")):
@@ -353,17 +360,17 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool],
                        f'data-holder="">{"Take back my seat" if s == seat else "Give back"}'
                        "</button>")
             elif not holder and (s == seat or not here):
-                options = "".join(f'<option value="bot:{_e(b)}" title="{_e(why)}">the {_e(b)} '
-                                  "bot</option>" for b, why in BOTS.items())
+                options = "".join(f'<option value="bot:{_e(b)}" title="{_e(why)}">'
+                                  f"{_e(bot_label(b))}</option>" for b, why in BOTS.items())
                 bots = (f'<span class="hand"><select class="seat-bot" aria-label="the bot to '
-                        f'play seat {_e(s)}">{options}</select> <button type="button" '
+                        f'play the seat of {_e(seat_name(t.game, s))}">{options}</select> <button type="button" '
                         f'class="seat-btn" data-seat="{_e(s)}" data-from-select="1">Hand to '
                         "this bot</button></span>")
                 mine = ("" if s == seat else
                         f'<button type="button" class="seat-btn" data-seat="{_e(s)}" '
                         f'data-holder="seat:{_e(seat)}">Play it myself</button>')
                 ctl = bots + mine
-        rows.append(f'<li><strong>{_e(s)}</strong> — {_e(status)}'
+        rows.append(f'<li><strong>{_e(seat_name(t.game, s))}</strong> — {_e(status)}'
                     f'{" · played by " + _e(name) if holder else ""} {ctl}</li>')
     spectator = f"/t/{t.row.id}"
     return ('<section class="seats" aria-labelledby="seats-h"><h2 id="seats-h">Seats</h2>'
@@ -391,8 +398,9 @@ def _undo_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
     out = ['<div class="undo">']
     p = u["proposal"]
     if p:
-        out.append(f'<p class="proposal" role="alert">Seat {_e(p["by"])} asks to undo '
-                   f'{p["steps"]} step(s). Waiting for: {_e(", ".join(p["waiting"]))}.</p>')
+        out.append(f'<p class="proposal" role="alert">{_e(seat_name(t.game, p["by"]))} asks to '
+                   f'undo {plural(p["steps"], "step")}. Waiting for: '
+                   f'{_e(join(seat_name(t.game, w) for w in p["waiting"]))}.</p>')
         if seat in p["waiting"]:
             out.append('<button type="button" id="agree">Agree to undo</button> '
                        '<button type="button" id="decline">Decline</button>')
@@ -403,8 +411,8 @@ def _undo_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
     why = ("practice table: everything can be taken back" if u["practice"] else
            "dice, cards and reveals stay as they fell")
     dis = "" if n and not p else " disabled"
-    out.append(f'<button type="button" id="undo"{dis} title="{n} step(s) can be taken back '
-               f'({_e(why)})">Undo</button></div>')
+    out.append(f'<button type="button" id="undo"{dis} title="{plural(n, "step")} can be '
+               f'taken back ({_e(why)})">Undo</button></div>')
     return "".join(out)
 
 
@@ -426,7 +434,7 @@ def _story_refs(data: dict[str, Any]) -> tuple[str, str]:
     return " ".join(frm), " ".join(to)
 
 
-def story_html(journal: list[dict[str, Any]]) -> str:
+def story_html(journal: list[dict[str, Any]], game: Game | None = None) -> str:
     """The last step that set automated steps off (the enemies' turn, a draw), one step at a
     time: each sentence with its section and dice; the board highlights what it moved or hit
     (``data-from``, ``data-to``: the names of drawn cells and figures)."""
@@ -446,7 +454,7 @@ def story_html(journal: list[dict[str, Any]]) -> str:
                      f'<span class="n">{i + 1}</span> {_e(ev["text"])} {sec}'
                      f'{"<span class=dice-row>" + dice + "</span>" if dice else ""}</li>')
     who = "the table's setup" if last["kind"] == "start" else (
-        f"{last['seat']}: {last.get('label', '')}")
+        f"{seat_name(game, last['seat'])}: {last.get('label', '')}")
     return ('<section class="story" aria-labelledby="story-h"><h2 id="story-h">'
             f'Last turn, step by step <small title="{_e(who)}">{len(evs)} steps after '
             f'{_e(who)}</small></h2>'
@@ -503,9 +511,11 @@ def _event_html(ev: dict[str, Any]) -> str:
     return f'<li class="ev ev-{_e(ev.get("kind", ""))}">{_e(ev["text"])}{sec}{dice}</li>'
 
 
-def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
+def journal_html(journal: list[dict[str, Any]], replay_at: str = "",
+                 game: Game | None = None) -> str:
     """The step log: each step's label and its events with their rulebook sections;
-    ``replay_at`` (a replay address ending in ``seq=``) links each step to its replay."""
+    ``replay_at`` (a replay address ending in ``seq=``) links each step to its replay;
+    ``game`` names the seats by their heroes."""
     out = []
     for e in journal:
         cls = "entry undone" if e.get("undone") else "entry"
@@ -514,7 +524,7 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "") -> str:
             by = f" (by {e['by']})" if e.get("by") else ""
             head = (f'<span class="who">Setup:</span> {_e(e.get("label", ""))}'
                     if e["kind"] == "start" else
-                    f'<span class="who">{_e(e["seat"])}{_e(by)}:</span> {_e(e.get("label", ""))}')
+                    f'<span class="who">{_e(seat_name(game, e["seat"]))}{_e(by)}:</span> {_e(e.get("label", ""))}')
             if e.get("undone"):
                 head += ' <span class="tag">(undone)</span>'
             elif replay_at:
@@ -569,9 +579,9 @@ def table_body(t: Table, seat: str | None, token: str | None,
              f'<div class="seats-pane" data-part="seats" data-pane="seats">'
              f'{_seats_html(t, seat, present, token)}</div>'
              f'<div class="story-pane" data-part="story" hidden>'
-             f'{story_html(snap["journal"])}</div></div>'
+             f'{story_html(snap["journal"], t.game)}</div></div>'
              f'<ol id="log-src" data-part="log-src" hidden>'
-             f'{journal_html(snap["journal"], _replay_at(t, token))}</ol>'
+             f'{journal_html(snap["journal"], _replay_at(t, token), t.game)}</ol>'
              f'<div data-part="actions-json">{_json_script("actions-json", snap["actions"])}'
              "</div>")
     attrs = (f'data-version="{snap["version"]}" data-can-act="{int(snap["can_act"])}" '
@@ -594,7 +604,7 @@ def sheet(t: Table, seat: str | None, token: str | None) -> str:
     scene.panels.sort(key=lambda p: p.seat is not None)
     q = f"?token={_e(token)}" if token else ""
     body = (f'<header class="top"><h1>{_e(t.game.title)} — campaign sheet</h1>'
-            f'<p>{_e(_setup_text(t.row.setup, t.row.game))} · <a href="/t/{_e(t.row.id)}{q}">back to the '
+            f'<p>{_e(_setup_text(t.game, t.row.setup))} · <a href="/t/{_e(t.row.id)}{q}">back to the '
             f'table</a></p></header><main id="main" class="sheet">'
             f"{svg.scene_html(scene, None, seat)}</main>")
     return page(f"Campaign sheet — {t.game.title}", body, "", "sheet-page")
@@ -636,7 +646,7 @@ def replay(t: Table, seat: str | None, token: str | None, step: int) -> str:
            f'<a href="?step={min(n, k + 1)}{q}" rel="next" aria-label="next step">next ›</a> '
            f'<a href="?step={n}{q}" aria-label="to the end">end »</a> '
            '<small>(or the ← → keys)</small></nav>')
-    log = journal_html([entry]) if entry else "<li>The table is set.</li>"
+    log = journal_html([entry], game=t.game) if entry else "<li>The table is set.</li>"
     scene = svg.scene_html(t.game.draw(state.view(seat)), None, seat)
     back = f'<a href="/t/{_e(t.row.id)}{"?token=" + _e(token) if token else ""}">back to the table</a>'
     body = (f'<header class="top"><h1>Replay — {_e(t.game.title)}</h1><p>{back}</p>{nav}'

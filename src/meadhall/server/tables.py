@@ -37,11 +37,13 @@ from meadhall.core.protocol import (
     CHANCE,
     PLAYERS,
     START,
+    Game,
     GameState,
     check_complete,
     fresh_future,
     without_future,
 )
+from meadhall.core.words import join, plural
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -50,7 +52,8 @@ SNAPSHOT_EVERY = 25
 """Rows between snapshots: a restart replays at most this many actions per table."""
 JOURNAL_SHOWN = 80
 BOTS: dict[str, str] = {"random": KINDS["random"], "heuristic": KINDS["heuristic"],
-                        "mcts:1s": KINDS["mcts"] + " (one second a decision)"}
+                        "mcts:1s": "Monte Carlo tree search over what the players can know, "
+                                   "one second a decision"}
 """Bots the table offers for a seat (any spec of :mod:`meadhall.bots.registry` within the
 table's budget limits is accepted: :func:`table_bot_spec`)."""
 BOT_MAX_SECONDS = 5.0
@@ -106,6 +109,16 @@ def table_bot_spec(spec: str, clamp: bool = False) -> str:
             part = f"{key}=50"
         out.append(part)
     return ":".join(out)
+
+
+def bot_label(spec: str) -> str:
+    """A bot as people name it: ``the random bot``, ``the search bot (1 s a decision)``."""
+    kind, _, budget = spec.partition(":")
+    if kind != "mcts":
+        return f"the {kind} bot"
+    if budget.endswith("s"):
+        return f"the search bot ({budget[:-1]} s a decision)"
+    return f"the search bot ({budget} tries a decision)" if budget else "the search bot"
 
 
 class TableError(MeadhallError):
@@ -216,6 +229,11 @@ class Table:
         return t
 
     # ------------------------------------------------------------------ who may act
+    def _who(self, seat: str | None) -> str:
+        """A seat in a sentence's first words: its hero's name (``seat_name``)."""
+        name = seat_name(self.game, seat) if seat else "a seat"
+        return name[:1].upper() + name[1:]
+
     def seat_of_token(self, token: str | None) -> str | None:
         """The seat a token opens, ``None`` for no token (a spectator); 403 for a wrong one."""
         if not token:
@@ -316,13 +334,13 @@ class Table:
                         d["events"] = [e.to_json() for e in events]
                         d["random"] = random
                 entry.update(action=d["action"], label=d.get("label", d["action"]),
-                             by=d.get("by") or (f"the {d['bot']} bot" if d.get("bot")
+                             by=d.get("by") or (bot_label(d["bot"]) if d.get("bot")
                                                 else None),
                              events=d.get("events", []), random=d.get("random", False))
             else:
                 if play:
                     self.history.concede(self.state, d.get("reason", ""), seat=row.seat)
-                entry.update(action="concede", label=f"Seat {row.seat} concedes the game",
+                entry.update(action="concede", label=f"{self._who(row.seat)} concedes the game",
                              events=[{"kind": "concede", "text": "The players concede: "
                                       + (d.get("reason") or "the game is lost"),
                                       "section": None, "data": {}}], random=False)
@@ -339,14 +357,14 @@ class Table:
                     raise TableError("there is no undo proposal to answer")
                 if not d.get("agree"):
                     self.proposal = None
-                    entry.update(text=f"Seat {row.seat} declines to undo")
+                    entry.update(text=f"{self._who(row.seat)} declines to undo")
                     self.journal.append(entry)
                     return
                 if row.seat not in p.agreed:
                     p.agreed.append(row.seat)
                 if any(s not in p.agreed for s in p.need):
-                    entry.update(text=f"Seat {row.seat} agrees to undo; waiting for "
-                                 + ", ".join(s for s in p.need if s not in p.agreed))
+                    entry.update(text=f"{self._who(row.seat)} agrees to undo; waiting for "
+                                 + join(self._who(s) for s in p.need if s not in p.agreed))
                     self.journal.append(entry)
                     return
                 steps = p.steps
@@ -357,19 +375,20 @@ class Table:
             for i in self.effective[cut:]:
                 self.journal[i]["undone"] = True
             del self.effective[cut:]
-            entry.update(text=f"Undo: {steps} step(s) taken back"
-                         + (f" (asked by seat {d['by']}, every seat agreed)"
-                            if row.kind == "answer" else f" by seat {row.seat}"))
+            entry.update(text=f"Undo: {plural(steps, 'step')} taken back"
+                         + (f" (asked by {self._who(d['by'])}, every seat agreed)"
+                            if row.kind == "answer" else f" by {self._who(row.seat)}"))
             self.journal.append(entry)
         elif row.kind == "propose":
             self.proposal = Proposal(row.seat, int(d["steps"]), list(d["need"]))
-            entry.update(text=f"Seat {row.seat} asks to undo {d['steps']} step(s); waiting for "
-                         + ", ".join(d["need"]))
+            entry.update(text=f"{self._who(row.seat)} asks to undo "
+                         f"{plural(int(d['steps']), 'step')}; waiting for "
+                         + join(self._who(s) for s in d["need"]))
             self.journal.append(entry)
         elif row.kind == "seat":
             self.holders[d["seat"]] = d["holder"]
-            entry.update(text=f"Seat {d['seat']} is now played by "
-                         + holder_name(d["holder"], d["seat"]))
+            entry.update(text=f"{self._who(d['seat'])}'s seat is now played by "
+                         + holder_name(d["holder"], d["seat"], self.game))
             self.journal.append(entry)
         else:
             raise TableError(f"unknown log entry {row.kind!r}")
@@ -636,13 +655,27 @@ def bot_name(bot: Bot) -> str:
     return str(bot.spec)
 
 
-def holder_name(holder: str, seat: str) -> str:
+def seat_name(game: Game | None, seat: str) -> str:
+    """A seat as players call it: its hero's name (``Lagertha``), "the players" for a
+    players' choice; never the seat's id."""
+    if seat == PLAYERS:
+        return "the players"
+    if seat == CHANCE:
+        return "the table's dice"
+    names = {h.id: h.name for h in game.heroes()} if game is not None else {}
+    if seat in names:
+        return names[seat]
+    words = seat.replace("_", " ").replace("-", " ")
+    return f"the {words}" if words.endswith("player") else f"the {words} player"
+
+
+def holder_name(holder: str, seat: str, game: Game | None = None) -> str:
     """Who plays a seat, in words."""
     if holder.startswith("bot:"):
-        return f"the {holder[4:]} bot"
+        return bot_label(holder[4:])
     if holder.startswith("seat:"):
-        return f"the holder of seat {holder[5:]}"
-    return f"its own player ({seat})"
+        return f"the player of {seat_name(game, holder[5:])}"
+    return "its own player"
 
 
 class Tables:

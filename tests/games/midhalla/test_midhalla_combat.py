@@ -59,7 +59,7 @@ def test_trap_targeting_enemy_takes_the_lowest_hp_trap_and_never_heroes() -> Non
     ev = combat(st)
     assert st.traps["t6"].hp == 1 and st.traps["t5"].hp == 3
     assert st.heroes["harkon"].hp == 6
-    assert "attacks trap t6" in texts(ev)
+    assert "attacks Spike Trap 6" in texts(ev)
 
 
 @pytest.mark.rule("midhalla", "Target Check")

@@ -78,7 +78,7 @@ def test_an_empty_event_deck_is_not_refilled_from_its_discard_pile() -> None:
         phase="exploration", script=[{"op": "draw_event", "deck": "tier1"}],
         decks={"tier1": {"name": "tier1", "pile": [], "discard": ["1", "2"]}})
     ev = run(st)
-    assert any("The tier1 event deck is empty: nothing happens" in e.text for e in ev)
+    assert any("The Tier 1 event deck is empty: nothing happens" in e.text for e in ev)
     assert st.decks["tier1"].discard == ["1", "2"]
 
 

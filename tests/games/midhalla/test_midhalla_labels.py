@@ -26,7 +26,7 @@ def test_hero_attack_label_gives_armor_damage_and_what_is_left() -> None:
     st.apply("skill top 1 Strike")
     d = described(st)
     assert d["attack e1"] == (
-        "Harkon the Drengr attacks Draugr e1 on t1 (4/4 HP) with Strike: Attack 2 - armor 1 = "
+        "Harkon the Drengr attacks Draugr 1 on t1 (4/4 HP) with Strike: Attack 2 - armor 1 = "
         "1 damage, 3 HP left", ["figure:e1|1 dmg"])
     assert d["attack e2"][0].endswith("evasion absorbs it (0 damage)")
     assert d["attack e2"][1] == ["figure:e2|evaded"]

@@ -72,7 +72,7 @@ def test_red_lines_doors_and_revealed_undead_are_drawn() -> None:
     assert cells["D4"].terrain == "+" and cells["E4"].terrain == "L"
     tok = tokens(scene)
     troll = tok["undead1"]
-    assert (troll.label, troll.hp, troll.max_hp, troll.glyph) == ("Troll 1", 1, 2, "T1")
+    assert (troll.label, troll.hp, troll.max_hp, troll.glyph) == ("Troll 1", 1, 2, "T₁")  # never a square name
     assert troll.stats["HV"] == 2 and "armoured" in str(troll.stats["powers"])
     assert "stunned" in tok["undead2"].badges
     check_presentation(GAME, s, 0, 0)

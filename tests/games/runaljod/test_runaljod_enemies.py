@@ -234,9 +234,9 @@ def test_special_enemies_use_their_own_ai_deck_after_the_common_card() -> None:
     while st.ask is not None and st.ask["seat"] == PLAYERS:
         ev += st.apply(st.decision().default)
     ai = [e.text for e in ev if e.kind == "ai"]
-    assert [t.split(":")[0] for t in ai] == ["Enemy AI card ai1",
-                                             "Special enemy AI card jo2 (jotun)"]
-    assert ai[0].startswith("Enemy AI card ai1: Northern Wolf: move (Hunter/Volva/Warrior/"
+    assert [t.split(":")[0] for t in ai] == ["Enemy AI card 1",
+                                             "Special enemy AI card 2 (frost jotun AI)"]
+    assert ai[0].startswith("Enemy AI card 1: Northern Wolf: move (Hunter/Volva/Warrior/"
                             "Berserk), then attack (Hunter/Volva/Warrior/Berserk); Clan "
                             "Warrior: move")
 

@@ -195,7 +195,7 @@ def test_sentences_say_what_the_engine_did() -> None:
                    "volva": {"at": "H6", "runes": pool(*VOLVA)}}, active="berserk")
     events: list = []
     st.gain_glory(st.heroes["berserk"], 2, events, "test")
-    assert events[0].text.startswith("Berserk gains 0 glory point(s) (the glory track is full)")
+    assert events[0].text.startswith("Berserk gains 0 glory points (the glory track is full)")
     h = st.heroes["volva"]
     st.lose_life(h, 99, "test", "test", [])
     events = []

@@ -97,13 +97,6 @@ TRANSFORM_FURY = 8
 ATTRIBUTE_MAX = 2
 
 
-def plural(n: int, word: str) -> str:
-    """``1 cube``, ``2 cubes``; ``1 die``, ``2 dice``."""
-    if n == 1:
-        return f"{n} {word}"
-    return f"{n} {'dice' if word == 'die' else word + 's'}"
-
-
 def dice_data(dice: Iterable[Sequence[str]]) -> list[dict[str, str | int]]:
     """Rolled attack dice as events carry them (docs/architecture.md, "Dice in events"): the
     die's colour as its kind, the side showing, no modifier (BattleForge dice have none).

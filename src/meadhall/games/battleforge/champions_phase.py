@@ -8,6 +8,7 @@ from itertools import product
 from typing import Any
 
 from meadhall.core.protocol import Event
+from meadhall.core.words import plural
 
 from .basics import (
     ATTRIBUTE_MAX,
@@ -35,7 +36,6 @@ from .basics import (
     S_THOR_FACES,
     TRANSFORM_FURY,
     dice_data,
-    plural,
 )
 
 Task = dict[str, Any]
@@ -73,10 +73,10 @@ class ChampionsPhase:
         opts = self.turn_options(cid)
         c = self.champs[cid]
         r = c.rondel
-        cubes = f"1:{len(r[0])} 2:{len(r[1])} 3:{len(r[2])} 4:{len(r[3])} 5:{len(r[4])} " \
-            f"6:{len(r[5])}"
-        self.ask_seat(cid, f"{self.cname(cid)}'s turn in {c.area}: {self.turn['actions']} "
-                      f"action(s) left; health {c.health}; cubes per rondel space {cubes}",
+        cubes = ", ".join(f"{len(r[i])} in space {i + 1}" for i in range(6))
+        self.ask_seat(cid, f"{self.cname(cid)}'s turn in {c.area}: "
+                      f"{plural(self.turn['actions'], 'action')} left; health {c.health}; "
+                      f"rondel cubes: {cubes}",
                       S_CHAMP_PHASE, opts, "turn", {}, kind="turn")
 
     def end_turn(self, events: list[Event]) -> None:
@@ -644,7 +644,8 @@ class ChampionsPhase:
         self.roll(choice, events)
 
     def dice_text(self) -> str:
-        return ", ".join(f"{i + 1}:{d[0]} {d[1]}" for i, d in enumerate(self.atk["dice"]))
+        return ", ".join(f"die {i + 1} {d[0]} {d[1].replace('_', ' ')}"
+                         for i, d in enumerate(self.atk["dice"]))
 
     def rerollable(self, any_die: bool) -> list[int]:
         a = self.atk
@@ -672,7 +673,7 @@ class ChampionsPhase:
             n, frost = self.perform_rondel(cid, space, "reroll")
             a["reroll_used"] = True
             events.append(Event("reroll", f"{self.cname(cid)} performs a Reroll Reaction with "
-                                f"space {space + 1}: up to {n} dice", S_REROLL))
+                                f"space {space + 1}: up to {plural(n, 'die')}", S_REROLL))
             a["pick"] = {"seat": cid, "left": n, "mode": "reroll", "any": False, "back": "manage",
                          "sec": S_REROLL, "frost": frost}
             a["stage"] = "pick"
@@ -738,7 +739,8 @@ class ChampionsPhase:
             d[1] = self.dice[d[0]].roll(self.chance, f"reroll of {d[0]} die {i + 1}", S_REROLL)
             if i not in a["rerolled"]:
                 a["rerolled"].append(i)
-            events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old} -> {d[1]}",
+            events.append(Event("reroll", f"Die {i + 1} ({d[0]}) is rerolled: {old.replace('_', ' ')} -> "
+                                f"{d[1].replace('_', ' ')}",
                                 p["sec"], {"die": i + 1, "face": d[1],
                                            "dice": dice_data([d])}))
 

@@ -14,8 +14,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core import draw
+from meadhall.core.words import plural
 
-from .basics import MAX_HEALTH, area_name, minion_letter, plural
+from .basics import MAX_HEALTH, area_name, minion_letter
 from .presentation import COMPASS, FACE_NOTES
 
 SYMBOL_GLYPH = {"triangle": "▲", "square": "■", "circle": "●", "end": "✖"}
@@ -182,7 +183,7 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
              draw.Stat("Offerings", ", ".join(c["offerings"]) or "none"),
              draw.Stat("Cubes in supply", c["supply"])]
     if c["stunned"]:
-        stats.append(draw.Stat("Stunned", f"{len(c['stunned_cubes'])} cube(s) set aside"))
+        stats.append(draw.Stat("Stunned", f"{plural(len(c['stunned_cubes']), 'cube')} set aside"))
     return draw.Panel(f"champion-{cid}", f"{c['name']} ({c['colour']})", c.get("seat", cid),
                       stats, [rondel, health, fury], cards, stunned)
 
@@ -200,12 +201,15 @@ def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
             facing=degrees(d["direction"]), badges=["destroyed"] if d["destroyed"] else [],
             stats={"Effect": FACE_NOTES[f], "Health": f"{left}/{t['face_health']}"}))
     deck = view["god_deck"]
+    names = view.get("card_names", {})
     cards = [draw.Card("god-deck", "God deck", f"{deck['size']} cards", "deck", face_down=True)]
     if view.get("god_card"):
-        cards.append(draw.Card("god-card", view.get("current_card") or view["god_card"],
+        card = view.get("current_card") or view["god_card"]
+        cards.append(draw.Card("god-card", names.get(card, card),
                                "being resolved", "God card"))
     elif deck["discard"]:
-        cards.append(draw.Card("god-discard", deck["discard"][-1], "last played", "God card"))
+        cards.append(draw.Card("god-discard", names.get(deck["discard"][-1], deck["discard"][-1]),
+                               "last played", "God card"))
     stats = [draw.Stat("Area", t["area"] + ("" if t["activated"] else " (not yet activated)")),
              draw.Stat("Counterattack", t["counter"]),
              draw.Stat("Face Health", t["face_health"]),
@@ -229,8 +233,26 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
     cards.append(draw.Card("event-deck", "Event deck", f"{ev['size']} cards", "deck",
                            face_down=True))
     if ev["discard"]:
-        cards.append(draw.Card("event-discard", ev["discard"][-1], "last Event", "Event card"))
+        last = ev["discard"][-1]
+        cards.append(draw.Card("event-discard", view.get("card_names", {}).get(last, last),
+                               "last Event", "Event card"))
     return draw.Panel("confrontation", "Confrontation board", None, cards=cards)
+
+
+ATTACK_STEPS = {"pool": "choosing the dice pool", "roll": "rolling", "manage": "managing the dice",
+                "pick": "choosing dice", "window": "after the roll",
+                "effects": "target effects", "resolve": "resolving the hits"}
+"""The steps of an attack (Attacks) as the attack panel names them."""
+
+
+def _target_name(view: Mapping[str, Any], target: str) -> str:
+    """An attack's target as players name it: ``Thor's Red Face``, ``AshFolk B``."""
+    if target.startswith("thor-"):
+        return f"Thor's {target[5:].capitalize()} Face"
+    mn = view["minions"].get(target)
+    if mn is not None:
+        return f"{view['minion_cards'][str(mn['type'])]['model']} {minion_letter(target)}"
+    return view["champions"].get(target, {}).get("name", target)
 
 
 def attack_panel(view: Mapping[str, Any]) -> draw.Panel | None:
@@ -238,16 +260,17 @@ def attack_panel(view: Mapping[str, Any]) -> draw.Panel | None:
     atk = view.get("attack")
     if not atk:
         return None
-    dice = [draw.Die(d[0], d[1], label=f"die {i + 1}", colour=d[0])
+    dice = [draw.Die(d[0], d[1].replace("_", " "), label=f"die {i + 1}", colour=d[0])
             for i, d in enumerate(atk.get("dice") or [])]
-    tokens = [draw.Token(f"attack-{i + 1}", f"Die {i + 1}: {d[0]}, {d[1]}",
+    tokens = [draw.Token(f"attack-{i + 1}", f"Die {i + 1}: {d[0]}, {d[1].replace('_', ' ')}",
                          d[1][:2].upper(), "marker", target=f"die:attack-{i + 1}",
                          colour=d[0], badges=["rerolled"] if i in atk.get("rerolled", []) else [])
               for i, d in enumerate(atk.get("dice") or [])]
     name = view["champions"].get(atk["c"], {}).get("name", atk["c"])
     stats = [draw.Stat("Pool", f"{atk['white']} white, {atk['red']} red, {atk['green']} green"),
-             draw.Stat("Step", atk["stage"])]
-    return draw.Panel("attack", f"{name}'s {atk['kind']} Attack on {atk['target']}", None,
+             draw.Stat("Step", ATTACK_STEPS.get(atk["stage"], atk["stage"]))]
+    return draw.Panel("attack", f"{name}'s {atk['kind']} Attack on "
+                      f"{_target_name(view, atk['target'])}", None,
                       stats, tokens=tokens, dice=dice)
 
 
@@ -276,10 +299,11 @@ def scene(title: str, view: Mapping[str, Any]) -> draw.Scene:
     res = view["reserves"]
     notes = [f"Round {view['round']}; First Champion "
              f"{view['champions'][view['first_champion']]['name']} (marker {view['marker']}, "
-             f"{view['knockouts']} knockout(s)); reserves: {res['temporary']} temporary, "
-             f"{res['frost']} frost cubes; this round's Spawning Area: {view['spawn_symbol']}"]
+             f"{plural(view['knockouts'], 'knockout')}); reserves: {res['temporary']} temporary, "
+             f"{plural(res['frost'], 'frost cube')}; this round's Spawning Area: {view['spawn_symbol']}"]
     if view.get("current_card"):
-        notes.append(f"Resolving: {view['current_card']}")
+        card = view["current_card"]
+        notes.append(f"Resolving: {view.get('card_names', {}).get(card, card)}")
     over = [k for k, v in view["overheated"].items() if v]
     if over:
         notes.append(f"Overheated Minion cards: {', '.join(over)}")

@@ -6,10 +6,23 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core.protocol import Event
+from meadhall.core.words import plural
 
 from .basics import S_GOD_ACT, S_THROW
 
 Task = dict[str, Any]
+
+ANY_DISTANCE = 20
+"""A God card's reach at least this many Areas is the whole map (the data write 99 for
+"any distance"): said as "at any distance"."""
+
+
+def _within(n: int) -> str:
+    """A God card's reach in words: ``up to 2 Areas away``, ``1 Area away``, ``at any
+    distance``."""
+    if n >= ANY_DISTANCE:
+        return "at any distance"
+    return f"up to {plural(n, 'Area')} away"
 
 
 class Gods:
@@ -242,14 +255,15 @@ class Gods:
             hits = [c for c in self.select(tg["champion"]) if c in near]
             who = ("Champion he moved next to" if tg["champion"] == "moved"
                    else f"{tg['champion'].replace('_', ' ')} Champion")
-            what = f"the {who} up to {tg['within']} Areas away"
+            what = f"the {who} {_within(tg['within'])}"
         else:
             dist = self.board.walking(here)
             hits = [c for c in order if 0 < dist.get(self.champs[c].area, 99) <= tg["within"]]
-            what = f"all Areas up to {tg['within']} Areas away"
+            what = f"all Areas {_within(tg['within'])}"
         self.last_hit = hits
-        word = "Health Points lost" if step.get("lose") else "Damage"
-        events.append(Event("god_attack", f"Thor attacks {what} ({step['damage']} {word}): "
+        word = (f"{plural(step['damage'], 'Health Point')} lost" if step.get("lose")
+                else f"{step['damage']} Damage")
+        events.append(Event("god_attack", f"Thor attacks {what} ({word}): "
                             + (", ".join(self.cname(c) for c in hits) or "nobody is hit"), sec,
                             {"hits": list(hits)}))
         # "Attacks or effects that target more than 1 Champion at a time are resolved the same

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core.protocol import PLAYERS, Event
+from meadhall.core.words import plural
 
 from .basics import (
     S_MIN_ACT,
@@ -15,7 +16,6 @@ from .basics import (
     S_MIN_RES,
     S_SPECIAL,
     copy_deck,
-    plural,
 )
 
 Task = dict[str, Any]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from meadhall.core.protocol import Event
+from meadhall.core.words import join, plural
 
 from .basics import (
     CHARGE_CAP,
@@ -28,7 +29,6 @@ from .basics import (
     S_STUN,
     S_TEMP,
     START_HEALTH,
-    plural,
     replacement_choices,
     rondel_take,
 )
@@ -282,8 +282,8 @@ class OtherRules:
             c.rondel[(t["space"] + k) % 6].append("c")
         spaces = sorted(t["placed"])
         events.append(Event("rondel", f"{self.cname(c.id)} re-places the Action Cubes of space "
-                            f"{t['space'] + 1} in space(s) "
-                            f"{', '.join(str(i + 1) for i in spaces)}; the temporary/frost "
+                            f"{t['space'] + 1} in space{'' if len(spaces) == 1 else 's'} "
+                            f"{join(str(i + 1) for i in spaces)}; the temporary/frost "
                             "cubes re-placed among them are discarded", S_STEPS,
                             {"champion": c.id, "spaces": [i + 1 for i in spaces]}))
 

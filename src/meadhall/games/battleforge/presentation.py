@@ -15,8 +15,9 @@ import re
 from typing import Any
 
 from meadhall.core.protocol import Target
+from meadhall.core.words import plural
 
-from .basics import MAX_HEALTH, TRANSFORM_FURY, plural
+from .basics import MAX_HEALTH, TRANSFORM_FURY
 
 SOLO_SEAT = "solo"
 """The one person's seat in solo mode (``players: 1``), who runs both champions."""
@@ -238,8 +239,8 @@ class Presentation:
         word = {"t": "a Temporary Cube", "f": "a Frost Cube", "c": "an Action Cube"}[kind]
         have = len(self.champs[cid].rondel[space])
         return (f"{self.cname(cid)} places {word} in space {space + 1} "
-                f"({self.space_text(cid, space)}; {have} -> {have + 1} cubes)",
-                [self.rondel_target(cid, space, f"{have + 1} cubes")])
+                f"({self.space_text(cid, space)}; {have} -> {plural(have + 1, 'cube')})",
+                [self.rondel_target(cid, space, plural(have + 1, "cube"))])
 
     def d_boon(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         cid = a["seat"]
@@ -288,14 +289,14 @@ class Presentation:
         i = int(text.split()[-1]) - 1
         d = self.atk["dice"][i]
         if text.startswith("change"):
-            return (f"Change die {i + 1} ({d[0]}, {d[1]}) to Double Damage",
+            return (f"Change die {i + 1} ({d[0]}, {d[1].replace('_', ' ')}) to Double Damage",
                     [self.die_target(i)])
-        return f"Choose die {i + 1} ({d[0]}, {d[1]}) to reroll", [self.die_target(i)]
+        return f"Choose die {i + 1} ({d[0]}, {d[1].replace('_', ' ')}) to reroll", [self.die_target(i)]
 
     def d_redface(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         i = int(text.split()[2]) - 1
         d = self.atk["dice"][i]
-        return (f"Red Face: die {i + 1} ({d[0]}, {d[1]}) turns to its Counterattack side",
+        return (f"Red Face: die {i + 1} ({d[0]}, {d[1].replace('_', ' ')}) turns to its Counterattack side",
                 [self.die_target(i)])
 
     def d_window(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
@@ -455,6 +456,10 @@ class Presentation:
             "poi": list(b.poi), "spawns": dict(b.spawns), "god_start": b.god_start,
         }
         pos["round_track"] = list(self.content.round_track)
+        ct = self.content
+        pos["card_names"] = {k: c.name for k, c in [
+            *ct.thor_cards.items(), *ct.general_events.items(),
+            *(x for evs in ct.scenario_events.values() for x in evs.items())]}
         pos["spawn_symbol"] = self.spawn_symbol()
         god = self.content.god
         pos["thor"].update({
@@ -523,7 +528,7 @@ class Presentation:
         spawns = ", ".join(f"{SYMBOL_LETTER[k]} {k} {a}" for k, a in self.board.spawns.items())
         lines += wrap(f"  track letters: the round's Spawning Area ({spawns}); E the last space "
                       f"(the Champions lose). First Champion marker "
-                      f"{'red' if self.marker_red else 'grey'}: {self.knockouts} knockout(s)")
+                      f"{'red' if self.marker_red else 'grey'}: {plural(self.knockouts, 'knockout')}")
         for cid in self.turn_order():
             lines += self.render_champion(cid)
         mins = ", ".join(

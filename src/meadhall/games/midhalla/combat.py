@@ -96,6 +96,10 @@ class CombatRules:
     def _enemies_sorted(self) -> list[Any]:
         return sorted(self.enemies.values(), key=lambda e: int(e.id[1:]))
 
+    def _tname(self, t: Any) -> str:
+        """A trap as players name it: ``Spike Trap 1`` (its id is ``t1``)."""
+        return f"{self.content.cat.traps[t.kind].name} {t.id[1:]}"
+
     def _ename(self, eid: str) -> str:
         return self.content.cat.enemies[self.enemies[eid].card].name
 
@@ -200,7 +204,7 @@ class CombatRules:
         if not opts:
             return False
         if len(opts) > 1:
-            self._ask("enemy_target", PLAYERS, f"{self._ename(eid)} ({eid}) has several "
+            self._ask("enemy_target", PLAYERS, f"{self._ename(eid)} {eid[1:]} has several "
                       f"preferred targets in range ({prof['target']}): choose the one attacked",
                       "Target Check", [(f"{eid} attacks {lbl}", tgt) for lbl, tgt in opts],
                       default=f"{eid} attacks {opts[0][0]}")
@@ -243,7 +247,7 @@ class CombatRules:
             # Slow stops a move that would happen; an enemy (a boss: default move 0) that
             # would not move keeps its Slow token for its next move
             e.slow = "immune"
-            events.append(Event("slow", f"{data.name} ({eid}) is slowed and does not move; its "
+            events.append(Event("slow", f"{data.name} {eid[1:]} is slowed and does not move; its "
                                 "Slow token flips to Slow-immune", "Slow"))
             cb["moves"] = 0
         if cb["moves"] <= 0 or e.tile == GATE:
@@ -260,7 +264,7 @@ class CombatRules:
             return
         if len(steps) > 1:
             opts = [(f"{eid} steps to {t}", t) for t in steps]
-            self._ask("enemy_move", PLAYERS, f"{data.name} ({eid}) has several equally short "
+            self._ask("enemy_move", PLAYERS, f"{data.name} {eid[1:]} has several equally short "
                       "ways to the gate: choose its step", S.ACTIVATING_ENEMY, opts,
                       default=opts[0][0])
             return
@@ -276,7 +280,7 @@ class CombatRules:
         self.cb["moved"] = eid
         why = ("its boss action moves it first" if self.cb.get("then") == "target" else
                "no preferred target and the gate out of range")
-        events.append(Event("move", f"{self._ename(eid)} ({eid}) moves to map tile {tile}, "
+        events.append(Event("move", f"{self._ename(eid)} {eid[1:]} moves to map tile {tile}, "
                             f"toward the gate: {why}",
                             S.BOSSES if self.cb.get("then") == "target" else S.ACTIVATING_ENEMY,
                             {"enemy": eid, "to": tile}))
@@ -287,17 +291,17 @@ class CombatRules:
         data = self.content.cat.enemies[e.card]
         if data.evasion and not e.evasion:
             e.evasion = True
-            events.append(Event("evasion", f"{data.name} ({eid}) regains evasion at the end of "
+            events.append(Event("evasion", f"{data.name} {eid[1:]} regains evasion at the end of "
                                 "its turn", "Evasion"))
         if e.bleed:
-            events.append(Event("bleed", f"{data.name} ({eid}) bleeds for {e.bleed} at the end "
+            events.append(Event("bleed", f"{data.name} {eid[1:]} bleeds for {e.bleed} at the end "
                                 "of its turn", "Bleed X"))
             self._damage_enemy(eid, e.bleed, events, "Bleed X", ("bleed", "bleed"))
 
     def _heal_enemy(self, e: Any, n: int, events: list[Event], section: str) -> None:
         before = e.hp
         e.hp = min(e.max_hp, e.hp + n)
-        events.append(Event("heal", f"{self.content.cat.enemies[e.card].name} ({e.id}) heals "
+        events.append(Event("heal", f"{self.content.cat.enemies[e.card].name} {e.id[1:]} heals "
                             f"{e.hp - before} HP (now {e.hp})", section))
 
     # ----------------------------------------------------------- attacks and damage
@@ -313,7 +317,7 @@ class CombatRules:
             data = self.content.cat.enemies[e.card]
             if e.evasion:
                 e.evasion = False
-                events.append(Event("attack", f"{src} attacks {data.name} ({tid}) for {value}: "
+                events.append(Event("attack", f"{src} attacks {data.name} {tid[1:]} for {value}: "
                                     "evasion absorbs the attack (0 damage)", "Evasion"))
                 return
             dmg, armor, horde = self._damage_against(tid, value, pierce)
@@ -324,7 +328,7 @@ class CombatRules:
                 notes.append("armor pierced")
             if horde:
                 notes.append(f"horde -{horde}")
-            events.append(Event("attack", f"{src} attacks {data.name} ({tid}) for {value}"
+            events.append(Event("attack", f"{src} attacks {data.name} {tid[1:]} for {value}"
                                 + (f" ({', '.join(notes)})" if notes else "")
                                 + f": {dmg} damage", section, {"target": tid, "damage": dmg}))
             for eff in linked:
@@ -356,7 +360,7 @@ class CombatRules:
                                     f"damage to {src}", "Retaliate"))
                 self._damage_enemy(source[1], h.retaliate, events, "Retaliate", ("hero", tid))
         elif kind == "trap":
-            events.append(Event("attack", f"{src} attacks trap {tid} for {value}", section,
+            events.append(Event("attack", f"{src} attacks {self._tname(self.traps[tid])} for {value}", section,
                                 {"target": tid, "damage": value}))
             self._damage_trap(tid, value, events)
         else:
@@ -377,11 +381,13 @@ class CombatRules:
     def _source_name(self, source: tuple[str, str]) -> str:
         kind, sid = source
         if kind == "enemy":
-            return f"{self._ename(sid)} ({sid})" if sid in self.enemies else sid
+            return f"{self._ename(sid)} {sid[1:]}" if sid in self.enemies else "an enemy"
         if kind == "hero":
             return self._hname(sid)
         if kind == "trap":
-            return f"trap {sid}"
+            t = self.traps.get(sid)
+            name = self.content.cat.traps[t.kind].name if t is not None else "trap"
+            return f"{name} {sid[1:]}"
         return sid
 
     def _blow(self, source: tuple[str, str]) -> tuple[str, str]:
@@ -402,7 +408,7 @@ class CombatRules:
 
     def _linked_on_enemy(self, eid: str, eff: dict[str, Any], events: list[Event]) -> None:
         e = self.enemies[eid]
-        name = f"{self._ename(eid)} ({eid})"
+        name = f"{self._ename(eid)} {eid[1:]}"
         if eff["do"] == "bleed":
             e.bleed += eff.get("value", 1)
             events.append(Event("bleed", f"{name} bleeds {e.bleed} (Bleed stacks)", "Bleed X"))
@@ -469,7 +475,7 @@ class CombatRules:
                 pile = "elite" if data.kind == "elite" else "enemy"
                 self.decks[pile].to_discard(e.card)
             by = f" by {self._source_name(source)}" if source else ""
-            text = (f"{data.name} ({eid}) is defeated{by} and removed"
+            text = (f"{data.name} {eid[1:]} is defeated{by} and removed"
                     + (f"; its card goes to the {pile} discard pile"
                        if pile != "box" else "; its card returns to the box"))
             if source is not None and source[0] == "hero":
@@ -501,7 +507,7 @@ class CombatRules:
         t.hp = max(0, t.hp - n)
         if t.destroyed:
             self.traps_lost += 1
-            events.append(Event("destroyed", f"Trap {tid} is destroyed: it stays on the board "
+            events.append(Event("destroyed", f"{self._tname(t)} is destroyed: it stays on the board "
                                 "but no longer activates", S.HP, {"trap": tid}))
 
     def _damage_gate(self, n: int, by: tuple[str, str], events: list[Event]) -> None:
@@ -557,12 +563,12 @@ class CombatRules:
         reach = self._in_range(t.tile, lv.range)
         targets = [e.id for e in self._enemies_sorted() if e.tile in reach and e.tile != GATE]
         if not targets:
-            events.append(Event("trap", f"Trap {t.id} has no enemy in range", S.TRAP_TURNS))
+            events.append(Event("trap", f"{self._tname(t)} has no enemy in range", S.TRAP_TURNS))
             cb["cur"] = None
             return
         if len(targets) > 1:
             opts = [(f"{t.id} attacks {e}", e) for e in targets]
-            self._ask("trap_target", PLAYERS, f"Trap {t.id} must attack: choose its target",
+            self._ask("trap_target", PLAYERS, f"{self._tname(t)} must attack: choose its target",
                       S.TRAP_TURNS, opts, default=opts[0][0])
             return
         self._trap_attacks(targets[0], events)

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from meadhall.core import words
 from meadhall.core.protocol import Target
+from meadhall.core.words import plural
 from meadhall.games.midhalla.board import GATE
 from meadhall.games.midhalla.render import describe as effects_text
 
@@ -38,8 +40,33 @@ def option_target(kind: str, payload: Any) -> str | None:
     return None
 
 
-def plural(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+def component_effect_text(effect: str | None) -> str:
+    """A special trap component's effect in words (Trap Components)."""
+    effect = effect or ""
+    if effect.startswith("gain_runestones:"):
+        return f"gain {plural(int(effect.split(':')[1]), 'runestone')}"
+    if effect == "heal_all":
+        return "every hero who is not KO heals to full HP"
+    if effect == "repair_all":
+        return "every trap that is not destroyed is repaired to full HP"
+    return "no effect"
+
+
+def unlock_name(content: Any, kind: str, what: str) -> str:
+    """An unlock on the party sheet as it is printed (``Tinker's Kit``, ``Chapter 2: Roots of
+    the Tribute``); ``kind`` singular or plural (``trap``, ``traps``). Content without a
+    printed name (a decision, a chapter not in this build) is said in words."""
+    cat = content.cat
+    kind = {"classes": "class", "special_upgrades": "special_upgrade", "lore": "lore"}.get(
+        kind, kind.removesuffix("s"))
+    table = {"item": cat.items, "trap": cat.traps, "component": cat.components,
+             "class": cat.heroes, "chapter": content.chapters,
+             "special_upgrade": cat.special_upgrades}.get(kind)
+    if kind == "lore" and cat.lore.get(what):
+        return cat.lore[what]
+    if table is not None and what in table:
+        return str(table[what].name)
+    return words.humanise(what)
 
 
 class DescribeRules:
@@ -68,7 +95,7 @@ class DescribeRules:
 
     def _enemy_text(self, eid: str) -> str:
         e = self.enemies[eid]
-        return f"{self._ename(eid)} {eid} on {e.tile} ({e.hp}/{e.max_hp} HP)"
+        return f"{self._ename(eid)} {eid[1:]} on {e.tile} ({e.hp}/{e.max_hp} HP)"
 
     def _hit_enemy(self, eid: str, value: int, pierce: bool) -> tuple[str, str]:
         """What an Attack of ``value`` does to an enemy: (sentence, short note)."""
@@ -142,7 +169,7 @@ class DescribeRules:
         if not tile:
             return "Do not build the trap", ()
         trap = self.content.cat.traps[ch.ctx["kind"]]
-        return (f"Build a {trap.name} on map tile {tile} for {trap.cost} silver",
+        return (f"Build {words.a(trap.name)} on map tile {tile} for {trap.cost} silver",
                 (Target("tile", tile, f"{trap.cost} silver"),
                  Target("card", f"trap.{ch.ctx['kind']}")))
 
@@ -170,7 +197,7 @@ class DescribeRules:
         if what == "build":
             trap = cat.traps[p[1]]
             lv = trap.levels[0]
-            return (f"Build a {trap.name} on map tile {p[2]} for {trap.cost} silver "
+            return (f"Build {words.a(trap.name)} on map tile {p[2]} for {trap.cost} silver "
                     f"({lv.hp} HP, {self._trap_line(lv)})",
                     (Target("tile", p[2], f"{trap.cost} silver"),
                      Target("card", f"trap.{p[1]}")))
@@ -180,7 +207,7 @@ class DescribeRules:
             lv = trap.levels[t.level]
             pay = [plural(lv.runestones, "runestone")] if lv.runestones else []
             pay += [cat.components[k].name for k in p[2]]
-            return (f"Upgrade {trap.name} {t.id} on {t.tile} to level {t.level + 1} for "
+            return (f"Upgrade {trap.name} {t.id[1:]} on {t.tile} to level {t.level + 1} for "
                     f"{' and '.join(pay) or 'nothing'} ({lv.hp} HP, {self._trap_line(lv)})",
                     (Target("figure", t.id, f"L{t.level + 1}"),
                      *self._component_targets(p[2])))
@@ -190,7 +217,7 @@ class DescribeRules:
             pay = [plural(sp.runestones, "runestone")] if sp.runestones else []
             pay += [f"{sp.silver} silver"] if sp.silver else []
             pay += [cat.components[k].name for k in p[3]]
-            return (f"Give {cat.traps[t.kind].name} {t.id} the special upgrade {sp.name} "
+            return (f"Give {cat.traps[t.kind].name} {t.id[1:]} the special upgrade {sp.name} "
                     f"({effects_text([sp.adds])} on its attacks) for "
                     f"{' and '.join(pay) or 'nothing'}",
                     (Target("figure", t.id), Target("card", f"special.{p[1]}"),
@@ -198,11 +225,11 @@ class DescribeRules:
         if what == "restore":
             t = self.traps[p[1]]
             cost = self.content.printed.restore_cost
-            return (f"Restore {cat.traps[t.kind].name} {t.id} to {self._trap_max_hp(t)} HP "
+            return (f"Restore {cat.traps[t.kind].name} {t.id[1:]} to {self._trap_max_hp(t)} HP "
                     f"for {cost} silver", (Target("figure", t.id, f"{cost} silver"),))
         if what == "remove":
             t = self.traps[p[1]]
-            return (f"Remove {cat.traps[t.kind].name} {t.id} from {t.tile} (no refund, upgrades "
+            return (f"Remove {cat.traps[t.kind].name} {t.id[1:]} from {t.tile} (no refund, upgrades "
                     "lost)", (Target("figure", t.id),))
         if what == "use":
             comp = cat.components[p[1]]
@@ -220,14 +247,7 @@ class DescribeRules:
         return [Target("card", f"component.{k}") for k in dict.fromkeys(pay)]
 
     def _component_effect_text(self, effect: str | None) -> str:
-        effect = effect or ""
-        if effect.startswith("gain_runestones:"):
-            return f"gain {plural(int(effect.split(':')[1]), 'runestone')}"
-        if effect == "heal_all":
-            return "every hero who is not KO heals to full HP"
-        if effect == "repair_all":
-            return "every trap that is not destroyed is repaired to full HP"
-        return "no effect"
+        return component_effect_text(effect)
 
     def _trap_line(self, lv: Any) -> str:
         text = f"{lv.times}*Attack {lv.attack}" if lv.times > 1 else f"Attack {lv.attack}"
@@ -250,7 +270,7 @@ class DescribeRules:
         eid = self.cb["cur"]
         prof = self._profile(eid)
         kind, _, tid = target.partition(":")
-        src = f"{self._ename(eid)} {eid}"
+        src = f"{self._ename(eid)} {eid[1:]}"
         value = prof["attack"]
         if kind == "hero":
             h = self.heroes[tid]
@@ -262,14 +282,14 @@ class DescribeRules:
         if kind == "trap":
             t = self.traps[tid]
             end = "destroyed" if value >= t.hp else f"{t.hp - value} HP left"
-            return (f"{src} attacks trap {tid}: {value} damage, {end}",
+            return (f"{src} attacks {self._tname(self.traps[tid])}: {value} damage, {end}",
                     (Target("figure", tid, f"{value} dmg"), Target("figure", eid)))
         return (f"{src} attacks the gate: {value} damage ({max(0, self.gate_hp - value)} gate "
                 "HP left)", (Target("tile", GATE, f"{value} dmg"), Target("figure", eid)))
 
     def _label_enemy_move(self, tile: str, ch: Any) -> Described:
         eid = self.cb["cur"]
-        return (f"{self._ename(eid)} {eid} steps to map tile {tile}, toward the gate",
+        return (f"{self._ename(eid)} {eid[1:]} steps to map tile {tile}, toward the gate",
                 (Target("tile", tile), Target("figure", eid)))
 
     def _label_exhaust(self, slot: str, ch: Any) -> Described:
@@ -280,14 +300,14 @@ class DescribeRules:
 
     def _label_trap_order(self, tid: str, ch: Any) -> Described:
         t = self.traps[tid]
-        return (f"{self.content.cat.traps[t.kind].name} {tid} activates first",
+        return (f"{self.content.cat.traps[t.kind].name} {tid[1:]} activates first",
                 (Target("figure", tid),))
 
     def _label_trap_target(self, eid: str, ch: Any) -> Described:
         t = self.traps[self.cb["cur"]]
         lv = self._trap_level(t)
         text, note = self._hit_enemy(eid, lv.attack, False)
-        return (f"{self.content.cat.traps[t.kind].name} {t.id} attacks {self._enemy_text(eid)}: "
+        return (f"{self.content.cat.traps[t.kind].name} {t.id[1:]} attacks {self._enemy_text(eid)}: "
                 f"{text}", (Target("figure", eid, note), Target("figure", t.id)))
 
     def _label_next_hero(self, hid: str, ch: Any) -> Described:
@@ -347,7 +367,7 @@ class DescribeRules:
         if do == "repair":
             t = self.traps[choice]
             gain = min(self._trap_max_hp(t), t.hp + eff["value"]) - t.hp
-            return (f"{name} repairs trap {choice} by {gain} (to {t.hp + gain}/"
+            return (f"{name} repairs {self._tname(t)} by {gain} (to {t.hp + gain}/"
                     f"{self._trap_max_hp(t)} HP)", (Target("figure", choice, f"+{gain} HP"),))
         if do in ("slow", "bleed"):
             what = "slows" if do == "slow" else f"inflicts Bleed {eff.get('value', 1)} on"
@@ -364,7 +384,7 @@ class DescribeRules:
     def _label_play(self, chapter: str, ch: Any) -> Described:
         if not chapter:
             rec = self._campaign_record()
-            return (f"End the campaign now ({rec['chapters_played']} chapter(s) played, "
+            return (f"End the campaign now ({plural(rec['chapters_played'], 'chapter')} played, "
                     f"{len(rec['won'])} won); the party sheet records how it ended", ())
         c = self.content.chapters[chapter]
         return f"Play {c.name} ({c.kind} chapter, {plural(c.cycles, 'cycle')})", ()

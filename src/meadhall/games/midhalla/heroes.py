@@ -8,6 +8,7 @@ from typing import Any
 
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
+from meadhall.core.words import plural
 from meadhall.games.midhalla import sections as S
 
 ID = "midhalla"
@@ -211,7 +212,7 @@ class HeroRules:
                 ht["queue"].pop(0)
                 return
             opts = [(f"move to {t}", t) for t in dest] + [("stay", None)]
-            self._ask("effect", self._seat(h), f"{src}: move up to {eff['value']} map tiles", S.MOVE,
+            self._ask("effect", self._seat(h), f"{src}: move up to {plural(eff['value'], 'map tile')}", S.MOVE,
                       opts, turn=True)
             return
         if do == "attack":
@@ -315,7 +316,7 @@ class HeroRules:
             t = self.traps[choice]
             before = t.hp
             t.hp = min(self._trap_max_hp(t), t.hp + eff["value"])
-            events.append(Event("repair", f"{self._hname(h.id)} repairs trap {t.id} by "
+            events.append(Event("repair", f"{self._hname(h.id)} repairs {self._tname(t)} by "
                                 f"{t.hp - before}", S.HP))
             done = self._next_time(eff)
         if self.ht is ht and done and ht["queue"] and ht["queue"][0] is eff:

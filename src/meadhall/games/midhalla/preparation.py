@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
+from meadhall.core import words
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE
@@ -150,7 +151,9 @@ class PreparationRules:
 
     def _preparation_step(self, events: list[Event]) -> None:
         self._ask("prep", PLAYERS, f"2.1 Spend resources ({self.silver} silver, "
-                  f"{self.runestones} runestones, {len(self.components)} components), then "
+                  f"{words.plural(self.runestones, 'runestone')}, "
+                  f"{words.plural(len(self.components), 'component')}), "
+                  "then "
                   "'done preparing'", S.SPEND, self._prep_options(), turn=True)
 
     def _on_prep(self, p: list[Any], events: list[Event]) -> None:
@@ -206,7 +209,7 @@ class PreparationRules:
             gained = lv.hp - cat.traps[t.kind].levels[t.level - 2].hp
             t.hp = min(lv.hp, t.hp + max(0, gained)) if t.hp > 0 else 0
             comps = ", ".join(cat.components[k].name for k in p[2]) or "no components"
-            events.append(Event("upgrade", f"Trap {t.id} is upgraded to level {t.level} for "
+            events.append(Event("upgrade", f"{self._tname(t)} is upgraded to level {t.level} for "
                                 f"{lv.runestones} runestones and {comps}", S.UPGRADE))
         elif what == "special":
             sp = cat.special_upgrades[p[1]]
@@ -215,17 +218,17 @@ class PreparationRules:
             self.silver -= sp.silver
             self._spend_components(p[3])
             t.special = p[1]
-            events.append(Event("special", f"Trap {t.id} gets the special upgrade {sp.name} "
+            events.append(Event("special", f"{self._tname(t)} gets the special upgrade {sp.name} "
                                 "instead of a level upgrade", S.UPGRADE))
         elif what == "restore":
             t = self.traps[p[1]]
             self.silver -= self.content.printed.restore_cost
             t.hp = self._trap_max_hp(t)
-            events.append(Event("restore", f"Trap {t.id} is restored to {t.hp} HP for "
+            events.append(Event("restore", f"{self._tname(t)} is restored to {t.hp} HP for "
                                 f"{self.content.printed.restore_cost} silver", S.RESTORE))
         elif what == "remove":
             t = self.traps.pop(p[1])
-            events.append(Event("remove", f"Trap {t.id} is removed; its resources and upgrades "
+            events.append(Event("remove", f"{self._tname(t)} is removed; its resources and upgrades "
                                 "are lost", S.REMOVE))
         elif what == "use":
             self._use_component(p[1], events)
@@ -300,7 +303,7 @@ class PreparationRules:
         elif t.token == "none":
             basic = 0
         if t.token:
-            events.append(Event("token", f"Map tile {tid} has a {SPAWN_TOKENS[t.token]} "
+            events.append(Event("token", f"Map tile {tid} has {words.a(SPAWN_TOKENS[t.token])} "
                                 f"({'fortified' if t.fortified else 'unfortified'})",
                                 S.SPAWN_TOKENS))
         for _ in range(basic):

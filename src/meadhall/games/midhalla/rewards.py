@@ -6,8 +6,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from meadhall.core import words
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
+from meadhall.games.midhalla.describe import unlock_name
 
 END_CAMPAIGN = "end the campaign"
 ROWS = {"up": ("top",), "down": ("bottom",), "both": ("top", "bottom")}
@@ -247,19 +249,9 @@ class RewardRules:
             extra = " (added to the available components now)"
         elif kind == "chapter" and what not in self.content.chapters:
             extra = " (not printed in this build: it cannot be played)"
-        cat = self.content.cat
-        name = {"lore": lambda w: cat.lore.get(w, ""),
-                "item": lambda w: cat.items[w].name if w in cat.items else "",
-                "trap": lambda w: cat.traps[w].name if w in cat.traps else "",
-                "component": lambda w: cat.components[w].name if w in cat.components else "",
-                "class": lambda w: cat.heroes[w].name if w in cat.heroes else "",
-                "chapter": lambda w: (self.content.chapters[w].name
-                                      if w in self.content.chapters else ""),
-                "special_upgrade": lambda w: (cat.special_upgrades[w].name
-                                              if w in cat.special_upgrades else ""),
-                }.get(kind, lambda w: "")(what)
-        events.append(Event("unlock", f"Unlocked {kind} {what}{' - ' + name if name else ''}"
-                            f"{extra}", S.UNLOCKS, {"kind": kind, "id": what}))
+        events.append(Event("unlock", f"Unlocked {kind.replace('_', ' ')}: "
+                            f"{unlock_name(self.content, kind, what)}{extra}", S.UNLOCKS,
+                            {"kind": kind, "id": what}))
 
     def _chapter_won(self, events: list[Event]) -> None:
         """The fate scale moves one slot toward the Wrath of Isyl; unlocks are confirmed."""
@@ -355,9 +347,9 @@ class RewardRules:
         rec = self._campaign_record()
         self.party["ended"] = {"how": how, **rec}
         self.phase = "over"
-        won = ", ".join(rec["won"]) or "none"
-        self.result = [result, f"{how}: {rec['chapters_played']} chapter(s) played, won: "
-                               f"{won}, lost: {rec['lost']}"]
+        won = words.join(unlock_name(self.content, "chapter", c) for c in rec["won"]) or "none"
+        self.result = [result, f"{how}: {words.plural(rec['chapters_played'], 'chapter')} "
+                               f"played, won: {won}, lost: {rec['lost']}"]
         events.append(Event("campaign", f"The campaign ends: {self.result[1]}", S.CAMPAIGN,
                             {"result": result, **rec}))
 

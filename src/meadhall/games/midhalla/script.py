@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from meadhall.core import words
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.games.midhalla import sections as S
@@ -16,6 +17,8 @@ from meadhall.games.midhalla.pieces import EnemyState, TrapState
 from meadhall.games.midhalla.preparation import SPAWN_TOKENS
 
 ID = "midhalla"
+EVENT_DECKS = {"tier1": "Tier 1", "tier2": "Tier 2", "chapter": "Chapter"}
+"""The event decks as players name them (Events)."""
 
 
 class ExplorationRules:
@@ -106,12 +109,12 @@ class ExplorationRules:
         deck = self.decks[op["deck"]]
         card = deck.draw(self.chance, S.EVENTS)
         if card is None:
-            events.append(Event("event", f"The {op['deck']} event deck is empty: nothing happens",
+            events.append(Event("event", f"The {EVENT_DECKS.get(op['deck'], op['deck'])} event deck is empty: nothing happens",
                                 S.EVENTS))
             return
         ev = self._event_card(op["deck"], card)
-        events.append(Event("event", f"{op['deck'].capitalize()} event {card} - {ev.name}: "
-                            f"{ev.text}", S.EVENTS, {"deck": op["deck"], "card": card}))
+        events.append(Event("event", f"{EVENT_DECKS.get(op['deck'], op['deck'])} event: "
+                            f"{ev.name}: {ev.text}", S.EVENTS, {"deck": op["deck"], "card": card}))
         if ev.quest is not None:
             self.quests.append([op["deck"], card])
             events.append(Event("quest", f"Quest '{ev.quest.name}' goes on the quest board",
@@ -271,7 +274,7 @@ class ExplorationRules:
     def _op_spawn_token(self, op: dict[str, Any], events: list[Event]) -> None:
         tile = self.tiles[self.here or "G"]
         tile.token = op["token"]
-        events.append(Event("token", f"A {SPAWN_TOKENS[op['token']]} is placed on map tile "
+        events.append(Event("token", f"{words.a(SPAWN_TOKENS[op['token']], cap=True)} is placed on map tile "
                             f"{tile.id}", S.SPAWN_TOKENS, {"tile": tile.id}))
 
     def _op_curse(self, op: dict[str, Any], events: list[Event]) -> None:
@@ -304,7 +307,7 @@ class ExplorationRules:
             return
         opts = [(f"build {trap.name} on {tile} for {trap.cost} silver", tile),
                 ("do not build", "")]
-        self._ask("event_build", PLAYERS, f"You may build a {trap.name} on this map tile",
+        self._ask("event_build", PLAYERS, f"You may build {words.a(trap.name)} on this map tile",
                   S.GLOBAL_EVENTS, opts, ctx={"kind": kind}, turn=True)
 
     def _on_event_build(self, tile: str, events: list[Event]) -> None:
@@ -317,7 +320,7 @@ class ExplorationRules:
         t = TrapState(self._free_id("t", self.traps), kind, tile,
                       self.content.cat.traps[kind].levels[0].hp)
         self.traps[t.id] = t
-        events.append(Event("build", f"A {self.content.cat.traps[kind].name} ({t.id}) is "
+        events.append(Event("build", f"{words.a(self.content.cat.traps[kind].name, cap=True)} {t.id[1:]} is "
                             f"built on map tile {tile} with {t.hp} HP", S.BUILD, {"trap": t.id}))
         return t
 
@@ -326,7 +329,7 @@ class ExplorationRules:
         deck, old, new = op["deck"], str(op["from"]), str(op["to"])
         self.party["events"].setdefault(deck, {})[old] = new
         self._mark_new("events", f"{deck}:{old}->{new}")
-        text = f"Party sheet: {deck} event {old} -> {new}"
+        text = f"Party sheet: {EVENT_DECKS.get(deck, deck)} event {old} -> {new}"
         if op.get("now"):
             d = self.decks[deck]
             for part in (d.pile, d.top, d.bottom, d.discard):
@@ -370,6 +373,6 @@ class ExplorationRules:
                        evasion=data.evasion)
         self.enemies[e.id] = e
         extra = f" (+{hp - data.hp[n - 1]} for curses)" if hp != data.hp[n - 1] else ""
-        events.append(Event("spawn", f"{data.name} ({e.id}) spawns on map tile {tile} with "
+        events.append(Event("spawn", f"{data.name} {e.id[1:]} spawns on map tile {tile} with "
                             f"{hp} HP{extra}", section, {"enemy": e.id, "tile": tile}))
         return e

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from meadhall.core import words
 from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
@@ -279,7 +280,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             if not cands:
                 n = self.curses_to_place
                 self.curses_to_place = 0
-                events.append(Event("curse", f"No unfortified map tile for {n} curse marker(s): "
+                events.append(Event("curse", f"No unfortified map tile for {words.plural(n, 'curse marker')}: "
                                     f"the gate loses {n} HP", S.FATE))
                 self._damage_gate(n, ("curse", "fate scale"), events)
                 return

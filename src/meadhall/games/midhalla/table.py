@@ -17,9 +17,11 @@ from types import SimpleNamespace
 from typing import Any
 
 from meadhall.core import draw
+from meadhall.core.protocol import PLAYERS
+from meadhall.core.words import plural
 from meadhall.games.midhalla.board import GATE, Topology
 from meadhall.games.midhalla.content import Content
-from meadhall.games.midhalla.describe import option_target
+from meadhall.games.midhalla.describe import component_effect_text, option_target, unlock_name
 from meadhall.games.midhalla.render import describe as effects_text
 
 LEGEND = [
@@ -32,6 +34,11 @@ LEGEND = [
 ]
 SPAWN_GLYPH = {"plus1": "+1", "elite": "E", "none": "0"}
 SPAWN_NAME = {"plus1": "+1 Spawn token", "elite": "Elite Spawn token", "none": "No Spawn token"}
+DECK_NAMES = {"enemy": "Enemy", "elite": "Elite enemy", "items": "Rare item",
+              "components": "Trap component", "tier1": "Tier 1 event", "tier2": "Tier 2 event",
+              "chapter": "Chapter event", "level1": "Level 1 skill", "level2": "Level 2 skill",
+              "level3": "Level 3 skill"}
+"""The decks as players name them."""
 SIDE_NAME = {"N": "top", "E": "right", "S": "bottom", "W": "left"}
 REWARD_STEPS = [("4.1", "Check quest objectives"), ("4.2", "Refresh 1 ultimate"),
                 ("4.3", "Refresh used items"), ("4.4", "Remove skill and status tokens"),
@@ -45,6 +52,11 @@ PHASES = [("exploration", "1 Exploration"), ("preparation", "2 Preparation"),
 def short(c: Content, hid: str) -> str:
     """Harkon for Harkon the Drengr; a follower's full name."""
     return hero_name(c, hid).split(" the ")[0]
+
+
+def _who(c: Content, seat: str) -> str:
+    """Who decides, as the table says it: ``Harkon``, ``the players``."""
+    return "the players" if seat == PLAYERS else short(c, seat)
 
 
 def hero_name(c: Content, hid: str) -> str:
@@ -61,7 +73,7 @@ def scene(c: Content, title: str, view: Mapping[str, Any]) -> draw.Scene:
     notes = []
     choice = view.get("choice")
     if choice:
-        notes.append(f"Now ({choice['seat']}): {choice['prompt']}")
+        notes.append(f"Now ({_who(c, choice['seat'])}): {choice['prompt']}")
     outcome = view.get("outcome") or {}
     if outcome.get("result") not in (None, "ongoing"):
         notes.append(f"The game is over: {outcome['result']} - {outcome['reason']}")
@@ -105,7 +117,7 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
                     f"{tid})", letter, "marker", tid, target=f"space:path-{letter}",
                     stats={"side": SIDE_NAME[side]}))
         if curses:
-            tokens.append(draw.Token(f"curse-{tid}", f"{curses} curse marker(s)", "!" * curses,
+            tokens.append(draw.Token(f"curse-{tid}", plural(curses, "curse marker"), "!" * curses,
                                      "marker", tid, stats={
                                          "effect": "enemies spawning here gain +1 HP per "
                                                    "player after the first, per marker",
@@ -141,7 +153,7 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
         if d.kind == "boss" and d.actions:
             r = e.get("rotation", -1)
             stats["next action"] = d.actions[(r + 1) % len(d.actions)].name
-        tokens.append(draw.Token(eid, f"{d.name} {eid}", _glyph(d.name), "boss"
+        tokens.append(draw.Token(eid, f"{d.name} {eid[1:]}", _glyph(d.name), "boss"
                                  if d.kind == "boss" else "enemy", e["tile"],
                                  target=f"figure:{eid}", hp=e["hp"], max_hp=e["max_hp"],
                                  badges=badges, stats=stats))
@@ -153,7 +165,7 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
             badges.append("destroyed")
         if t.get("special"):
             badges.append(c.cat.special_upgrades[t["special"]].name)
-        tokens.append(draw.Token(trid, f"{trap.name} {trid}", _glyph(trap.name), "ally",
+        tokens.append(draw.Token(trid, f"{trap.name} {trid[1:]}", _glyph(trap.name), "ally",
                                  t["tile"], target=f"figure:{trid}", hp=max(0, t["hp"]),
                                  max_hp=lv.hp, badges=badges,
                                  stats={"HP": f"{max(0, t['hp'])}/{lv.hp}",
@@ -226,7 +238,7 @@ def _panels(c: Content, view: Mapping[str, Any]) -> list[draw.Panel]:
     panels.append(_trap_cards(c, view))
     if view["enemies"]:
         panels.append(draw.Panel("enemy-cards", "Enemy cards", cards=[
-            draw.Card(f"enemy.{eid}", f"{c.cat.enemies[e['card']].name} ({eid}, on {e['tile']})",
+            draw.Card(f"enemy.{eid}", f"{c.cat.enemies[e['card']].name} {eid[1:]} (on map tile {e['tile']})",
                       _enemy_text(c, e), "enemy") for eid, e in view["enemies"].items()]))
     panels.append(_quest_board(c, view))
     lv = view.get("levelup")
@@ -305,11 +317,13 @@ def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
 def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
     counts = Counter(view["components"])
     cards = [draw.Card(f"component.{k}", c.cat.components[k].name,
-                       c.cat.components[k].effect or "basic component", "component",
+                       (component_effect_text(c.cat.components[k].effect)
+                        if c.cat.components[k].effect else "basic component"), "component",
                        target=f"card:component.{k}", badges=[f"x{n}"])
              for k, n in sorted(counts.items())]
     decks = view.get("decks", {})
-    notes = [f"{name} deck: {d.get('size', '?')} cards, discard {len(d.get('discard', []))}"
+    notes = [f"{DECK_NAMES.get(name, name)} deck: {plural(d.get('size', 0), 'card')}, "
+             f"{len(d.get('discard', []))} discarded"
              for name, d in decks.items() if isinstance(d, Mapping)]
     return draw.Panel("party", "The party's resources", stats=[
         draw.Stat("Gate HP", view["gate_hp"]), draw.Stat("Silver", view["silver"]),
@@ -339,7 +353,7 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
             if i:
                 comps = [("any component" if k == "?" else cat.components[k].name)
                          for k in lv.components]
-                up = f"; upgrade {lv.runestones} runestones + {', '.join(comps) or '-'}"
+                up = f"; upgrade {plural(lv.runestones, 'runestone')} + {', '.join(comps) or '-'}"
             levels.append(f"L{i + 1}: {lv.hp} HP, {_trap_line(lv)}{up}")
         cards.append(draw.Card(f"trap.{kind}", trap.name, " | ".join(levels), "trap",
                                target=f"card:trap.{kind}",
@@ -349,7 +363,7 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
         sp = cat.special_upgrades[sid]
         comps = [("any component" if k == "?" else cat.components[k].name)
                  for k in sp.components]
-        cost = ", ".join(x for x in (f"{sp.runestones} runestones" if sp.runestones else "",
+        cost = ", ".join(x for x in (plural(sp.runestones, "runestone") if sp.runestones else "",
                                      f"{sp.silver} silver" if sp.silver else "", *comps) if x)
         cards.append(draw.Card(f"special.{sid}", sp.name,
                                f"adds {effects_text([sp.adds])} to the trap's attacks; instead "
@@ -375,6 +389,12 @@ def _enemy_text(c: Content, e: Mapping[str, Any]) -> str:
     return text
 
 
+def _event_name(c: Content, deck: str, card: str) -> str:
+    """An event card by its printed name (its id when the deck does not know it)."""
+    ev = getattr(c.cat, deck, {}).get(card) if deck != "chapter" else None
+    return str(ev.name) if ev is not None else card
+
+
 def _quest_board(c: Content, view: Mapping[str, Any]) -> draw.Panel:
     cards = []
     for deck, card in view.get("quests", []):
@@ -398,15 +418,22 @@ def _party_sheet(c: Content, view: Mapping[str, Any]) -> draw.Panel:
         # every line always drawn, so the sheet keeps one layout (the RL observation)
         have = unlocks.get(key, [])
         stats.append(draw.Stat(key.replace("_", " ").capitalize(), ", ".join(
-            f"{w}{' (new: single stroke)' if (key, w) in new else ''}" for w in have) or "-"))
+            f"{unlock_name(c, key, w)}{' (new: single stroke)' if (key, w) in new else ''}"
+            for w in have) or "-"))
     notes = []
     if party.get("completed"):
-        notes.append("Completed chapters: " + ", ".join(party["completed"]))
+        notes.append("Completed chapters: " + ", ".join(
+            unlock_name(c, "chapter", w) for w in party["completed"]))
     for deck, changes in party.get("events", {}).items():
         if changes:
-            notes.append(f"{deck} events: " + ", ".join(f"{a} -> {b}"
-                                                         for a, b in changes.items()))
-    if party.get("ended"):
-        notes.append(f"Campaign ended: {party['ended']}")
+            notes.append(f"{DECK_NAMES.get(deck, deck)}s: " + ", ".join(
+                f"{_event_name(c, deck, a)} -> {_event_name(c, deck, b)}"
+                for a, b in changes.items()))
+    ended = party.get("ended")
+    if ended:
+        won = ", ".join(unlock_name(c, "chapter", w) for w in ended.get("won", [])) or "none"
+        notes.append(f"Campaign ended: {ended.get('how', '')}; "
+                     f"{plural(ended.get('chapters_played', 0), 'chapter')} played, won: {won}, "
+                     f"lost: {ended.get('lost', 0)}")
     return draw.Panel("party-sheet", "Party sheet", stats=stats,
                       tracks=[_fate_track(c, party["fate"])], notes=notes)

@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meadhall.core import draw, grid
+from meadhall.core.words import plural, possessive
 from meadhall.games.niflheim import campaign, present
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent
 from meadhall.games.niflheim.figures import INTENTS, MP
@@ -30,6 +31,9 @@ LEGEND = [
 ]
 ARROWS = {"N": "↑", "E": "→", "S": "↓", "W": "←"}
 GLYPH = {"draugr": "D", "troll": "T", "bogmadr": "B", "mardrom": "M"}
+SUBSCRIPT = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+"""An undead's number is drawn small beside its letter (``D₄``), so that no token reads as a
+square's name (Draugr 4 standing on E4 is never "D4")."""
 FATE_SPAN = 10
 """The Fate track drawn from 10 Corruption to 10 Glory (at most 10 Corruption)."""
 
@@ -62,7 +66,7 @@ def scene(content: NiflheimContent, title: str, view: Mapping[str, Any]) -> draw
 def _segment(view: Mapping[str, Any]) -> str:
     seg = view["segment"]
     if seg in ("heroes", "undead"):
-        return f"the {seg}' turn ({view['phase']} phase)"
+        return f"{possessive('the ' + seg)} turn ({view['phase']} phase)"
     return {"initiative": "initiative segment", "choosing": "initiative segment",
             "end": "end segment", "interim": "interim stage", "retry": "scenario lost",
             "over": "campaign over", "new character": "interim stage"}.get(seg, seg)
@@ -159,7 +163,7 @@ def _undead_token(content: NiflheimContent, u: Mapping[str, Any],
     if d.powers:
         stats["powers"] = ", ".join(d.powers)
     return draw.Token(f"undead{uid}", f"{d.name} {uid}", f"{GLYPH.get(kind, kind[:1].upper())}"
-                      f"{uid}", "enemy", u["at"], target=f"figure:undead{uid}",
+                      f"{str(uid).translate(SUBSCRIPT)}", "enemy", u["at"], target=f"figure:undead{uid}",
                       hp=d.hv - u.get("wounds", 0), max_hp=d.hv, badges=badges, stats=stats)
 
 
@@ -291,7 +295,7 @@ def _table_cards(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw
         ok = all(d in done for d in o.done)
         cards.append(draw.Card(f"secondary-{i + 1}", "Secondary objective", o.text,
                                "objective", badges=["done"] if ok else []))
-    cards.append(draw.Card("pool", "Undead pool", f"{view['undead_pool']} face-down markers",
+    cards.append(draw.Card("pool", "Undead pool", plural(view['undead_pool'], "face-down marker"),
                            "pool", face_down=True))
     cards.append(draw.Card("discard", "Discard area", ", ".join(view["discard"]) or "empty",
                            "discard"))
@@ -302,7 +306,8 @@ def _table_cards(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw
     if choice is not None:
         for opt in choice["options"]:
             slug = present.slug(opt)
-            cards.append(draw.Card(f"option-{slug}", opt, choice["prompt"], "choice",
+            cards.append(draw.Card(f"option-{slug}", choice.get("labels", {}).get(opt, opt),
+                                   choice["prompt"], "choice",
                                    target=f"option:{slug}",
                                    badges=["default"] if opt == choice.get("default") else []))
     return cards

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck, Pool
 from meadhall.core.dice import COIN, D12
@@ -66,6 +66,17 @@ class AskCoin(Exception):  # noqa: N818 - control flow
         """Set when the roll came first in an automated step: the events that step reported
         before it and the results it already used; the automated steps can then go on from
         that step instead of replaying the action from its start."""
+
+
+def _undead_chance(heroes: int, mod: int) -> str:
+    """What the undead initiative roll needs against the heroes' roll, said as reachable or
+    not on a d12 (Initiative: ties re-roll)."""
+    need, tie = heroes - mod + 1, heroes - mod
+    if need <= 12:
+        return f"beats the heroes' {heroes} with {need}+"
+    if tie <= 12:
+        return f"cannot beat the heroes' {heroes}; {words.a(str(tie))} ties and both roll again"
+    return f"cannot beat or tie the heroes' {heroes}"
 
 
 class NiflheimState(GameState):
@@ -707,8 +718,8 @@ class NiflheimState(GameState):
             while True:
                 hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
                               S.INITIATIVE)
-                ur = self.d12(f"undead initiative roll ({mod:+d}; beats the heroes' {hr} with "
-                              f"{hr - mod + 1}+)", S.INITIATIVE, mod)
+                ur = self.d12(f"undead initiative roll ({mod:+d}; {_undead_chance(hr, mod)})",
+                              S.INITIATIVE, mod)
                 if hr != ur + mod:
                     break
                 events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}"
@@ -1079,7 +1090,8 @@ class NiflheimState(GameState):
                                                   "runestones", "result", "healed")},
             "choice": None if self.choice is None else {
                 k: _plain(self.choice.get(k)) for k in ("kind", "prompt", "options", "default",
-                                                        "seat")},
+                                                        "seat")} | {
+                "labels": {o: self.describe(o).label for o in self.choice.get("options", [])}},
             "outcome": self.outcome().to_json(),
         }
 

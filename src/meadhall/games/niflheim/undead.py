@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections import deque
 from typing import TYPE_CHECKING
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 from meadhall.games.niflheim import sections as S
@@ -48,7 +48,7 @@ def reveal(s: NiflheimState, events: list[Event]) -> None:
             raise RuntimeError("undead pool is empty while a face-down marker is on the map")
         u.kind = kind
         events.append(Event("reveal", f"{seer.name} sees the marker on {name(u.at)}: "
-                            f"it is a {s.content.undead[kind].name} ({uname(s, u)})", S.REVEALING,
+                            f"it is {words.a(s.content.undead[kind].name)} ({uname(s, u)})", S.REVEALING,
                             {"undead": u.id, "kind": kind, "at": name(u.at)}))
 
 
@@ -434,7 +434,7 @@ def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) ->
     or None when no marker is left."""
     if physical_pool(s) <= 0 and s.discard:
         s.pool.add(s.discard)
-        events.append(Event("pool", f"The undead pool ran out: {len(s.discard)} markers return "
+        events.append(Event("pool", f"The undead pool ran out: {words.plural(len(s.discard), 'marker')} return "
                             "from the discard area", S.ELIMINATED))
         s.discard = []
     if physical_pool(s) <= 0:

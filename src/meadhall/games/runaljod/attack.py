@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from itertools import combinations
 from typing import TYPE_CHECKING, Any
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
@@ -24,6 +24,7 @@ from .model import (
     Enemy,
     Hero,
 )
+from .names import faces_text, upgrade_text
 
 if TYPE_CHECKING:
     pass
@@ -74,7 +75,7 @@ class AttackMixin:
             return
         n = min(n, self.life_left(h))
         h.damage += n
-        events.append(Event("life", f"{self.hname(h)} loses {n} life point(s): {why} "
+        events.append(Event("life", f"{self.hname(h)} loses {words.plural(n, 'life point')}: {why} "
                             f"({self.life_left(h)} left)", section,
                             {"hero": h.id, "lost": n}))
         if self.life_left(h) <= 0:
@@ -87,7 +88,7 @@ class AttackMixin:
         n = min(n, h.damage)
         if n:
             h.damage -= n
-            events.append(Event("heal", f"{self.hname(h)} recovers {n} life point(s): {why}",
+            events.append(Event("heal", f"{self.hname(h)} recovers {words.plural(n, 'life point')}: {why}",
                                 section, {"hero": h.id, "healed": n}))
 
     def fall(self, h: Hero, events: list[Event], by: tuple[str, str] = ("", "")) -> None:
@@ -122,7 +123,7 @@ class AttackMixin:
                            (f"{token} token", "condition"))
             return
         h.conditions.append(token)
-        events.append(Event("condition", f"{self.hname(h)} takes a {token} token", section,
+        events.append(Event("condition", f"{self.hname(h)} takes {words.a(token)} token", section,
                             {"hero": h.id, "token": token}))
 
     def gain_glory(self, h: Hero, n: int, events: list[Event], why: str) -> None:
@@ -136,7 +137,7 @@ class AttackMixin:
             gained += 1
             self.convert_glory(h)
         full = " (the glory track is full)" if gained < n else ""
-        events.append(Event("glory", f"{self.hname(h)} gains {gained} glory point(s){full}: "
+        events.append(Event("glory", f"{self.hname(h)} gains {words.plural(gained, 'glory point')}{full}: "
                             f"{why} (glory {h.glory}, skill points {h.skill_points})",
                             S_DAMAGE, {"hero": h.id, "gained": gained}))
 
@@ -165,7 +166,7 @@ class AttackMixin:
         life = self.enemy_data(e).life
         n = min(n, life - e.damage)
         e.damage += n
-        events.append(Event("damage", f"{self.ename(e)} loses {n} life point(s): {why} "
+        events.append(Event("damage", f"{self.ename(e)} loses {words.plural(n, 'life point')}: {why} "
                             f"({life - e.damage} left)", section, {"enemy": e.uid, "lost": n}))
         if e.damage >= life:
             self.enemies.remove(e)
@@ -191,7 +192,7 @@ class AttackMixin:
     def give_enemy_condition(self, e: Enemy, token: str, events: list[Event]) -> None:
         if e in self.enemies and token not in e.conditions:
             e.conditions.append(token)
-            events.append(Event("condition", f"{self.ename(e)} takes a {token} token",
+            events.append(Event("condition", f"{self.ename(e)} takes {words.a(token)} token",
                                 S_KEYWORDS, {"enemy": e.uid, "token": token}))
 
     # ------------------------------------------------------------ hero attacks
@@ -306,7 +307,7 @@ class AttackMixin:
         e = self.enemy_at(target)
         assert e is not None
         events.append(Event("roll", f"{self.hname(h)} attacks {self.ename(e)} with "
-                            f"{it.name} ({', '.join(dice)}): rolls {', '.join(faces)}",
+                            f"{it.name} ({', '.join(dice)}): rolls {faces_text(faces)}",
                             S_ATTACK, {"hero": h.id, "faces": faces,
                                        "dice": dice_data(dice, faces)}))
         for b in used_bonus:
@@ -316,7 +317,7 @@ class AttackMixin:
                                "gods": used_bonus}
         if h.mark == "ready":
             self.ask = {"kind": "mark", "seat": h.id, "section": S_KEYWORDS,
-                        "prompt": f"{self.hname(h)} rolled {', '.join(faces)}: return the mark "
+                        "prompt": f"{self.hname(h)} rolled {faces_text(faces)}: return the mark "
                                   "token to re-roll every die?",
                         "options": ["keep the roll", "re-roll with the mark token"],
                         "default": None, "ctx": ctx}
@@ -365,7 +366,7 @@ class AttackMixin:
         if len(by_text) > 1:
             opts = sorted(by_text, key=lambda t: maximal.index(by_text[t]))
             self.ask = {"kind": "upgrades", "seat": h.id, "section": S_ATTACK,
-                        "prompt": f"{self.hname(h)} rolled {n} upgrade(s): choose the skills",
+                        "prompt": f"{self.hname(h)} rolled {words.plural(n, 'upgrade')}: choose the skills",
                         "options": opts, "default": None, "ctx": ctx,
                         "combos": [[skills[i][2] for i in by_text[t]] for t in opts]}
             return
@@ -402,13 +403,13 @@ class AttackMixin:
                         and any(self.adjacent(q, target) for q in e.squares)]
         if spent:
             events.append(Event("upgrades", f"{self.hname(h)} spends upgrades on "
-                                f"{', '.join(spent)}", S_ATTACK))
+                                f"{words.join(upgrade_text(s) for s in spent)}", S_ATTACK))
         for e in victims:
             ed = self.enemy_data(e)
             raw = damage_of(faces, set(ed.cancels)) + bonus
             dealt = max(0, raw - self.enemy_defence(e))
             events.append(Event("attack", f"{self.ename(e)}: {raw} damage against "
-                                f"{self.enemy_defence(e)} defence icon(s): {dealt} get through",
+                                f"{words.plural(self.enemy_defence(e), 'defence icon')}: {dealt} get through",
                                 S_ATTACK, {"enemy": e.uid, "damage": dealt}))
             for t in tokens:
                 if t == "wound" and dealt <= 0 or t == "hold":
@@ -445,9 +446,9 @@ class AttackMixin:
         defence = self.hero_defence(h)
         dealt = max(0, raw - defence)
         events.append(Event("enemy-attack", f"{self.ename(e)} attacks {self.hname(h)}: rolls "
-                            f"{', '.join(faces)}" + (f", upgrades spent on {', '.join(spent)}"
+                            f"{faces_text(faces)}" + (f", upgrades spent on {', '.join(spent)}"
                                                      if spent else "")
-                            + f"; {raw} damage against {defence} defence icon(s): {dealt} get "
+                            + f"; {raw} damage against {words.plural(defence, 'defence icon')}: {dealt} get "
                               "through",
                             section, {"enemy": e.uid, "hero": h.id, "faces": faces,
                                       "dice": dice_data(list(ed.dice), faces)}))
@@ -473,7 +474,7 @@ class AttackMixin:
                 r.side = "down"
                 lost += 1
         events.append(Event("hold", f"{self.ename(e)} holds {self.hname(h)} in its space; "
-                            f"{self.hname(h)} loses all destiny ({lost} rune(s) flipped)",
+                            f"{self.hname(h)} loses all destiny ({words.plural(lost, 'rune')} flipped)",
                             S_HOLD, {"enemy": e.uid, "hero": h.id}))
 
     def hero_hold(self, h: Hero, e: Enemy, events: list[Event]) -> None:

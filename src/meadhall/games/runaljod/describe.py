@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
 from meadhall.core.protocol import Target
+from meadhall.core.words import plural
 
 from .model import FACE_DAMAGE, GOD_RUNE, Enemy, Hero, HeroAct
 
@@ -356,7 +357,7 @@ class DescribeMixin:
         h = self.heroes[ask["seat"]]
         if text == "end move":
             left = ask["points"]
-            return (f"{self.hname(h)} ends the movement" + (f" ({left} movement point(s) "
+            return (f"{self.hname(h)} ends the movement" + (f" ({plural(left, 'movement point')} "
                                                             "lost)" if left else ""), [])
         to = grid.sq(text[5:])
         assert h.at is not None

@@ -11,9 +11,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import draw, grid
+from meadhall.core.words import plural
 
 from .describe import SIDE_WORDS, deck_target
-from .names import slug
+from .names import card_title, slug
 
 if TYPE_CHECKING:
     from .content import RunaljodContent
@@ -219,7 +220,7 @@ def _hero_panel(content: RunaljodContent, view: Mapping[str, Any], hid: str,
     for sid in hd.skills:
         sk = content.skills[sid]
         owned = sid in h["skills"]
-        badges = [] if owned else [f"not owned: {sk.cost} skill point(s)"]
+        badges = [] if owned else [f"not owned: {plural(sk.cost, 'skill point')}"]
         if sid in h["turned"]:
             badges.append("turned")
         cards.append(draw.Card(f"{hid}:{sid}", sk.name, sk.text, "skill",
@@ -273,7 +274,7 @@ def _table_cards(content: RunaljodContent, view: Mapping[str, Any]) -> list[draw
             if discard:
                 shown.append([deck, discard[-1]])
     for deck, card in shown:
-        cards.append(draw.Card(f"ai:{deck}:{card}", f"Enemy AI card {card}",
+        cards.append(draw.Card(f"ai:{deck}:{card}", f"Enemy AI {card_title(content, deck, card)}",
                                _ai_text(content, deck, card), "enemy AI"))
     if view.get("two_player_card"):
         text = "; ".join(f"{k + 1}: {e.text}" for k, e in
@@ -284,8 +285,9 @@ def _table_cards(content: RunaljodContent, view: Mapping[str, Any]) -> list[draw
     for key, d in view["decks"].items():
         known = d.get("known_top") or []
         cards.append(draw.Card(f"deck:{key}", f"{_deck_name(content, key)} deck",
-                               f"{d['size']} card(s)" + (f"; on top: {', '.join(known)}"
-                                                         if known else ""),
+                               plural(d["size"], "card") + (
+                                   "; on top: " + ", ".join(card_title(content, key, k)
+                                                            for k in known) if known else ""),
                                "deck", face_down=True, target=f"card:{deck_target(key)}"))
     return cards
 

@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
@@ -37,6 +37,7 @@ from .model import (
     Enemy,
     Hero,
 )
+from .names import card_title
 
 INF = float("inf")
 
@@ -135,7 +136,7 @@ class EnemiesMixin:
                 n = min(eff.value, e.damage)
                 if n:
                     e.damage -= n
-                    events.append(Event("heal", f"{self.ename(e)} recovers {n} life point(s)",
+                    events.append(Event("heal", f"{self.ename(e)} recovers {words.plural(n, 'life point')}",
                                         S_ENEMIES))
         elif eff.kind == "time":
             for _ in range(eff.value):
@@ -165,7 +166,7 @@ class EnemiesMixin:
             return
         if len(free) > 1:
             self.ask = {"kind": "spawn", "seat": PLAYERS, "section": section,
-                        "prompt": f"A {self.content.enemies[kind].name} appears at the exit: "
+                        "prompt": f"{words.a(self.content.enemies[kind].name, cap=True)} appears at the exit: "
                                   "choose its space",
                         "options": [f"place {self.kname(kind)} on {self.sqname(s)}"
                                     for s in free],
@@ -211,7 +212,8 @@ class EnemiesMixin:
             self.ai_pos = [0, 0]
             for e in self.enemies:
                 e.activated = False
-            events.append(Event("ai", f"Enemy AI card {card}: {self.describe_ai('common', card)}",
+            events.append(Event("ai", f"Enemy AI {card_title(self.content, 'enemy AI', card)}: "
+                                f"{self.describe_ai('common', card)}",
                                 S_ENEMIES, {"card": card}))
         while self.ai_pos[0] < len(self.ai_cards) or self.ai_pos[0] == 1:
             if self.ask is not None or self.ended() or self.placement_ask():
@@ -225,7 +227,8 @@ class EnemiesMixin:
                     assert sc is not None
                     d.to_discard(sc)
                     self.ai_cards.append([deck, sc])
-                    events.append(Event("ai", f"Special enemy AI card {sc} ({deck}): "
+                    events.append(Event("ai", f"Special enemy AI {card_title(self.content, deck, sc)} "
+                                        f"({self.names.deck.get(deck + ' AI', deck)}): "
                                         f"{self.describe_ai(deck, sc)}", S_SPECIAL,
                                         {"card": sc, "deck": deck}))
                 if len(self.ai_cards) == 1:

@@ -4,6 +4,7 @@ Keywords - Trance; God's Powers)."""
 
 from __future__ import annotations
 
+from meadhall.core import words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
@@ -56,7 +57,7 @@ class GodsMixin:
                                                        for g, s in self.altar])}))
         if sideways:
             for h in self.heroes.values():
-                self.heal(h, sideways, f"{sideways} sideways god's rune(s) on the altar",
+                self.heal(h, sideways, f"{words.plural(sideways, 'sideways god rune')} on the altar",
                           S_GOD, events)
 
     def return_to_altar(self, god: str, events: list[Event], section: str) -> None:
@@ -96,7 +97,7 @@ class GodsMixin:
         self.altar = [p for p in self.altar if p[0] != god]
         h.runes.append(Rune(f"god:{god}", "up", "interact"))
         how = f" for {self.content.items[gear].name}" if gear else ""
-        events.append(Event("buy-rune", f"{self.hname(h)} flips {len(paid)} sideways rune(s) "
+        events.append(Event("buy-rune", f"{self.hname(h)} flips {words.plural(len(paid), 'sideways rune')} "
                             f"face down and takes {self.content.gods[god].name}'s rune{how}",
                             S_GEAR if gear else S_GOD, {"hero": h.id, "god": god}))
 
@@ -118,12 +119,12 @@ class GodsMixin:
         h.trance += up + 2 * side
         events.append(Event("trance", f"{self.hname(h)} performs a trance throw: "
                             + ", ".join(f"{self.content.gods[g].name} {s}" for g, s in thrown)
-                            + f"; gains {up + 2 * side} trance token(s)", S_KEYWORDS,
+                            + f"; gains {words.plural(up + 2 * side, 'trance token')}", S_KEYWORDS,
                             {"hero": h.id, "altar": [list(p) for p in thrown],
                              "dice": rune_data([(f"{g}{GOD_RUNE}", s) for g, s in thrown])}))
         if side:
             for o in self.heroes.values():
-                self.heal(o, side, f"{side} sideways rune(s) in the trance throw", S_KEYWORDS,
+                self.heal(o, side, f"{words.plural(side, 'sideways rune')} in the trance throw", S_KEYWORDS,
                           events)
 
     # ------------------------------------------------------------ powers

@@ -8,7 +8,7 @@ import heapq
 from collections.abc import Callable
 from itertools import combinations
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Event
 
@@ -34,7 +34,7 @@ from .model import (
     HeroAct,
     Rune,
 )
-from .names import Names, slug
+from .names import Names, faces_text, slug
 
 
 def _reading(s: Sq) -> tuple[int, int]:
@@ -129,7 +129,7 @@ class HeroesMixin:
                 self.prep_done.append(h.id)
                 continue
             self.ask = {"kind": "prep", "seat": h.id, "section": S_PREP,
-                        "prompt": f"{self.hname(h)} has {h.skill_points} skill point(s): buy "
+                        "prompt": f"{self.hname(h)} has {words.plural(h.skill_points, 'skill point')}: buy "
                                   "skill cards or stop",
                         "default": None,
                         "options": [f"buy {self.names.skill[s]}" for s in opts]
@@ -147,7 +147,7 @@ class HeroesMixin:
         h.skill_points -= cost
         h.bought_this_phase += cost
         h.skills.append(sid)
-        events.append(Event("buy", f"{self.hname(h)} spends {cost} skill point(s) on "
+        events.append(Event("buy", f"{self.hname(h)} spends {words.plural(cost, 'skill point')} on "
                             f"{self.content.skills[sid].name}", S_PREP, {"hero": h.id}))
 
     def start_preparation(self, events: list[Event]) -> None:
@@ -262,9 +262,9 @@ class HeroesMixin:
                 r.side = "down"
         gained = self.hero_life(h) - h.damage
         events.append(Event("recover", f"{self.hname(h)} recovers and stands up: "
-                            f"{up} face up, {side} sideways rune(s)"
-                            + (f", {upgrades} upgrade(s)" if upgrades else "")
-                            + (f": {heal} life point(s)" if heal else
+                            f"{up} face up, {words.plural(side, 'sideways rune')}"
+                            + (f", {words.plural(upgrades, 'upgrade')}" if upgrades else "")
+                            + (f": {words.plural(heal, 'life point')}" if heal else
                                ": no life point, stands up with 1 (ruling 27)")
                             + f", {gained} left", section,
                             {"hero": h.id, "dice": rune_data(thrown)}))
@@ -417,7 +417,7 @@ class HeroesMixin:
                           S_CHECKS)
         n = upgrades_of(faces)
         events.append(Event("check", f"{self.hname(h)}'s {kind} check with {self.rname(r)} "
-                            f"({', '.join(dice)}): {', '.join(faces)}: "
+                            f"({', '.join(dice)}): {faces_text(faces)}: "
                             + ("passed" if n else "failed"), S_CHECKS,
                             {"hero": h.id, "faces": faces, "passed": n > 0,
                              "dice": dice_data(dice, faces)}))
@@ -805,7 +805,7 @@ class HeroesMixin:
             if len(choices) > 1:
                 self.ask = {"kind": "destiny", "seat": h.id, "section": S_DESTINY,
                             "prompt": f"{self.hname(h)} activates {sk.name}: choose the "
-                                      f"rune(s) to flip face down for {sk.destiny} destiny",
+                                      f"runes to flip face down for {sk.destiny} destiny",
                             "options": ["flip " + " and ".join(self.rname(r) for r in c)
                                         + " face down" for c in choices],
                             "default": None, "pending": action}
@@ -822,7 +822,7 @@ class HeroesMixin:
                             + (f", placing {', '.join(self.rname(r) for r in needed)}"
                                if needed else "")
                             + (f", spending {sk.destiny} destiny" if sk.destiny else "")
-                            + (f", spending {sk.trance} trance token(s)" if sk.trance else ""),
+                            + (f", spending {words.plural(sk.trance, 'trance token')}" if sk.trance else ""),
                             S_SKILL, {"hero": h.id, "skill": sid}))
         eff = sk.effect
         if eff.kind == "attack":
@@ -867,7 +867,7 @@ class HeroesMixin:
                 # the hero's choice (Destiny), as for paying destiny (ruling 9)
                 self.ask = {"kind": "destiny_up", "seat": h.id, "section": S_DESTINY,
                             "prompt": f"{self.hname(h)} recovers {n} destiny: choose the "
-                                      "rune(s) to flip face up",
+                                      "runes to flip face up",
                             "options": ["flip " + " and ".join(self.rname(r) for r in c)
                                         + " face up" for c in combinations(down, n)],
                             "default": None}
@@ -996,7 +996,7 @@ class HeroesMixin:
                    section: str) -> None:
         assert h.at is not None
         ice = 1 if self.terrain.get(h.at) == "i" else 0
-        events.append(Event("move", f"{self.hname(h)} gets {points} movement point(s)", section,
+        events.append(Event("move", f"{self.hname(h)} gets {words.plural(points, 'movement point')}", section,
                             {"hero": h.id}))
         self.ask = {"kind": "move", "seat": h.id, "section": S_MOVE, "points": points,
                     "ice": ice, "path": [list(h.at)], "keywords": keywords,
@@ -1060,7 +1060,7 @@ class HeroesMixin:
             opts.append("end move")
         ask["options"] = opts
         ask["prompt"] = (f"{self.hname(h)} moves from {self.sqname(h.at)} with "
-                         f"{ask['points']} movement point(s) left")
+                         f"{words.plural(ask['points'], 'movement point')} left")
         if can_end and not nxt:
             self.ask = None  # nothing left to do: the movement ends
 
@@ -1079,8 +1079,8 @@ class HeroesMixin:
             if e.captor == h.id:
                 e.at = to  # a held enemy moves with its captor
         ask["path"].append(list(to))
-        events.append(Event("step", f"{self.hname(h)} steps to {self.sqname(to)} ({cost} "
-                            f"point(s), {ask['points']} left)", S_MOVE, {"hero": h.id}))
+        events.append(Event("step", f"{self.hname(h)} steps to {self.sqname(to)} ("
+                            f"{words.plural(cost, 'point')}, {ask['points']} left)", S_MOVE, {"hero": h.id}))
         self.ask = ask
         if self.enter_square(h, to, ask, events):
             # the other figures stand where they stood, unless a held enemy moved along

@@ -7,6 +7,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from meadhall.core import words
+
 if TYPE_CHECKING:
     from .content import RunaljodContent
 
@@ -19,6 +21,33 @@ def slug(name: str) -> str:
 def text_of(name: str) -> str:
     """A name as action texts write it: lowercase, single spaces."""
     return " ".join(name.lower().split())
+
+
+def faces_text(faces: list[str] | tuple[str, ...]) -> str:
+    """Rolled faces as players say them: ``double axe, axe, blank``."""
+    return ", ".join(f.replace("_", " ") for f in faces)
+
+
+def upgrade_text(spent: str) -> str:
+    """An upgrade skill as the data write it (``damage:1``, ``wound:0``) in words: ``+1
+    damage``, ``a wound token``."""
+    eff, _, val = spent.partition(":")
+    if eff == "damage":
+        return f"+{val} damage"
+    if eff in ("wound", "freeze", "stun", "hold"):
+        return f"{words.a(eff)} token"
+    return eff.replace("_", " ") + (f" {val}" if val not in ("", "0") else "")
+
+
+def card_title(content: RunaljodContent, deck: str, card: str) -> str:
+    """A card as players name it: its printed name, or for an Enemy AI card its number
+    (``ai3`` is "card 3"); never its id."""
+    table = {"exploration": content.exploration, "event": content.events,
+             "search": content.search, "equipment": content.items}.get(deck.split()[0])
+    if table is not None and card in table:
+        return str(table[card].name)
+    number = card[len(card.rstrip("0123456789")):]
+    return f"card {number}" if number else " ".join(card.replace("_", " ").split())
 
 
 @dataclass(frozen=True, slots=True)

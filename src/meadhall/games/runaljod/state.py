@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from meadhall.core import grid
+from meadhall.core import grid, words
 from meadhall.core.chance import ChanceMode
 from meadhall.core.deck import Deck
 from meadhall.core.errors import IllegalAction
@@ -43,6 +43,7 @@ from .model import (
     PlacedTile,
     Rune,
 )
+from .names import card_title
 from .position import load_position
 
 ID = "runaljod"
@@ -154,11 +155,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         return d
 
     def card_name(self, deck: str, card: str) -> str:
-        table = {"exploration": self.content.exploration, "event": self.content.events,
-                 "search": self.content.search, "equipment": self.content.items}
-        if deck in table:
-            return table[deck][card].name
-        return card
+        return card_title(self.content, deck, card)
 
     def active_rules(self) -> list:
         if not self.active_card:
@@ -360,7 +357,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                             "choice" if a["seat"] == PLAYERS else "turn", a.get("default"))
         h = self.heroes[self.active]
         free = sum(1 for r in h.pool())
-        return Decision(h.id, f"{self.hname(h)}'s action ({free} rune(s) in the destiny pool)",
+        return Decision(h.id, f"{self.hname(h)}'s action ({words.plural(free, 'rune')} in the destiny pool)",
                         S_ACTIONS)
 
     def _legal(self) -> list[str]:
@@ -617,7 +614,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                                             for g, s in self.altar) or "empty"))
         card = self.content.exploration[self.active_card].name if self.active_card else "none"
         lines.append(f"Active exploration card: {card} · exploration deck "
-                     f"{len(self.exploration)} card(s)")
+                     f"{words.plural(len(self.exploration), 'card')}")
         extra = []
         if self.active_event:
             ev = self.content.events[self.active_event[0]]

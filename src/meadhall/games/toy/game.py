@@ -8,7 +8,7 @@ from typing import Any
 
 from pydantic import Field
 
-from meadhall.core import draw, grid
+from meadhall.core import draw, grid, words
 from meadhall.core.chance import ChanceMode
 from meadhall.core.content import ContentModel, check_choice, check_choices, load, validate
 from meadhall.core.deck import Deck
@@ -121,7 +121,8 @@ class ToyState(GameState):
     # ------------------------------------------------------------ protocol hooks
     def _outcome(self) -> Outcome:
         if self.caught:
-            return Outcome("loss", f"the troll caught {', '.join(self.caught)}")
+            return Outcome("loss", "the troll caught " + words.join(
+                self.content.heroes[h].name for h in self.caught))
         if not self.heroes:
             return Outcome("win", "every hero reached the exit")
         if self.round > self.content.scenarios[self.setup["scenario"]].rounds:
@@ -219,7 +220,7 @@ class ToyState(GameState):
         assert card is not None  # the wind deck reshuffles its discard
         self.wind.to_discard(card)
         events.append(Event("wind", f"The wind card is {card}: the troll may move "
-                            f"{STEPS[card]} square(s)", S_WIND, {"card": card}))
+                            + words.plural(STEPS[card], "square"), S_WIND, {"card": card}))
         if self.stunned:
             self.stunned = False
             events.append(Event("stun", "The troll is stunned: it recovers instead of moving",
@@ -462,7 +463,7 @@ class ToyGame(Game):
         track = draw.Track("round", "Round", [draw.Space(str(i), str(i)) for i in range(1, n + 1)],
                            value=min(view["round"], n) - 1)
         wind = view["wind"]
-        cards = [draw.Card("wind", "Wind deck", f"{wind.get('size', '?')} cards", "deck",
+        cards = [draw.Card("wind", "Wind deck", words.plural(wind.get('size', 0), "card"), "deck",
                            face_down=True)]
         return draw.Scene(self.title, [board], [track], cards=cards)
 
