@@ -360,7 +360,7 @@ def test_an_absent_seat_handed_to_a_bot_plays_itself(server: str, browser: Brows
         page.goto(t["links"]["ada"])
         v = settled(page)
         show_tab(page, "seats")
-        pick = page.get_by_label("the bot to play seat bo", exact=True)
+        pick = page.get_by_label("the bot to play the seat of Bo", exact=True)
         pick.select_option("bot:heuristic")
         pick.locator("xpath=..").locator("button.seat-btn").click()
         settled(page, v)

@@ -6,7 +6,7 @@ played for at least :data:`DECISIONS` decisions, and after every one of them
   scrolling (a board target or a button of the action bar), and is taken that way;
 * no visible text renders below 12 CSS px (SVG text at the scale the board is drawn at);
 * on the phone the page has no horizontal overflow and the board fits its width;
-* no visible text looks like an identifier (``tests/idtext.py``);
+* no visible text looks like an identifier (``tests/textcheck.py``);
 * the table never waits on another seat (one person plays every seat from one page).
 
 One server and one browser serve the whole module; the decisions are bounded.
@@ -21,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from idtext import ids_in
+from meadhall import games
+from textcheck import id_leaks
 
 from .serverproc import free_port, start, stop
 
@@ -46,10 +47,7 @@ SIZES: dict[str, dict[str, Any]] = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
 
-WORDS_PENDING: dict[str, str] = {
-    "midhalla": "Midhalla's sheets show ids (the party sheet's items and traps, a component's "
-                "heal_all): game texts, the words part of issue 19 (helper table-words)",
-}
+WORDS_PENDING: dict[str, str] = {}
 """Games whose own texts still show identifiers: the test expects the failure (and fails
 when it is gone) so that it is never silently weakened."""
 
@@ -139,7 +137,8 @@ def browser() -> Iterator[Browser]:
             b.close()
 
 
-def check(page: Page, phone: bool, step: int, ids: dict[str, str]) -> dict[str, Any]:
+def check(page: Page, phone: bool, step: int, ids: dict[str, str],
+          known: frozenset[str] = frozenset()) -> dict[str, Any]:
     """The assertions after a decision; returns the measure (with how to take each action)."""
     m = page.evaluate(MEASURE)
     where = f"decision {step} ({m['decision'][:90]!r})"
@@ -153,7 +152,7 @@ def check(page: Page, phone: bool, step: int, ids: dict[str, str]) -> dict[str, 
     assert m["canAct"] == "1" or result(page) != "ongoing", f"{where}: the table waits"
     assert "Waiting for" not in m["decision"], f"{where}: {m['decision']}"
     for s in m["texts"]:
-        for hit in ids_in(s):
+        for hit in id_leaks(s, known):
             ids.setdefault(hit, s[:120])
     return m
 
@@ -169,12 +168,14 @@ def test_every_choice_on_screen_legible_and_never_waiting(gid: str, size: str, s
     ids: dict[str, str] = {}
     try:
         line = LINES[gid]
+        g = games.get(gid)
+        known = frozenset({h.id for h in g.heroes()} | {sc.id for sc in g.scenarios()})
         start_from_lobby(page, server, gid, practice=False, seed=line.seed, heroes=line.heroes)
         made = 0
         while made < DECISIONS:
             v = settled(page)
             assert result(page) == "ongoing", f"{gid} ended after {made} decisions"
-            m = check(page, size == "phone", made, ids)
+            m = check(page, size == "phone", made, ids, known)
             acts = actions(page)
             a = acts[(v * 5 + 1) % len(acts)]
             x, y = m["how"][a["text"]]
@@ -190,7 +191,7 @@ def test_every_choice_on_screen_legible_and_never_waiting(gid: str, size: str, s
                 chooser.locator(f'button[data-action="{a["text"]}"]').click()
             settled(page, v)
             made += 1
-        check(page, size == "phone", made, ids)
+        check(page, size == "phone", made, ids, known)
         assert not errors, errors
         if gid in WORDS_PENDING:
             # Loud, never silent: the game's own texts, which the words part of issue 19 fixes.

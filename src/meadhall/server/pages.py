@@ -521,7 +521,9 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "",
         cls = "entry undone" if e.get("undone") else "entry"
         if e["kind"] in ("act", "concede", "start"):
             evs = "".join(_event_html(ev) for ev in e.get("events", []))
-            by = f" (by {e['by']})" if e.get("by") else ""
+            # "by": a seat's id (a seat played from another's page) or a bot's name
+            b = e.get("by") or ""
+            by = f" (by {b if b.startswith('the ') else seat_name(game, b)})" if b else ""
             head = (f'<span class="who">Setup:</span> {_e(e.get("label", ""))}'
                     if e["kind"] == "start" else
                     f'<span class="who">{_e(seat_name(game, e["seat"]))}{_e(by)}:</span> {_e(e.get("label", ""))}')
