@@ -3,7 +3,8 @@ Chromium (issue 19, "Done when"): each of the four games started alone from the 
 played for at least :data:`DECISIONS` decisions, and after every one of them
 
 * every legal action can be taken from an element fully inside the viewport, without
-  scrolling (a board target or a button of the action bar), and is taken that way;
+  scrolling (a board target or a button of the action bar), at least 24×24 px (WCAG 2.5.8),
+  and is taken that way;
 * no visible text renders below 12 CSS px (SVG text at the scale the board is drawn at);
 * on the phone the page has no horizontal overflow and the board fits its width;
 * no visible text looks like an identifier (``tests/textcheck.py``);
@@ -73,6 +74,7 @@ MEASURE = """() => {
     return null;
   };
   const unreachable = [];
+  const tiny = [];
   const how = {};
   acts.forEach((a, i) => {
     const els = [];
@@ -81,9 +83,13 @@ MEASURE = """() => {
     }
     for (const el of document.querySelectorAll(`button.act[data-action="${CSS.escape(a.text)}"]`)) els.push(el);
     for (const el of document.querySelectorAll(`button.act-group[data-acts~="${i}"]`)) els.push(el);
-    let point = null;
-    for (const el of els) { point = inView(el); if (point) break; }
+    let point = null, at = null;
+    for (const el of els) { point = inView(el); if (point) { at = el; break; } }
     if (point) how[a.text] = point; else unreachable.push(a.label);
+    if (at) {
+      const r = at.getBoundingClientRect();
+      if (r.width < 23.5 || r.height < 23.5) tiny.push(`${a.label} (${r.width.toFixed(0)}x${r.height.toFixed(0)})`);
+    }
   });
   const small = [];
   const texts = [];
@@ -107,7 +113,7 @@ MEASURE = """() => {
   }
   const vp = document.querySelector('.viewport');
   const stage = vp && vp.querySelector('.stage');
-  return {unreachable, how, small: small.slice(0, 12), texts,
+  return {unreachable, how, tiny, small: small.slice(0, 12), texts,
           pageWidth: document.documentElement.scrollWidth, width: W,
           viewport: vp ? vp.getBoundingClientRect().toJSON() : null,
           stage: stage ? stage.getBoundingClientRect().toJSON() : null,
@@ -144,6 +150,7 @@ def check(page: Page, phone: bool, step: int, ids: dict[str, str],
     where = f"decision {step} ({m['decision'][:90]!r})"
     assert not m["unreachable"], f"{where}: not on screen: {m['unreachable'][:6]}"
     assert not m["small"], f"{where}: text below 12 px: {m['small']}"
+    assert not m["tiny"], f"{where}: targets smaller than 24x24 px: {m['tiny'][:6]}"
     if phone:
         assert m["pageWidth"] <= m["width"], f"{where}: the page is {m['pageWidth']} px wide"
         assert m["viewport"]["right"] <= m["width"] + 0.5, where
