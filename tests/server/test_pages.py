@@ -53,7 +53,8 @@ def test_the_ending_summary_counts_rounds_kills_knockouts_and_the_final_blow() -
     ev = lambda kind, text="": {"kind": kind, "text": text or kind}  # noqa: E731
     journal = [
         {"kind": "start", "seq": 0, "events": [ev("round")]},
-        {"kind": "act", "seq": 1, "events": [ev("kill"), ev("round"), ev("move")]},
+        {"kind": "act", "seq": 1, "events": [ev("kill"), ev("round"), ev("move"),
+                                             ev("defeat", "the heroes lose")]},
         {"kind": "act", "seq": 2, "undone": True, "events": [ev("kill")]},
         {"kind": "act", "seq": 3, "events": [ev("damage", "Draugr 2 hits Frida"),
                                              ev("knockout"), ev("turn")]},

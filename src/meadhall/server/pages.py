@@ -157,12 +157,21 @@ def _setup_text(game: Game, setup: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
-KILLS = ("kill", "defeat")
+KILLS = ("kill", "defeat", "eliminated")
 KNOCKOUTS = ("knockout", "ko")
 """Event kinds the ending's summary counts (every game uses these kinds for them)."""
 BLOWS = (*KILLS, *KNOCKOUTS, "damage", "wound", "attack", "enemy-attack", "god_attack", "bleed",
          "health", "gate")
 """Event kinds a final blow may be (the last of them in the game is shown as such)."""
+
+
+def _is_kill(ev: dict[str, Any]) -> bool:
+    """An enemy removed: a ``kill``, or a ``defeat`` / ``eliminated`` naming the enemy (a
+    ``defeat`` of the heroes, Runaljod's end of time, is no kill)."""
+    kind = ev.get("kind")
+    data = ev.get("data") or {}
+    return kind == "kill" or (kind in KILLS and any(k in data for k in
+                                                      ("enemy", "undead", "minion")))
 
 
 def ending_summary(journal: list[dict[str, Any]]) -> dict[str, Any]:
@@ -173,7 +182,7 @@ def ending_summary(journal: list[dict[str, Any]]) -> dict[str, Any]:
     rounds = sum(1 for ev in evs if ev.get("kind") == "round")
     blow = next((ev for ev in reversed(evs) if ev.get("kind") in BLOWS), None)
     return {"steps": sum(1 for e in live if e["kind"] == "act"), "rounds": rounds,
-            "kills": sum(1 for ev in evs if ev.get("kind") in KILLS),
+            "kills": sum(1 for ev in evs if _is_kill(ev)),
             "knockouts": sum(1 for ev in evs if ev.get("kind") in KNOCKOUTS),
             "final": blow["text"] if blow else ""}
 
