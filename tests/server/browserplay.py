@@ -80,9 +80,10 @@ def click_centre(page: Page, selector: str) -> None:
 
 def start_from_lobby(page: Page, server: str, game: str, practice: bool = True,
                      seed: int = 7, heroes: list[str] | None = None,
-                     table_mode: bool = False) -> None:
+                     table_mode: bool = False, ask_us: bool = False) -> None:
     """Start ``game`` from the lobby with a fixed seed (the same game every run), the given
-    heroes ticked (default: the lobby's), and wait for its table."""
+    heroes ticked (default: the lobby's), and wait for its table. ``ask_us``: the table asks
+    the players' choices instead of taking their defaults (the lobby's default)."""
     page.goto(server + "/")
     page.select_option("#game", game)
     page.fill("#seed", str(seed))
@@ -95,9 +96,18 @@ def start_from_lobby(page: Page, server: str, game: str, practice: bool = True,
         page.check("#practice")
     if table_mode:
         page.check("#table_mode")
+    if ask_us:
+        page.check("#ask_us")
     page.click("#start")
     page.wait_for_url(re.compile(r"/t/\w+\?token="))
     settled(page)
+
+
+def show_tab(page: Page, tab: str) -> None:
+    """Open one of the table's panels (``sheets``, ``log``, ``seats``) where they are tabs."""
+    t = page.locator(f'.tabs [data-tab="{tab}"]')
+    if t.count() and t.is_visible():
+        t.click()
 
 
 def take_seats(page: Page) -> None:
@@ -107,6 +117,7 @@ def take_seats(page: Page) -> None:
         btn = page.locator("button.seat-btn[data-holder^='seat:']")
         if not btn.count():
             return
+        show_tab(page, "seats")
         btn.first.click()
         settled(page, v)
 
@@ -145,7 +156,7 @@ def decide(page: Page, pick: int | None = None) -> str:
             chooser.locator("button[data-action]").nth(same.index(a)).click()
         settled(page, v)
         return "board"
-    page.locator("button.act").nth(acts.index(order[0])).click()
+    page.locator(f'button.act[data-action="{order[0]["text"]}"]').click()
     settled(page, v)
     return "button"
 
@@ -196,17 +207,22 @@ class Played:
 
 
 def play_to_end(page: Page, server: str, line: Line, limit: int = 400,
-                practice: bool = False, shot: tuple[int, Path] | None = None) -> Played:
+                practice: bool = False, shot: tuple[int, Path] | None = None,
+                start_shot: Path | None = None) -> Played:
     """Start ``line``'s game from the lobby and make every decision in the page, by clicks,
     until the page shows the outcome. An in-process copy of the game, fed the same actions,
     chooses each one and checks that the page offers exactly the engine's actions.
 
-    ``shot`` = (n, path): a screenshot of the top of the page after n decisions."""
+    ``shot`` = (n, path): a screenshot of the top of the page after n decisions;
+    ``start_shot``: one of the table as set up."""
     g = games.get(line.game)
     t0 = time.monotonic()
+    # the players' choices asked, as the in-process copy of the game asks them
     start_from_lobby(page, server, line.game, practice=practice, seed=line.seed,
-                     heroes=line.heroes)
+                     heroes=line.heroes, ask_us=True)
     take_seats(page)
+    if start_shot:
+        page.screenshot(path=str(start_shot))
     setup = page.evaluate("""async () => {
         const m = document.getElementById('main');
         return (await (await fetch(`/api/tables/${m.dataset.table}`)).json()).setup; }""")

@@ -598,3 +598,47 @@ def test_table_mode_shows_the_table_at_the_question(client: TestClient) -> None:
     assert page.count('class="act face"') == len(q["odds"])
     assert "Each result: 1 in 12 (8%)" in page  # a d12's faces
     assert q["step"] == "the table's setup"  # the first initiative roll is part of the setup
+
+
+def test_a_table_started_alone_plays_every_seat_from_one_page(client: TestClient) -> None:
+    """``one_page``: the first seat holds every other seat (a logged hand-over each), so the
+    table never waits on another seat; each seat's own player takes it back with its link."""
+    t = new_table(client, setup=TWO, one_page=True)
+    s = state(client, t, "ada")
+    assert {x["seat"]: x["holder"] for x in s["seats"]} == {"ada": "", "bo": "seat:ada"}
+    assert any(e["kind"] == "seat" for e in s["journal"])
+    v = s["version"]
+    assert act(client, t, "ada", "move B1", v).status_code == 200
+    # bo's decision is taken from ada's page
+    s = state(client, t, "ada")
+    assert s["decision"]["owner"] == "bo" and s["can_act"]
+    assert act(client, t, "ada", s["actions"][0]["text"], s["version"]).status_code == 200
+    # bo takes the seat back with its own token
+    s = state(client, t, "bo")
+    r = client.post(f"/api/tables/{t['id']}/seats/bo", headers=auth(t["seats"]["bo"]),
+                    json={"version": s["version"], "holder": ""})
+    assert r.status_code == 200, r.text
+    assert {x["seat"]: x["holder"] for x in state(client, t)["seats"]}["bo"] == ""
+
+
+def test_the_table_page_lays_out_the_bar_board_and_sheets(client: TestClient) -> None:
+    """The page contract (docs/server.md): the action bar holds the choices with no board
+    target as ``button.act[data-action]``, the board its targets (``data-target``) in a
+    ``.viewport``, the tabs and the log with its last turn; the end shows its summary and no
+    undo (except on a practice table)."""
+    t = new_table(client, setup=TWO, one_page=True)
+    html = client.get(f"/t/{t['id']}?token={t['seats']['ada']}").text
+    assert 'class="bar" data-part="bar"' in html and 'class="viewport"' in html
+    assert 'data-target="square:B1"' in html and 'role="tablist"' in html
+    assert 'id="chooser" role="dialog"' in html and 'id="story"' in html
+    s = state(client, t, "ada")
+    on_board = {"move B1", "move A2"} & {a["text"] for a in s["actions"]}
+    for a in s["actions"]:
+        button = f'data-action="{a["text"]}"' in html
+        assert button != (a["text"] in on_board), a
+    r = client.post(f"/api/tables/{t['id']}/concede", headers=auth(t["seats"]["ada"]),
+                    json={"version": s["version"], "reason": "enough"})
+    assert r.status_code == 200
+    frag = client.get(f"/t/{t['id']}/fragment?token={t['seats']['ada']}").text
+    assert "Defeat" in frag and 'class="summary"' in frag and "Watch the replay" in frag
+    assert 'id="undo"' not in frag and 'id="concede"' not in frag

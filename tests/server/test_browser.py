@@ -40,6 +40,7 @@ from .browserplay import (  # noqa: E402
     decide,
     play_to_end,
     settled,
+    show_tab,
     start_from_lobby,
     take_seats,
     version,
@@ -358,6 +359,7 @@ def test_an_absent_seat_handed_to_a_bot_plays_itself(server: str, browser: Brows
         page = ctx.new_page()
         page.goto(t["links"]["ada"])
         v = settled(page)
+        show_tab(page, "seats")
         pick = page.get_by_label("the bot to play the seat of Bo", exact=True)
         pick.select_option("bot:heuristic")
         pick.locator("xpath=..").locator("button.seat-btn").click()

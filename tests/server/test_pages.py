@@ -45,3 +45,35 @@ def test_the_step_log_draws_each_die_with_its_modifier() -> None:
     assert ">7</span>" in html and 'title="d12 showing 7, modifier +1 = 8"' in html
     assert "background:#c8413b" in html  # the red die drawn red, its face in words
     assert "Frida attacks Draugr 1" in html and "Attacking" in html
+
+
+def test_the_ending_summary_counts_rounds_kills_knockouts_and_the_final_blow() -> None:
+    from meadhall.server.pages import ending_summary
+
+    ev = lambda kind, text="": {"kind": kind, "text": text or kind}  # noqa: E731
+    journal = [
+        {"kind": "start", "seq": 0, "events": [ev("round")]},
+        {"kind": "act", "seq": 1, "events": [ev("kill"), ev("round"), ev("move"),
+                                             ev("defeat", "the heroes lose")]},
+        {"kind": "act", "seq": 2, "undone": True, "events": [ev("kill")]},
+        {"kind": "act", "seq": 3, "events": [ev("damage", "Draugr 2 hits Frida"),
+                                             ev("knockout"), ev("turn")]},
+    ]
+    sm = ending_summary(journal)
+    assert sm == {"steps": 2, "rounds": 2, "kills": 1, "knockouts": 1, "final": "knockout"}
+
+
+def test_the_last_turn_names_what_each_step_moved_or_hit() -> None:
+    from meadhall.server.pages import story_html
+
+    journal = [{"kind": "act", "seq": 4, "seat": "frida", "label": "Frida ends the turn",
+                "events": [{"kind": "move", "text": "Draugr 2 moves to E5", "section": "Movement",
+                            "data": {"from": "E4", "to": "E5"}},
+                           {"kind": "attack", "text": "Draugr 2 hits Frida", "section": "Combat",
+                            "data": {"hero": "frida", "dice": [{"kind": "d12", "face": "9"}]}}]}]
+    from meadhall import games
+
+    html = story_html(journal, games.get("niflheim"))
+    assert 'data-from="E4" data-to="E5"' in html and 'data-to="frida"' in html
+    assert "Draugr 2 hits Frida" in html and "die-mini" in html and "2 steps after Frida" in html
+    assert story_html([]) == ""

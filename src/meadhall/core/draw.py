@@ -43,6 +43,8 @@ class Terrain:
     pattern: Pattern = ""
     glyph: str = ""
     """One character drawn in the cell (besides colour and pattern)."""
+    glyph_colour: str = ""
+    """A palette colour for the glyph, where the rulebook names it ("red dot")."""
 
 
 @dataclass(slots=True)
@@ -64,6 +66,8 @@ class Cell:
     """Drawn shaded: closed to someone (areas Thor cannot enter, closed doors...)."""
     note: str = ""
     """Read on hover/tap and by screen readers (``closed to Thor``)."""
+    label_colour: str = ""
+    """A palette colour for the label, drawn large, where a text names it (a green arrow)."""
 
 
 @dataclass(slots=True)
@@ -159,6 +163,8 @@ class Tile:
     target: str | None = None
     slots: list[str] = field(default_factory=list)
     note: str = ""
+    order: int = 0
+    """Its place in an activation order (1 = first), drawn in its corner; 0: none."""
 
     def __post_init__(self) -> None:
         if self.target is None:
@@ -212,6 +218,9 @@ class Track:
     tokens: list[Token] = field(default_factory=list)
     marks: dict[int, str] = field(default_factory=dict)
     """Printed marks on spaces by index (``{9: "undead spawn"}``)."""
+    columns: int = 0
+    """Drawn as a grid of this many columns of large spaces, each naming the tokens on it (a
+    hero board of action spaces); 0: a row of spaces (or a ring when ``cyclic``)."""
 
 
 @dataclass(slots=True)

@@ -81,6 +81,8 @@ class NewTable(BaseModel):
                              "enter the results")
     auto_choices: bool = Field(default=False, description="take the players' choices' "
                                "automatic defaults")
+    one_page: bool = Field(default=False, description="the first seat plays every seat from "
+                           "one page (each seat's own player takes it back with its link)")
     public: bool = Field(default=False, description="list the table to everyone (the "
                          "lobby, GET /api/tables); otherwise only browsers holding one of its "
                          "seats list it")
@@ -329,6 +331,8 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
         t = tables.create(body.game, body.setup, body.seed, body.practice,
                           "table" if body.table_mode else "seeded", body.auto_choices,
                           public=body.public)
+        if body.one_page:
+            tables.hold_all(t)
         return _created(t, str(request.base_url))
 
     @app.post("/api/tables/import", response_model=Created, status_code=201, tags=["tables"],

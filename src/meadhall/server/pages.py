@@ -84,8 +84,10 @@ every enemy automated. Start a game, then send your friends their seat links.</p
 everything, dice included)</label>
 <label><input type="checkbox" name="table_mode" id="table_mode"> Roll your own dice (the table
 asks you for every result)</label>
-<label><input type="checkbox" name="auto_choices" id="auto_choices"> Let meadhall take the
-players' choices (their defaults)</label>
+<label><input type="checkbox" name="one_page" id="one_page" checked> I play every seat from
+this page (friends take theirs back with their seat link)</label>
+<label><input type="checkbox" name="ask_us" id="ask_us"> Ask us the players' choices (enemy
+tie-breaks, spawn squares); otherwise meadhall takes the marked default and logs it</label>
 <button type="submit" id="start">Start the game</button>
 <p id="new-msg" role="alert" class="msg"></p>
 </form>
@@ -108,22 +110,31 @@ accept=".json,application/json"></label> <button type="submit">Import</button>
 # ----------------------------------------------------------------------------- table
 def table(t: Table, seat: str | None, token: str | None,
           present: Callable[[str], bool]) -> str:
-    """The table page for a seat (or a spectator): the fragment plus the live log."""
+    """The table page for a seat (or a spectator): the action bar across the top, the board
+    fitted to the middle, the sheets and the log beside it (tabs on a phone)."""
     r = t.row
     who = f"your seat: {seat_name(t.game, seat)}" if seat else "spectator"
-    head = (f'<header class="top"><h1>{_e(t.game.title)}</h1>'
-            f'<p>{_e(_setup_text(t.game, r.setup))} · <span id="who">{_e(who)}</span> · '
-            f'<a href="/">lobby</a> · <a id="replay-link" href="/t/{_e(r.id)}/replay'
-            f'{"?token=" + _e(token) if token else ""}">replay</a>'
+    q = "?token=" + _e(token) if token else ""
+    head = (f'<header class="top slim"><h1>{_e(t.game.title)}</h1>'
+            f'<p><span class="setup">{_e(_setup_text(t.game, r.setup))}</span> · <span id="who">'
+            f'{_e(who)}</span> · <a href="/">lobby</a> · <a id="replay-link" '
+            f'href="/t/{_e(r.id)}/replay{q}">replay</a>'
             + (f' · <a href="/api/tables/{_e(r.id)}/save?token={_e(token)}" download>save</a>'
                if token else "")
-            + (f' · <a href="/t/{_e(r.id)}/sheet{"?token=" + _e(token) if token else ""}">'
-               "campaign sheet</a>" if r.setup.get("campaign") else "")
-            + '</p><p id="net" class="net" role="status" aria-live="polite"></p></header>')
-    body = (f'{head}<main id="main" class="table" data-table="{_e(r.id)}" '
+            + (f' · <a href="/t/{_e(r.id)}/sheet{q}">campaign sheet</a>'
+               if r.setup.get("campaign") else "")
+            + ' <span id="net" class="net" role="status" aria-live="polite"></span></p>'
+            "</header>")
+    tabs = ('<nav class="tabs" role="tablist" aria-label="the table\'s panels">'
+            + "".join(f'<button type="button" role="tab" data-tab="{k}" id="tab-{k}" '
+                      f'aria-selected="{"true" if k == "sheets" else "false"}">{n}</button>'
+                      for k, n in (("sheets", "Sheets"), ("log", "Log"), ("seats", "Seats")))
+            + "</nav>")
+    body = (f'{head}<main id="main" class="table" data-tab="sheets" data-table="{_e(r.id)}" '
             f'data-token="{_e(token or "")}" data-seat="{_e(seat or "")}">'
-            f'<div id="table-body">{table_body(t, seat, token, present)}</div>'
-            '<aside class="log-box"><h2 id="log-h">What happened</h2>'
+            f'{tabs}<div id="table-body">{table_body(t, seat, token, present)}</div>'
+            '<aside class="log-box" data-pane="log"><div id="story"></div>'
+            '<h2 id="log-h">What happened</h2>'
             # Filled here, not by the script, so a screen reader announces only new steps.
             '<ol id="log" aria-live="polite" aria-labelledby="log-h">'
             f'{journal_html(t.snapshot_for(seat)["journal"], _replay_at(t, token), t.game)}</ol></aside>'
@@ -146,6 +157,57 @@ def _setup_text(game: Game, setup: dict[str, Any]) -> str:
     return " · ".join(parts)
 
 
+KILLS = ("kill", "defeat", "eliminated")
+KNOCKOUTS = ("knockout", "ko")
+"""Event kinds the ending's summary counts (every game uses these kinds for them)."""
+BLOWS = (*KILLS, *KNOCKOUTS, "damage", "wound", "attack", "enemy-attack", "god_attack", "bleed",
+         "health", "gate")
+"""Event kinds a final blow may be (the last of them in the game is shown as such)."""
+
+
+def _is_kill(ev: dict[str, Any]) -> bool:
+    """An enemy removed: a ``kill``, or a ``defeat`` / ``eliminated`` naming the enemy (a
+    ``defeat`` of the heroes, Runaljod's end of time, is no kill)."""
+    kind = ev.get("kind")
+    data = ev.get("data") or {}
+    return kind == "kill" or (kind in KILLS and any(k in data for k in
+                                                      ("enemy", "undead", "minion")))
+
+
+def ending_summary(journal: list[dict[str, Any]]) -> dict[str, Any]:
+    """What the end of a game tells: rounds played, enemies killed, heroes knocked out, and
+    the final blow (the last step's last sentence), counted from the table's whole journal."""
+    live = [e for e in journal if not e.get("undone") and e["kind"] in ("act", "start")]
+    evs = [ev for e in live for ev in e.get("events", [])]
+    rounds = sum(1 for ev in evs if ev.get("kind") == "round")
+    blow = next((ev for ev in reversed(evs) if ev.get("kind") in BLOWS), None)
+    return {"steps": sum(1 for e in live if e["kind"] == "act"), "rounds": rounds,
+            "kills": sum(1 for ev in evs if _is_kill(ev)),
+            "knockouts": sum(1 for ev in evs if ev.get("kind") in KNOCKOUTS),
+            "final": blow["text"] if blow else ""}
+
+
+def _ending_html(t: Table, token: str | None, o: dict[str, Any]) -> str:
+    word = "Victory" if o["result"] == "win" else "Defeat"
+    sm = ending_summary(t.journal)
+    facts = [f"{sm['steps']} decisions"]
+    if sm["rounds"]:
+        facts.append(f"{sm['rounds']} round{'s' if sm['rounds'] != 1 else ''}")
+    facts.append(f"{sm['kills']} enem{'ies' if sm['kills'] != 1 else 'y'} defeated")
+    facts.append(f"{sm['knockouts']} knockout{'s' if sm['knockouts'] != 1 else ''}")
+    q = "?token=" + _e(token) if token else ""
+    cause = "How it ended" if o["result"] == "win" else "Cause of defeat"
+    links = [f'<a href="/t/{_e(t.row.id)}/replay{q}">Watch the replay</a>']
+    if t.row.setup.get("campaign"):
+        links.append(f'<a href="/t/{_e(t.row.id)}/sheet{q}">The campaign sheet</a>')
+    links.append('<a href="/">A new game</a>')
+    return (f'<div class="decision over {o["result"]}" role="status"><strong>{word}</strong>'
+            f'<dl class="summary"><dt>{cause}</dt><dd>{_e(o["reason"])}'
+            f'</dd><dt>The game</dt><dd>{_e(", ".join(facts))}</dd>'
+            + (f'<dt>Final blow</dt><dd>{_e(sm["final"])}</dd>' if sm["final"] else "")
+            + f'</dl><p class="end-links">{" · ".join(links)}</p></div>')
+
+
 PLACES = ("square", "area", "tile")
 """Target kinds whose ids are the names players use (``E4``, ``D7``, map tile ``5A``)."""
 
@@ -161,12 +223,11 @@ def _where(action: dict[str, Any]) -> str:
     return ", ".join(out)
 
 
-def _decision_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
+def _decision_html(t: Table, seat: str | None, snap: dict[str, Any],
+                   token: str | None = None) -> str:
     o = snap["outcome"]
     if o["result"] != "ongoing":
-        word = "Victory" if o["result"] == "win" else "Defeat"
-        return (f'<div class="decision over {o["result"]}" role="status"><strong>{word}</strong>'
-                f' — {_e(o["reason"])}</div>')
+        return _ending_html(t, token, o)
     d = snap["decision"]
     if d is None:
         return ""
@@ -239,25 +300,62 @@ def _question_html(snap: dict[str, Any]) -> str:
             "</button></section>")
 
 
-def _actions_html(snap: dict[str, Any]) -> str:
+BAR_PLAIN = 6
+"""Up to this many choices off the board, the action bar shows each as its own button; beyond
+it, the choices drawn on one sheet or track share one button that opens their menu."""
+
+
+def _actions_html(snap: dict[str, Any], on_board: set[str] | None = None,
+                  homes: dict[str, str] | None = None) -> str:
+    """The action bar's choices: every action with no target drawn on the board, as a big
+    button (the others are picked on the board); many of them are grouped by the sheet they
+    are drawn on (one button, a menu). In table mode, the question's faces."""
     acts = snap["actions"]
     if not acts:
         return ""
     if snap.get("question") and all(a["text"].startswith("result ") for a in acts):
         return _question_html(snap)
+    on_board = on_board or set()
+    homes = homes or {}
     default = (snap["decision"] or {}).get("default")
+    off = [(i, a) for i, a in enumerate(acts)
+           if not any(x["ref"] in on_board for x in a["targets"])]
+    n_board = len(acts) - len(off)
+    groups: dict[str, list[tuple[int, dict[str, Any]]]] = {}
+    order: list[tuple[str, Any]] = []
+    for i, a in off:
+        home = next((homes[x["ref"]] for x in a["targets"] if x["ref"] in homes), "")
+        if len(off) > BAR_PLAIN and home and a["text"] != default:
+            if home not in groups:
+                groups[home] = []
+                order.append(("group", home))
+            groups[home].append((i, a))
+        else:
+            order.append(("one", (i, a)))
     items = []
-    for i, a in enumerate(acts):
-        mark = ' <span class="default">(default)</span>' if a["text"] == default else ""
-        where = _where(a)
-        items.append(f'<li><button type="button" class="act" data-action="{_e(a["text"])}" '
-                     f'data-i="{i}">{_e(a["label"])}{mark}'
-                     f'{" <small>" + _e(where) + "</small>" if where else ""}</button></li>')
-    return ('<section class="actions" aria-labelledby="acts-h"><h2 id="acts-h">Your choices '
-            f'<small>(or click the board)</small></h2><ol>{"".join(items)}</ol></section>')
+    for kind, what in order:
+        if kind == "group" and len(groups[what]) == 1:
+            kind, what = "one", groups[what][0]
+        if kind == "one":
+            i, a = what
+            mark = ' <span class="default">(default)</span>' if a["text"] == default else ""
+            where = _where(a)
+            items.append(f'<li><button type="button" class="act" data-action="{_e(a["text"])}" '
+                         f'data-i="{i}">{_e(a["label"])}{mark}'
+                         f'{" <small>" + _e(where) + "</small>" if where else ""}</button></li>')
+        else:
+            g = groups[what]
+            items.append(f'<li><button type="button" class="act-group" data-acts='
+                         f'"{" ".join(str(i) for i, _ in g)}" data-home="{_e(what)}">'
+                         f'{_e(what)} <small>{len(g)} choices ▸</small></button></li>')
+    hint = (f'<p class="hint">{"Or pick" if items else "Pick"} one of the {n_board} marked '
+            f'place{"s" if n_board != 1 else ""} on the board.</p>' if n_board else "")
+    return ('<section class="actions" aria-label="your choices">'
+            f'{hint}<ol>{"".join(items)}</ol></section>')
 
 
-def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> str:
+def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool],
+                token: str | None = None) -> str:
     rows = []
     for s in t.seats:
         holder = t.holders[s]
@@ -283,15 +381,30 @@ def _seats_html(t: Table, seat: str | None, present: Callable[[str], bool]) -> s
                 ctl = bots + mine
         rows.append(f'<li><strong>{_e(seat_name(t.game, s))}</strong> — {_e(status)}'
                     f'{" · played by " + _e(name) if holder else ""} {ctl}</li>')
+    spectator = f"/t/{t.row.id}"
     return ('<section class="seats" aria-labelledby="seats-h"><h2 id="seats-h">Seats</h2>'
-            f'<ul>{"".join(rows)}</ul><ul id="invite-here"></ul></section>')
+            f'<ul>{"".join(rows)}</ul><h3>Links for friends</h3><ul id="invite-here">'
+            f'<li>Spectators (watch only): <a class="link" href="{_e(spectator)}">'
+            f'{_e(spectator)}</a> <button type="button" class="copy" '
+            f'data-copy="{_e(spectator)}">Copy</button></li></ul>'
+            f'<p class="opts">Players\' choices (enemy tie-breaks, spawn squares): '
+            f'{"meadhall takes the marked default and logs it" if t.row.auto_choices else "the table asks you"}'
+            f'.</p>{_concede_html(seat, t.state.outcome().result)}</section>')
+
+
+def _concede_html(seat: str | None, result: str) -> str:
+    if seat is None or result != "ongoing":
+        return ""
+    return '<p><button type="button" id="concede" class="danger">Concede the game</button></p>'
 
 
 def _undo_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
+    """Undo in the action bar (with a proposal waiting for answers); after the end only a
+    practice table offers it (practice rewinds anything, the end included)."""
     if seat is None:
         return ""
     u = snap["undo"]
-    out = ['<section class="undo" aria-labelledby="undo-h"><h2 id="undo-h">Table</h2>']
+    out = ['<div class="undo">']
     p = u["proposal"]
     if p:
         out.append(f'<p class="proposal" role="alert">{_e(seat_name(t.game, p["by"]))} asks to '
@@ -300,17 +413,65 @@ def _undo_html(t: Table, seat: str | None, snap: dict[str, Any]) -> str:
         if seat in p["waiting"]:
             out.append('<button type="button" id="agree">Agree to undo</button> '
                        '<button type="button" id="decline">Decline</button>')
+    if snap["outcome"]["result"] != "ongoing" and not u["practice"]:
+        out.append("</div>")
+        return "".join(out)
     n = u["available"]
     why = ("practice table: everything can be taken back" if u["practice"] else
            "dice, cards and reveals stay as they fell")
     dis = "" if n and not p else " disabled"
-    out.append(f'<button type="button" id="undo"{dis}>Undo</button> '
-               f'<small>{plural(n, "step")} can be taken back ({_e(why)})</small>')
-    if snap["outcome"]["result"] == "ongoing":
-        out.append(' <button type="button" id="concede" class="danger">Concede the game'
-                   "</button>")
-    out.append("</section>")
+    out.append(f'<button type="button" id="undo"{dis} title="{plural(n, "step")} can be '
+               f'taken back ({_e(why)})">Undo</button></div>')
     return "".join(out)
+
+
+STORY_KEYS = ("from", "to", "at", "area", "tile", "square", "space", "target", "hero",
+              "enemy", "champion", "minion", "figure")
+"""Event data keys whose values name a drawn cell, tile or figure (highlighted on the board
+while the step is shown)."""
+
+
+def _story_refs(data: dict[str, Any]) -> tuple[str, str]:
+    """The board names an event involves: where it came from, and where it went or hit."""
+    frm, to = [], []
+    for k in STORY_KEYS:
+        v = data.get(k)
+        vals = v if isinstance(v, list) else [v]
+        for x in vals:
+            if isinstance(x, str) and x and len(x) <= 40:
+                (frm if k == "from" else to).append(x)
+    return " ".join(frm), " ".join(to)
+
+
+def story_html(journal: list[dict[str, Any]], game: Game | None = None) -> str:
+    """The last step that set automated steps off (the enemies' turn, a draw), one step at a
+    time: each sentence with its section and dice; the board highlights what it moved or hit
+    (``data-from``, ``data-to``: the names of drawn cells and figures)."""
+    last = next((e for e in reversed(journal)
+                 if e["kind"] in ("act", "start") and not e.get("undone")
+                 and len(e.get("events", [])) > 1), None)
+    if last is None:
+        return ""
+    evs = last["events"]
+    items = []
+    for i, ev in enumerate(evs):
+        frm, to = _story_refs(ev.get("data") or {})
+        dice = "".join(svg.mini_die(d["kind"], d["face"], d["modifier"])
+                       for d in event_dice(ev.get("data") or {}))
+        sec = f'<span class="section">{_e(ev["section"])}</span>' if ev.get("section") else ""
+        items.append(f'<li data-from="{_e(frm)}" data-to="{_e(to)}" data-n="{i}">'
+                     f'<span class="n">{i + 1}</span> {_e(ev["text"])} {sec}'
+                     f'{"<span class=dice-row>" + dice + "</span>" if dice else ""}</li>')
+    who = "the table's setup" if last["kind"] == "start" else (
+        f"{seat_name(game, last['seat'])}: {last.get('label', '')}")
+    return ('<section class="story" aria-labelledby="story-h"><h2 id="story-h">'
+            f'Last turn, step by step <small title="{_e(who)}">{len(evs)} steps after '
+            f'{_e(who)}</small></h2>'
+            '<p class="story-nav"><button type="button" data-story="prev" '
+            'aria-label="previous step">‹</button> <span class="story-at" aria-live="off">'
+            f'</span> <button type="button" data-story="next" aria-label="next step">›</button> '
+            '<button type="button" data-story="all">All</button></p>'
+            f'<ol class="story-steps" data-seq="{last["seq"]}">{"".join(items)}</ol></section>')
 
 
 def event_dice(data: dict[str, Any]) -> list[dict[str, Any]]:
@@ -369,7 +530,9 @@ def journal_html(journal: list[dict[str, Any]], replay_at: str = "",
         cls = "entry undone" if e.get("undone") else "entry"
         if e["kind"] in ("act", "concede", "start"):
             evs = "".join(_event_html(ev) for ev in e.get("events", []))
-            by = f" (by {e['by']})" if e.get("by") else ""
+            # "by": a seat's id (a seat played from another's page) or a bot's name
+            b = e.get("by") or ""
+            by = f" (by {b if b.startswith('the ') else seat_name(game, b)})" if b else ""
             head = (f'<span class="who">Setup:</span> {_e(e.get("label", ""))}'
                     if e["kind"] == "start" else
                     f'<span class="who">{_e(seat_name(game, e["seat"]))}{_e(by)}:</span> {_e(e.get("label", ""))}')
@@ -395,21 +558,39 @@ def table_body(t: Table, seat: str | None, token: str | None,
     """
     snap = t.snapshot_for(seat)
     hl = svg.Highlights.from_actions(snap["actions"])
+    on_board: set[str] = set()
+    homes: dict[str, str] = {}
+    subtitle = ""
     try:
         scene = t.game.draw(snap["view"])
         d = snap["decision"]
-        if d and scene.subtitle.strip() == d["prompt"].strip():
-            scene.subtitle = ""  # the decision above says it already
-        drawn = svg.scene_html(scene, hl, seat)
+        subtitle = scene.subtitle
+        if d and subtitle.strip() == d["prompt"].strip():
+            subtitle = ""  # the decision says it already
+        on_board = svg.board_targets(scene)
+        homes = svg.target_homes(scene)
+        boards = svg.boards_html(scene, hl)
+        sheets = svg.sheets_html(scene, hl, seat)
     except Exception as e:  # noqa: BLE001 - a drawing bug must not hide the table
-        drawn = (f'<p class="msg" role="alert">This game\'s drawing failed ({_e(type(e).__name__)}: '
-                 f"{_e(e)}); the choices below still work.</p>")
-    inner = (f'<div data-part="decision">{_decision_html(t, seat, snap)}</div>'
+        boards = (f'<p class="msg" role="alert">This game\'s drawing failed '
+                  f"({_e(type(e).__name__)}: {_e(e)}); the choices above still work.</p>")
+        sheets = ""
+    zoom = ('<div class="zoom" role="toolbar" aria-label="zoom the board">'
+            '<button type="button" data-zoom="in" aria-label="zoom in">+</button>'
+            '<button type="button" data-zoom="out" aria-label="zoom out">−</button>'
+            '<button type="button" data-zoom="fit" aria-label="fit the board">Fit</button></div>')
+    bar = (f'<div class="bar-top">{"<p class=subtitle>" + _e(subtitle) + "</p>" if subtitle else ""}'
+           f'{_decision_html(t, seat, snap, token)}{_undo_html(t, seat, snap)}</div>'
+           f'{_actions_html(snap, on_board, homes)}')
+    inner = (f'<div class="bar" data-part="bar">{bar}</div>'
              '<p id="msg" class="msg" role="alert"></p>'
-             f'<div class="play"><div class="board-area" data-part="board">{drawn}</div>'
-             f'<div class="side"><div data-part="actions">{_actions_html(snap)}</div>'
-             f'<div data-part="undo">{_undo_html(t, seat, snap)}</div>'
-             f'<div data-part="seats">{_seats_html(t, seat, present)}</div></div></div>'
+             f'<div class="play"><div class="board-area" data-part="board">{zoom}'
+             f'<div class="viewport"><div class="stage">{boards}</div></div></div>'
+             f'<div class="sheets" data-part="sheets" data-pane="sheets">{sheets}</div>'
+             f'<div class="seats-pane" data-part="seats" data-pane="seats">'
+             f'{_seats_html(t, seat, present, token)}</div>'
+             f'<div class="story-pane" data-part="story" hidden>'
+             f'{story_html(snap["journal"], t.game)}</div></div>'
              f'<ol id="log-src" data-part="log-src" hidden>'
              f'{journal_html(snap["journal"], _replay_at(t, token), t.game)}</ol>'
              f'<div data-part="actions-json">{_json_script("actions-json", snap["actions"])}'

@@ -11,6 +11,7 @@ with a dashed ring and marked with their note (a cost, the number needed).
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from html import escape
@@ -23,6 +24,8 @@ CELL = 48
 TILE = 132
 """Distance between tile centres per tile unit of a tile network."""
 TILE_SIZE = 108
+TRACK_WIDTH = 268
+"""The widest a track is drawn (a sheet's width); longer tracks wrap into rows."""
 
 PALETTE: dict[str, str] = {
     "stone": "#d9d4c7", "rock": "#6f6a62", "water": "#7fb2d9", "forest": "#6f9b5a",
@@ -156,10 +159,10 @@ def _note_badge(x: float, y: float, note: str) -> str:
     """The small label on a legal target: its cost or the number needed."""
     if not note:
         return ""
-    w = 7 * len(note) + 8
-    return (f'<g class="note" aria-hidden="true"><rect x="{_f(x - w / 2)}" y="{_f(y - 8)}" '
-            f'width="{_f(w)}" height="16" rx="4" fill="#fffbe6" stroke="#5a4300"/>'
-            f'<text x="{_f(x)}" y="{_f(y + 4)}" text-anchor="middle" font-size="11" '
+    w = 7.6 * len(note) + 8
+    return (f'<g class="note tag" aria-hidden="true"><rect x="{_f(x - w / 2)}" y="{_f(y - 9)}" '
+            f'width="{_f(w)}" height="18" rx="4" fill="#fffbe6" stroke="#5a4300"/>'
+            f'<text x="{_f(x)}" y="{_f(y + 4.5)}" text-anchor="middle" font-size="12" '
             f'font-weight="bold" fill="#3a2a00">{_e(note)}</text></g>')
 
 
@@ -217,7 +220,7 @@ def token_svg(t: draw.Token, cx: float, cy: float, r: float, hl: Highlights) -> 
     attrs, title = _target_attrs(t.target, token_name(t), hl, f"token side-{t.side}")
     fill = colour(t.colour) if t.colour else SIDE_COLOUR.get(t.side, "#777")
     shape = SIDE_SHAPE.get(t.side, "circle")
-    out = [f'<g{attrs} data-info="{_e(token_name(t))}">{title}']
+    out = [f'<g{attrs} data-tok="{_e(t.id)}" data-info="{_e(token_name(t))}">{title}']
     if hl.active(t.target):
         out.append(_shape(shape, cx, cy, r + 4, 'class="ring" fill="none" stroke="#111" '
                           'stroke-width="2.5" stroke-dasharray="4 2"'))
@@ -235,31 +238,37 @@ def token_svg(t: draw.Token, cx: float, cy: float, r: float, hl: Highlights) -> 
     glyph = "?" if t.face_down and not t.glyph else t.glyph
     size = max(9.0, min(r * 0.95, r * 2.2 / max(1, len(glyph))))
     fg = "#ffffff" if not t.colour or t.colour.lower() in DARK else "#1a1a1a"
-    out.append(f'<text x="{_f(cx)}" y="{_f(cy + size * 0.35)}" text-anchor="middle" '
-               f'font-size="{_f(size)}" font-weight="bold" fill="{fg}" '
+    # a figure's glyph is never left out: the page draws it at 12 px at least (class keep)
+    out.append(f'<text class="keep" x="{_f(cx)}" y="{_f(cy + size * 0.35)}" '
+               f'text-anchor="middle" font-size="{_f(size)}" font-weight="bold" fill="{fg}" '
                f'aria-hidden="true">{_e(glyph)}</text>')
     if t.hp is not None:
         # Figures sharing a space are small: their health alone keeps the badges apart.
         hp = f"{t.hp}" + (f"/{t.max_hp}" if t.max_hp is not None and r >= 14 else "")
-        w = 6 * len(hp) + 6
-        out.append(f'<g aria-hidden="true"><rect x="{_f(cx + r - w + 4)}" y="{_f(cy - r - 6)}" '
-                   f'width="{_f(w)}" height="12" rx="3" fill="#fff" stroke="#a33"/>'
-                   f'<text x="{_f(cx + r - w / 2 + 4)}" y="{_f(cy - r + 3)}" font-size="9" '
+        w = 7.4 * len(hp) + 6
+        out.append(f'<g class="tag" aria-hidden="true"><rect x="{_f(cx + r - w + 4)}" '
+                   f'y="{_f(cy - r - 8)}" width="{_f(w)}" height="15" rx="3" fill="#fff" '
+                   f'stroke="#a33"/><text x="{_f(cx + r - w / 2 + 4)}" y="{_f(cy - r + 3.5)}" '
+                   'font-size="12" '
                    f'text-anchor="middle" fill="#7a0000">{_e(hp)}</text></g>')
     if t.badges:
         # Whole words, one state a line (two at most; the rest are counted), haloed so they
         # stay readable where they reach into the next space; the title has them all.
-        lines = [b if len(b) <= 12 else b[:11] + "…" for b in t.badges[:2]]
+        lines = [b if len(b) <= 10 else b[:9] + "…" for b in t.badges[:2]]
         if len(t.badges) > 2:
             lines[-1] = f"{lines[-1]} +{len(t.badges) - 2}"
         for i, line in enumerate(lines):
-            out.append(f'<text class="badge-text" x="{_f(cx)}" y="{_f(cy + r + 8 + 8 * i)}" '
-                       f'text-anchor="middle" font-size="7.5" fill="#111" stroke="#fff" '
+            out.append(f'<text class="badge-text" x="{_f(cx)}" y="{_f(cy + r + 11 + 12 * i)}" '
+                       f'text-anchor="middle" font-size="12" fill="#111" stroke="#fff" '
                        f'stroke-width="2.2" paint-order="stroke" aria-hidden="true">'
                        f"{_e(line)}</text>")
     note = hl.notes.get(t.target or "", "")
     if note:
         out.append(_note_badge(cx - r + 2, cy + r - 2, note))
+    if hl.active(t.target):
+        # a finger's room around a small figure that can be picked (its space's width at most)
+        out.append(f'<circle class="hit" cx="{_f(cx)}" cy="{_f(cy)}" r="{_f(max(r + 4, r * 1.4))}" '
+                   'fill="#000" fill-opacity="0"/>')
     out.append("</g>")
     return "".join(out)
 
@@ -336,7 +345,7 @@ def _cell_svg(c: draw.Cell, outline: str, cx: float, cy: float,
     terrain = legend.get(c.terrain)
     attrs, title = _target_attrs(c.target, _cell_name(c, legend), hl, "cell")
     fill = colour(terrain.colour) if terrain else colour("stone")
-    out = [f'<g{attrs}>{title}',
+    out = [f'<g{attrs} data-cell="{_e(c.id)}">{title}',
            outline.format(f'fill="{fill}" stroke="#555" stroke-width="1"')]
     if terrain and terrain.pattern:
         out.append(outline.format(f'fill="{_pattern_fill(terrain.pattern)}" stroke="none"'))
@@ -345,13 +354,21 @@ def _cell_svg(c: draw.Cell, outline: str, cx: float, cy: float,
         out.append(outline.format('fill="#000" fill-opacity=".25" stroke="none"'))
     dark = terrain is not None and terrain.colour.lower() in DARK
     fg = "#fff" if dark else "#222"
-    if terrain and terrain.glyph:
+    if terrain and terrain.glyph and terrain.glyph_colour:
+        out.append(f'<text x="{_f(cx)}" y="{_f(cy + 7)}" text-anchor="middle" font-size="20" '
+                   f'fill="{colour(terrain.glyph_colour)}" stroke="#111" stroke-width="1" '
+                   f'aria-hidden="true">{_e(terrain.glyph)}</text>')
+    elif terrain and terrain.glyph:
         out.append(f'<text x="{_f(cx)}" y="{_f(cy + 6)}" text-anchor="middle" font-size="17" '
                    f'fill="{fg}" fill-opacity=".7" aria-hidden="true">{_e(terrain.glyph)}</text>')
-    if c.label:
+    if c.label and c.label_colour:
+        out.append(f'<text x="{_f(cx)}" y="{_f(cy + 10)}" text-anchor="middle" '
+                   f'font-size="30" font-weight="bold" fill="{colour(c.label_colour)}" '
+                   f'stroke="#111" stroke-width="1.2" aria-hidden="true">{_e(c.label[:3])}</text>')
+    elif c.label:
         out.append(f'<text x="{_f(cx)}" y="{_f(cy + label_dy)}" text-anchor="middle" '
-                   f'font-size="9" fill="{fg}" stroke="{fill}" stroke-width="2.5" '
-                   f'paint-order="stroke" aria-hidden="true">{_e(c.label[:16])}</text>')
+                   f'font-size="12" fill="{fg}" stroke="{fill}" stroke-width="2.5" '
+                   f'paint-order="stroke" aria-hidden="true">{_e(c.label[:12])}</text>')
     if hl.active(c.target):
         out.append(outline.format('class="ring" fill="#fff" fill-opacity=".28" stroke="#111" '
                                   'stroke-width="3" stroke-dasharray="5 3"'))
@@ -442,15 +459,15 @@ def _occupied(tokens: Sequence[draw.Token]) -> set[str]:
 def square_grid_svg(b: draw.SquareGrid, hl: Highlights) -> str:
     """A board of squares with column letters and row numbers, walls, doors and tokens."""
     legend = {t.key: t for t in b.legend}
-    m = 18
+    m = 20
     w, h = m + b.cols * CELL + 4, m + b.rows * CELL + 4
     out = [_svg_open(w, h, b.title or f"board {b.id}", "board square-grid")]
     for x in range(b.cols):
-        out.append(f'<text x="{_f(m + x * CELL + CELL / 2)}" y="13" text-anchor="middle" '
-                   f'font-size="11" fill="#444" aria-hidden="true">{_e(col_name(x))}</text>')
+        out.append(f'<text x="{_f(m + x * CELL + CELL / 2)}" y="15" text-anchor="middle" '
+                   f'font-size="13" fill="#444" aria-hidden="true">{_e(col_name(x))}</text>')
     for y in range(b.rows):
-        out.append(f'<text x="9" y="{_f(m + y * CELL + CELL / 2 + 4)}" text-anchor="middle" '
-                   f'font-size="11" fill="#444" aria-hidden="true">{y + 1}</text>')
+        out.append(f'<text x="10" y="{_f(m + y * CELL + CELL / 2 + 5)}" text-anchor="middle" '
+                   f'font-size="13" fill="#444" aria-hidden="true">{y + 1}</text>')
     centres: dict[str, tuple[float, float]] = {}
     corners: dict[str, tuple[float, float]] = {}
     outlines: dict[str, str] = {}
@@ -506,7 +523,7 @@ def hex_grid_svg(b: draw.HexGrid, hl: Highlights) -> str:
         terrain = legend.get(c.terrain)
         dark = terrain is not None and terrain.colour.lower() in DARK
         out.append(f'<text x="{_f(cx)}" y="{_f(cy - size * 0.55)}" text-anchor="middle" '
-                   f'font-size="8" fill="{"#eee" if dark else "#333"}" aria-hidden="true">'
+                   f'font-size="12" fill="{"#eee" if dark else "#333"}" aria-hidden="true">'
                    f"{_e(c.id)}</text>")
     out.append(_walls_svg(b.walls, centres, size))
     out.append(_multi_cell_outlines(b.tokens, outlines))
@@ -545,7 +562,7 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
                    f'{arrow}/>')
         if ln.label:
             out.append(f'<text x="{_f((sx + ex) / 2)}" y="{_f((sy + ey) / 2 - 4)}" '
-                       f'text-anchor="middle" font-size="10" fill="#111" stroke="#fff" '
+                       f'text-anchor="middle" font-size="12" fill="#111" stroke="#fff" '
                        f'stroke-width="3" paint-order="stroke">{_e(ln.label)}</text>')
         out.append("</g>")
     slots: dict[str, tuple[float, float]] = {}
@@ -554,47 +571,63 @@ def tile_network_svg(b: draw.TileNetwork, hl: Highlights) -> str:
     for t in b.tiles:
         cx, cy = centre[t.id]
         terrain = legend.get(t.terrain)
-        name = ", ".join(x for x in [t.label or t.id, terrain.name if terrain else "", t.note]
+        name = ", ".join(x for x in [t.label or t.id, terrain.name if terrain else "", t.note,
+                                     f"activates {_ordinal(t.order)}" if t.order else ""]
                          if x)
         attrs, title = _target_attrs(t.target, name, hl, "tile")
         fill = colour(terrain.colour) if terrain else colour("stone")
         outline = (f'<rect x="{_f(cx - s / 2)}" y="{_f(cy - s / 2)}" width="{s}" height="{s}" '
                    f'rx="10" {{}}/>')
-        out.append(f'<g{attrs}>{title}')
+        out.append(f'<g{attrs} data-cell="{_e(t.id)}">{title}')
         out.append(outline.format(f'fill="{fill}" stroke="#333" stroke-width="2"'))
         if terrain and terrain.pattern:
             out.append(outline.format(f'fill="{_pattern_fill(terrain.pattern)}" stroke="none"'))
         fg = ink(terrain.colour) if terrain else "#1a1a1a"
         label_lines = _text_lines(t.label or t.id, 16)[:2]
+        # a short name (a tile's number) is drawn large enough to read on a whole dungeon
+        big = len(label_lines) == 1 and len(label_lines[0]) <= 4
         for i, line in enumerate(label_lines):
-            out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + 14 + 12 * i)}" '
-                       f'text-anchor="middle" font-size="11" font-weight="bold" '
+            out.append(f'<text x="{_f(cx)}" y="{_f(cy - s / 2 + (24 if big else 15) + 13 * i)}" '
+                       f'text-anchor="middle" font-size="{22 if big else 13}" font-weight="bold" '
                        f'fill="{fg}" aria-hidden="true">{_e(line)}</text>')
+        if t.order:
+            ox, oy = cx + s / 2 - 17, cy - s / 2 + 17
+            out.append(f'<g class="tag" aria-hidden="true"><circle cx="{_f(ox)}" '
+                       f'cy="{_f(oy)}" r="15" fill="#fff" stroke="#111" stroke-width="1.5"/>'
+                       f'<text x="{_f(ox)}" y="{_f(oy + 7)}" text-anchor="middle" '
+                       f'font-size="20" font-weight="bold">{t.order}</text></g>')
         if terrain and terrain.glyph:
             out.append(f'<text x="{_f(cx - s / 2 + 10)}" y="{_f(cy + s / 2 - 8)}" '
                        f'font-size="14" fill="{fg}" aria-hidden="true">{_e(terrain.glyph)}'
                        "</text>")
         n = len(t.slots)
+        # slots as large as the tile allows, so that a phone still has a finger's room
+        sr = max(12.0, min(22.0, s / (2 * n + 2)))
         for i, slot in enumerate(t.slots):
             sx = cx - s / 2 + s * (i + 1) / (n + 1)
-            sy = cy + s / 2 - 18
+            sy = cy + s / 2 - sr - 6
             slots[slot] = (sx, sy)
-            out.append(f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="12" fill="#fff" '
+            out.append(f'<circle cx="{_f(sx)}" cy="{_f(sy)}" r="{_f(sr)}" fill="#fff" '
                        f'fill-opacity=".6" stroke="#333" stroke-dasharray="2 2">'
                        f"<title>{_e(slot)}</title></circle>")
         if hl.active(t.target):
             out.append(outline.format('class="ring" fill="#fff" fill-opacity=".25" '
                                       'stroke="#111" stroke-width="4" stroke-dasharray="7 4"'))
             # under the tile's name, above its figures
-            out.append(_note_badge(cx, cy - s / 2 + 20 + 12 * len(label_lines),
+            out.append(_note_badge(cx, cy - s / 2 + (32 if big else 20) + 12 * len(label_lines),
                                    hl.notes.get(t.target or "", "")))
         out.append("</g>")
         tile_spots[t.id] = (cx, cy + (4 if n else 12))
-    drawn_slots, rest = _tokens_at(b.tokens, slots, 30, hl)
-    drawn_tiles, loose = _tokens_at(rest, tile_spots, s * 0.52, hl)
+    drawn_slots, rest = _tokens_at(b.tokens, slots, 44, hl)
+    # crowded tiles fan their figures out over the whole tile
+    drawn_tiles, loose = _tokens_at(rest, tile_spots, s * 0.78, hl)
     out.append(drawn_slots + drawn_tiles)
     out.append("</svg>")
     return "".join(out) + _loose_tokens(loose, hl)
+
+
+def _ordinal(n: int) -> str:
+    return f"{n}{'th' if 10 <= n % 100 <= 20 else {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th')}"
 
 
 def _loose_tokens(tokens: Sequence[draw.Token], hl: Highlights) -> str:
@@ -629,8 +662,10 @@ def swatch(t: draw.Terrain) -> str:
     """A small square showing a terrain's colour, pattern and glyph."""
     pat = (f'<rect width="18" height="18" fill="{_pattern_fill(t.pattern)}"/>'
            if t.pattern else "")
-    glyph = (f'<text x="9" y="14" text-anchor="middle" font-size="12" '
-             f'fill="{ink(t.colour)}">{_e(t.glyph)}</text>' if t.glyph else "")
+    glyph = ('<text x="9" y="14" text-anchor="middle" font-size="13" '
+             + (f'fill="{colour(t.glyph_colour)}" stroke="#111" stroke-width=".8"'
+                if t.glyph_colour else f'fill="{ink(t.colour)}"')
+             + f'>{_e(t.glyph)}</text>' if t.glyph else "")
     return (f'<svg class="swatch" viewBox="0 0 18 18" width="18" height="18" aria-hidden="true">'
             f'<rect width="18" height="18" fill="{colour(t.colour)}" stroke="#555"/>{pat}{glyph}'
             "</svg>")
@@ -641,11 +676,19 @@ def legend_html(terrains: Sequence[draw.Terrain], tokens: Sequence[draw.Token] =
     if not terrains and not tokens:
         return ""
     items = [f"<li>{swatch(t)} {_e(t.name)}</li>" for t in terrains]
-    for side in dict.fromkeys(t.side for t in tokens):
-        shape = _shape(SIDE_SHAPE.get(side, "circle"), 9, 9, 6,
+    entries: dict[tuple[str, str], str] = {}
+    for t in tokens:
+        # markers and neutral pieces by what they are ("Sacred Flame"), the others by side
+        name = (re.split(r" on [A-Z]+\d|: |\(", t.label)[0].strip() or t.side
+                if t.side in ("marker", "neutral") else t.side)
+        entries.setdefault((t.side, name), t.glyph if t.side in ("marker", "neutral") else "")
+    for (side, name), glyph in entries.items():
+        shape = _shape(SIDE_SHAPE.get(side, "circle"), 9, 10, 7,
                        f'fill="{SIDE_COLOUR.get(side, "#777")}" stroke="#111"')
+        mark = (f'<text x="9" y="15" text-anchor="middle" font-size="12" fill="#fff">'
+                f"{_e(glyph[:1])}</text>" if glyph else "")
         items.append(f'<li><svg class="swatch" viewBox="0 0 18 18" width="18" height="18" '
-                     f'aria-hidden="true">{shape}</svg> {_e(side)}</li>')
+                     f'aria-hidden="true">{shape}{mark}</svg> {_e(name)}</li>')
     return f'<ul class="legend" aria-label="legend">{"".join(items)}</ul>'
 
 
@@ -654,24 +697,31 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
     """A track of spaces with its marker and printed marks, or a rondel (``cyclic``)."""
     if t.cyclic:
         return _rondel_svg(t, hl)
+    if t.columns:
+        return _grid_track_svg(t, hl)
     n = max(1, len(t.spaces))
     longest = max((len(s.label or s.id) for s in t.spaces), default=2)
     # Long labels ("walking (3 MP)") wrap onto two lines in a wider space.
     wrap = 9 if longest > 6 else 99
-    sw = max(30, min(84, 7 * min(longest, wrap) + 14))
+    sw = max(30, min(96, 8 * min(longest, wrap) + 14))
     # room under the spaces only for printed marks and notes
     below = bool(t.marks) or any(hl.notes.get(s.target or "") for s in t.spaces)
-    w, h = 8 + n * sw, 62 if below else 42
-    out = [_svg_open(w, h, t.label, "track")]
+    h = 66 if below else 42
+    # a long track wraps into rows, so that it fits a sheet at full size
+    per_row = max(1, min(n, int((TRACK_WIDTH - 8) // sw)))
+    w = 8 + per_row * sw
+    out = [_svg_open(w, h * math.ceil(n / per_row), t.label, "track")]
     where: dict[str, tuple[float, float]] = {}
     for i, s in enumerate(t.spaces):
-        x = 4 + i * sw
+        x = 4 + (i % per_row) * sw
+        dy = h * (i // per_row)
         on = t.value == i
         name = f"{t.label} space {s.label or s.id}" + (" (marker here)" if on else "")
         name += f", {t.marks[i]}" if i in t.marks else ""
         name += f", {s.note}" if s.note else ""
         attrs, title = _target_attrs(s.target, name, hl, "space on" if on else "space")
-        out.append(f'<g{attrs}>{title}'
+        move = f' transform="translate(0 {dy})"' if dy else ""
+        out.append(f'<g{attrs}{move}>{title}'
                    f'<rect x="{x}" y="6" width="{sw - 2}" height="30" rx="3" '
                    f'fill="{"#f2c94c" if on else "#fafafa"}" stroke="#333" '
                    f'stroke-width="{3 if on else 1}"/>'
@@ -682,10 +732,10 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
         if i in t.marks:
             # The whole mark; next to another mark it takes the lower line, so both read.
             low = (i - 1) in t.marks and i % 2 == 1
-            half = 2.4 * len(t.marks[i]) + 2
+            half = 3.4 * len(t.marks[i]) + 2
             mx = min(max(x + sw / 2 - 1, half), w - half)
-            out.append(f'<text x="{_f(mx)}" y="{57 if low else 47}" '
-                       f'text-anchor="middle" font-size="8" fill="#7a0000" stroke="#fff" '
+            out.append(f'<text x="{_f(mx)}" y="{62 if low else 50}" '
+                       f'text-anchor="middle" font-size="12" fill="#7a0000" stroke="#fff" '
                        f'stroke-width="2" paint-order="stroke" aria-hidden="true">'
                        f'{_e(t.marks[i])}</text>')
         if hl.active(s.target):
@@ -694,26 +744,80 @@ def track_svg(t: draw.Track, hl: Highlights) -> str:
                        f'stroke-dasharray="4 2"/>')
             out.append(_note_badge(x + sw / 2, 56, hl.notes.get(s.target or "", "")))
         out.append("</g>")
-        where[s.id] = (x + sw / 2 - 1, 21)
+        where[s.id] = (x + sw / 2 - 1, 21 + dy)
     drawn, loose = _tokens_at(t.tokens, where, sw * 0.9, hl)
     out.append(drawn + "</svg>")
     return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
             f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')
 
 
+def _grid_track_svg(t: draw.Track, hl: Highlights) -> str:
+    """A board of large action spaces in ``t.columns`` columns: each space's name on top and
+    the tokens on it in a row below, each with its name under it."""
+    cols = max(1, t.columns)
+    w_cell = 130
+    by_space: dict[str, list[draw.Token]] = {}
+    loose: list[draw.Token] = []
+    ids = {s.id for s in t.spaces}
+    for k in t.tokens:
+        (by_space.setdefault(k.at, []) if k.at in ids else loose).append(k)
+    per_row = 2
+    token_rows = max([1] + [math.ceil(len(v) / per_row) for v in by_space.values()])
+    h_cell = 34 + 62 * token_rows
+    rows = math.ceil(len(t.spaces) / cols)
+    w, h = cols * w_cell + 4, rows * h_cell + 4
+    out = [_svg_open(w, h, t.label, "track grid-track")]
+    for i, s in enumerate(t.spaces):
+        x = 2 + (i % cols) * w_cell
+        y = 2 + (i // cols) * h_cell
+        on = t.value == i
+        here = by_space.get(s.id, [])
+        name = f"{t.label} space {s.label or s.id}" + (f", {s.note}" if s.note else "")
+        if here:
+            name += ": " + ", ".join(k.label for k in here)
+        attrs, title = _target_attrs(s.target, name, hl, "space on" if on else "space")
+        out.append(f'<g{attrs}>{title}<rect x="{x + 2}" y="{y + 2}" width="{w_cell - 4}" '
+                   f'height="{h_cell - 4}" rx="6" fill="{"#f2c94c" if on else "#fbf7ee"}" '
+                   f'stroke="#5a4a33" stroke-width="{3 if on else 1.5}"/>')
+        for j, line in enumerate(_text_lines(s.label or s.id, 18)[:2]):
+            out.append(f'<text x="{_f(x + w_cell / 2)}" y="{_f(y + 16 + 13 * j)}" '
+                       f'text-anchor="middle" font-size="12" font-weight="bold" '
+                       f'aria-hidden="true">{_e(line)}</text>')
+        if hl.active(s.target):
+            out.append(f'<rect class="ring" x="{x + 1}" y="{y + 1}" width="{w_cell - 2}" '
+                       f'height="{h_cell - 2}" rx="6" fill="none" stroke="#111" '
+                       f'stroke-width="3" stroke-dasharray="5 3"/>')
+        out.append("</g>")
+        for j, k in enumerate(here):
+            cx = x + w_cell * ((j % per_row) + 0.5) / per_row
+            cy = y + 34 + 62 * (j // per_row) + 14
+            # the token's name and its states as lines of their own under it
+            plain = draw.Token(k.id, k.label, k.glyph, k.side, k.at, target=k.target,
+                               facing=k.facing, face_down=k.face_down, colour=k.colour)
+            out.append(token_svg(plain, cx, cy, 13, hl))
+            short = k.label.split(",")[0].removesuffix("'s rune")
+            for n, line in enumerate([short, *k.badges][:2]):
+                out.append(f'<text x="{_f(cx)}" y="{_f(cy + 28 + 13 * n)}" '
+                           f'text-anchor="middle" font-size="12" aria-hidden="true">'
+                           f"{_e(line[:9])}</text>")
+    out.append("</svg>")
+    return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
+            f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')
+
+
 def _space_label(label: str, x: float, on: bool, wrap: int) -> str:
     lines = _text_lines(label, wrap)[:2]
-    size = 11 if len(lines) == 1 else 9
+    size = 13 if len(lines) == 1 else 12
     y0 = 26 if len(lines) == 1 else 19
     weight = "bold" if on else "normal"
-    return "".join(f'<text x="{_f(x)}" y="{y0 + 10 * i}" text-anchor="middle" '
+    return "".join(f'<text x="{_f(x)}" y="{y0 + 12 * i}" text-anchor="middle" '
                    f'font-size="{size}" font-weight="{weight}" aria-hidden="true">'
                    f"{_e(line[:wrap + 2])}</text>" for i, line in enumerate(lines))
 
 
 def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
     n = max(1, len(t.spaces))
-    r_out, r_in = 124, 50
+    r_out, r_in = 122, 44
     c = r_out + 8
     out = [_svg_open(2 * c, 2 * c, t.label, "track rondel")]
     where: dict[str, tuple[float, float]] = {}
@@ -733,26 +837,27 @@ def _rondel_svg(t: draw.Track, hl: Highlights) -> str:
         name += f", {s.note}" if s.note else ""
         attrs, title = _target_attrs(s.target, name, hl, "space on" if on else "space")
         am = (a0 + a1) / 2
-        lx, ly = c + (r_in + r_out) / 2 * math.cos(am), c + (r_in + r_out) / 2 * math.sin(am)
+        lr = r_in + (r_out - r_in) * 0.56  # the name outside the cubes, inside the note
+        lx, ly = c + lr * math.cos(am), c + lr * math.sin(am)
         out.append(f'<g{attrs}>{title}<path d="{d}" '
                    f'fill="{"#f2c94c" if on else "#fafafa"}" stroke="#333" '
                    f'stroke-width="{3 if on else 1}"/>')
-        for j, line in enumerate(_text_lines(s.label or s.id, 9)[:2]):
-            out.append(f'<text x="{_f(lx)}" y="{_f(ly - 8 + 10 * j)}" text-anchor="middle" '
-                       f'font-size="9" aria-hidden="true">{_e(line)}</text>')
+        for j, line in enumerate(_text_lines(s.label or s.id, 10)[:2]):
+            out.append(f'<text x="{_f(lx)}" y="{_f(ly - 8 + 13 * j)}" text-anchor="middle" '
+                       f'font-size="12" aria-hidden="true">{_e(line)}</text>')
         if hl.active(s.target):
             out.append(f'<path class="ring" d="{d}" fill="#fff" fill-opacity=".2" '
                        f'stroke="#111" stroke-width="3" stroke-dasharray="4 2"/>')
-            nx = c + (r_out - 24) * math.cos(am)
-            ny = c + (r_out - 24) * math.sin(am)
+            nx = c + (r_out - 13) * math.cos(am)
+            ny = c + (r_out - 13) * math.sin(am)
             out.append(_note_badge(nx, ny, hl.notes.get(s.target or "", "")))
         out.append("</g>")
-        tr = r_in + 14
+        tr = r_in + 16
         where[s.id] = (c + tr * math.cos(am), c + tr * math.sin(am))
     for j, line in enumerate(_text_lines(t.label, 12)[:3]):
-        out.append(f'<text x="{c}" y="{c - 6 + 12 * j}" text-anchor="middle" font-size="10" '
+        out.append(f'<text x="{c}" y="{c - 6 + 13 * j}" text-anchor="middle" font-size="12" '
                    f'font-weight="bold" aria-hidden="true">{_e(line)}</text>')
-    drawn, loose = _tokens_at(t.tokens, where, 24, hl)
+    drawn, loose = _tokens_at(t.tokens, where, 40, hl)
     out.append(drawn + "</svg>")
     return (f'<figure class="track-fig"><figcaption>{_e(t.label)}</figcaption>'
             f'{"".join(out)}{_loose_tokens(loose, hl)}</figure>')
@@ -811,13 +916,17 @@ def die_html(d: draw.Die) -> str:
     fill = colour(d.colour, "white") if d.colour else "#fdfdfd"
     fg = ink(d.colour) if d.colour else "#111"
     inner: str
+    face = d.face[:10].replace("_", " ")
+    # a word face (a BattleForge die's "double") gets a die wide enough to print it at 13 px
+    w = 40 if len(face) < 4 else 8 * len(face) + 14
     if d.kind in ("d6", "D6") and _pips(d.face):
         inner = "".join(f'<circle cx="{x}" cy="{y}" r="3.4" fill="{fg}"/>' for x, y in _pips(d.face))
     else:
-        inner = (f'<text x="20" y="26" text-anchor="middle" font-size="{14 if len(d.face) < 4 else 9}" '
-                 f'font-weight="bold" fill="{fg}">{_e(d.face[:8])}</text>')
-    svg = (f'<svg viewBox="0 0 40 40" width="40" height="40" aria-hidden="true">'
-           f'<rect x="2" y="2" width="36" height="36" rx="7" fill="{fill}" stroke="#111" '
+        inner = (f'<text x="{_f(w / 2)}" y="{25 if len(face) < 4 else 24}" text-anchor="middle" '
+                 f'font-size="{16 if len(face) < 4 else 13}" font-weight="bold" fill="{fg}">'
+                 f"{_e(face)}</text>")
+    svg = (f'<svg viewBox="0 0 {_f(w)} 40" width="{_f(w)}" height="40" aria-hidden="true">'
+           f'<rect x="2" y="2" width="{_f(w - 4)}" height="36" rx="7" fill="{fill}" stroke="#111" '
            f'stroke-width="2"/>{inner}</svg>')
     return (f'<span class="die" role="img" aria-label="{_e(name)}" title="{_e(name)}">{svg}'
             f'<span class="die-text">{_e(d.label or d.kind)}{" " + _e(mod) if mod else ""}'
@@ -911,3 +1020,93 @@ def scene_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None
                    + "</ul>")
     out.append("</div>")
     return "".join(out)
+
+
+def board_targets(scene: draw.Scene) -> set[str]:
+    """The targets drawn on the scene's boards (cells, tiles and the figures on them): an
+    action naming one of them is picked on the board; any other goes to the action bar."""
+    out: set[str] = set()
+    for b in scene.boards:
+        cells = b.tiles if isinstance(b, draw.TileNetwork) else b.cells
+        out.update(c.target for c in cells if c.target)
+        out.update(t.target for t in b.tokens if t.target)
+    return out
+
+
+def boards_html(scene: draw.Scene, hl: Highlights | None = None) -> str:
+    """The boards alone, one after another (the table fits them to its middle column)."""
+    hl = hl or Highlights()
+    return "".join(f'<figure class="board-fig" aria-label="{_e(b.title or b.id)}">'
+                   f"{board_svg(b, hl)}</figure>" for b in scene.boards)
+
+
+def sheets_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None = None
+                ) -> str:
+    """Everything of the scene but its boards: the seat's own sheets first, then the map key,
+    tracks, table cards, dice, the other sheets and notes (the table's side column)."""
+    hl = hl or Highlights()
+    out: list[str] = []
+    panels = sorted(scene.panels, key=lambda p: (seat is None or p.seat != seat))
+    own = [p for p in panels if seat is not None and p.seat == seat]
+    # the sheets a current choice is drawn on come next, so that they are in view
+    homes = target_homes(draw.Scene("", panels=panels))
+    live = {h for ref, h in homes.items() if hl.active(ref)}
+    rest = sorted((p for p in panels if p not in own),
+                  key=lambda p: not any(h == p.title or h.startswith(p.title + ": ")
+                                        for h in live))
+    if own:
+        out.append('<div class="panels">' + "".join(panel_html(p, hl, own=True) for p in own)
+                   + "</div>")
+    for b in scene.boards:
+        legend = legend_html(b.legend, b.tokens)
+        if legend:
+            out.append(f'<details class="key" open><summary>Map key: '
+                       f"{_e(b.title or b.id)}</summary>{legend}</details>")
+    if scene.tracks:
+        out.append('<div class="tracks">' + "".join(track_svg(t, hl) for t in scene.tracks)
+                   + "</div>")
+    if scene.cards:
+        out.append('<div class="cards table-cards">'
+                   + "".join(card_html(c, hl) for c in scene.cards) + "</div>")
+    if scene.dice:
+        out.append('<div class="dice" aria-label="dice">'
+                   + "".join(die_html(d) for d in scene.dice) + "</div>")
+    if rest:
+        out.append('<div class="panels">' + "".join(panel_html(p, hl) for p in rest)
+                   + "</div>")
+    if scene.notes:
+        out.append('<ul class="notes">' + "".join(f"<li>{_e(n)}</li>" for n in scene.notes)
+                   + "</ul>")
+    return "".join(out)
+
+
+def target_homes(scene: draw.Scene) -> dict[str, str]:
+    """Where each target off the boards is drawn: the title of its sheet (a panel), its
+    track, or ``the table's cards`` (the action bar groups many choices by it)."""
+    out: dict[str, str] = {}
+
+    def track(t: draw.Track, home: str) -> None:
+        for s in t.spaces:
+            if s.target:
+                out.setdefault(s.target, home)
+        for k in t.tokens:
+            if k.target:
+                out.setdefault(k.target, home)
+
+    for p in scene.panels:
+        if p.target:
+            out.setdefault(p.target, p.title)
+        for t in p.tracks:
+            track(t, f"{p.title}: {t.label}")
+        for c in p.cards:
+            if c.target:
+                out.setdefault(c.target, p.title)
+        for k in p.tokens:
+            if k.target:
+                out.setdefault(k.target, p.title)
+    for t in scene.tracks:
+        track(t, t.label)
+    for c in scene.cards:
+        if c.target:
+            out.setdefault(c.target, "the table's cards")
+    return out

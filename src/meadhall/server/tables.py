@@ -776,6 +776,14 @@ class Tables:
             self.live[row.id] = table
         return table
 
+    def hold_all(self, table: Table) -> None:
+        """A table started alone: its first seat plays every other seat from one page (a
+        hand-over each, logged; each seat's own player takes it back with its link)."""
+        first = table.seats[0]
+        for s in table.seats[1:]:
+            table.hand_over(first, s, f"seat:{first}", table.version, lambda _s: False)
+        self.changed(table.row.id, table.version)
+
     def changed(self, table_id: str, version: int) -> None:
         """Tell the live pages and the bot runner that a table moved."""
         for f in list(self.listeners):

@@ -17,7 +17,7 @@ from meadhall.core import draw
 from meadhall.core.words import plural
 
 from .basics import MAX_HEALTH, area_name, minion_letter
-from .presentation import COMPASS, FACE_NOTES, ICON_SHORT
+from .presentation import COMPASS, FACE_NOTES
 
 SYMBOL_GLYPH = {"triangle": "▲", "square": "■", "circle": "●", "end": "✖"}
 TOKEN_INFO = {"flame": ("Sacred Flame (a Heat token)", "*", "gold"),
@@ -141,8 +141,7 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     for i, icons in enumerate(c["spaces"]):
         b = c["boons"][i] if i < len(c["boons"]) else None
         boon = f" +{b['level']} {b['symbol']}" if b else ""
-        spaces.append(draw.Space(str(i + 1), "/".join(ICON_SHORT.get(x, x) for x in icons)
-                                 + boon, target=f"rondel:{cid}:{i + 1}",
+        spaces.append(draw.Space(str(i + 1), " / ".join(icons) + boon, target=f"rondel:{cid}:{i + 1}",
                                  note="/".join(icons) + (f"; {'Greater' if b['level'] == 2 else 'Minor'}"
                                                          f" {b['symbol']} Boon" if b else "")))
         cubes = c["rondel"][i]

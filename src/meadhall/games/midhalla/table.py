@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping
+from types import SimpleNamespace
 from typing import Any
 
 from meadhall.core import draw
 from meadhall.core.protocol import PLAYERS
 from meadhall.core.words import plural
-from meadhall.games.midhalla.board import GATE
+from meadhall.games.midhalla.board import GATE, Topology
 from meadhall.games.midhalla.content import Content
 from meadhall.games.midhalla.describe import component_effect_text, option_target, unlock_name
 from meadhall.games.midhalla.render import describe as effects_text
@@ -28,6 +29,8 @@ LEGEND = [
     draw.Terrain("fortified", "Fortified map tile", "stone", "dots"),
     draw.Terrain("cursed", "Unfortified map tile with a curse marker", "blood", "cross"),
     draw.Terrain("open", "Unfortified map tile (enemies spawn here)", "void", ""),
+    draw.Terrain("order", "Number in a tile's corner: the tile activation order", "white", "",
+                 "1"),
 ]
 SPAWN_GLYPH = {"plus1": "+1", "elite": "E", "none": "0"}
 SPAWN_NAME = {"plus1": "+1 Spawn token", "elite": "Elite Spawn token", "none": "No Spawn token"}
@@ -87,6 +90,9 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
     tiles: list[draw.Tile] = []
     links: list[draw.Link] = []
     tokens: list[draw.Token] = []
+    # the tile activation order, worked out from the drawn links as the rules do
+    tao = list(Topology({tid: SimpleNamespace(links=t.get("links", {}))  # type: ignore[misc]
+                         for tid, t in tiles_v.items()}).tao())
     for tid, t in tiles_v.items():
         x, y = t["at"]
         curses = t.get("curses", 0)
@@ -99,7 +105,8 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
             note.append(f"{curses} curse marker{'s' if curses > 1 else ''}")
         if t.get("token"):
             note.append(SPAWN_NAME[t["token"]])
-        tiles.append(draw.Tile(tid, x, y, tid, terrain, note=", ".join(note)))
+        tiles.append(draw.Tile(tid, x, y, tid, terrain, note=", ".join(note),
+                               order=tao.index(tid) + 1 if tid in tao else 0))
         for _side, other in sorted(t.get("links", {}).items()):
             if tid < other:
                 links.append(draw.Link(tid, other))

@@ -90,6 +90,7 @@ def _board(content: NiflheimContent, view: Mapping[str, Any]) -> draw.SquareGrid
     for e in sc.exits:
         mark(e.square, ARROWS[e.direction], f"exit point (green arrow, {e.direction})")
     forced = set(view.get("forced", ()))
+    exits = {e.square for e in sc.exits}  # drawn as the scenario text says: a green arrow
     cells = []
     for y, row in enumerate(rows):
         for x, ch in enumerate(row):
@@ -100,12 +101,16 @@ def _board(content: NiflheimContent, view: Mapping[str, Any]) -> draw.SquareGrid
             if name in notes:
                 note += "; " + "; ".join(notes[name])
             cells.append(draw.Cell(name, x, y, ch, " ".join(labels.get(name, [])),
-                                   closed=ch in "#+L", note=note))
+                                   closed=ch in "#+L", note=note,
+                                   label_colour="green" if name in exits else ""))
     walls = [draw.Wall(a, b) for a, b in view.get("walls", ())]
     tokens = _specials(content, view) + _items(content, view)
     tokens += [_undead_token(content, u, view) for u in view["undead"]]
     tokens += [_hero_token(hid, h) for hid, h in view["heroes"].items() if h["at"]]
-    return draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens, list(LEGEND),
+    legend = list(LEGEND)
+    if exits:
+        legend.append(draw.Terrain("exit", "Exit point (green arrow)", "stone", "", "→", "green"))
+    return draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens, legend,
                            title=f"Scenario {sc.number}: {sc.name}")
 
 
@@ -220,6 +225,9 @@ def _hero_panel(content: NiflheimContent, hid: str, h: Mapping[str, Any],
              draw.Stat("Where", where), draw.Stat("Intent", h.get("intent") or "-"),
              draw.Stat("MP", h["mp"]), draw.Stat("Marker", h.get("marker") or "-"),
              draw.Stat("XP", f"{h.get('xp', 0)} ({peg_text})")]
+    for slot, item in (("Ready weapon", h.get("ready")), ("Off hand", h.get("off_hand"))):
+        stats.append(draw.Stat(slot, content.armoury[item].name
+                               if item and item in content.armoury else "empty"))
     if h.get("locked_by") is not None:
         stats.append(draw.Stat("Locked by", f"undead {h['locked_by']}"))
     if not h["huskarl"]:
@@ -314,7 +322,17 @@ def _campaign_panels(content: NiflheimContent, view: Mapping[str, Any]) -> list[
              draw.Stat("Interim scenarios", ", ".join(f"{k}: {v}×" for k, v in counts.items())
                        or "-"),
              draw.Stat("Lost memory motes", ", ".join(str(m) for m in camp.get("motes", []))
+                       or "-"),
+             draw.Stat("Runestones", ", ".join(sorted(c.capitalize() for c in
+                                                      set(camp.get("runestones", []))))
                        or "-")]
+    # each hero's line of the sheet: XP and where the Glory / Corruption peg stands
+    for h in view["heroes"].values():
+        if h.get("huskarl"):
+            continue
+        glory = h.get("glory", 0)
+        fate = f"{glory} Glory" if glory >= 0 else f"{-glory} Corruption"
+        stats.append(draw.Stat(h["name"], f"{h.get('xp', 0)} XP, {fate}"))
     cards = [draw.Card(f"rune-{c}", f"{c.capitalize()} runestone",
                        content.runestones.get(c, ""), "runestone", target=f"card:rune-{c}")
              for c in sorted(set(camp.get("runestones", [])))]

@@ -29,10 +29,11 @@ FUTHARK = {"fehu": "ᚠ", "uruz": "ᚢ", "thurisaz": "ᚦ", "ansuz": "ᚨ", "rai
 LEGEND = [
     draw.Terrain(".", "Normal space", "stone"),
     draw.Terrain("#", "Obstacle (red dot): blocks movement and line of sight", "rock", "hatch",
-                 "●"),
-    draw.Terrain("g", "Difficult terrain (green dot): leaving it costs 2 MP", "forest", "dots"),
+                 "●", "red"),
+    draw.Terrain("g", "Difficult terrain (green dot): leaving it costs 2 MP", "forest", "dots",
+                 "●", "green"),
     draw.Terrain("i", "Ice (white dot): a second ice space needs a physical check", "ice",
-                 "cross"),
+                 "cross", "●", "white"),
     draw.Terrain("x", "Exit of the tile", "gold", "", "»"),
     draw.Terrain("n", "Entrance of the tile", "sand", "", "«"),
 ]
@@ -207,7 +208,7 @@ def _hero_panel(content: RunaljodContent, view: Mapping[str, Any], hid: str,
             "god" if icon.startswith("god:") else "hero", at, target=f"figure:{hid}:{icon}",
             face_down=side == "down", facing=90 if side == "side" else 0,
             badges=[SIDE_WORDS[side]]))
-    board = draw.Track(f"{hid}:board", "Hero board", spaces, tokens=runes)
+    board = draw.Track(f"{hid}:board", "Hero board", spaces, tokens=runes, columns=2)
     cards = []
     for sk, always in ((hd.skill_coloured, False), (hd.skill_always, True)):
         off = not always and not h["coloured_available"]

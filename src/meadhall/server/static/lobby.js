@@ -95,7 +95,8 @@
       game: g.id, setup: setup,
       practice: document.getElementById("practice").checked,
       table_mode: document.getElementById("table_mode").checked,
-      auto_choices: document.getElementById("auto_choices").checked,
+      auto_choices: !document.getElementById("ask_us").checked,
+      one_page: document.getElementById("one_page").checked,
     };
     if (seed !== "") payload.seed = Number(seed);
     const r = await fetch("/api/tables", { method: "POST", headers: { "Content-Type": "application/json" },
