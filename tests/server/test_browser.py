@@ -337,7 +337,7 @@ def test_the_lobby_takes_heroes_in_turn_order_and_the_number_of_players(
         page.click("#start")
         page.wait_for_url(re.compile(r"/t/\w+\?token="))
         settled(page)
-        expect(page.locator("header.top")).to_contain_text("bo, ada")
+        expect(page.locator("header.top")).to_contain_text("Bo, Ada")
         page.goto(server + "/")
         page.select_option("#game", "battleforge")
         page.fill("#setup-players", "1")
