@@ -427,6 +427,8 @@ def tune_cmd(
     game: Annotated[str, typer.Argument(help="game id, see `meadhall games`")],
     param: Annotated[list[str], typer.Option(help="PATH=LOW..HIGH, e.g. undead.draugr.hv=1..3")],
     target_win: Annotated[float, typer.Option(help="the win rate to aim for")] = 0.5,
+    target: Annotated[list[str] | None, typer.Option(help="another target MEASURE=VALUE, "
+                                                     "e.g. rounds=12 (repeatable)")] = None,
     scenario: Annotated[str | None, typer.Option(help="scenario id")] = None,
     heroes: Annotated[str | None, typer.Option(help="comma-separated hero ids")] = None,
     option: Annotated[list[str] | None, typer.Option("--set", help="extra setup KEY=VALUE")] = None,
@@ -451,7 +453,7 @@ def tune_cmd(
     setup = fit_setup(_game(game), parse_setup(scenario, heroes, option or []))
     commands.tune_command(_out(), _err(), game, setup, param, target_win, bot, n_games, trials,
                           seed, workers, confirm, content or [], as_json, backend, ray_address,
-                          quiet)
+                          quiet, target or [])
 
 
 @app.command("replay")

@@ -7,13 +7,21 @@ import re
 import pytest
 
 from meadhall import games
-from meadhall.bots import BotError, HeuristicBot, MCTSBot, RandomBot, check_spec, make_bot
+from meadhall.bots import (
+    BotError,
+    DesignerBot,
+    HeuristicBot,
+    MCTSBot,
+    RandomBot,
+    check_spec,
+    make_bot,
+)
 from meadhall.bots.registry import is_timed
 from meadhall.core.protocol import GameState
 from meadhall.core.rng import Rng
 
 TOY = games.get("toy")
-SEARCHERS = ["heuristic", "heuristic:2:width=3", "mcts:40", "mcts:30:rollout=heuristic:depth=2",
+SEARCHERS = ["heuristic", "heuristic:2:width=3", "designer:top=2:depth=2:rollouts=1", "mcts:40", "mcts:30:rollout=heuristic:depth=2",
              "mcts:40:depth=3:c=0.8"]
 
 
@@ -32,6 +40,7 @@ def play(spec: str, seed: int, setup: dict | None = None, game_id: str = "toy",
     ("random", RandomBot), ("heuristic", HeuristicBot), ("heuristic:5", HeuristicBot),
     ("heuristic:width=4", HeuristicBot), ("mcts:200", MCTSBot), ("mcts:1s", MCTSBot),
     ("mcts:0.25s", MCTSBot), ("mcts:200:rollout=heuristic:depth=3:c=0.7", MCTSBot),
+    ("designer", DesignerBot), ("designer:top=2:depth=3:rollouts=1", DesignerBot),
     (" mcts:10 ", MCTSBot)])
 def test_specs_build_their_bot(spec: str, kind: type) -> None:
     bot = make_bot(spec, 3)
@@ -50,7 +59,8 @@ def test_budgets() -> None:
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("alphazero", "unknown bot 'alphazero'; choose from random, heuristic, mcts"),
+    ("alphazero", "unknown bot 'alphazero'; choose from random, heuristic, designer, mcts"),
+    ("designer:top=0", "top must be at least 1"),
     ("mcts", "mcts needs a budget"),
     ("mcts:lots", "the budget must be a number of iterations (mcts:200) or of seconds "
      "(mcts:1s), not 'lots'"),
@@ -70,7 +80,8 @@ def test_bad_specs_say_what_is_wrong(spec: str, message: str) -> None:
 
 
 @pytest.mark.parametrize("game_id", games.ids())
-@pytest.mark.parametrize("spec", ["random", "heuristic:1", "mcts:8"])
+@pytest.mark.parametrize("spec", ["random", "heuristic:1", "mcts:8",
+                                  "designer:top=2:depth=1:rollouts=1"])
 def test_every_bot_answers_every_game_legally(game_id: str, spec: str) -> None:
     state = games.get(game_id).new_game(seed=2)
     bot = make_bot(spec, 1)

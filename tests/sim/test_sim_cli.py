@@ -101,7 +101,7 @@ def test_tune_finds_values_near_the_target() -> None:
             "--target-win", "0.4", "--bot", "heuristic:1", "--games", "10", "--trials", "4",
             "--workers", "1", "--json")
     assert r.exit_code == 0, r.output
-    res = json.loads(r.output)
+    res = json.loads(r.stdout)  # the plan line goes to stderr
     assert res["before"] == {"scenarios.chase.rounds": 12}
     assert res["authored"] == {"scenarios.chase.rounds": True}
     assert len(res["trials"]) == 4
@@ -112,8 +112,8 @@ def test_tune_finds_values_near_the_target() -> None:
 
 
 def test_tune_table_output() -> None:
-    r = run("tune", "toy", "--param", "scenarios.chase.rounds=3..6", "--bot", "random",
-            "--games", "4", "--trials", "2", "--workers", "1")
+    r = run("tune", "toy", "--param", "scenarios.chase.rounds=1..14", "--bot", "random",
+            "--games", "4", "--trials", "4", "--workers", "1")
     assert r.exit_code == 0, r.output
     assert "Best values" in r.output and "scenarios.chase.rounds: 12 →" in r.output
     assert "Measured again on 4 fresh games" in r.output
@@ -152,3 +152,29 @@ def test_tune_never_picks_values_that_break_the_game() -> None:
     assert "greater than 0" in str(broken[0].error)
     assert res.best is not None and res.best.values["scenarios.chase.rounds"] > 0
     assert res.to_json()["trials"][0]["errors"] in (0, 3)
+
+
+def test_tune_prints_its_plan_and_finds_no_effect() -> None:
+    # the open scenario's round limit cannot change a game of the chase scenario
+    r = run("tune", "toy", "--heroes", "ada", "--scenario", "chase", "--param",
+            "scenarios.open.rounds=3..9", "--bot", "random", "--games", "10", "--trials", "3",
+            "--workers", "1", "--quiet")
+    assert r.exit_code == 0, r.output
+    assert "Plan: 3 trials x 10 games + 10 confirmation games = 40 games" in r.output
+    assert "min on 1 worker" in r.output
+    assert "No effect: scenarios.open.rounds from 3 to 9" in r.output
+    assert "Best values" not in r.output
+
+
+def test_tune_takes_several_targets() -> None:
+    r = run("tune", "toy", "--heroes", "ada", "--param", "scenarios.chase.rounds=2..14",
+            "--target-win", "0.3", "--target", "rounds=6", "--target", "decisions=20",
+            "--bot", "random", "--games", "10", "--trials", "4", "--workers", "1", "--json",
+            "--quiet")
+    assert r.exit_code == 0, r.output
+    data = json.loads(r.stdout)
+    assert data["targets"] == {"rounds": 6.0, "decisions": 20.0}
+    assert set(data["best"]["means"]) >= {"rounds", "decisions"}
+    bad = run("tune", "toy", "--param", "scenarios.chase.rounds=2..4", "--target",
+              "nonsense=3", "--games", "2", "--trials", "1", "--workers", "1", "--quiet")
+    assert bad.exit_code == 1 and "no such numeric measure" in bad.output

@@ -5,10 +5,11 @@ See :mod:`meadhall.bots.registry` for the specs (``random``, ``heuristic``, ``mc
 """
 
 from meadhall.bots.base import Bot, BotError, search_copy
+from meadhall.bots.designer import DesignerBot
 from meadhall.bots.heuristic import HeuristicBot
 from meadhall.bots.mcts import MCTSBot
 from meadhall.bots.random import RandomBot
 from meadhall.bots.registry import KINDS, check_spec, is_timed, make_bot
 
-__all__ = ["KINDS", "Bot", "BotError", "HeuristicBot", "MCTSBot", "RandomBot", "check_spec",
+__all__ = ["KINDS", "Bot", "BotError", "DesignerBot", "HeuristicBot", "MCTSBot", "RandomBot", "check_spec",
            "is_timed", "make_bot", "search_copy"]

@@ -5,6 +5,10 @@ A spec is ``KIND[:BUDGET][:KEY=VALUE...]``:
 * ``random``: uniform over the legal actions.
 * ``heuristic`` or ``heuristic:N``: the search-and-evaluate bot with N sampled futures per
   action (default 3); option ``width=N`` caps the actions it tries (default 40).
+* ``designer``: the designer's bot (:mod:`meadhall.bots.designer`): the heuristic's screen,
+  then ``depth`` decisions of heuristic play after each of the ``top`` best candidates, on
+  ``rollouts`` determinizations; options ``top=N`` (default 3), ``depth=N`` (4),
+  ``rollouts=N`` (2).
 * ``mcts:N`` or ``mcts:Ts``: ISMCTS with N iterations or T seconds per decision; options
   ``rollout=random|heuristic`` (default random), ``depth=N`` rollout decisions before the
   evaluation (default 0: a new leaf is evaluated at once), ``c=X`` the UCT exploration
@@ -18,6 +22,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meadhall.bots.base import Bot, BotError
+from meadhall.bots.designer import DesignerBot
 from meadhall.bots.heuristic import HeuristicBot
 from meadhall.bots.mcts import MCTSBot
 from meadhall.bots.random import RandomBot
@@ -26,6 +31,8 @@ from meadhall.core.protocol import Game
 KINDS = {
     "random": "uniform over the legal actions",
     "heuristic": "one decision ahead on a few sampled futures, scored by the game's evaluation",
+    "designer": "the heuristic's screen, then a few decisions of look-ahead for the best "
+                "candidates: the strongest practical player",
     "mcts": "information-set Monte Carlo tree search, mcts:ITERATIONS or mcts:SECONDSs",
 }
 
@@ -81,6 +88,13 @@ def make_bot(spec: str, seed: int = 0, game: Game | None = None) -> Bot:
                            width=opts.get("width", 40), game=game)
         bot.spec = text
         return bot
+    if kind == "designer":
+        opts = _options(spec, rest, {"top": lambda r: _int(spec, "top", r, 1),
+                                     "depth": lambda r: _int(spec, "depth", r, 0),
+                                     "rollouts": lambda r: _int(spec, "rollouts", r, 1)})
+        dbot = DesignerBot(seed, game=game, **opts)
+        dbot.spec = text
+        return dbot
     if kind == "mcts":
         if not rest or "=" in rest[0]:
             raise BotError(f"bot {spec!r}: mcts needs a budget, e.g. mcts:200 (iterations) "

@@ -828,6 +828,12 @@ class Game(ABC):
         o = state.outcome()
         return 1.0 if o.result == "win" else 0.0 if o.result == "loss" else 0.5
 
+    def health(self, state: GameState) -> dict[str, float]:
+        """Each hero's health now (by hero id, in the game's own units: wounds left, HP,
+        Health) and under ``"enemies"`` the enemies' total, for the lab's damage dealt and
+        taken per seat. Default: nothing (the lab then reports no damage)."""
+        return {}
+
     def order_actions(self, state: GameState, actions: list[Action]) -> list[Action]:
         """Legal actions, most promising first (a hint for search bots); default unchanged."""
         return actions

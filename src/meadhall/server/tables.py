@@ -688,6 +688,7 @@ class Tables:
         self.store = store
         self.live: dict[str, Table] = {}
         self.lock = threading.Lock()
+        self._loading: dict[str, threading.Lock] = {}
         self.listeners: list[Callable[[str, int], None]] = []
         self.bot_delay = bot_delay
         self._bot_wake = threading.Condition()
@@ -699,25 +700,47 @@ class Tables:
         self._bot_thread: threading.Thread | None = None
 
     def get(self, table_id: str) -> Table:
+        """The table, loaded on first use (from its latest snapshot and the rows after it).
+        Loading one table holds up only the requests for that table."""
         with self.lock:
             t = self.live.get(table_id)
+            if t is not None:
+                return t
+            loading = self._loading.setdefault(table_id, threading.Lock())
+        with loading:
+            with self.lock:
+                t = self.live.get(table_id)
             if t is not None:
                 return t
             row = self.store.table(table_id)
             if row is None:
                 raise NotFound(f"no table {table_id!r}")
-            t = self.live[table_id] = Table.load(row, self.store)
+            t = Table.load(row, self.store)
+            with self.lock:
+                self.live[table_id] = t
+                self._loading.pop(table_id, None)
             return t
 
     def resume_all(self) -> int:
-        """Load every stored table (a restart resumes them all); returns how many."""
+        """Wake the bots of the stored tables where a bot holds a seat (those tables are
+        loaded; every other table waits until someone asks for it); returns how many."""
         n = 0
-        for row in self.store.tables(limit=10_000):
-            t = self.get(row.id)
+        for tid in self.store.with_bots():
+            try:
+                t = self.get(tid)
+            except MeadhallError:
+                log.exception("table %s could not be loaded", tid)
+                continue
             n += 1
             if t.wants_bot():
-                self.wake(row.id)
+                self.wake(tid)
         return n
+
+    def resume_in_background(self) -> threading.Thread:
+        """:meth:`resume_all` in a thread of its own, so the server answers at once."""
+        th = threading.Thread(target=self.resume_all, name="meadhall-resume", daemon=True)
+        th.start()
+        return th
 
     def create(self, game_id: str, setup: dict[str, Any] | None, seed: int | None,
                practice: bool = False, chance: str = "seeded", auto_choices: bool = False,

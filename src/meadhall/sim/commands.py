@@ -29,7 +29,7 @@ from meadhall.sim import report, results, table
 from meadhall.sim.lab import Announce, Plan, run
 from meadhall.sim.replay import find_row, replay
 from meadhall.sim.runner import MAX_STEPS, backend
-from meadhall.sim.tune import parse_param, tune
+from meadhall.sim.tune import parse_param, parse_target, tune
 from meadhall.sim.whatif import Override, parse_override, parse_value
 
 
@@ -188,36 +188,84 @@ def sim(out: Console, err: Console, game: str, setup: dict[str, Any], bots: list
     return 0
 
 
+PILOT_GAMES = 2
+"""Games played before a tune starts, to estimate its time."""
+
+
+def estimate_seconds(game: str, setup: dict[str, Any], bot: str, content: list[Override],
+                     seed: int) -> float:
+    """CPU seconds per game of ``bot`` on this setup, from a short pilot in this process."""
+    from meadhall.sim.runner import Job, play
+
+    start = time.process_time()
+    for i in range(PILOT_GAMES):
+        play(Job.make(game, setup, seed + 7_777 + i, bot, content))
+    return (time.process_time() - start) / PILOT_GAMES
+
+
 def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
                  params: list[str], target: float, bot: str, games: int, trials: int,
                  seed: int, workers: str, confirm: int, content: list[str], as_json: bool,
                  backend_name: str = "local", ray_address: str | None = None,
-                 quiet: bool = False) -> None:
-    """Run ``meadhall tune`` and print the trials and the best values."""
+                 quiet: bool = False, targets: list[str] | None = None) -> None:
+    """Run ``meadhall tune``: print its plan (games and an estimated time), then the trials
+    and the best values, or that the parameters have no effect."""
     if not params:
         raise MeadhallError("nothing to tune: give at least one --param PATH=LOW..HIGH")
     parsed = [parse_param(p) for p in params]
+    goals = dict(parse_target(t) for t in targets or [])
     overrides = [parse_override(c) for c in content]
-    with backend(backend_name, parse_workers(workers), ray_address) as b, \
-            progress_bar(err, quiet) as announce:
-        res = tune(game, setup, parsed, target, b, bot, games, trials, seed, confirm,
-                   overrides, announce)
+    planned = trials * games + (confirm or games)
+    with backend(backend_name, parse_workers(workers), ray_address) as b:
+        per_game = estimate_seconds(game, setup, bot, overrides, seed)
+        workers_n = max(1, getattr(b, "workers", 1))
+        minutes = per_game * planned / workers_n / 60
+        aims = ", ".join([f"win rate {report.pct(target)}",
+                          *(f"{k} {v:g}" for k, v in goals.items())])
+        plan_line = (f"Plan: {trials} trials x {games} games + {confirm or games} "
+                     f"confirmation games = {planned:,} games with {bot} (aiming at {aims}); "
+                     f"about {minutes:.1f} min on {workers_n} worker"
+                     f"{'s' if workers_n != 1 else ''} ({per_game:.2f} CPU s per game in a "
+                     f"{PILOT_GAMES}-game pilot; trials whose values repeat are not played "
+                     "again)")
+        err.print(plan_line, markup=False, highlight=False)
+        with progress_bar(err, quiet) as announce:
+            res = tune(game, setup, parsed, target, b, bot, games, trials, seed, confirm,
+                       overrides, announce, goals)
     if as_json:
         out.print_json(json.dumps(res.to_json()))
         return
+    others = [k for k in goals if k != "rounds"]
+    rounds_col = "rounds [95% interval]" + (f" (target {goals['rounds']:g})"
+                                            if "rounds" in goals else "")
+    cols = [f"{k} [95% interval] (target {goals[k]:g})" for k in others]
     t = Table("trial", *[escape(p.path) for p in parsed], "win rate [95% interval]",
-              "distance to target", title=f"Trials ({games} games each, the same seeds)")
-    for x in sorted(res.trials, key=lambda x: (x.errors > 0, abs(x.win_rate - target))):
+              escape(rounds_col), *[escape(c) for c in cols], "distance to targets",
+              title=f"Trials ({games} games each, the same seeds)")
+    for x in sorted(res.trials, key=lambda x: (x.errors > 0, res.distance(x))):
         measured = report.interval({"win_rate": x.win_rate, "ci_low": x.ci[0],
                                     "ci_high": x.ci[1]})
+        extra = [report.interval(dict(zip(("mean", "ci_low", "ci_high"), x.means[k],
+                                          strict=True)), False) if k in x.means else "–"
+                 for k in ["rounds", *others]]
         if x.errors:
             measured = f"[red]{x.errors} games failed: {escape(str(x.error))}[/red]"
         t.add_row(str(x.number + 1), *[str(x.values[p.path]) for p in parsed], measured,
-                  "–" if x.errors else f"{abs(x.win_rate - target):.3f}")
+                  *extra, "–" if x.errors else f"{res.distance(x):.3f}")
     out.print(t)
     assert res.best is not None and res.confirmed is not None
-    out.print(f"[bold]Best values[/bold] for a {report.pct(target)} win rate with {escape(bot)}:")
+    for path in res.no_effect:
+        p = next(q for q in parsed if q.path == path)
+        out.print(f"[bold]No effect:[/bold] {escape(path)} from {p.value(p.low)} to "
+                  f"{p.value(p.high)} changes no measure beyond noise (win rate, rounds"
+                  f"{''.join(', ' + escape(k) for k in others)}): leave it at "
+                  f"{res.before[path]}")
+    if len(res.no_effect) == len(parsed):
+        return
+    out.print(f"[bold]Best values[/bold] for {escape(aims)} with {escape(bot)}:")
     for p in parsed:
+        if p.path in res.no_effect:
+            continue
         mark = {True: "authored", False: "[yellow]printed in the rulebook[/yellow]",
                 None: "authored: not marked"}[res.authored[p.path]]
         out.print(f"  {escape(p.path)}: {res.before[p.path]} → {res.best.values[p.path]} "
@@ -226,9 +274,11 @@ def tune_command(out: Console, err: Console, game: str, setup: dict[str, Any],
     if c.errors:
         err.print(f"[red]error:[/red] {c.errors} of the {c.games} confirmation games failed: "
                   f"{escape(str(c.error))}")
+    again = "".join(f", {k} {report.interval(dict(zip(('mean', 'ci_low', 'ci_high'), v, strict=True)), False)}"
+                    for k, v in c.means.items() if k in goals)
     out.print(f"Measured again on {c.games} fresh games: "
               f"{report.interval({'win_rate': c.win_rate, 'ci_low': c.ci[0], 'ci_high': c.ci[1]})}"
-              " (the trial itself: "
+              f"{escape(again)} (the trial itself: "
               f"{report.pct(res.best.win_rate)}, picked among {len(res.trials)})")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import io
+import json
 import math
 from collections.abc import Sequence
 from pathlib import Path
@@ -234,7 +235,7 @@ def print_report(con: Console, result: LabResult) -> None:
               title=f"Measures (intervals {level_text(result.plan.level)}"
               + (f"; the win rate's {level_text(first.get('ci_level', 0.95))}, sequential)"
                  if "until_ci" in first else ")"))
-    for name, cells in measure_lines(summaries):
+    for name, cells in [*measure_lines(summaries), cpu_line(result)]:
         m.add_row(escape(name), *[escape(x) for x in cells])
     con.print(m)
     for s in summaries:
@@ -278,6 +279,9 @@ def plots(result: LabResult) -> list[tuple[str, str]]:
     out.append(("Win rate with its interval per batch", _svg(fig)))
 
     out.append(rounds_plot(result, plt))
+    curves = trajectory_plot(result, plt)
+    if curves is not None:
+        out.append(curves)
 
     triggers = sorted({t for s in summaries for t in s["defeat"]["triggers"]})
     if triggers:
@@ -317,6 +321,64 @@ def plots(result: LabResult) -> list[tuple[str, str]]:
         out.append((f"Margin of defeat: {m} (lost games: box = quartiles, whiskers 1.5 IQR, "
                     "triangle = mean)", _svg(fig)))
     return out
+
+
+BANDS = (0.1, 0.25, 0.5, 0.75, 0.9)
+"""Quantiles of the tension curves: a 10–90% band, a 25–75% band and the median."""
+
+
+def curves(rows: Sequence[Row], won: bool) -> list[tuple[float, list[float]]]:
+    """Per round, the quantiles :data:`BANDS` of ``evaluate`` over the won (or lost) games
+    still going then (each row's ``trajectory``: [round, value] as each round began)."""
+    by_round: dict[float, list[float]] = {}
+    for r in rows:
+        if r.get("result") != ("win" if won else "loss") or not r.get("trajectory"):
+            continue
+        points = json.loads(r["trajectory"])
+        for i, (rnd, v) in enumerate(points):
+            x = float(rnd) if isinstance(rnd, (int, float)) else float(i)
+            by_round.setdefault(x, []).append(float(v))
+    from meadhall.sim.stats import quantile
+
+    return [(x, [quantile(sorted(vs), q) for q in BANDS]) for x, vs in sorted(by_round.items())]
+
+
+def trajectory_plot(result: LabResult, plt: Any) -> tuple[str, str] | None:
+    """The tension curves: the party's ``evaluate`` per round in won and in lost games,
+    median with 25–75% and 10–90% bands, one panel per batch (at most six)."""
+    batches = result.batches[:6]
+    if not any(r.get("trajectory") for b in batches for r in b.rows):
+        return None
+    fig, axes = plt.subplots(1, len(batches), figsize=(max(5.0, 3.6 * len(batches)), 3.2),
+                             sharey=True, squeeze=False)
+    for ax, b in zip(axes[0], batches, strict=True):
+        for won, color in ((True, "tab:green"), (False, "tab:red")):
+            c = curves(b.rows, won)
+            if not c:
+                continue
+            xs = [x for x, _ in c]
+            q = list(zip(*[qs for _, qs in c], strict=True))
+            ax.fill_between(xs, q[0], q[4], color=color, alpha=0.12, linewidth=0)
+            ax.fill_between(xs, q[1], q[3], color=color, alpha=0.25, linewidth=0)
+            ax.plot(xs, q[2], color=color, label="won" if won else "lost")
+        ax.axhline(0.5, color="grey", linewidth=0.8, linestyle=":")
+        ax.set_ylim(0, 1)
+        ax.set_xlabel("round")
+        ax.set_title(short(result, b.variant.label), fontsize="small")
+        ax.legend(fontsize="small")
+    axes[0][0].set_ylabel("party's evaluate")
+    return ("Tension: the party's evaluation per round in won and lost games (median, "
+            "25–75% and 10–90% of the games still going)", _svg(fig))
+
+
+def cpu_line(result: LabResult) -> tuple[str, list[str]]:
+    """CPU seconds per game of each batch on this machine (mean and the slowest game)."""
+    cells = []
+    for b in result.batches:
+        vals = [float(r["cpu_seconds"]) for r in b.rows
+                if isinstance(r.get("cpu_seconds"), (int, float))]
+        cells.append(f"{sum(vals) / len(vals):.3f} (max {max(vals):.3f})" if vals else "–")
+    return "CPU seconds per game on this machine (mean, max)", cells
 
 
 ROUNDS_CLIP = 0.99
@@ -430,7 +492,8 @@ def html_report(result: LabResult, rows: Sequence[Row], results_file: Path | Non
         parts.append(f"<h2>{html.escape(title)}</h2><figure>{svg}</figure>")
     parts.append(f"<h2>Measures (intervals {level_text(result.plan.level)})</h2>")
     parts.append(_table(["measure", *[short(result, b.variant.label) for b in result.batches]],
-                        [[n, *cells] for n, cells in measure_lines(summaries)]))
+                        [[n, *cells] for n, cells in [*measure_lines(summaries),
+                                                      cpu_line(result)]]))
     parts.append("<h2>Games worth a look</h2>")
     found = outliers(rows)
     if not found:

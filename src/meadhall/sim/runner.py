@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 import traceback
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -27,8 +28,16 @@ MAX_STEPS = 5000
 BASE_COLUMNS = ("row", "batch", "game", "scenario", "heroes", "party", "setup", "seed", "bot",
                 "bot_seed", "content", "result", "win", "reason", "rounds", "decisions",
                 "trigger", "final_blow", "knockouts", "kills", "first_fallen", "knockout_list",
-                "kill_list", "log", "error")
+                "kill_list", "trajectory", "log", "error")
 """The columns every row has (game measures follow, under their own names)."""
+MACHINE_COLUMNS = ("cpu_seconds",)
+"""Columns that depend on the machine, not on the game: left out of summaries and of the
+comparison of rows (the same seeds give the same rows on any machine otherwise)."""
+
+
+def same_game(row: dict[str, Any]) -> dict[str, Any]:
+    """A row without its :data:`MACHINE_COLUMNS`, to compare runs of the same games."""
+    return {k: v for k, v in row.items() if k not in MACHINE_COLUMNS}
 
 Progress = Callable[[int], None]
 
@@ -83,13 +92,34 @@ class Job:
 
 @dataclass
 class Played:
-    """A game played by a job: the final state and the statistics events seen on the way."""
+    """A game played by a job: the final state and the statistics seen on the way."""
 
     state: GameState | None
     knockouts: list[list[str]] = field(default_factory=list)
     kills: list[list[str]] = field(default_factory=list)
     decisions: int = 0
     error: str | None = None
+    legal_total: int = 0
+    legal_max: int = 0
+    cpu_seconds: float = 0.0
+    trajectory: list[list[float]] = field(default_factory=list)
+    """``[round, value]``: the party's ``evaluate`` as each round began (and at the end)."""
+    seats: dict[str, dict[str, float]] = field(default_factory=dict)
+    """Per seat: actions taken, damage dealt and taken, knockouts suffered, kills."""
+
+    def seat(self, name: str) -> dict[str, float]:
+        got = self.seats.get(name)
+        if got is None:
+            got = self.seats[name] = {"actions": 0, "damage_dealt": 0.0, "damage_taken": 0.0,
+                                      "knockouts": 0, "kills": 0}
+        return got
+
+
+def _round_of(state: GameState) -> Any:
+    try:
+        return state.measures().get("rounds")
+    except Exception:  # noqa: BLE001 - a broken measure is reported by play()
+        return None
 
 
 Step = Callable[[Decision, str, list[Event]], None]
@@ -100,26 +130,55 @@ def run_game(job: Job, on_step: Step | None = None) -> Played:
     decision, the action chosen and its events (``meadhall replay`` prints them)."""
     game = game_for(job.game, job.content)
     out = Played(None)
+    start = time.process_time()
     try:
         state = game.new_game(json.loads(job.setup), job.seed)
         out.state = state
+        for hero in state.setup.get("heroes") or []:  # the heroes, whoever plays them
+            out.seat(str(hero))
         bot = make_bot(job.bot, job.bot_seed)
+        rounds = _round_of(state)
+        out.trajectory.append([rounds, game.evaluate(state)])
+        health = game.health(state)
         for _ in range(job.max_steps):
             decision = state.decision()
             if decision is None:
                 break
+            n = len(state.legal_actions())
+            out.legal_total += n
+            out.legal_max = max(out.legal_max, n)
             action = bot.choose(state)
             events = state.apply(action)
             out.decisions += 1
+            who = out.seat(decision.seat)
+            who["actions"] += 1
             for e in events:
                 if e.kind == "knockout":
                     d = e.data
                     out.knockouts.append([str(d.get("hero")), str(d.get("by")),
                                           str(d.get("by_type"))])
+                    out.seat(str(d.get("hero")))["knockouts"] += 1
                 elif e.kind == "kill":
                     d = e.data
                     out.kills.append([str(d.get("by")), str(d.get("enemy")),
                                       str(d.get("enemy_type"))])
+                    if d.get("by") in out.seats:
+                        out.seats[str(d.get("by"))]["kills"] += 1
+            after = game.health(state)
+            if after:
+                # Damage taken: each hero's health lost in the step; damage dealt: the
+                # enemies' health lost, credited to the seat that decided the step.
+                for hero, hp in after.items():
+                    if hero != "enemies" and hp < health.get(hero, hp):
+                        out.seat(hero)["damage_taken"] += health[hero] - hp
+                lost = health.get("enemies", 0.0) - after.get("enemies", 0.0)
+                if lost > 0:
+                    who["damage_dealt"] += lost
+            health = after
+            now = _round_of(state)
+            if now != rounds or state.decision() is None:
+                rounds = now
+                out.trajectory.append([now, game.evaluate(state)])
             if on_step is not None:
                 on_step(decision, action.text, events)
     except Exception as e:  # noqa: BLE001 - recorded in the row and reported loudly
@@ -128,7 +187,32 @@ def run_game(job: Job, on_step: Step | None = None) -> Played:
             frame = traceback.extract_tb(e.__traceback__)[-1]
             where = f" (at {frame.filename.split('/src/')[-1]}:{frame.lineno})"
         out.error = f"{type(e).__name__}: {e}{where}"
+    out.cpu_seconds = time.process_time() - start
     return out
+
+
+CROSS = 0.5
+"""The value a trajectory crosses when the lead changes (``evaluate`` is 0 lost .. 1 won)."""
+
+
+def tension(trajectory: Sequence[Sequence[float]], won: bool | None
+            ) -> dict[str, Any]:
+    """What a game's trajectory of ``evaluate`` values says: the closest call (the lowest
+    value of a won game), the decisive round (the round after which the value never crossed
+    0.5 again) and the lead changes (crossings of 0.5)."""
+    values = [float(v) for _, v in trajectory]
+    sides = [v > CROSS for v in values if v != CROSS]
+    changes = sum(1 for a, b in zip(sides, sides[1:], strict=False) if a != b)
+    decisive = None
+    if values and won is not None:
+        # the first point from which every later value lies on the side of the result
+        start = 0
+        for i, v in enumerate(values):
+            if v != CROSS and (v > CROSS) != won:
+                start = i + 1
+        decisive = trajectory[min(start, len(trajectory) - 1)][0]
+    return {"closest_call": round(min(values), 4) if won and values else None,
+            "decisive_round": decisive, "lead_changes": changes}
 
 
 def _jsonable(v: Any) -> Any:
@@ -158,6 +242,7 @@ def play(job: Job) -> dict[str, Any]:
         "knockouts": len(played.knockouts), "kills": len(played.kills),
         "first_fallen": played.knockouts[0][0] if played.knockouts else None,
         "knockout_list": json.dumps(played.knockouts), "kill_list": json.dumps(played.kills),
+        "trajectory": json.dumps([[r, round(v, 4)] for r, v in played.trajectory]),
         "log": json.dumps(state.log if state is not None else []), "error": played.error,
     }
     if state is not None and played.error is None:
@@ -165,6 +250,15 @@ def play(job: Job) -> dict[str, Any]:
         row["result"] = o.result if o.over else "unfinished"
         row["win"] = o.result == "win"
         row["reason"] = o.reason if o.over else f"no end after {job.max_steps} decisions"
+    over = row["result"] in ("win", "loss")
+    row.update(tension(played.trajectory, row["win"] if over else None))
+    row["legal_mean"] = round(played.legal_total / played.decisions, 3) \
+        if played.decisions else None
+    row["legal_max"] = played.legal_max
+    row["cpu_seconds"] = round(played.cpu_seconds, 4)
+    for seat, figures in played.seats.items():
+        for what, v in figures.items():
+            row[f"seat_{seat}_{what}"] = round(v, 3) if isinstance(v, float) else v
     if state is not None:
         try:
             measures = state.measures()

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meadhall.sim import stats
-from meadhall.sim.runner import BASE_COLUMNS
+from meadhall.sim.runner import BASE_COLUMNS, MACHINE_COLUMNS
 
 Row = dict[str, Any]
 
@@ -55,7 +55,7 @@ def measure_names(rows: Sequence[Row]) -> list[str]:
     names: dict[str, None] = {}
     for r in rows:
         for k in r:
-            if k not in BASE_COLUMNS:
+            if k not in BASE_COLUMNS and k not in MACHINE_COLUMNS:
                 names[k] = None
     return list(names)
 

@@ -810,3 +810,16 @@ def measures(s: BattleForgeState) -> dict[str, Any]:
         out["margin_rounds_left"] = max(0, limit - s.round)
         out["margin_poi_left"] = poi_left(s)
     return out
+
+
+def health_left(s: BattleForgeState) -> dict[str, float]:
+    """Each champion's Health and, under ``enemies``, Thor's Health left on his standing
+    Faces plus the active minions' Health left, for the lab's damage dealt and taken."""
+    out: dict[str, float] = {cid: float(max(0, c.health)) for cid, c in s.champs.items()}
+    hp = s.face_health()
+    thor = sum(0 if f in s.thor["destroyed"] else hp - s.thor["damage"][f]
+               for f in s.content.god.faces)
+    minions = sum(max(0, s.minion_side(m.type).health - m.damage) for m in s.minions.values()
+                  if m.area is not None)
+    out["enemies"] = float(thor + minions)
+    return out

@@ -99,6 +99,10 @@ class BattleForgeGame(Game):
     def content_models(self) -> dict[str, type[Any]]:
         return {"battleforge.json": BattleForgeContent}
 
+    def health(self, state: GameState) -> dict[str, float]:
+        """Heroes' health and the enemies' (see :func:`.evaluation.health_left`)."""
+        return evaluation.health_left(state)  # type: ignore[arg-type]
+
     def evaluate(self, state: GameState) -> float:
         """The party's prospects, 0 (lost) to 1 (won): Thor's Faces, Points of Interest,
         Health, time, and what turns into Damage next (see :mod:`.evaluation`)."""

@@ -192,3 +192,11 @@ def order_actions(st: Any, actions: list[Action]) -> list[Action]:
         return 0
 
     return sorted(actions, key=key)
+
+
+def health_left(st: Any) -> dict[str, float]:
+    """Each hero's HP and, under ``enemies``, the enemies' HP left, for the lab's damage
+    dealt and taken."""
+    out: dict[str, float] = {h.id: float(max(0, h.hp)) for h in st.heroes.values()}
+    out["enemies"] = float(sum(max(0, e.hp) for e in st.enemies.values()))
+    return out

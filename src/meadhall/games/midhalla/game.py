@@ -114,6 +114,10 @@ class MidhallaGame(Game):
         """The table from a seat's view: the dungeon, tracks, tableaus, cart, party sheet."""
         return scene(self.content, self.title, view)
 
+    def health(self, state: GameState) -> dict[str, float]:
+        """Heroes' health and the enemies' (see :func:`.evaluation.health_left`)."""
+        return evaluation.health_left(state)  # type: ignore[arg-type]
+
     def evaluate(self, state: GameState) -> float:
         """The party's prospects (:func:`meadhall.games.midhalla.evaluation.evaluate`)."""
         return evaluation.evaluate(state)

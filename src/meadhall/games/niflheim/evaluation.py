@@ -300,3 +300,13 @@ def measures(s: NiflheimState) -> dict[str, Any]:
         out["margin_undead_left"] = len(on_map)
         out["margin_heroes_standing"] = out["heroes_standing"]
     return out
+
+
+def health_left(s: NiflheimState) -> dict[str, float]:
+    """Each hero's health and, under ``enemies``, the undead's health left (HV less wounds;
+    a face-down marker counts as a draugr), for the lab's damage dealt and taken."""
+    out: dict[str, float] = {h.id: float(max(0, h.health)) for h in s.heroes.values()
+                             if h.status != "reserve"}
+    out["enemies"] = float(sum(max(0, s.content.undead[u.kind or "draugr"].hv - u.wounds)
+                               for u in s.undead.values()))
+    return out

@@ -108,6 +108,10 @@ class NiflheimGame(Game):
 
         check(model, path)
 
+    def health(self, state: GameState) -> dict[str, float]:
+        """Heroes' health and the enemies' (see :func:`.evaluation.health_left`)."""
+        return evaluation.health_left(state)  # type: ignore[arg-type]
+
     def evaluate(self, state: GameState) -> float:
         """The party's prospects (see :mod:`.evaluation`): objective progress by walking
         distance, health, safety; 1 won, 0 lost."""

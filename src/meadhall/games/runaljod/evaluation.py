@@ -249,3 +249,11 @@ def order_actions(st: RunaljodState, actions: list[Action]) -> list[Action]:
             return sorted(actions, key=lambda a: pref.get(a.text[4:], len(pref)))
         return actions
     return sorted(actions, key=lambda a: _rank(st, a.text))
+
+
+def health_left(st: RunaljodState) -> dict[str, float]:
+    """Each hero's life left and, under ``enemies``, the enemies' life left, for the lab's
+    damage dealt and taken."""
+    out: dict[str, float] = {h.id: float(max(0, st.life_left(h))) for h in st.heroes.values()}
+    out["enemies"] = float(sum(max(0, st.enemy_data(e).life - e.damage) for e in st.enemies))
+    return out

@@ -120,6 +120,10 @@ class RunaljodGame(Game):
         if bad is not None:
             raise ContentError(path, *bad)
 
+    def health(self, state: GameState) -> dict[str, float]:
+        """Heroes' health and the enemies' (see :func:`.evaluation.health_left`)."""
+        return evaluation.health_left(state)  # type: ignore[arg-type]
+
     def evaluate(self, state: GameState) -> float:
         """The party's prospects, 0 to 1: exploration cards played, enemies' and the final
         enemy's life removed, heroes where they are needed, their life, the time left

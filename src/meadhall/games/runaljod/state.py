@@ -71,7 +71,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     """A Runaljod adventure in progress."""
 
     game = ID
-    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
+    STATE_VERSION = 3  # migrations from 1 and 2 in the position module (core.migrate)
     _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
