@@ -620,7 +620,7 @@ class GameState(ABC):
     # ----------------------------------------------------------------- machinery
     def _prompt_hint(self) -> str:
         d = self._decision()
-        return f"{d.seat}: {d.prompt}" if d else "nothing to decide"
+        return f"now: {d.prompt}" if d else "nothing to decide"
 
     def _run(self, text: str, events: list[Event]) -> None:
         if text == START:

@@ -47,6 +47,7 @@ from meadhall.server.tables import (
     TableError,
     Tables,
     parse_import,
+    seat_name,
 )
 
 MAX_BODY = 4 * 1024 * 1024
@@ -93,6 +94,8 @@ class Created(BaseModel):
     seats: dict[str, str] = Field(description="one unguessable token per seat")
     spectator: str = Field(description="the read-only link")
     links: dict[str, str] = Field(description="each seat's table link")
+    names: dict[str, str] = Field(default_factory=dict,
+                                  description="each seat as players call it (its hero's name)")
 
 
 class ActionIn(BaseModel):
@@ -668,4 +671,5 @@ def _created(t: Table, base_url: str) -> dict[str, Any]:
     base = base_url.rstrip("/")
     return {"id": t.row.id, "seats": dict(t.row.tokens),
             "spectator": f"{base}/t/{t.row.id}",
-            "links": {s: f"{base}/t/{t.row.id}?token={tok}" for s, tok in t.row.tokens.items()}}
+            "links": {s: f"{base}/t/{t.row.id}?token={tok}" for s, tok in t.row.tokens.items()},
+            "names": {s: seat_name(t.game, s) for s in t.row.tokens}}

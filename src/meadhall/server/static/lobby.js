@@ -105,14 +105,16 @@
     if (!r.ok) { msg.textContent = data.detail || `Refused (${r.status})`; return; }
     const all = known();
     const first = Object.keys(data.seats)[0];
-    all[data.id] = { game: g.id, title: g.title, seats: data.seats, mine: data.seats[first], seat: first };
+    const names = data.names || {};
+    all[data.id] = { game: g.id, title: g.title, seats: data.seats, mine: data.seats[first], seat: first,
+                     seatName: names[first] || first };
     localStorage.setItem("meadhall.tables", JSON.stringify(all));
     const box = document.getElementById("invite-links");
     box.innerHTML = "";
     for (const [s, url] of Object.entries(data.links)) {
       const li = document.createElement("li");
       const a = document.createElement("a");
-      a.href = url; a.textContent = `Seat ${s}`; a.className = "seat-link";
+      a.href = url; a.textContent = `Seat of ${names[s] || s}`; a.className = "seat-link";
       li.appendChild(a);
       li.appendChild(document.createTextNode(` — ${url}`));
       box.appendChild(li);
@@ -134,7 +136,7 @@
         const a = li.querySelector("a");
         a.href = `/t/${li.dataset.table}?token=${encodeURIComponent(t.mine)}`;
         a.classList.remove("spectate");
-        li.querySelector(".mine").textContent = ` · your seat ${t.seat}`;
+        li.querySelector(".mine").textContent = ` · your seat: ${t.seatName || t.seat}`;
       }
     }
   }
