@@ -28,6 +28,20 @@ OLD = sorted((FIXTURES / "b96a28f").glob("*.json"))
 NOW = sorted((FIXTURES / "2026-12-01").glob("*.json"))
 
 
+def _game_of(state: GameState) -> object:
+    """A state's save without its words for people (prompts, sections, labels): those may be
+    reworded between versions; the game is the same."""
+
+    def strip(x: object) -> object:
+        if isinstance(x, dict):
+            return {k: strip(v) for k, v in x.items() if k not in ("prompt", "section", "label")}
+        if isinstance(x, list):
+            return [strip(v) for v in x]
+        return x
+
+    return strip(state.to_json())
+
+
 def _play_on(state: GameState, steps: int = 30, seed: int = 1) -> None:
     rnd = random.Random(seed)
     for _ in range(steps):
@@ -68,7 +82,7 @@ def test_saves_of_this_version_load_replay_and_continue(path: Path) -> None:
     # The position and the replay of setup, seed and log are the same game.
     data = dict(raw)
     del data["position"]
-    assert GameState.from_json(data) == state
+    assert _game_of(GameState.from_json(data)) == _game_of(state)
     assert save.history.follows(state)
     _play_on(state)
 

@@ -103,7 +103,7 @@ def test_acting_seats_tokens_and_versions(client: TestClient) -> None:
     t = new_table(client, setup=TWO)
     # bo cannot act on ada's turn; a wrong token is refused; spectators cannot act
     r = act(client, t, "bo", "move B1", 0)
-    assert r.status_code == 403 and "seat ada" in r.json()["detail"]
+    assert r.status_code == 403 and "Ada's decision" in r.json()["detail"]
     r = client.post(f"/api/tables/{t['id']}/actions", headers=auth("nonsense"),
                     json={"action": "move B1", "version": 0})
     assert r.status_code == 403

@@ -398,3 +398,57 @@ def test_tables_are_listed_to_their_seats_and_public_ones_to_everyone(
     assert other["id"] in client.get("/").text
     # the spectator link still watches an unlisted table
     assert client.get(f"/t/{own['id']}").status_code == 200
+
+
+# ------------------------------------------------------------------ 9: restarts
+def test_a_restart_loads_only_the_tables_with_bots(tmp_path: Path) -> None:
+    from meadhall.server.store import Store
+    from meadhall.server.tables import Tables
+
+    db = tmp_path / "r.sqlite3"
+    tables = Tables(Store(db), bot_delay=0)
+    plain = [tables.create("toy", TWO, i) for i in range(4)]
+    botted = tables.create("toy", TWO, 9)
+    botted.hand_over("bo", "bo", "bot:random", 0, lambda s: False)
+    tables.store.close()
+    again = Tables(Store(db), bot_delay=0)
+    assert again.resume_all() == 1
+    assert set(again.live) == {botted.row.id}
+    assert again.get(plain[2].row.id).version == 0  # loaded when asked for
+    again.store.close()
+
+
+def test_loading_one_table_holds_up_no_other(tmp_path: Path) -> None:
+    import threading
+
+    from meadhall.server.store import Store
+    from meadhall.server.tables import Table, Tables
+
+    db = tmp_path / "l.sqlite3"
+    first = Tables(Store(db), bot_delay=0)
+    slow_id = first.create("toy", TWO, 1).row.id
+    fast_id = first.create("toy", TWO, 2).row.id
+    first.store.close()
+    tables = Tables(Store(db), bot_delay=0)
+    release, started = threading.Event(), threading.Event()
+    real = Table.load.__func__  # type: ignore[attr-defined]
+
+    def load(cls: type[Table], row: object, store: object) -> Table:
+        if row.id == slow_id:  # type: ignore[attr-defined]
+            started.set()
+            release.wait(30)
+        return real(cls, row, store)
+
+    Table.load = classmethod(load)  # type: ignore[assignment, method-assign]
+    try:
+        th = threading.Thread(target=tables.get, args=(slow_id,))
+        th.start()
+        assert started.wait(10)
+        done = threading.Event()
+        threading.Thread(target=lambda: (tables.get(fast_id), done.set())).start()
+        assert done.wait(10), "the other table waited for the slow one"
+        release.set()
+        th.join(10)
+    finally:
+        release.set()
+        Table.load = classmethod(real)  # type: ignore[assignment, method-assign]

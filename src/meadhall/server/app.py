@@ -230,8 +230,8 @@ def create_app(db: str | Path | None = None, bot_delay: float = 0.5) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        tables.resume_all()
         tables.start_bots()
+        tables.resume_in_background()  # tables load on first use: the server answers at once
         yield
         tables.stop_bots()
 

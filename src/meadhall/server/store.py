@@ -211,6 +211,16 @@ class Store:
         rows = [(self.table(i), seat) for i, seat in out]
         return [(r, seat) for r, seat in rows if r is not None]
 
+    def with_bots(self) -> list[str]:
+        """The tables where a seat was ever handed to a bot (most recently played first):
+        a restart looks at these, and leaves every other table on disk until it is asked
+        for."""
+        with self.lock:
+            return [r[0] for r in self.db.execute(
+                "SELECT t.id FROM tables t WHERE t.result = 'ongoing' AND EXISTS (SELECT 1 "
+                "FROM log l WHERE l.table_id = t.id AND l.kind = 'seat' AND "
+                "l.data LIKE '%bot:%') ORDER BY t.updated DESC")]
+
     def set_public(self, table_id: str, public: bool) -> None:
         """List the table to everyone, or only to its seats' browsers."""
         with self._write() as db:

@@ -43,7 +43,7 @@ from meadhall.core.protocol import (
     fresh_future,
     without_future,
 )
-from meadhall.core.words import join, plural
+from meadhall.core.words import join, plural, possessive
 from meadhall.server.store import LogRow, Store, TableRow, now
 
 log = logging.getLogger("meadhall.server")
@@ -113,7 +113,8 @@ def table_bot_spec(spec: str, clamp: bool = False) -> str:
 
 def bot_label(spec: str) -> str:
     """A bot as people name it: ``the random bot``, ``the search bot (1 s a decision)``."""
-    kind, _, budget = spec.partition(":")
+    kind, *rest = spec.split(":")
+    budget = rest[0] if rest and "=" not in rest[0] else ""
     if kind != "mcts":
         return f"the {kind} bot"
     if budget.endswith("s"):
@@ -278,9 +279,10 @@ class Table:
         if not self.may_act(seat):
             holder = self.holders.get(owner, "")
             if owner == seat and holder.startswith("bot:"):
-                raise Forbidden(f"your seat {seat} is played by the {holder[4:]} bot: take it "
+                raise Forbidden(f"your seat is played by {bot_label(holder[4:])}: take it "
                                 "back first")
-            raise Forbidden(f"it is seat {owner}'s decision, not seat {seat}'s")
+            raise Forbidden(f"it is {possessive(seat_name(self.game, owner))} decision, not "
+                            f"{possessive(seat_name(self.game, seat or ''))}")
 
     def _check_version(self, version: int | None) -> None:
         if version is not None and version != self.version:
@@ -483,8 +485,8 @@ class Table:
             if p is None:
                 raise TableError("there is no undo proposal to answer")
             if seat not in p.need:
-                raise Forbidden(f"seat {seat} is not asked: the proposal waits for "
-                                + ", ".join(s for s in p.need if s not in p.agreed))
+                raise Forbidden(f"{self._who(seat)} is not asked: the proposal waits for "
+                                + join(self._who(s) for s in p.need if s not in p.agreed))
             return self.record("answer", seat, {"agree": agree, "by": p.by})
 
     def hand_over(self, seat: str | None, target: str, holder: str, version: int | None,
@@ -510,10 +512,11 @@ class Table:
                 raise TableError("holder must be '' (the seat's own person), 'bot:<name>' or "
                                  "'seat:<seat>'")
             if target != seat and present(target) and holder != "":
-                raise Stale(f"seat {target} is at the table: only its holder can hand it over")
+                raise Stale(f"{possessive(seat_name(self.game, target))} seat is at the table: "
+                            "only its holder can hand it over")
             if self.holders[target] == holder:
-                raise TableError(f"seat {target} is already played by "
-                                 f"{holder_name(holder, target)}")
+                raise TableError(f"{possessive(seat_name(self.game, target))} seat is already "
+                                 f"played by {holder_name(holder, target, self.game)}")
             return self.record("seat", seat, {"seat": target, "holder": holder})
 
     # ------------------------------------------------------------------ bots
@@ -685,6 +688,7 @@ class Tables:
         self.store = store
         self.live: dict[str, Table] = {}
         self.lock = threading.Lock()
+        self._loading: dict[str, threading.Lock] = {}
         self.listeners: list[Callable[[str, int], None]] = []
         self.bot_delay = bot_delay
         self._bot_wake = threading.Condition()
@@ -696,25 +700,47 @@ class Tables:
         self._bot_thread: threading.Thread | None = None
 
     def get(self, table_id: str) -> Table:
+        """The table, loaded on first use (from its latest snapshot and the rows after it).
+        Loading one table holds up only the requests for that table."""
         with self.lock:
             t = self.live.get(table_id)
+            if t is not None:
+                return t
+            loading = self._loading.setdefault(table_id, threading.Lock())
+        with loading:
+            with self.lock:
+                t = self.live.get(table_id)
             if t is not None:
                 return t
             row = self.store.table(table_id)
             if row is None:
                 raise NotFound(f"no table {table_id!r}")
-            t = self.live[table_id] = Table.load(row, self.store)
+            t = Table.load(row, self.store)
+            with self.lock:
+                self.live[table_id] = t
+                self._loading.pop(table_id, None)
             return t
 
     def resume_all(self) -> int:
-        """Load every stored table (a restart resumes them all); returns how many."""
+        """Wake the bots of the stored tables where a bot holds a seat (those tables are
+        loaded; every other table waits until someone asks for it); returns how many."""
         n = 0
-        for row in self.store.tables(limit=10_000):
-            t = self.get(row.id)
+        for tid in self.store.with_bots():
+            try:
+                t = self.get(tid)
+            except MeadhallError:
+                log.exception("table %s could not be loaded", tid)
+                continue
             n += 1
             if t.wants_bot():
-                self.wake(row.id)
+                self.wake(tid)
         return n
+
+    def resume_in_background(self) -> threading.Thread:
+        """:meth:`resume_all` in a thread of its own, so the server answers at once."""
+        th = threading.Thread(target=self.resume_all, name="meadhall-resume", daemon=True)
+        th.start()
+        return th
 
     def create(self, game_id: str, setup: dict[str, Any] | None, seed: int | None,
                practice: bool = False, chance: str = "seeded", auto_choices: bool = False,

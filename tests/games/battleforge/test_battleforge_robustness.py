@@ -209,6 +209,22 @@ def get_parent(root: Any, path: tuple) -> tuple[Any, Any]:
     return node, path[-1]
 
 
+def test_saves_whose_queued_steps_no_longer_fit_are_refused() -> None:
+    """Found by the fuzz test below: a card step's cursor that is not a number, and a pending
+    relocation offering a cube its rondel space no longer holds, crashed in apply."""
+    data = copy.deepcopy(BASES[2])  # a Champion defends mid-card: card steps are queued
+    at = next(i for i, t in enumerate(data["position"]["tasks"]) if t["t"] == "steps")
+    data["position"]["tasks"][at]["i"] = None
+    with pytest.raises(ContentError, match=rf"tasks\[{at}\]\.i"):
+        load(data)
+    data = copy.deepcopy(BASES[3])
+    assert data["position"]["ask"]["h"] == "relocate"
+    cid = data["position"]["tasks"][0]["c"]
+    data["position"]["champions"][cid]["rondel"] = ["c", "", "", "", "", ""]
+    with pytest.raises(ContentError, match=r"ask\.options.*Relocate"):
+        load(data)
+
+
 @settings(max_examples=80, deadline=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(st.sampled_from(range(len(BASES))),

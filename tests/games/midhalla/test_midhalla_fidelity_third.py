@@ -271,7 +271,7 @@ def test_pierce_example_lasts_for_later_attacks_of_the_turn_and_is_gone_when_a_t
     # 3.1: the draugr (target: gate) steps to t1; 3.2: the arrow tower activates and its
     # Attack 1 meets the armor again - Tora's pierce is gone
     assert st.enemies["e1"].tile == "t1" and st.enemies["e1"].hp == 6
-    assert any(e.text == "trap t1 attacks Draugr (e1) for 1 (armor 1): 0 damage" for e in ev)
+    assert any(e.text == "Arrow Tower 1 attacks Draugr 1 for 1 (armor 1): 0 damage" for e in ev)
 
 
 @pytest.mark.rule(R, "Attacks")

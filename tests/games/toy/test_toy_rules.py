@@ -176,8 +176,12 @@ def test_bad_positions_name_the_field() -> None:
 
 
 def test_setup_only_position_starts_a_new_game() -> None:
-    s = GAME.from_json({"game": "toy", "setup": {"scenario": "open"}, "seed": 4})
+    # An empty log says "not begun"; a save holding neither position nor log is refused
+    # (issue 19: a gutted save must not silently start a fresh game).
+    s = GAME.from_json({"game": "toy", "setup": {"scenario": "open"}, "seed": 4, "log": []})
     assert s == GAME.new_game({"scenario": "open"}, 4)
+    with pytest.raises(ContentError, match="position"):
+        GAME.from_json({"game": "toy", "setup": {"scenario": "open"}, "seed": 4})
 
 
 def test_position_file_in_docs_loads() -> None:

@@ -391,6 +391,10 @@ def check_tasks(p: Position, heroes: list[str], board: Board) -> None:
                 raise fail(f"tasks[{i}].{key}", f"a {t.t!r} step needs {key} ({kind})")
         if t.t == "steps":
             check_steps("", f"tasks[{i}].steps", extra["steps"], tuple(heroes))
+            at = extra.get("i", 0)
+            if type(at) is not int or not 0 <= at <= len(extra["steps"]):
+                raise fail(f"tasks[{i}].i", f"the card step under way: 0 to "
+                           f"{len(extra['steps'])}")
         # Keys a step reads once it is under way.
         later = {("damage", 3): {"most": "int", "strength": "int"},
                  ("stun", False): {"left": "int"}, ("arrange", True): {"placed": "list"}}
@@ -417,6 +421,19 @@ def check_tasks(p: Position, heroes: list[str], board: Board) -> None:
                        "resolved")
         if p.ask.h == "pick" and not (p.attack and p.attack.pick):
             raise fail("attack.pick", "the dice being chosen")
+        if p.ask.h == "relocate" and p.champions is not None:
+            # Each offered move takes a cube from a space that holds one of that kind.
+            cid = (p.tasks[0].model_extra or {}).get("c")
+            rondel = p.champions[cid].rondel if cid in p.champions else None
+            for o in p.ask.options:
+                words = o.split()
+                if rondel is None or words[0] != "relocate":
+                    continue
+                kind = "t" if words[1] == "temporary" else "c"
+                if not (words[-4].isdigit() and 1 <= int(words[-4]) <= 6
+                        and kind in rondel[int(words[-4]) - 1]):
+                    raise fail("ask.options", f"{o!r}: that space of {cid}'s rondel holds no "
+                               "such cube (Relocate)")
     names = [t.t for t in p.tasks]
     if p.phase == "setup" and p.result is None and "begin" not in names:
         raise fail("tasks", "Champion Preparation ends with the step that begins Round 1 "

@@ -122,8 +122,24 @@ class Presentation:
         form = "human" if self.skill_of(cid, "human").name == name else "berserker"
         sk = self.skill_of(cid, form)
         left = self.champs[cid].charges[form]
-        return (f"{self.cname(cid)} uses {name} ({left} of 3 charges; 1 is spent): {sk.text}",
-                [self.skill_target(cid, name)])
+        waste = self.skill_waste(cid, sk.effect)
+        return (f"{self.cname(cid)} uses {name} ({left} of 3 charges; 1 is spent): {sk.text}"
+                + (f" ({waste})" if waste else ""), [self.skill_target(cid, name)])
+
+    def skill_waste(self, cid: str, effect: str) -> str:
+        """Why using a Special Skill now would do nothing (or only part of it), for its label;
+        empty when it does what it says. The rules allow it all the same (Special Skills)."""
+        a = self.ask or {}
+        mine = a.get("h") == "turn" and a.get("seat") == cid
+        h = self.champs[cid].health
+        if effect == "heal_1_temp" and h >= MAX_HEALTH:
+            return "already at full Health: only the Temporary Cube"
+        if effect in ("add_red_2", "long_reach", "heal_other") and mine \
+                and (self.turn or {}).get("actions", 0) <= 0:
+            return "does nothing now: no Action is left this turn"
+        if effect == "heal_other" and mine and not self.heal_others(cid):
+            return "does nothing now: no other Champion in your Area or an adjacent one"
+        return ""
 
     def d_turn(self, text: str, a: dict[str, Any]) -> tuple[str, list[Target]]:
         cid = a["seat"]
@@ -165,6 +181,10 @@ class Presentation:
             targets = [self.rondel_target(cid, space, f"+{got} Health")]
             if who != cid:
                 targets.append(Target("figure", who, f"+{got} Health"))
+            if not got:  # allowed, but it heals nothing: say so (no silent waste)
+                return (f"{name} heals{whom} with space {space + 1} ({what}): heals nothing, "
+                        f"{'already' if who == cid else self.cname(who) + ' is'} at full "
+                        f"Health ({h}/{MAX_HEALTH})", targets)
             return (f"{name} heals{whom} with space {space + 1} ({what}): +{got} Health "
                     f"({h} -> {h + got}, at most {MAX_HEALTH})", targets)
         if p[0] == "move":

@@ -641,7 +641,10 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.tasks = list(p.get("tasks", []))
         self.ask = p.get("ask")
         self.result = p.get("result")
-        self.end = p.get("end")
+        end = p.get("end")
+        # ``advanced_by`` is written only when set: a loaded None would differ from the save.
+        self.end = None if end is None else {k: v for k, v in end.items()
+                                             if k != "advanced_by" or v is not None}
         self.last_poi_by = p.get("last_poi_by")
         self.thor_target = p.get("thor_target")
         # The turn's own keys only: the missing ones take a new turn's values.

@@ -321,22 +321,45 @@ class DescribeRules:
             row, i = p[1], p[2]
             h = self.heroes[hid]
             sk = cat.skills[(h.top if row == "top" else h.bottom)[i]]
-            return (f"{name} uses {sk.name} ({row} row): {effects_text(sk.effects)}",
-                    (Target("card", f"{hid}.{row}.{i + 1}"),))
+            return (f"{name} uses {sk.name} ({row} row): {effects_text(sk.effects)}"
+                    f"{self._waste(h, sk.effects)}", (Target("card", f"{hid}.{row}.{i + 1}"),))
         if p[0] == "skip":
             return f"{name} has no skill left in the {p[1]} row: skip it", ()
         if p[0] == "item":
             item = cat.items[p[1]]
-            return (f"{name} uses {item.name} (free action): {effects_text(item.effects)}",
+            return (f"{name} uses {item.name} (free action): {effects_text(item.effects)}"
+                    f"{self._waste(self.heroes[hid], item.effects)}",
                     (Target("card", f"{hid}.item.{p[1]}"),))
         if p[0] == "ultimate":
             u = cat.ultimates[p[1]]
             return (f"{name} uses the ultimate {u.name} (free action): "
-                    f"{effects_text(u.effects)}", (Target("card", f"{hid}.ult.{p[1]}"),))
+                    f"{effects_text(u.effects)}{self._waste(self.heroes[hid], u.effects)}", (Target("card", f"{hid}.ult.{p[1]}"),))
         if p[0] == "replay":
             return ("Replay step 3.3: take back every hero action since the step began and "
                     "play it again", ())
         return f"{name} ends the turn", ()
+
+    def _waste(self, h: Any, effects: Any) -> str:
+        """Why a skill, item or ultimate would do nothing if used now, as a label's ending
+        (``(no enemy in range: it does nothing)``); empty when one of its lines has a target.
+        Only cards whose every line needs a target are judged: a move first could bring one
+        into range (Targeting, Range)."""
+        lines = list(effects)
+        if not lines or any(e.do not in ("attack", "slow", "bleed", "heal", "repair")
+                            for e in lines):
+            return ""
+        for e in lines:
+            if e.do in ("attack", "slow", "bleed"):
+                reach = self.board.within(h.tile, e.range or 0)
+                if any(x.tile in reach for x in self.enemies.values()):
+                    return ""
+            elif self._support_targets(h, e.model_dump()):
+                return ""
+        if all(e.do in ("attack", "slow", "bleed") for e in lines):
+            return " (no enemy in range: it does nothing)"
+        if all(e.do in ("heal", "repair") for e in lines):
+            return " (no one in range needs it: it does nothing)"
+        return " (no target in range: it does nothing)"
 
     def _label_effect(self, choice: Any, ch: Any) -> Described:
         ht = self.ht

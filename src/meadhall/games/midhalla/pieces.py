@@ -115,7 +115,9 @@ class Choice:
 
     kind: str
     seat: str
-    prompt: str
+    prompt: str = field(compare=False)
+    """For people: a save keeps the words it was asked with, and a newer wording of the same
+    decision is the same decision."""
     section: str
     options: tuple[tuple[str, Any], ...]
     default: str | None = None

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from meadhall.core.protocol import PLAYERS
+
 CELL = 12
 MAX_COLS = 12
 MAX_ROWS = 12
@@ -23,7 +25,8 @@ def render(st: Any) -> str:
     lines.append(f"{ch.name} - cycle {min(st.cycle, ch.cycles)}/{ch.cycles} - phase {st.phase}"
                  + (f" - timer {st.timer}" if ch.timed else ""))
     lines.append(f"Gate HP {st.gate_hp}  Silver {st.silver}  Runestones {st.runestones}  "
-                 f"Components {', '.join(sorted(st.components)) or '-'}")
+                 "Components " + (", ".join(st.content.cat.components[k].name
+                                            for k in sorted(st.components)) or "-"))
     for y in ys[:MAX_ROWS]:
         rows = ["", "", "", "", ""]
         for x in xs[:MAX_COLS]:
@@ -97,7 +100,9 @@ def render(st: Any) -> str:
     lines.append(f"Fate scale: {p['fate']}  Quests: {len(st.quests)}  Story markers: "
                  f"{len(st.story)}")
     if st.choice:
-        lines.append(f"Now: {st.choice.seat} - {st.choice.prompt}")
+        seat = st.choice.seat
+        who = "the players" if seat == PLAYERS else st._hname(seat).split(" the ")[0]
+        lines.append(f"Now: {who} - {st.choice.prompt}")
     return "\n".join(lines)
 
 

@@ -6,6 +6,7 @@ as (text, payload) pairs); the automated steps in between run in :meth:`Midhalla
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from typing import Any
 
@@ -684,6 +685,11 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             raise ContentError("", "choice", "the game is not over, so someone must be "
                                "deciding something (a pending choice)")
         expected = self._expected_choice(self.choice)
+        if expected is not None and expected != self.choice and dataclasses.replace(
+                self.choice, prompt=expected.prompt, section=expected.section) == expected:
+            # The prompt and section are for people and their wording may change between
+            # versions: the decision is the same, asked in today's words.
+            self.choice = expected
         if expected != self.choice:
             want = ", ".join(t for t, _ in expected.options[:4]) if expected else "nothing"
             raise ContentError("", "choice", "not the decision the rules ask in this "

@@ -522,3 +522,16 @@ def _from_version_1(data: dict[str, Any]) -> dict[str, Any]:
     """Version 1 (2026-11-29) to 2: the pending decision's options are written with today's
     action texts (items and skills by their printed names)."""
     return retire_choice_texts(data, "runaljod", "ask")
+
+
+@position_migration("runaljod", 2)
+def _from_version_2(data: dict[str, Any]) -> dict[str, Any]:
+    """Version 2 to 3 (2026-12-01): a hero keeps ``returns``, the god's runes waiting for the
+    attack of their bonus; a save from before had none waiting."""
+    position = data.get("position")
+    heroes = position.get("heroes") if isinstance(position, dict) else None
+    if isinstance(heroes, dict):
+        for h in heroes.values():
+            if isinstance(h, dict):
+                h.setdefault("returns", [])
+    return data

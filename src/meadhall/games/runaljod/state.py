@@ -59,12 +59,19 @@ LETTERS = {"volva": "V", "berserk": "B", "hunter": "H", "warrior": "W"}
 ENEMY_LETTERS = {"clan_warrior": "K", "clan_hunter": "A", "northern_wolf": "U", "jotun": "J"}
 
 
+PLACE_WORDS = {"attack1": "attack", "attack2": "reduced attack", "move1": "first move",
+               "move2": "second move", "interact": "interact", "physical": "physical check",
+               "spiritual": "spiritual check"}
+"""The hero board's action spaces as the terminal names them (a rune on a skill card is
+"on a skill card")."""
+
+
 class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, DescribeMixin,
                     GameState):
     """A Runaljod adventure in progress."""
 
     game = ID
-    STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
+    STATE_VERSION = 3  # migrations from 1 and 2 in the position module (core.migrate)
     _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
@@ -628,7 +635,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         lines.append(" · ".join(extra))
         for h in self.ordered():
             pool = ", ".join(f"{self.rname(r)} {r.side}" for r in h.pool()) or "-"
-            used = ", ".join(f"{self.rname(r)}@{r.place}" for r in h.runes
+            used = ", ".join(f"{self.rname(r)} on {PLACE_WORDS.get(r.place, 'a skill card')}"
+                             for r in h.runes
                              if r.place not in (POOL, "out")) or "-"
             out = [self.rname(r) for r in h.runes if r.place == "out"]
             if out:
