@@ -12,10 +12,12 @@ shows) and turns the scene into arrays, the same way for every game:
   figures as above), with ``links:<board>``, its ``slots × slots`` adjacency;
 * ``vector`` — who observes and who decides, the outcome, every track's marker and occupied
   spaces, every panel's numeric stats, counts of cards, tokens and dice, card titles in hashed
-  buckets, and ``unencoded``: how many drawn things did not fit the layout.
+  buckets, hashed ``extra:`` places for what the probe games never drew (``overflow`` counts
+  them) and ``unencoded``: how many drawn things were lost.
 
-The :class:`Layout` (names, shapes and channel names) is fixed per game and setup from the
-scenes at the start of the game; docs/adapters.md documents it entry by entry.
+The :class:`Layout` (names, shapes, channel names and each feature's bounds) is fixed per game
+and setup from the scenes of a few random probe games, built once and cached on disk
+(:func:`layout_of`); docs/adapters.md documents it entry by entry.
 """
 
 from __future__ import annotations
