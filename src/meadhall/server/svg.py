@@ -984,6 +984,22 @@ def panel_html(p: draw.Panel, hl: Highlights, own: bool = False) -> str:
     return "".join(out)
 
 
+
+def _tracks_cards_dice(scene: draw.Scene, hl: Highlights) -> list[str]:
+    """A scene's tracks, cards and dice, each group in its own box (the page and the sheets
+    draw them alike)."""
+    out = []
+    if scene.tracks:
+        out.append('<div class="tracks">' + "".join(track_svg(t, hl) for t in scene.tracks)
+                   + "</div>")
+    if scene.cards:
+        out.append('<div class="cards table-cards">'
+                   + "".join(card_html(c, hl) for c in scene.cards) + "</div>")
+    if scene.dice:
+        out.append('<div class="dice" aria-label="dice">'
+                   + "".join(die_html(d) for d in scene.dice) + "</div>")
+    return out
+
 def scene_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None = None) -> str:
     """The whole table: boards with legends, tracks, table cards, dice, panels and notes.
 
@@ -1001,15 +1017,7 @@ def scene_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | None
         out.append(f'<figure class="board-fig">{shown}'
                    f'<div class="board-wrap">{board_svg(b, hl)}</div>'
                    f"{legend_html(b.legend, b.tokens)}</figure>")
-    if scene.tracks:
-        out.append('<div class="tracks">' + "".join(track_svg(t, hl) for t in scene.tracks)
-                   + "</div>")
-    if scene.cards:
-        out.append('<div class="cards table-cards">'
-                   + "".join(card_html(c, hl) for c in scene.cards) + "</div>")
-    if scene.dice:
-        out.append('<div class="dice" aria-label="dice">'
-                   + "".join(die_html(d) for d in scene.dice) + "</div>")
+    out += _tracks_cards_dice(scene, hl)
     if scene.panels:
         panels = sorted(scene.panels, key=lambda p: (seat is None or p.seat != seat))
         out.append('<div class="panels">' + "".join(
@@ -1062,15 +1070,7 @@ def sheets_html(scene: draw.Scene, hl: Highlights | None = None, seat: str | Non
         if legend:
             out.append(f'<details class="key" open><summary>Map key: '
                        f"{_e(b.title or b.id)}</summary>{legend}</details>")
-    if scene.tracks:
-        out.append('<div class="tracks">' + "".join(track_svg(t, hl) for t in scene.tracks)
-                   + "</div>")
-    if scene.cards:
-        out.append('<div class="cards table-cards">'
-                   + "".join(card_html(c, hl) for c in scene.cards) + "</div>")
-    if scene.dice:
-        out.append('<div class="dice" aria-label="dice">'
-                   + "".join(die_html(d) for d in scene.dice) + "</div>")
+    out += _tracks_cards_dice(scene, hl)
     if rest:
         out.append('<div class="panels">' + "".join(panel_html(p, hl) for p in rest)
                    + "</div>")
