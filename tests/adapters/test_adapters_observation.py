@@ -203,3 +203,26 @@ def test_what_the_probe_games_never_showed_lands_in_the_hashed_places(
     assert sum(v for n, v in vector.items() if n.startswith("extra:stat:")) == 3
     assert sum(v for n, v in vector.items() if n.startswith("extra:panel:")
                and n.endswith(":shown")) == 1
+
+
+def test_layout_cache_is_written_read_and_a_damaged_file_rebuilt_with_a_warning(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    from meadhall.adapters import observation
+
+    monkeypatch.setenv("MEADHALL_LAYOUT_CACHE", str(tmp_path))
+    table = Table.of("toy", None)
+    observation._layout.cache_clear()
+    try:
+        built = observation.layout_of(table)
+        (path,) = tmp_path.glob("toy-*.json")
+        observation._layout.cache_clear()
+        assert observation.layout_of(table).to_json() == built.to_json()  # read back
+        path.write_text("{not json")
+        observation._layout.cache_clear()
+        with caplog.at_level("WARNING", logger="meadhall.adapters"):
+            again = observation.layout_of(table)
+        assert again.to_json() == built.to_json()
+        assert "unreadable" in caplog.text and "rebuilding" in caplog.text
+    finally:
+        observation._layout.cache_clear()

@@ -25,6 +25,7 @@ from __future__ import annotations
 import dataclasses
 import hashlib
 import json
+import logging
 import math
 import os
 import re
@@ -45,6 +46,8 @@ from meadhall.adapters.vocabulary import Vocabulary, content_hash
 from meadhall.bots.random import RandomBot
 from meadhall.core import draw
 from meadhall.core.protocol import CHANCE, PLAYERS, GameState
+
+log = logging.getLogger("meadhall.adapters")
 
 try:
     import numpy as np
@@ -471,8 +474,9 @@ def _layout(game_id: str, setup_key: str) -> Layout:
     if path is not None and path.is_file():
         try:
             return Layout.from_json(json.loads(path.read_text()))
-        except (OSError, ValueError, KeyError, TypeError):
-            pass  # a damaged or foreign file: rebuild it
+        except (OSError, ValueError, KeyError, TypeError) as e:
+            # A damaged or foreign file costs a rebuild, never the environment.
+            log.warning("observation layout cache %s is unreadable (%s): rebuilding it", path, e)
     layout = Layout.build(table, probe_states(table))
     if path is not None:
         try:
@@ -480,8 +484,9 @@ def _layout(game_id: str, setup_key: str) -> Layout:
             tmp = path.with_suffix(f".{os.getpid()}.tmp")
             tmp.write_text(json.dumps(layout.to_json(), separators=(",", ":")))
             os.replace(tmp, path)
-        except OSError:
-            pass  # a read-only home: the layout is simply rebuilt next time
+        except OSError as e:
+            # A read-only home: the layout is simply rebuilt by the next process.
+            log.warning("observation layout cache %s not written (%s)", path, e)
     return layout
 
 
