@@ -2,13 +2,20 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import httpx
+import pytest
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Browser
 
 
 def free_port() -> int:
@@ -43,3 +50,44 @@ def stop(p: subprocess.Popen[bytes]) -> None:
     except subprocess.TimeoutExpired:
         p.kill()
         p.wait()
+
+
+CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
+"""Debian's Chromium, which the browser tests drive (a Playwright browser download fails)."""
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+        "--disable-component-update", "--disable-sync"]
+
+
+def require_chromium() -> None:
+    """Skip the calling browser module loudly where Chromium is missing, or fail it where
+    ``MEADHALL_REQUIRE_BROWSER`` is set (CI must run the browser tests)."""
+    if Path(CHROMIUM).exists():
+        return
+    why = (f"BROWSER TESTS NOT RUN: {CHROMIUM} is missing (apt-get install chromium; "
+           ".ci/run installs it)")
+    if os.environ.get("MEADHALL_REQUIRE_BROWSER"):
+        raise RuntimeError(why)
+    pytest.skip(why, allow_module_level=True)
+
+
+def served(tmp_path_factory: pytest.TempPathFactory, name: str) -> Iterator[str]:
+    """A module's server: ``meadhall serve`` over a fresh database, stopped afterwards."""
+    db = tmp_path_factory.mktemp(name) / "tables.sqlite3"
+    port = free_port()
+    p = start(db, port)
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        stop(p)
+
+
+def launched() -> Iterator[Browser]:
+    """A module's headless Chromium, closed afterwards."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            yield b
+        finally:
+            b.close()

@@ -21,18 +21,11 @@ import pytest
 from meadhall import games
 from meadhall.core.protocol import Game
 
-from .serverproc import free_port, start, stop
+from .serverproc import CHROMIUM, launched, require_chromium, served
 
-CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    _why = (f"BROWSER TESTS NOT RUN: {CHROMIUM} is missing (apt-get install chromium; "
-            ".ci/run installs it)")
-    if os.environ.get("MEADHALL_REQUIRE_BROWSER"):
-        # CI sets it: there a missing browser is a failure, never a quiet skip.
-        raise RuntimeError(_why)
-    pytest.skip(_why, allow_module_level=True)
+require_chromium()
 
-from playwright.sync_api import Browser, expect, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, expect  # noqa: E402
 
 from .browserplay import (  # noqa: E402
     LINES,
@@ -46,29 +39,15 @@ from .browserplay import (  # noqa: E402
     version,
 )
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
-
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("browser") / "tables.sqlite3"
-    port = free_port()
-    p = start(db, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(p)
+    yield from served(tmp_path_factory, "browser")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launched()
 
 
 @pytest.fixture(scope="module")

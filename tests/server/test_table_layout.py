@@ -15,9 +15,7 @@ One server and one browser serve the whole module; the decisions are bounded.
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,22 +23,14 @@ import pytest
 from meadhall import games
 from textcheck import id_leaks
 
-from .serverproc import free_port, start, stop
+from .serverproc import launched, require_chromium, served
 
-CHROMIUM = os.environ.get("MEADHALL_CHROMIUM", "/usr/bin/chromium")
-if not Path(CHROMIUM).exists():
-    _why = (f"BROWSER TESTS NOT RUN: {CHROMIUM} is missing (apt-get install chromium; "
-            ".ci/run installs it)")
-    if os.environ.get("MEADHALL_REQUIRE_BROWSER"):
-        raise RuntimeError(_why)
-    pytest.skip(_why, allow_module_level=True)
+require_chromium()
 
-from playwright.sync_api import Browser, Page, sync_playwright  # noqa: E402
+from playwright.sync_api import Browser, Page  # noqa: E402
 
 from .browserplay import LINES, actions, result, settled, start_from_lobby  # noqa: E402
 
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
-        "--disable-component-update", "--disable-sync"]
 DECISIONS = 12
 GAMES = ["niflheim", "battleforge", "midhalla", "runaljod"]
 SIZES: dict[str, dict[str, Any]] = {
@@ -124,23 +114,12 @@ MEASURE = """() => {
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    db = tmp_path_factory.mktemp("layout") / "tables.sqlite3"
-    port = free_port()
-    p = start(db, port)
-    try:
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        stop(p)
+    yield from served(tmp_path_factory, "layout")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Browser]:
-    with sync_playwright() as pw:
-        b = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    yield from launched()
 
 
 def check(page: Page, phone: bool, step: int, ids: dict[str, str],
