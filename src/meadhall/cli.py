@@ -373,8 +373,8 @@ def sim_cmd(
                                            "unfinished")] = 5000,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(
-        "--ray-address", "--address", help="Ray cluster address, HOST:PORT of `ray start "
-        "--head` (default: a local Ray)")] = None,
+        "--ray-address", "--address",
+        help="Ray cluster address, HEAD:6379 (default: a local Ray)")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr (a bar "
                                         "on a terminal, else a line every 10 s)")] = False,
 ) -> None:
@@ -445,8 +445,7 @@ def tune_cmd(
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
     ray_address: Annotated[str | None, typer.Option(
-        "--ray-address", "--address", help="Ray cluster address, HOST:PORT of `ray start "
-        "--head`")] = None,
+        "--ray-address", "--address", help="Ray cluster address, HEAD:6379")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr (a bar "
                                         "on a terminal, else a line every 10 s)")] = False,
 ) -> None:
