@@ -151,7 +151,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
     game = GAME_ID
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
-    _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", *FAST_COPY,
+    _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", "_view_ask", *FAST_COPY,
                          *REPLACED})
 
     def __init__(self, content: BattleForgeContent, setup: dict[str, Any], seed: int,
@@ -161,6 +161,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.dice = make_dice(content)
         self._names: dict[tuple[str, int], str] = {}  # minion names (see minion_name)
         self._made: tuple[dict[str, Any], Decision] | None = None  # see _decision
+        self._view_ask: Any = None  # the decision as the view shows it (see _asked)
         sc = content.scenarios[setup["scenario"]]
         self.scenario_poi: str = sc.poi_kind
         self.order: list[str] = list(setup["heroes"])
@@ -302,6 +303,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         answered afresh (tests compare the two)."""
         self._names = {}
         self._made = None
+        self._view_ask = None
         _RELOCATE.clear()
 
     # ------------------------------------------------------------------ lookups
