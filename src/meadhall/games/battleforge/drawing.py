@@ -253,6 +253,21 @@ def _health_spaces() -> list[draw.Space]:
     return [draw.Space(str(i)) for i in range(16)]
 
 
+def _champion_stats(c: Mapping[str, Any], human: bool) -> list[draw.Stat]:
+    a = c["attributes"]
+    stats = [draw.Stat("Area", c["area"]), draw.Stat("Health", f"{c['health']}/{MAX_HEALTH}"),
+             draw.Stat("Fury", f"{c['fury']}" + (f" (next Upgrade at {c['next_upgrade']})"
+                                                if c.get("next_upgrade") else "")),
+             draw.Stat("Form", "Berserker" if not human else "Human"),
+             draw.Stat("Attributes", f"green dice {a['green']}, red dice {a['red']}, "
+                                     f"movement {a['movement']}"),
+             draw.Stat("Offerings", ", ".join(c["offerings"]) or "none"),
+             draw.Stat("Cubes in supply", c["supply"])]
+    if c["stunned"]:
+        stats.append(draw.Stat("Stunned", f"{plural(len(c['stunned_cubes']), 'cube')} set aside"))
+    return stats
+
+
 def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     """A champion's board: rondel with cubes and Boons, Health, Fury, Attributes, Forms."""
     boons = c["boons"]
@@ -286,16 +301,10 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     stunned = [draw.Token(f"{cid}-centre-{k}", f"{CUBE_WORDS[x][0]} set aside (Stunned)",
                           x, "marker") for k, x in enumerate(c["stunned_cubes"])]
     a = c["attributes"]
-    stats = [draw.Stat("Area", c["area"]), draw.Stat("Health", f"{c['health']}/{MAX_HEALTH}"),
-             draw.Stat("Fury", f"{c['fury']}" + (f" (next Upgrade at {c['next_upgrade']})"
-                                                if c.get("next_upgrade") else "")),
-             draw.Stat("Form", "Berserker" if not human else "Human"),
-             draw.Stat("Attributes", f"green dice {a['green']}, red dice {a['red']}, "
-                                     f"movement {a['movement']}"),
-             draw.Stat("Offerings", ", ".join(c["offerings"]) or "none"),
-             draw.Stat("Cubes in supply", c["supply"])]
-    if c["stunned"]:
-        stats.append(draw.Stat("Stunned", f"{plural(len(c['stunned_cubes']), 'cube')} set aside"))
+    key = (c["area"], c["health"], c["fury"], c.get("next_upgrade"), human, a["green"], a["red"],
+           a["movement"], tuple(c["offerings"]), c["supply"], c["stunned"],
+           len(c["stunned_cubes"]))
+    stats = list(_kept("champion stats", key, lambda: _champion_stats(c, human)))
     return draw.Panel(f"champion-{cid}", f"{c['name']} ({c['colour']})", c.get("seat", cid),
                       stats, [rondel, health, fury], cards, stunned)
 
@@ -351,7 +360,8 @@ def _minion_cards(view: Mapping[str, Any]) -> list[draw.Card]:
 def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
     """The three Minion cards on the Confrontation board, with the side that is up."""
     mc = view["minion_cards"]
-    cards = list(_kept("minion cards", tuple((k, tuple(card.items())) for k, card in mc.items()),
+    cards = list(_kept("minion cards", (tuple(mc), *(tuple(card.values())
+                                                     for card in mc.values())),
                        lambda: _minion_cards(view)))
     ev = view["events_deck"]
     cards.append(_kept("event deck", ev["size"], lambda: draw.Card(

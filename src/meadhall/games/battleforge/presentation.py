@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from meadhall.core.protocol import Target
+from meadhall.core.protocol import Action, Target
 from meadhall.core.words import plural
 
 from .basics import MAX_HEALTH, TRANSFORM_FURY
@@ -526,11 +526,11 @@ class Presentation:
         outcome = self.outcome()
         asked = None if outcome.over else self._asked()
         pos["decision"] = asked and {**asked[0], "options": list(asked[1]),
-                                     "actions": jcopy(asked[2])}
+                                     "actions": [a.to_json() for a in asked[2]]}
         pos["outcome"] = outcome.to_json()
         return pos
 
-    def _asked(self) -> tuple[dict[str, Any], tuple[str, ...], list[Any]] | None:
+    def _asked(self) -> tuple[dict[str, Any], tuple[str, ...], tuple[Action, ...]] | None:
         """The current decision as the view shows it (seat, prompt, section; the options; the
         described actions), kept with the question: questions are replaced, never changed,
         and nothing else changes while one waits for its answer."""
@@ -541,7 +541,7 @@ class Presentation:
         d = self.decision()
         made = d and ({"seat": d.seat, "prompt": d.prompt, "section": d.section},
                       tuple(a.text for a in self.legal_actions()),
-                      [a.to_json() for a in self.described_actions()])
+                      tuple(self.described_actions()))
         self._view_ask = (key, made)
         return made
 

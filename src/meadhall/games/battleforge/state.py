@@ -151,7 +151,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
     game = GAME_ID
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
-    _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", "_view_ask", *FAST_COPY,
+    _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", "_view_ask", "_cards", *FAST_COPY,
                          *REPLACED})
 
     def __init__(self, content: BattleForgeContent, setup: dict[str, Any], seed: int,
@@ -163,6 +163,9 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self._made: tuple[dict[str, Any], Decision] | None = None  # see _decision
         self._view_ask: Any = None  # the decision as the view shows it (see _asked)
         sc = content.scenarios[setup["scenario"]]
+        # The scenario's Minion card of each type (content and scenario never change).
+        self._cards: dict[int, MinionCardData] = {k: content.minion_cards[sc.minions[k]]
+                                                  for k in (1, 2, 3)}
         self.scenario_poi: str = sc.poi_kind
         self.order: list[str] = list(setup["heroes"])
         self.first = 0
@@ -311,11 +314,10 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         return self.champs[cid].name if cid in self.champs else cid
 
     def minion_card(self, k: int) -> MinionCardData:
-        sc = self.content.scenarios[self.setup["scenario"]]
-        return self.content.minion_cards[sc.minions[k]]
+        return self._cards[k]
 
     def minion_side(self, k: int) -> MinionSide:
-        card = self.minion_card(k)
+        card = self._cards[k]
         return card.overheated if self.overheated[str(k)] else card.standard
 
     def minion_name(self, mid: str) -> str:
