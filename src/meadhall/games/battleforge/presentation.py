@@ -479,8 +479,8 @@ class Presentation:
             hf, bz = pr.forms[cid], pr.berserkers[c.berserker]
             j["human_form"] = {**hf, "upgrades": dict(hf["upgrades"])}
             j["berserker_form"] = {**bz, "upgrades": dict(bz["upgrades"])}
-            j["next_upgrade"] = min((k for k in self.upgrade_track(cid) if k > c.fury),
-                                    default=None)
+            ups = pr.human_ups[cid] if c.form == "human" else pr.berserker_ups[c.berserker]
+            j["next_upgrade"] = next((k for k in ups if k > c.fury), None)
             champs[cid] = j
         rot = th["rot"]
         faces = pr.faces
@@ -680,6 +680,11 @@ class _Printed:
                                  "text": bz.skill.text,
                                  "upgrades": {str(k): v for k, v in bz.upgrades.items()}}
                            for bid, bz in content.berserker_forms.items()}
+        # The Fury of each Upgrade in order, as upgrade_track gives them per form.
+        self.human_ups = {cid: tuple(sorted(hf.upgrades))
+                          for cid, hf in content.human_forms.items()}
+        self.berserker_ups = {bid: tuple(sorted(k for k in bz.upgrades if k > TRANSFORM_FURY))
+                              for bid, bz in content.berserker_forms.items()}
         sc = content.scenarios[scenario]
         self.minion_cards: dict[tuple[int, bool], dict[str, Any]] = {}
         for k in (1, 2, 3):
