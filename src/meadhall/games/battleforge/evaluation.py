@@ -236,6 +236,8 @@ class Pricer:
         self.counter = float(s.content.god.counter)
         self.memo: dict[tuple[Any, ...], float] = {}
         self.minion_memo: dict[tuple[Any, ...], float] = {}
+        self.work = work_of(self.left, self.k)
+        """The work still to do on Thor (:func:`work_of`)."""
 
     def face_value(self, face: str, w: int, r: int, g: int, hp_price: float
                    ) -> float:
@@ -530,8 +532,7 @@ def reach_from(s: BattleForgeState, area: str, long_reach: bool) -> Reach:
 NEXT_ROUNDS: dict[tuple[Any, ...], tuple[Any, dict[Rondel, float]]] = {}
 """:meth:`Planner.next_round` by everything it reads but the rondel (the content kept alive
 with its results, so that its id stays its own)."""
-PLANS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...],
-                                                   dict[tuple[Any, ...], float]]]] = {}
+PLANS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], dict[Any, Any]]]] = {}
 """Plans already made per content and map (kept alive here, so their ids stay theirs), by
 everything a plan reads (Thor, the minions and the round first, then the champion's board and
 turn): a search evaluates the same champion in the same position many times."""
@@ -539,7 +540,7 @@ PLANS_MAX = 50_000
 
 
 def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, float, float]]
-              ) -> dict[tuple[Any, ...], float]:
+              ) -> dict[Any, Any]:
     """The plans already made (:data:`PLANS`) in positions that share with ``s`` everything a
     plan reads but the champion's own board and turn: Thor, the minions, the last round."""
     book = PLANS.get((id(s.content), id(s.board)))
@@ -554,13 +555,15 @@ def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, f
     if plans is None:
         if len(books) >= PLANS_MAX // 8:
             books.clear()
-        plans = books[common] = {}
+        # The plans, and under the key None what can be attacked from each Area
+        # (reach_from reads only Thor, the minions and the map, all in the key).
+        plans = books[common] = {None: {}}
     return plans
 
 
 def turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
               kills: dict[str, tuple[int, float, float]], actions: int,
-              plans: dict[tuple[Any, ...], float] | None = None) -> float:
+              plans: dict[Any, Any] | None = None) -> float:
     """The worth champion ``cid`` can expect from ``actions`` Actions from the current
     position this turn (and their piles' worth next round); ``plans`` is the position's
     :func:`plan_book` when the caller has it already."""
@@ -579,7 +582,8 @@ def turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, f
         return found
     if len(plans) >= PLANS_MAX:
         plans.clear()
-    found = plans[key] = _turn_plan(s, cid, pricer, prices, kills, actions)
+        plans[None] = {}
+    found = plans[key] = _turn_plan(s, cid, pricer, prices, kills, actions, plans[None])
     return found
 
 
@@ -590,7 +594,8 @@ def last_round(s: BattleForgeState) -> bool:
 
 
 def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
-               kills: dict[str, tuple[int, float, float]], actions: int) -> float:
+               kills: dict[str, tuple[int, float, float]], actions: int,
+               reaches: dict[tuple[str, bool], Reach]) -> float:
     c = s.champs[cid]
     p = Planner(s, cid, pricer, prices[cid], kills, 0.0 if last_round(s) else NEXT / NOW)
     cnt = tuple(len(sp) for sp in c.rondel)
@@ -603,7 +608,13 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
     if s.thor["activated"]:
         targets.update(s.board.adjacent(s.thor_area))
     targets.discard(s.thor_area)
-    positions: dict[str, Reach] = {c.area: reach_from(s, c.area, long_reach)}
+    def reach(a: str) -> Reach:
+        found = reaches.get((a, long_reach))
+        if found is None:
+            found = reaches[(a, long_reach)] = reach_from(s, a, long_reach)
+        return found
+
+    positions: dict[str, Reach] = {c.area: reach(c.area)}
     moves: dict[str, int] = {}
     free = [c.area]
     dist = s.board.walking(c.area, s.thor_area)
@@ -613,7 +624,7 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
         d = dist.get(a)
         if d is None or a == c.area or d + leave > MOVE_REACH:
             continue
-        pos = reach_from(s, a, long_reach)
+        pos = reach(a)
         if not any(pos):
             continue
         positions[a] = pos
@@ -793,7 +804,7 @@ def poi_left(s: BattleForgeState) -> int:
     """Points of Interest still protecting the party: Heat and Sacred Flame tokens (The Last
     Flame) or Unlit Furnaces (Forge of Doom)."""
     if s.scenario_poi == "flame":
-        return sum(1 for a in s.tokens if s.is_heat(a))
+        return sum(1 for k in s.tokens.values() if k == "heat" or k == "flame")
     return sum(1 for n in s.furnaces.values() if n == 0)
 
 
@@ -818,6 +829,15 @@ def thor_distance(board: Any, area: str, thor: str) -> float:
     return found[1]
 
 
+def forget() -> None:
+    """Drop everything the evaluation remembers across positions (plans, prices, dice
+    outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
+    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES):
+        memo.clear()
+    for f in (outcomes, thor_work, best_roll, _gains, _removed):
+        f.cache_clear()
+
+
 def evaluate(s: BattleForgeState) -> float:
     """The party's prospects, 0 (lost) to 1 (won); reads the whole (determinized) state."""
     o = s.outcome()
@@ -833,7 +853,7 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     pricer = pricer_of(s)
     out = {} if parts is None else parts
     w0 = thor_work(tuple([s.face_health()] * 6), 0)
-    work = work_of(pricer.left, pricer.k)
+    work = pricer.work
     counter_risk: dict[str, float] = {}
     pending = attack_in_progress(s, pricer)
     if pending is not None:
