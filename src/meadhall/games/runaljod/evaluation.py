@@ -101,20 +101,24 @@ def _compute_goal_field(st: RunaljodState, finals: list[Enemy], ranged: bool
 
 
 def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
-    """Squares a movement in progress can still end on."""
+    """Squares a movement in progress can still end on (the hero's steps and stopping test
+    are those of the movement's own options, :meth:`hero_steps_fn` and :meth:`hero_end_test`,
+    gathered once for the whole search)."""
     assert h.at is not None
+    steps = st.hero_steps_fn(h, keywords)
+    can_end = st.hero_end_test(h)
     seen = {h.at: points}
     frontier = [h.at]
-    out = {h.at} if st.hero_can_end(h, h.at) else set()
+    out = {h.at} if can_end(h.at) else set()
     while frontier:
         s = frontier.pop()
-        for n in grid.neighbours(s, diagonal=True):
-            c = st.hero_step_cost(h, s, n, keywords)
-            if c is None or c > seen[s] or seen.get(n, -1) >= seen[s] - c:
+        left = seen[s]
+        for n, c in steps(s):
+            if c > left or seen.get(n, -1) >= left - c:
                 continue
-            seen[n] = seen[s] - c
+            seen[n] = left - c
             frontier.append(n)
-            if st.hero_can_end(h, n):
+            if can_end(n):
                 out.add(n)
     return out
 
