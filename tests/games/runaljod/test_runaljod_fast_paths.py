@@ -4,13 +4,16 @@ compared with a from-scratch reference over positions of random games."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
+
+import runaljod_drawing_reference as reference
 
 from meadhall.bots.random import RandomBot
 from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.games.runaljod import GAME, evaluation
 from meadhall.games.runaljod.model import Hero
-from meadhall.games.runaljod.state import RunaljodState
+from meadhall.games.runaljod.state import ENEMY_LETTERS, LETTERS, RunaljodState
 
 KEYWORDS: tuple[tuple[str, ...], ...] = ((), ("quick",), ("jump",))
 
@@ -60,4 +63,71 @@ def test_reachable_squares_are_those_of_the_step_rules() -> None:
                     assert evaluation._reachable(st, h, points, kw) == \
                         reference_reachable(st, h, points, kw)
                     checked += 1
+    assert checked > 500
+
+
+def test_the_drawn_scene_is_the_one_built_from_scratch() -> None:
+    checked = 0
+    for setup in (None, {"scenario": "adventure-level2"},
+                  {"heroes": ["volva", "berserk", "hunter", "warrior"]}):
+        for seed in range(2):
+            st = GAME.new_game(setup, seed)
+            bot = RandomBot(seed)
+            for step in range(400):
+                for seat in [*st.seats(), None] if step % 3 == 0 else []:
+                    view = st.view(seat)
+                    fast = GAME.draw(view).to_json()
+                    assert fast == reference.draw_scene(GAME.content, GAME.title, view).to_json()
+                    assert GAME.draw(view).to_json() == fast  # drawn again from the pieces
+                    checked += 1
+                if st.decision() is None:
+                    break
+                st.apply(bot.choose(st))
+    assert checked > 500
+
+
+def reference_board_rows(st: RunaljodState) -> list[str]:
+    """The board as text, every square looked up (as before issue 22)."""
+    t = st.terrain
+    if not t:
+        return []
+    x0 = min(x for x, _ in t)
+    x1 = max(x for x, _ in t)
+    h = max(y for _, y in t) + 1
+    marks: dict[Sq, str] = {}
+    for s in st.search_tokens:
+        marks[s] = "?"
+    for s in st.bonfires:
+        marks[s] = "^"
+    for e in st.enemies:
+        for q in e.squares:
+            marks[q] = ENEMY_LETTERS.get(e.kind, "E")
+    for hero in st.heroes.values():
+        if hero.at is not None:
+            letter = LETTERS.get(hero.id, "?")
+            marks[hero.at] = letter.lower() if hero.fallen else letter
+    return ["".join(marks.get((x, y), t.get((x, y), " ")) for x in range(x0, x1 + 1))
+            for y in range(h)]
+
+
+def reference_hero_view(st: RunaljodState, h: Hero) -> dict[str, Any]:
+    """A hero's view with every derived value computed again (as before issue 22)."""
+    out = st._hero_json(h)
+    hd = st.content.heroes[h.id]
+    bonus = st.move_bonus(h)
+    out["life"] = st.hero_life(h)
+    out["defence"] = st.hero_defence(h)
+    out["move"] = {s: hd.move[i] + bonus for i, s in enumerate(("move1", "move2"))}
+    out["checks"] = {k: st.check_dice(h, k) for k in ("physical", "spiritual")}
+    out["coloured_available"] = st.coloured_available(h)
+    return out
+
+
+def test_the_view_is_the_one_built_from_scratch() -> None:
+    checked = 0
+    for st in positions():
+        assert st.board_rows() == reference_board_rows(st)
+        for h in st.heroes.values():
+            assert st._hero_view(h) == reference_hero_view(st, h)
+        checked += 1
     assert checked > 500

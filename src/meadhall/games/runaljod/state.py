@@ -72,7 +72,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     game = ID
     STATE_VERSION = 3  # migrations from 1 and 2 in the position module (core.migrate)
-    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p"})
+    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p",
+                         "_vcache"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -484,12 +485,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     # ------------------------------------------------------------ views
     def board_rows(self) -> list[str]:
-        t = self.terrain
-        if not t:
+        x0, x1, base = self.board.rows()
+        if not base:
             return []
-        x0 = min(x for x, _ in t)
-        x1 = max(x for x, _ in t)
-        h = max(y for _, y in t) + 1
         marks: dict[Sq, str] = {}
         for s in self.search_tokens:
             marks[s] = "?"
@@ -502,8 +500,18 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             if hero.at is not None:
                 letter = LETTERS.get(hero.id, "?")
                 marks[hero.at] = letter.lower() if hero.fallen else letter
-        return ["".join(marks.get((x, y), t.get((x, y), " ")) for x in range(x0, x1 + 1))
-                for y in range(h)]
+        # the terrain rows are the board's own (built once); only rows with a mark are redrawn
+        rows = list(base)
+        by_row: dict[int, list[tuple[int, str]]] = {}
+        for (x, y), ch in marks.items():
+            if x0 <= x <= x1 and 0 <= y < len(rows):
+                by_row.setdefault(y, []).append((x - x0, ch))
+        for y, put in by_row.items():
+            row = list(rows[y])
+            for i, ch in put:
+                row[i] = ch
+            rows[y] = "".join(row)
+        return rows
 
     def _hero_json(self, h: Hero) -> dict[str, Any]:
         return {"at": grid.name(h.at) if h.at else None, "damage": h.damage,
@@ -521,13 +529,27 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         """A hero as the table shows it: the board's tokens and cards, and the values the
         rules derive from them (life with items, defence icons, movement spaces)."""
         out = self._hero_json(h)
-        hd = self.content.heroes[h.id]
-        bonus = self.move_bonus(h)
-        out["life"] = self.hero_life(h)
-        out["defence"] = self.hero_defence(h)
-        out["move"] = {s: hd.move[i] + bonus for i, s in enumerate(("move1", "move2"))}
-        out["checks"] = {k: self.check_dice(h, k) for k in ("physical", "spiritual")}
-        out["coloured_available"] = self.coloured_available(h)
+        # the derived values depend only on the hero, its equipment, skills and whether its
+        # coloured life spaces are covered: computed once for each of those (shared by clones)
+        cache = self.__dict__.get("_vcache")
+        if cache is None or cache[0] is not self.content:
+            cache = self.__dict__["_vcache"] = (self.content, {})
+        coloured = self.coloured_available(h)
+        key = (h.id, coloured, tuple(h.equipment), *h.skills)
+        hit = cache[1].get(key)
+        if hit is None:
+            hd = self.content.heroes[h.id]
+            bonus = self.move_bonus(h)
+            hit = (self.hero_life(h), self.hero_defence(h), hd.move[0] + bonus,
+                   hd.move[1] + bonus, tuple(self.check_dice(h, "physical")),
+                   tuple(self.check_dice(h, "spiritual")))
+            if len(cache[1]) > 4096:
+                cache[1].clear()
+            cache[1][key] = hit
+        out["life"], out["defence"] = hit[0], hit[1]
+        out["move"] = {"move1": hit[2], "move2": hit[3]}
+        out["checks"] = {"physical": list(hit[4]), "spiritual": list(hit[5])}
+        out["coloured_available"] = coloured
         return out
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
