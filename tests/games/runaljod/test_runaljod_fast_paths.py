@@ -7,10 +7,12 @@ from collections.abc import Iterator
 from typing import Any
 
 import runaljod_drawing_reference as reference
+import runaljod_evaluation_reference as reference_evaluation
 
 from meadhall.bots.random import RandomBot
 from meadhall.core import grid
 from meadhall.core.grid import Sq
+from meadhall.core.protocol import GameState
 from meadhall.games.runaljod import GAME, evaluation
 from meadhall.games.runaljod.model import Hero
 from meadhall.games.runaljod.state import ENEMY_LETTERS, LETTERS, RunaljodState
@@ -131,3 +133,58 @@ def test_the_view_is_the_one_built_from_scratch() -> None:
             assert st._hero_view(h) == reference_hero_view(st, h)
         checked += 1
     assert checked > 500
+
+
+def test_the_evaluation_is_the_one_computed_from_scratch() -> None:
+    checked = 0
+    for st in positions(seeds=6, steps=400):
+        assert GAME.evaluate(st) == reference_evaluation.evaluate(st)
+        finals = [e for e in st.enemies if st.enemy_data(e).final]
+        for ranged in (False, True):
+            assert evaluation._compute_goal_field(st, finals, ranged) == \
+                reference_evaluation._compute_goal_field(st, finals, ranged)
+        checked += 1
+    assert checked > 1000
+
+
+def shared_parts(a: Any, b: Any, path: str = "state") -> Iterator[str]:
+    """Where ``b`` holds the same mutable object as ``a`` (a copy that is not independent)."""
+    if a.__class__ in (int, float, str, bool, type(None), frozenset) or \
+            getattr(a, "__shared__", False):
+        return
+    if isinstance(a, tuple):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            yield from shared_parts(x, y, f"{path}[{i}]")
+        return
+    if a is b:
+        yield path
+        return
+    if isinstance(a, list):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            yield from shared_parts(x, y, f"{path}[{i}]")
+    elif isinstance(a, dict):
+        for k in a:
+            yield from shared_parts(a[k], b[k], f"{path}[{k!r}]")
+    else:
+        names = list(getattr(a, "__dict__", {})) or [
+            n for c in type(a).__mro__ for n in getattr(c, "__slots__", ())]
+        for n in names:
+            yield from shared_parts(getattr(a, n), getattr(b, n), f"{path}.{n}")
+
+
+def test_a_clone_is_an_equal_and_independent_copy() -> None:
+    checked = 0
+    for i, st in enumerate(positions()):
+        if i % 3:
+            continue
+        copy = st.clone()
+        assert copy.to_json() == st.to_json()
+        kernel = GameState.clone(st)  # the generic copy the state's own replaces
+        assert copy.__dict__.keys() == kernel.__dict__.keys()
+        assert copy.__dict__.get("_legal_memo") is kernel.__dict__.get("_legal_memo")
+        skip = st._shared | {"_checkpoint"}
+        for k, v in st.__dict__.items():
+            if k not in skip and k != "_legal_memo":
+                assert not list(shared_parts(v, copy.__dict__[k], k))
+        checked += 1
+    assert checked > 200

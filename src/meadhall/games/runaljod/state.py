@@ -8,12 +8,14 @@ chapters (heroes_turn, attack, gods, enemies_turn, board).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Self
 
 from meadhall.core import grid, words
-from meadhall.core.chance import ChanceMode
+from meadhall.core.chance import Chance, ChanceMode
 from meadhall.core.deck import Deck
 from meadhall.core.errors import IllegalAction
+from meadhall.core.fastcopy import fastcopy
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.core.rng import Rng
@@ -66,6 +68,45 @@ PLACE_WORDS = {"attack1": "attack", "attack2": "reduced attack", "move1": "first
 "on a skill card")."""
 
 
+def _strings(v: list[Any]) -> list[Any]:
+    """A list of strings, numbers or squares (tuples of ints): a shallow copy."""
+    return v[:]
+
+
+def _pairs(v: list[list[Any]]) -> list[list[Any]]:
+    """A list of lists of strings and numbers."""
+    return [x[:] for x in v]
+
+
+def _heroes(v: dict[str, Hero]) -> dict[str, Hero]:
+    return {k: h.clone() for k, h in v.items()}
+
+
+def _enemies(v: list[Enemy]) -> list[Enemy]:
+    return [Enemy(e.uid, e.kind, e.at, e.damage, e.conditions[:], e.activated, e.holding,
+                  e.captor, e.also) for e in v]
+
+
+def _decks(v: dict[str, Deck]) -> dict[str, Deck]:
+    return {k: Deck.__fastcopy__(d) for k, d in v.items()}
+
+
+_COPIERS: dict[str, Callable[[Any], Any]] = {
+    "log": _strings, "tiles": _strings, "search_tokens": _strings, "bonfires": _strings,
+    "cards_played": _strings, "active_event": _strings, "prep_done": _strings,
+    "ai_pos": _strings, "ai_flags": _strings, "final_defeated": _strings,
+    "starts": _strings, "altar": _pairs, "cond_queue": _pairs, "rethrow": _pairs,
+    "setup_queue": _pairs, "ai_cards": _pairs, "place_queue": _pairs,
+    "heroes": _heroes, "enemies": _enemies, "special_decks": _decks,
+    "exploration": Deck.__fastcopy__, "event_deck": Deck.__fastcopy__,
+    "search_deck": Deck.__fastcopy__, "equipment_deck": Deck.__fastcopy__,
+    "ai_deck": Deck.__fastcopy__, "chance": Chance.clone}
+"""How :meth:`RunaljodState.clone` copies each field (by what the rules keep in it: the
+position module refuses anything else on load). The kernel's :func:`fastcopy` copies the rest
+(the open question ``ask``, whose shape varies)."""
+_PLAIN = frozenset({int, float, str, bool, type(None)})
+
+
 class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, DescribeMixin,
                     GameState):
     """A Runaljod adventure in progress."""
@@ -73,7 +114,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     game = ID
     STATE_VERSION = 3  # migrations from 1 and 2 in the position module (core.migrate)
     _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p",
-                         "_vcache"})
+                         "_vcache", "_ecache"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -123,6 +164,26 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self.two_player_used = False
         self.place_queue: list[list[str]] = []
         """Released miniatures the players may place elsewhere (Hold): [kind, who, near]."""
+
+    # ------------------------------------------------------------ copies
+    def clone(self) -> Self:
+        """:meth:`GameState.clone`, with the fields this state is made of copied by what they
+        hold (searching bots copy a position once per candidate action): strings, numbers
+        and squares shared, lists and decks copied, heroes and enemies by their own copy;
+        any other attribute as the kernel copies it."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        shared = self._shared
+        copiers = _COPIERS
+        for k, v in self.__dict__.items():
+            if v.__class__ in _PLAIN or k in shared or k == "_checkpoint":
+                d[k] = v
+            elif k == "_legal_memo":
+                continue
+            else:
+                f = copiers.get(k)
+                d[k] = f(v) if f is not None else fastcopy(v)
+        return new
 
     # ------------------------------------------------------------ helpers
     def sqname(self, s: Sq) -> str:
