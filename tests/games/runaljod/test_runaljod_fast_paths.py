@@ -9,10 +9,12 @@ from typing import Any
 import runaljod_drawing_reference as reference
 import runaljod_evaluation_reference as reference_evaluation
 
+from meadhall.bots.base import search_copy
 from meadhall.bots.random import RandomBot
 from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import GameState
+from meadhall.core.rng import Rng
 from meadhall.games.runaljod import GAME, evaluation
 from meadhall.games.runaljod.model import Hero
 from meadhall.games.runaljod.state import ENEMY_LETTERS, LETTERS, RunaljodState
@@ -188,3 +190,43 @@ def test_a_clone_is_an_equal_and_independent_copy() -> None:
                 assert not list(shared_parts(v, copy.__dict__[k], k))
         checked += 1
     assert checked > 200
+
+
+def test_look_ahead_copies_keep_the_legal_actions_they_have() -> None:
+    """A determinized copy and the clones of a search copy remember the legal actions of the
+    position they copy (applying one is not checked again): they are the copies' own."""
+    checked = 0
+    rng = Rng(5)
+    for i, st in enumerate(positions()):
+        if i % 4:
+            continue
+        st.legal_actions()
+        look = search_copy(st, rng)
+        assert look._legal_memo == set(look._legal()) == set(st._legal())
+        assert look.clone()._legal_memo == look._legal_memo
+        assert "_legal_memo" not in st.clone().__dict__ or st.clone()._legal_memo is None
+        checked += 1
+    assert checked > 100
+
+
+def test_the_enemies_remembered_choices_are_those_computed_afresh() -> None:
+    checked = 0
+    for setup in (None, {"heroes": ["volva", "berserk", "hunter", "warrior"]}):
+        for seed in range(3):
+            st = GAME.new_game(setup, seed)
+            bot = RandomBot(seed)
+            for step in range(600):
+                if st.decision() is None:
+                    break
+                if st.phase == "enemies" or step % 4 == 0:
+                    for e in st.enemies:
+                        for targets in [[h.id] for h in st.standing_heroes()] + [[]]:
+                            first = st.move_choices(e, targets)
+                            assert st.move_choices(e, targets) == first == \
+                                st._move_choices(e, targets)
+                            first_sight = st.sight_options(e, targets)
+                            assert st.sight_options(e, targets) == first_sight == \
+                                st._sight_options(e, targets)
+                            checked += 1
+                st.apply(bot.choose(st))
+    assert checked > 300

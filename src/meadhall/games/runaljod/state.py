@@ -114,7 +114,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     game = ID
     STATE_VERSION = 3  # migrations from 1 and 2 in the position module (core.migrate)
     _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p",
-                         "_vcache", "_ecache"})
+                         "_vcache", "_ecache",
+                         "_aicache"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -179,11 +180,24 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             if v.__class__ in _PLAIN or k in shared or k == "_checkpoint":
                 d[k] = v
             elif k == "_legal_memo":
-                continue
+                # a look-ahead copy of an unchanged position has the same legal actions: the
+                # search's own copies keep the list (nobody edits them by hand)
+                if self._scratch:
+                    d[k] = v
             else:
                 f = copiers.get(k)
                 d[k] = f(v) if f is not None else fastcopy(v)
         return new
+
+    def determinize(self, rng: Rng) -> Self:
+        """:meth:`GameState.determinize`; the copy keeps the remembered legal actions: they
+        never depend on what is resampled (the order of unseen cards), which the players
+        cannot see."""
+        c = super().determinize(rng)
+        memo = self.__dict__.get("_legal_memo")
+        if memo is not None:
+            c._legal_memo = memo
+        return c
 
     # ------------------------------------------------------------ helpers
     def sqname(self, s: Sq) -> str:
