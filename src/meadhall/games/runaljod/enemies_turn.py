@@ -25,6 +25,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
 from .content import AiAction, Effect
+from .memo import content_cache
 from .model import (
     S_CLARIFY,
     S_ENEMIES,
@@ -552,20 +553,18 @@ class EnemiesMixin:
                  ) -> Any:
         """A movement choice of the enemies' AI, computed once per position of the figures
         (a search plays the same enemies' turn from many copies of one position; shared by
-        clones, like the other caches of the content)."""
+        every state of the content)."""
         key = self._ai_key(e, targets)
         if key is None:
             return compute()
-        cache = self.__dict__.get("_aicache")
-        if cache is None or cache[0] is not self.content:
-            cache = self.__dict__["_aicache"] = (self.content, {})
+        cache = content_cache(self.content, "enemy AI")
         full = (kind, *key)
-        hit = cache[1].get(full)
+        hit = cache.get(full)
         if hit is None:
             hit = compute()
-            if len(cache[1]) > 20_000:
-                cache[1].clear()
-            cache[1][full] = hit
+            if len(cache) > 20_000:
+                cache.clear()
+            cache[full] = hit
         return hit
 
     def move_choices(self, e: Enemy, targets: list[str]

@@ -26,6 +26,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import Action
 
 from .describe import attack_odds
+from .memo import content_cache
 from .model import FACE_DAMAGE, POOL, Enemy
 
 if TYPE_CHECKING:
@@ -200,19 +201,17 @@ _RUNE_WORTH = {"side": 0.5, "up": 0.35, "down": 0.1}
 def _hero_worth(st: RunaljodState, h: Hero) -> tuple[bool, int, float, float]:
     """(armed with a Range weapon, life value, :func:`_gear`, skill cards' worth): what
     depends only on the hero, its equipment and skills and whether its coloured life spaces
-    are covered, computed once for each (shared by clones)."""
-    cache = st.__dict__.get("_ecache")
-    if cache is None or cache[0] is not st.content:
-        cache = st.__dict__["_ecache"] = (st.content, {})
+    are covered, computed once for each (shared by every state of the content)."""
+    cache = content_cache(st.content, "hero worth")
     key = (h.id, h.damage < st.content.heroes[h.id].coloured, tuple(h.equipment), *h.skills)
-    hit = cache[1].get(key)
+    hit = cache.get(key)
     if hit is None:
         items = st.content.items
         hit = (any("range" in items[w].keywords for w in st.weapons(h)), st.hero_life(h),
                _gear(st, h), sum(1.5 if s in ATTACK_SKILLS else 1 for s in h.skills))
-        if len(cache[1]) > 4096:
-            cache[1].clear()
-        cache[1][key] = hit
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = hit
     return hit
 
 

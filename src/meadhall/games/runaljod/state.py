@@ -27,6 +27,7 @@ from .describe import DescribeMixin
 from .enemies_turn import EnemiesMixin
 from .gods import ALTAR_MAX, GodsMixin
 from .heroes_turn import HeroesMixin
+from .memo import content_cache
 from .model import (
     POOL,
     S_ACTIONS,
@@ -113,9 +114,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     game = ID
     STATE_VERSION = 3  # migrations from 1 and 2 in the position module (core.migrate)
-    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p",
-                         "_vcache", "_ecache",
-                         "_aicache"})
+    _shared = frozenset({"content", "setup", "_tcache", "_names", "_skcache", "_2p"})
 
     def __init__(self, content: RunaljodContent, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -605,22 +604,21 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         rules derive from them (life with items, defence icons, movement spaces)."""
         out = self._hero_json(h)
         # the derived values depend only on the hero, its equipment, skills and whether its
-        # coloured life spaces are covered: computed once for each of those (shared by clones)
-        cache = self.__dict__.get("_vcache")
-        if cache is None or cache[0] is not self.content:
-            cache = self.__dict__["_vcache"] = (self.content, {})
+        # coloured life spaces are covered: computed once for each of those (shared by every
+        # state of the content)
+        cache = content_cache(self.content, "hero view")
         coloured = self.coloured_available(h)
         key = (h.id, coloured, tuple(h.equipment), *h.skills)
-        hit = cache[1].get(key)
+        hit = cache.get(key)
         if hit is None:
             hd = self.content.heroes[h.id]
             bonus = self.move_bonus(h)
             hit = (self.hero_life(h), self.hero_defence(h), hd.move[0] + bonus,
                    hd.move[1] + bonus, tuple(self.check_dice(h, "physical")),
                    tuple(self.check_dice(h, "spiritual")))
-            if len(cache[1]) > 4096:
-                cache[1].clear()
-            cache[1][key] = hit
+            if len(cache) > 4096:
+                cache.clear()
+            cache[key] = hit
         out["life"], out["defence"] = hit[0], hit[1]
         out["move"] = {"move1": hit[2], "move2": hit[3]}
         out["checks"] = {"physical": list(hit[4]), "spiritual": list(hit[5])}
