@@ -69,6 +69,25 @@ class HeroState:
     def ko(self) -> bool:
         return self.hp <= 0
 
+    @staticmethod
+    def __fastcopy__(h: HeroState) -> HeroState:
+        """The copy :func:`~meadhall.core.fastcopy.fastcopy` makes: the lists hold ids
+        (strings), every other field is a number, a string or None."""
+        n = object.__new__(HeroState)
+        d = n.__dict__
+        d.update(h.__dict__)
+        d["top"], d["bottom"] = h.top[:], h.bottom[:]
+        d["exhausted"], d["ults_used"] = h.exhausted[:], h.ults_used[:]
+        d["items"], d["used_items"] = h.items[:], h.used_items[:]
+        return n
+
+
+def _flat_copy(obj: T) -> T:
+    """A copy of a piece whose fields are all numbers, strings, booleans or None."""
+    n = object.__new__(obj.__class__)
+    n.__dict__.update(obj.__dict__)
+    return n
+
 
 @dataclass
 class EnemyState:
@@ -86,6 +105,8 @@ class EnemyState:
     rotation: int = -1
     """Bosses: index of the action box holding the tracker token (-1 before the first turn)."""
 
+    __fastcopy__ = staticmethod(_flat_copy)
+
 
 @dataclass
 class TrapState:
@@ -101,6 +122,8 @@ class TrapState:
     @property
     def destroyed(self) -> bool:
         return self.hp <= 0
+
+    __fastcopy__ = staticmethod(_flat_copy)
 
 
 @dataclass(frozen=True)

@@ -4,6 +4,7 @@ positioning heroes (2.3)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from meadhall.core import words
@@ -193,7 +194,7 @@ class PreparationRules:
             self.runestones -= cost
             t = self.tiles[tid]
             lifted = t.curses
-            t.fortified, t.curses = True, 0
+            self.tiles[tid] = replace(t, fortified=True, curses=0)
             events.append(Event("fortify", f"Map tile {tid} is fortified for {cost} runestones"
                                 + (" (the curse is lifted)" if lifted else ""), S.FORTIFY))
         elif what == "build":

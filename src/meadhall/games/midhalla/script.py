@@ -6,6 +6,7 @@ needs the players (a choice on an event) asks and the rest waits.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from meadhall.core import words
@@ -273,7 +274,7 @@ class ExplorationRules:
 
     def _op_spawn_token(self, op: dict[str, Any], events: list[Event]) -> None:
         tile = self.tiles[self.here or "G"]
-        tile.token = op["token"]
+        self.tiles[tile.id] = replace(tile, token=op["token"])
         events.append(Event("token", f"{words.a(SPAWN_TOKENS[op['token']], cap=True)} is placed on map tile "
                             f"{tile.id}", S.SPAWN_TOKENS, {"tile": tile.id}))
 
@@ -327,7 +328,7 @@ class ExplorationRules:
     def _op_evolve(self, op: dict[str, Any], events: list[Event]) -> None:
         """Evolving events: mark the change on the party sheet (and in the deck now)."""
         deck, old, new = op["deck"], str(op["from"]), str(op["to"])
-        self.party["events"].setdefault(deck, {})[old] = new
+        self._party_w()["events"].setdefault(deck, {})[old] = new
         self._mark_new("events", f"{deck}:{old}->{new}")
         text = f"Party sheet: {EVENT_DECKS.get(deck, deck)} event {old} -> {new}"
         if op.get("now"):

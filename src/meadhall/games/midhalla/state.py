@@ -99,6 +99,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
     game = ID
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
+    _shared = frozenset({"content", "setup", "party"})
+    """Clones share the party sheet: it changes a few times a chapter, and each change first
+    takes a copy of its own (:meth:`_party_w`)."""
 
     def __init__(self, content: Content, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -110,6 +113,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.record: list[list[str]] = []
         """Every chapter played in this game (a campaign plays several): [chapter, result]."""
         self._setup_chapter(setup["scenario"])
+
+    def _party_w(self) -> dict[str, Any]:
+        """The party sheet, about to be changed: a copy of its own first (clones and the
+        3.3 snapshot share the sheet, see ``_shared``)."""
+        self.party = fastcopy(self.party)
+        return self.party
 
     # ----------------------------------------------------------- the dungeon's shape
     @property
@@ -150,16 +159,18 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.runestones = p.start_runestones
         self.components: list[str] = []
         self.cart: list[str] = []
-        self.tiles: dict[str, Tile] = {}
-        for tid, (x, y) in c.cat.dungeon_board.items():
-            # the gate map tile and its neighbours on the dungeon board start fortified
-            self.tiles[tid] = Tile(tid, x, y, fortified=True)
+        links: dict[str, dict[str, str]] = {tid: {} for tid in c.cat.dungeon_board}
+        paths: dict[str, dict[str, str]] = {tid: {} for tid in c.cat.dungeon_board}
         for a, b in (("L", "G"), ("G", "R")):
-            self.tiles[a].links["E"] = b
-            self.tiles[b].links["W"] = a
+            links[a]["E"] = b
+            links[b]["W"] = a
         for where, letter in self.chapter_data.board_paths.items():
             tid, side = where.split(".")
-            self.tiles[tid].paths[side] = letter
+            paths[tid][side] = letter
+        # the gate map tile and its neighbours on the dungeon board start fortified
+        self.tiles: dict[str, Tile] = {
+            tid: Tile(tid, x, y, paths[tid], links[tid], fortified=True)
+            for tid, (x, y) in c.cat.dungeon_board.items()}
         self._tiles_changed()
         self.enemies: dict[str, EnemyState] = {}
         self.traps: dict[str, TrapState] = {}
@@ -271,7 +282,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                 S.FATE))
             self._damage_gate(1, ("curse", "fate scale"), events)
             return
-        self.tiles[tid].curses += 1
+        t = self.tiles[tid]
+        self.tiles[tid] = dataclasses.replace(t, curses=t.curses + 1)
         events.append(Event("curse", f"A curse marker is placed on map tile {tid}", S.FATE,
                             {"tile": tid}))
 
@@ -435,7 +447,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         that it was abandoned and how far it got."""
         super().concede(reason)
         if self.setup.get("campaign"):
-            self.party["ended"] = {"how": self.conceded, **self._campaign_record()}
+            self._party_w()["ended"] = {"how": self.conceded, **self._campaign_record()}
 
     def measures(self) -> dict[str, Any]:
         """For the simulation lab: combat rounds, cycle, gate HP, enemies left, kills, KOs,
