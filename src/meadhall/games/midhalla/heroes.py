@@ -9,6 +9,7 @@ from typing import Any
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.core.words import plural
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 
 ID = "midhalla"
@@ -161,7 +162,7 @@ class HeroRules:
                 h.bottom_at = i
             ht["stage"] = "bottom" if row == "top" else "after"
             ht["source"] = cat.skills[sid].name
-            ht["queue"] = [e.model_dump() for e in cat.skills[sid].effects]
+            ht["queue"] = memo.dumps(cat.skills[sid].effects)
             events.append(Event("skill", f"{self._hname(h.id)} moves the {row} skill token to "
                                 f"{cat.skills[sid].name}", S.HERO_TURN))
         elif p[0] == "skip":
@@ -171,13 +172,13 @@ class HeroRules:
         elif p[0] == "item":
             h.used_items.append(p[1])
             ht["source"] = cat.items[p[1]].name
-            ht["queue"] = [e.model_dump() for e in cat.items[p[1]].effects]
+            ht["queue"] = memo.dumps(cat.items[p[1]].effects)
             events.append(Event("item", f"{self._hname(h.id)} uses {cat.items[p[1]].name} "
                                 "(exhausted until the rewards phase)", S.FREE_ACTIONS))
         elif p[0] == "ultimate":
             h.ults_used.append(p[1])
             ht["source"] = cat.ultimates[p[1]].name
-            ht["queue"] = [e.model_dump() for e in cat.ultimates[p[1]].effects]
+            ht["queue"] = memo.dumps(cat.ultimates[p[1]].effects)
             events.append(Event("ultimate", f"{self._hname(h.id)} uses the ultimate "
                                 f"{cat.ultimates[p[1]].name} (covered until refreshed)",
                                 S.FREE_ACTIONS))

@@ -8,6 +8,7 @@ from typing import Any
 
 from meadhall.core import words
 from meadhall.core.protocol import PLAYERS, Event
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.describe import unlock_name
 
@@ -101,7 +102,7 @@ class RewardRules:
             ok = self._quest_met(q.condition)
             events.append(Event("quest", f"Quest '{q.name}' is "
                                 f"{'completed' if ok else 'failed and removed'}", S.R_QUESTS))
-            self.script.extend(o.model_dump() for o in (q.reward if ok else q.fail))
+            self.script.extend(memo.dumps(q.reward if ok else q.fail))
             self.decks[deck].to_discard(card)
         self.quests = []
         for verse in self.story:
@@ -220,7 +221,7 @@ class RewardRules:
             self.epilogue_read = True
             ep = self.chapter_data.epilogue
             events.append(Event("epilogue", f"Epilogue: {ep.text}", S.REWARDS))
-            self.script.extend(o.model_dump() for o in ep.ops)
+            self.script.extend(memo.dumps(ep.ops))
             return
         self._chapter_won(events)
 

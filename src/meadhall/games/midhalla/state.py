@@ -16,6 +16,7 @@ from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE, Board, Tile, Topology
 from meadhall.games.midhalla.combat import CombatRules
@@ -24,6 +25,7 @@ from meadhall.games.midhalla.describe import DescribeRules
 from meadhall.games.midhalla.heroes import HeroRules
 from meadhall.games.midhalla.pieces import (
     Choice,
+    Decks,
     EnemyState,
     HeroState,
     Snapshot,
@@ -55,6 +57,20 @@ DECKS = ("enemy", "elite", "items", "components", "tier1", "tier2", "chapter", "
 def _number(pid: str) -> int:
     """The number of a standee id (``e12`` -> 12), for a fixed order whatever the save's."""
     return int(pid[1:]) if pid[1:].isdigit() else 10**6
+
+
+_PARSED: dict[str, Any] = {}
+
+
+def _parsed(text: str) -> Any:
+    """``json.loads(text)``, remembered (a state's ``party_start`` is read at every view;
+    callers copy the result)."""
+    v = _PARSED.get(text)
+    if v is None:
+        if len(_PARSED) > 256:
+            _PARSED.clear()
+        v = _PARSED[text] = json.loads(text)
+    return v
 
 
 UNLOCK_KEYS = ("classes", "traps", "items", "components", "special_upgrades", "chapters",
@@ -193,7 +209,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
         # Only the enemy decks shuffle their discard back when they run out (2.2 Spawn
         # Enemies says so); every other discard pile stays a discard pile (ruling 8).
-        self.decks: dict[str, Deck] = {
+        self.decks: Decks = Decks({
             "enemy": Deck("enemy", list(ch.enemy_deck)),
             "elite": Deck("elite", list(ch.elite_deck)),
             "items": Deck("items", [i for i in u["items"] if c.cat.items[i].kind == "rare"],
@@ -205,7 +221,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "level1": Deck("level1", list(c.cat.skill_decks["level1"]), reshuffle=False),
             "level2": Deck("level2", list(c.cat.skill_decks["level2"]), reshuffle=False),
             "level3": Deck("level3", list(c.cat.skill_decks["level3"]), reshuffle=False),
-        }
+        })
         self.cart = [i for i in u["items"] if c.cat.items[i].kind == "common"]
         self.heroes: dict[str, HeroState] = {}
         for hid in self.roster:
@@ -265,7 +281,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             if decision in self.party["unlocks"]["decisions"]:
                 events.append(Event("decision", f"Party sheet decision '{decision}': {sec.text}",
                                     S.UNLOCKS))
-                self.script.extend(o.model_dump() for o in sec.ops)
+                self.script.extend(memo.dumps(sec.ops))
         self._begin_levelup(1, events)
 
     def _draw_components(self, n: int, events: list[Event], section: str) -> None:
@@ -492,7 +508,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
     def _short(self, hid: str) -> str:
         """The name action texts use for a hero: "Harkon" for Harkon the Drengr."""
-        return self._hname(hid).split(" the ")[0]
+        return memo.short_names(self.content.cat)[hid]
 
     def _iname(self, item: str) -> str:
         return self.content.cat.items[item].name
@@ -532,16 +548,22 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return tmp._dump()
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
-        pos = self._dump()
-        for k in ("decks",):
-            pos[k] = {n: self.decks[n].public() for n in DECKS}
-        if pos["combat"] and pos["combat"].get("snapshot"):
-            # the saved start of step 3.3 holds full decks: show only that a replay is possible
-            pos["combat"]["snapshot"] = "the position at the start of step 3.3"
+        pos = self._dump(public=True)
         pos["outcome"] = self.outcome().to_json()
         return pos
 
-    def _dump(self) -> dict[str, Any]:
+    def _dump(self, public: bool = False) -> dict[str, Any]:
+        """The position; ``public``: as every player sees it (:meth:`view`): decks by size
+        and discard, and of the saved start of step 3.3 only that a replay is possible (it
+        holds full decks), neither of them worked out in full first."""
+        if public:
+            decks = {n: self.decks.read(n).public() for n in DECKS}
+            cb = fastcopy(self.cb)
+            if cb and cb.get("snapshot"):
+                cb["snapshot"] = "the position at the start of step 3.3"
+        else:
+            decks = {n: self.decks.read(n).to_json() for n in DECKS}
+            cb = self._dump_combat()
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
             "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
@@ -552,12 +574,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "heroes": {h: to_json(v) for h, v in self.heroes.items()},
             "enemies": {e: to_json(v) for e, v in self.enemies.items()},
             "traps": {t: to_json(v) for t, v in self.traps.items()},
-            "decks": {n: self.decks[n].to_json() for n in DECKS},
+            "decks": decks,
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
             "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
             "choice": self.choice.to_json() if self.choice else None,
-            "combat": self._dump_combat(), "hero_turn": fastcopy(self.ht),
+            "combat": cb, "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
             "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos,
@@ -565,7 +587,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "ending": dict(self.ending) if self.ending else None,
             "record": [list(r) for r in self.record],
             "roster": list(self.roster), "next_chapter": self.next_chapter,
-            "party": fastcopy(self.party), "party_start": json.loads(self.party_start),
+            "party": fastcopy(self.party), "party_start": fastcopy(_parsed(self.party_start)),
         }
 
     def _dump_combat(self) -> dict[str, Any] | None:
