@@ -14,7 +14,7 @@ from meadhall.core import words
 from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
-from meadhall.core.fastcopy import fastcopy
+from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
@@ -30,6 +30,7 @@ from meadhall.games.midhalla.pieces import (
     HeroState,
     Snapshot,
     TrapState,
+    _flat_copy,
     from_json,
     to_json,
 )
@@ -109,6 +110,13 @@ def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
     return party
 
 
+_CLONE_SKIP = frozenset({"content", "setup", "party", "_checkpoint", "_topo", "choice",
+                         "_legal_memo", "log", "tiles", "heroes", "enemies", "traps"})
+"""What :meth:`MidhallaState.clone` shares (content, setup, the party sheet, the undo
+checkpoint, the dungeon's shape, the immutable choice) or copies by hand (the rest)."""
+_copy_hero = HeroState.__fastcopy__
+
+
 class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, RewardRules,
                     DescribeRules, GameState):
     """A chapter (or a campaign of chapters) of Midhalla in progress."""
@@ -129,6 +137,27 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.record: list[list[str]] = []
         """Every chapter played in this game (a campaign plays several): [chapter, result]."""
         self._setup_chapter(setup["scenario"])
+
+    def clone(self) -> MidhallaState:
+        """An independent copy (the protocol's ``clone``), made with what each attribute is
+        known to hold: tiles and the pending choice are immutable and shared, heroes,
+        enemies and traps copied field by field, decks shared until used."""
+        new = object.__new__(type(self))
+        src = self.__dict__
+        d = new.__dict__
+        d.update(src)
+        d.pop("_legal_memo", None)
+        skip = _CLONE_SKIP
+        atomic = _ATOMIC
+        for k, v in src.items():
+            if v.__class__ not in atomic and k not in skip:
+                d[k] = fastcopy(v)
+        d["log"] = src["log"][:]
+        d["tiles"] = src["tiles"].copy()
+        d["heroes"] = {k: _copy_hero(v) for k, v in src["heroes"].items()}
+        d["enemies"] = {k: _flat_copy(v) for k, v in src["enemies"].items()}
+        d["traps"] = {k: _flat_copy(v) for k, v in src["traps"].items()}
+        return new
 
     def _party_w(self) -> dict[str, Any]:
         """The party sheet, about to be changed: a copy of its own first (clones and the
