@@ -220,7 +220,7 @@ class Decks(dict):  # type: ignore[type-arg]
         return d
 
     def get(self, name: str, default: Any = None) -> Any:
-        return self[name] if name in self else default
+        return self[name] if name in self else default  # noqa: SIM401 - takes a copy
 
     def __setitem__(self, name: str, deck: Deck) -> None:
         dict.__setitem__(self, name, deck)
