@@ -424,6 +424,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if ch is None:
             return None
         word = action.split(" ")[0]
+        limit = self.setup.get("replay_limit", -1)
+        if word == "replay" and 0 <= limit <= self.replays:
+            return IllegalAction(ID, S.HERO_TURNS, "this game's setup allows step 3.3 to "
+                                 f"be replayed {words.plural(limit, 'time')} per chapter "
+                                 "(replay_limit, ruling 33a), and that many replays have "
+                                 "been played")
         if word == "replay":
             return IllegalAction(ID, S.HERO_TURNS, "step 3.3 can be replayed when a hero ends a "
                                  "turn (before step 3.1 starts), not within a skill or after "
