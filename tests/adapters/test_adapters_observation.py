@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import json
 from typing import Any
 
 import gymnasium
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 from adapter_cases import Case
 
+from meadhall import games
 from meadhall.adapters.observation import (
     LIMIT,
     Encoder,
@@ -211,7 +213,7 @@ def test_layout_cache_is_written_read_and_a_damaged_file_rebuilt_with_a_warning(
     from meadhall.adapters import observation
 
     monkeypatch.setenv("MEADHALL_LAYOUT_CACHE", str(tmp_path))
-    table = Table.of("toy", None)
+    table = Table.of("toy", TOY)  # not the default setup, whose layout is shipped
     observation._layout.cache_clear()
     try:
         built = observation.layout_of(table)
@@ -224,5 +226,46 @@ def test_layout_cache_is_written_read_and_a_damaged_file_rebuilt_with_a_warning(
             again = observation.layout_of(table)
         assert again.to_json() == built.to_json()
         assert "unreadable" in caplog.text and "rebuilding" in caplog.text
+    finally:
+        observation._layout.cache_clear()
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_the_shipped_layout_of_each_default_setup_equals_a_fresh_probe(game_id: str) -> None:
+    from meadhall.adapters import observation
+
+    table = Table.of(game_id, None)
+    path = observation.shipped_path(game_id)
+    assert path.is_file(), f"{game_id}: no shipped layout: python -m meadhall.adapters.layouts"
+    fresh = observation.shipped_json(table, observation.probed(table))
+    assert json.loads(path.read_text()) == json.loads(json.dumps(fresh)), (
+        f"{game_id}: the shipped layout is stale (the game draws differently now): "
+        f"python -m meadhall.adapters.layouts {game_id}")
+
+
+def test_a_default_setup_loads_the_shipped_layout_and_other_setups_probe(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from meadhall.adapters import observation
+
+    monkeypatch.setenv("MEADHALL_LAYOUT_CACHE", str(tmp_path))
+    probes: list[str] = []
+    real = observation.probed
+
+    def counting(table: Table) -> Layout:
+        probes.append(json.dumps(table.setup, sort_keys=True))
+        return real(table)
+
+    monkeypatch.setattr(observation, "probed", counting)
+    observation._layout.cache_clear()
+    try:
+        default = Table.of("toy", None)
+        shipped = observation.layout_of(default)
+        assert probes == [] and list(tmp_path.iterdir()) == []
+        assert shipped.to_json() == real(default).to_json()
+        other = Table.of("toy", TOY)
+        assert other.setup != default.setup
+        observation.layout_of(other)
+        assert probes == [json.dumps(other.setup, sort_keys=True)]
+        assert len(list(tmp_path.glob("toy-*.json"))) == 1  # the cache keeps other setups
     finally:
         observation._layout.cache_clear()

@@ -466,9 +466,51 @@ def _layout_key(table: Table) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
+SHIPPED = Path(__file__).resolve().parent / "layouts"
+"""The layouts of every game's default setup, shipped with meadhall (package data written by
+``python -m meadhall.adapters.layouts``; a test checks each equals a freshly probed one)."""
+
+
+def shipped_path(game_id: str) -> Path:
+    """Where the shipped layout of ``game_id``'s default setup lives."""
+    return SHIPPED / f"{game_id}.json"
+
+
+def shipped_json(table: Table, layout: Layout) -> dict[str, Any]:
+    """What :func:`shipped_path` holds for ``table``'s ``layout``: the setup, the content's
+    hash and the layout."""
+    return {"setup": table.setup, "content_hash": content_hash(table.game),
+            "layout": layout.to_json()}
+
+
+def probed(table: Table) -> Layout:
+    """The layout of ``table`` built afresh from its probe games (no shipped file, no cache)."""
+    return Layout.build(table, probe_states(table))
+
+
+def _shipped(table: Table, setup_key: str) -> Layout | None:
+    """The shipped layout of this setup, when one is shipped for it and its content is the
+    installed content (else the cache or a probe decides)."""
+    path = shipped_path(table.game.id)
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        if json.dumps(data["setup"], sort_keys=True) != setup_key or \
+                data["content_hash"] != content_hash(table.game):
+            return None
+        return Layout.from_json(data["layout"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        log.warning("shipped observation layout %s is unreadable (%s): probing", path, e)
+        return None
+
+
 @cache
 def _layout(game_id: str, setup_key: str) -> Layout:
     table = Table.of(game_id, json.loads(setup_key))
+    shipped = _shipped(table, setup_key)
+    if shipped is not None:
+        return shipped
     folder = cache_folder()
     path = folder / f"{game_id}-{_layout_key(table)}.json" if folder else None
     if path is not None and path.is_file():
@@ -477,7 +519,7 @@ def _layout(game_id: str, setup_key: str) -> Layout:
         except (OSError, ValueError, KeyError, TypeError) as e:
             # A damaged or foreign file costs a rebuild, never the environment.
             log.warning("observation layout cache %s is unreadable (%s): rebuilding it", path, e)
-    layout = Layout.build(table, probe_states(table))
+    layout = probed(table)
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
