@@ -27,6 +27,7 @@ import hashlib
 import json
 import logging
 import math
+import operator
 import os
 import re
 import warnings
@@ -628,7 +629,9 @@ class Encoder:
         self._panels: dict[str, _PanelPlan] = {}
         self._tracks: dict[str, _TrackPlan] = {}
         self._low, self._high = layout.bounds()
-        self._flat = np.zeros(layout.size, np.float32)
+        self._canvas: dict[str | None, _Canvas] = {}
+        vstart = self._offsets["vector"][0]
+        self._vrange = (vstart, vstart + len(layout.vector))
         self._warned = False
         self._last: dict[str | None, list[tuple[GameState, tuple[Any, ...], np.ndarray]]] = {}
         self._fixed = {n: at[n] for n in ("decider:mine", "decider:players", "decider:chance",
@@ -668,7 +671,11 @@ class Encoder:
             if k[0] is state and k[1] == where:
                 return k[2]
         scene = self.table.game.draw(state.view(seat))
-        flat = self._encode(scene, seat, self.table.heroes.get(seat, frozenset()), state)
+        canvas = self._canvas.get(seat)
+        if canvas is None:
+            canvas = self._canvas[seat] = _Canvas(self.layout.size)
+        self._encode_into(canvas, scene, seat, self.table.heroes.get(seat, frozenset()), state)
+        flat = canvas.flat.copy()
         flat.flags.writeable = False
         # A few positions per seat: OpenSpiel asks for the tensor of a new initial state (to
         # learn its shape) between the current state's tensors.
@@ -684,7 +691,156 @@ class Encoder:
     # ------------------------------------------------------------ encoding
     def _encode(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
                 state: GameState | None, clip: bool = True) -> np.ndarray:
+        """A whole observation from scratch (the layout's probe; the incremental path,
+        :meth:`_encode_into`, must give the same numbers)."""
         acc: dict[int, float] = {}
+        lost: list[str] = []
+        for b in scene.boards:
+            if isinstance(b, draw.TileNetwork):
+                piece = self._tiles.get(b.id)
+                if piece:
+                    slot = self._tile_slots(b, piece, acc, lost)
+                    self._tile_links(b, piece, slot, acc, lost)
+                    self._tile_tokens(b, piece, slot, mine, acc, lost)
+                else:
+                    lost.append(f"tiles:{b.id}")
+            else:
+                grid = self._grids.get(b.id)
+                if grid:
+                    where = self._cells(b, grid, acc, lost)
+                    self._walls(b, grid, where, acc, lost)
+                    self._grid_tokens(b, grid, where, mine, acc, lost)
+                else:
+                    lost.append(f"grid:{b.id}")
+        lost = self._vector(scene, seat, mine, state, acc, lost, clip)
+        flat = np.zeros(self.layout.size, np.float32)
+        if acc:
+            n = len(acc)
+            flat[np.fromiter(acc.keys(), np.intp, n)] = np.fromiter(acc.values(), np.float32, n)
+        if clip:
+            np.clip(flat, self._low, self._high, out=flat)
+        return flat
+
+    def _encode_into(self, canvas: _Canvas, scene: draw.Scene, seat: str | None,
+                     mine: frozenset[str], state: GameState) -> None:
+        """Bring ``canvas`` (this seat's last observation) up to ``scene``: each board's cells,
+        walls, tiles, links and figures are encoded again only when what the encoder reads of
+        them changed (compared field by field, so a game may rebuild or reuse its drawing as
+        it likes); the vector is encoded afresh."""
+        flat = canvas.flat
+        if canvas.dirty:
+            flat.fill(0.0)
+            canvas.boards.clear()
+            canvas.dirty = False
+        lost: list[str] = []
+        seen: set[str] = set()
+        for b in scene.boards:
+            if b.id in seen:
+                # Two boards with one id share their places: only a whole encoding sums them.
+                flat[...] = self._encode(scene, seat, mine, state)
+                canvas.dirty = True
+                return
+            seen.add(b.id)
+            memo = canvas.boards.get(b.id)
+            if memo is not None and memo.kind != b.kind:
+                memo.clear(flat)
+                memo = None
+            if isinstance(b, draw.TileNetwork):
+                piece = self._tiles.get(b.id)
+                if piece is None:
+                    lost.append(f"tiles:{b.id}")
+                    continue
+                if memo is None:
+                    memo = canvas.boards[b.id] = _BoardMemo(b.kind)
+                self._tiles_into(flat, b, piece, memo, mine)
+            else:
+                grid = self._grids.get(b.id)
+                if grid is None:
+                    lost.append(f"grid:{b.id}")
+                    continue
+                if memo is None:
+                    memo = canvas.boards[b.id] = _BoardMemo(b.kind)
+                self._grid_into(flat, b, grid, memo, mine)
+            lost += memo.lost[0]
+            lost += memo.lost[1]
+            lost += memo.lost[2]
+        for gone in [k for k in canvas.boards if k not in seen]:
+            canvas.boards.pop(gone).clear(flat)
+        acc: dict[int, float] = {}
+        lost = self._vector(scene, seat, mine, state, acc, lost, True)
+        vstart, vend = self._vrange
+        flat[vstart:vend] = 0.0
+        if acc:
+            n = len(acc)
+            idx = np.fromiter(acc.keys(), np.intp, n)
+            vals = np.fromiter(acc.values(), np.float32, n)
+            flat[idx] = np.clip(vals, self._low[idx], self._high[idx], out=vals)
+
+    def _put(self, flat: np.ndarray, memo: _BoardMemo, part: int, acc: dict[int, float],
+             lost: list[str]) -> None:
+        """Replace one part of a board on the canvas by ``acc`` (its places are its own)."""
+        old = memo.idx[part]
+        if old is not None:
+            flat[old] = 0.0
+        n = len(acc)
+        idx = np.fromiter(acc.keys(), np.intp, n)
+        vals = np.fromiter(acc.values(), np.float32, n)
+        flat[idx] = np.clip(vals, self._low[idx], self._high[idx], out=vals)
+        memo.idx[part] = idx
+        memo.lost[part] = lost
+
+    def _grid_into(self, flat: np.ndarray, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
+                   memo: _BoardMemo, mine: frozenset[str]) -> None:
+        sig = list(map(_CELL_READ, b.cells))
+        changed = sig != memo.sig[0]
+        if changed:
+            acc: dict[int, float] = {}
+            lost: list[str] = []
+            memo.where = self._cells(b, g, acc, lost)
+            self._put(flat, memo, 0, acc, lost)
+            memo.sig[0] = sig
+        sig = list(map(_WALL_READ, b.walls))
+        if changed or sig != memo.sig[1]:
+            acc, lost = {}, []
+            self._walls(b, g, memo.where, acc, lost)
+            self._put(flat, memo, 1, acc, lost)
+            memo.sig[1] = sig
+        sig = list(map(_TOKEN_READ, b.tokens))
+        if changed or sig != memo.sig[2]:
+            acc, lost = {}, []
+            self._grid_tokens(b, g, memo.where, mine, acc, lost)
+            self._put(flat, memo, 2, acc, lost)
+            memo.sig[2] = sig
+
+    def _tiles_into(self, flat: np.ndarray, b: draw.TileNetwork, t: TilePiece,
+                    memo: _BoardMemo, mine: frozenset[str]) -> None:
+        sig = list(map(_TILE_READ, b.tiles))
+        changed = sig != memo.sig[0]
+        if changed:
+            acc: dict[int, float] = {}
+            lost: list[str] = []
+            memo.where = self._tile_slots(b, t, acc, lost)
+            self._put(flat, memo, 0, acc, lost)
+            memo.sig[0] = sig
+        sig = list(map(_LINK_READ, b.links))
+        if changed or sig != memo.sig[1]:
+            acc, lost = {}, []
+            self._tile_links(b, t, memo.where, acc, lost)
+            self._put(flat, memo, 1, acc, lost)
+            memo.sig[1] = sig
+        sig = list(map(_TOKEN_READ, b.tokens))
+        if changed or sig != memo.sig[2]:
+            acc, lost = {}, []
+            self._tile_tokens(b, t, memo.where, mine, acc, lost)
+            self._put(flat, memo, 2, acc, lost)
+            memo.sig[2] = sig
+
+    def _vector(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
+                state: GameState | None, acc: dict[int, float], board_lost: list[str],
+                clip: bool) -> list[str]:
+        """The vector's entries (who observes and decides, tracks, panels, cards, dice and
+        the counts of what overflowed or was lost) into ``acc``; returns everything lost,
+        the decision's first, then the boards'."""
         lost: list[str] = []
         extra: list[str] = []
         names, at = self._names, self._at
@@ -692,19 +848,7 @@ class Encoder:
             acc[names[f"seat:{seat}"]] = 1.0
         if state is not None:
             self._decision(state, seat, acc, lost)
-        for b in scene.boards:
-            if isinstance(b, draw.TileNetwork):
-                piece = self._tiles.get(b.id)
-                if piece:
-                    self._tile_network(b, piece, mine, acc, lost)
-                else:
-                    lost.append(f"tiles:{b.id}")
-            else:
-                grid = self._grids.get(b.id)
-                if grid:
-                    self._grid(b, grid, mine, acc, lost)
-                else:
-                    lost.append(f"grid:{b.id}")
+        lost += board_lost
         for key, t in _tracks(scene):
             self._track(key, t, acc, extra)
         titles = self._titles
@@ -769,19 +913,14 @@ class Encoder:
             acc[fixed["overflow"]] = float(len(extra))
         if lost:
             acc[fixed["unencoded"]] = float(len(lost))
-        flat = np.zeros(self.layout.size, np.float32)
-        if acc:
-            n = len(acc)
-            flat[np.fromiter(acc.keys(), np.intp, n)] = np.fromiter(acc.values(), np.float32, n)
         if clip:
-            np.clip(flat, self._low, self._high, out=flat)
             self.unencoded, self.overflow = lost, extra
             if lost and not self._warned:
                 self._warned = True
                 warnings.warn(f"{self.layout.game}: {len(lost)} drawn thing(s) did not fit the "
                               f"observation layout ({', '.join(lost[:5])}; counted in vector "
-                              "'unencoded', see docs/adapters.md)", stacklevel=3)
-        return flat
+                              "'unencoded', see docs/adapters.md)", stacklevel=5)
+        return lost
 
     def _decision(self, state: GameState, seat: str | None, acc: dict[int, float],
                   lost: list[str]) -> None:
@@ -851,8 +990,9 @@ class Encoder:
         i = base + n + 5 + _kind(k)
         acc[i] = acc.get(i, 0.0) + 1.0
 
-    def _grid(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece, mine: frozenset[str],
-              acc: dict[int, float], lost: list[str]) -> None:
+    def _cells(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece, acc: dict[int, float],
+               lost: list[str]) -> dict[str, tuple[int, int, int]]:
+        """A board's cells (shown, closed, labelled, terrain); returns where each cell is."""
         start = self._offsets[g.name][0]
         ch = _channels(g)
         nch, cols, rows = len(g.channels), g.cols, g.rows
@@ -873,20 +1013,30 @@ class Encoder:
             if c.label:
                 acc[base + c_label] = 1.0
             acc[base + terrain.get(c.terrain, c_other)] = 1.0
-        if b.walls:
-            hexes = b.kind == "hex_grid"
-            walls = _wall_channels(g)
-            for w in b.walls:
-                a, z = where.get(w.a), where.get(w.b)
-                if a is None or z is None:
-                    lost.append(f"{g.name}:wall:{w.a}-{w.b}")
-                    continue
-                value = WALL_VALUES.get(w.kind, 1.0)
-                for p, q2 in ((a, z), (z, a)):
-                    i = p[2] + walls[_direction(p[0], p[1], q2[0], q2[1], hexes)]
-                    if acc.get(i, 0.0) < value:
-                        acc[i] = value
-        tbase = ch[TOKEN_FEATURES[0]]
+        return where
+
+    def _walls(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
+               where: dict[str, tuple[int, int, int]], acc: dict[int, float],
+               lost: list[str]) -> None:
+        if not b.walls:
+            return
+        hexes = b.kind == "hex_grid"
+        walls = _wall_channels(g)
+        for w in b.walls:
+            a, z = where.get(w.a), where.get(w.b)
+            if a is None or z is None:
+                lost.append(f"{g.name}:wall:{w.a}-{w.b}")
+                continue
+            value = WALL_VALUES.get(w.kind, 1.0)
+            for p, q2 in ((a, z), (z, a)):
+                i = p[2] + walls[_direction(p[0], p[1], q2[0], q2[1], hexes)]
+                if acc.get(i, 0.0) < value:
+                    acc[i] = value
+
+    def _grid_tokens(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
+                     where: dict[str, tuple[int, int, int]], mine: frozenset[str],
+                     acc: dict[int, float], lost: list[str]) -> None:
+        tbase = _channels(g)[TOKEN_FEATURES[0]]
         for k in b.tokens:
             if k.cells:
                 spots = dict.fromkeys(s for s in (k.at, *k.cells) if s)
@@ -899,13 +1049,13 @@ class Encoder:
             for base in hit:
                 self._token(k, mine, acc, base + tbase)
 
-    def _tile_network(self, b: draw.TileNetwork, t: TilePiece, mine: frozenset[str],
-                      acc: dict[int, float], lost: list[str]) -> None:
+    def _tile_slots(self, b: draw.TileNetwork, t: TilePiece, acc: dict[int, float],
+                    lost: list[str]) -> dict[str, int]:
+        """A network's tiles; returns the slot of each tile id and of its spaces' ids."""
         start = self._offsets[t.name][0]
-        lstart = self._offsets[t.links][0]
         f = _features(t)
         nf = len(t.features)
-        slot: dict[str, int] = {}  # tile ids and their spaces' ids -> the tile's slot
+        slot: dict[str, int] = {}
         placed = 0
         for tile in b.tiles:
             if placed >= t.slots:
@@ -923,6 +1073,11 @@ class Encoder:
                 acc[base + f["label"]] = 1.0
             acc[base + f["slots"]] = float(len(tile.slots))
             acc[base + f.get(f"terrain:{tile.terrain}", f["terrain:other"])] = 1.0
+        return slot
+
+    def _tile_links(self, b: draw.TileNetwork, t: TilePiece, slot: dict[str, int],
+                    acc: dict[int, float], lost: list[str]) -> None:
+        lstart = self._offsets[t.links][0]
         for link in b.links:
             a, z = slot.get(link.a), slot.get(link.b)
             if a is None or z is None:
@@ -931,13 +1086,59 @@ class Encoder:
             acc[lstart + a * t.slots + z] = 1.0
             if not link.directed:
                 acc[lstart + z * t.slots + a] = 1.0
-        tbase = f[TOKEN_FEATURES[0]]
+
+    def _tile_tokens(self, b: draw.TileNetwork, t: TilePiece, slot: dict[str, int],
+                     mine: frozenset[str], acc: dict[int, float], lost: list[str]) -> None:
+        start = self._offsets[t.name][0]
+        nf = len(t.features)
+        tbase = _features(t)[TOKEN_FEATURES[0]]
         for k in b.tokens:
             i = slot.get(k.at)
             if i is None:
                 lost.append(f"{t.name}:token:{k.id}")
             else:
                 self._token(k, mine, acc, start + i * nf + tbase)
+
+
+_CELL_READ = operator.attrgetter("id", "col", "row", "terrain", "closed", "label")
+_WALL_READ = operator.attrgetter("a", "b", "kind")
+_TILE_READ = operator.attrgetter("id", "x", "y", "label", "terrain", "slots")
+_LINK_READ = operator.attrgetter("a", "b", "directed")
+_TOKEN_READ = operator.attrgetter("id", "label", "glyph", "side", "at", "cells", "target", "hp",
+                                  "max_hp", "face_down", "badges")
+"""What the encoder reads of each drawn piece: a board part whose pieces read the same as
+last time is not encoded again."""
+
+
+class _BoardMemo:
+    """What one board put on a seat's canvas, part by part (0: cells or tiles, 1: walls or
+    links, 2: figures): the pieces as read, the places written and what was lost."""
+
+    __slots__ = ("kind", "sig", "idx", "lost", "where")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.sig: list[list[tuple[Any, ...]] | None] = [None, None, None]
+        self.idx: list[np.ndarray | None] = [None, None, None]
+        self.lost: list[list[str]] = [[], [], []]
+        self.where: Any = {}
+
+    def clear(self, flat: np.ndarray) -> None:
+        """Take the board off the canvas."""
+        for idx in self.idx:
+            if idx is not None:
+                flat[idx] = 0.0
+
+
+class _Canvas:
+    """A seat's last observation, kept to be brought up to date (:meth:`Encoder._encode_into`)."""
+
+    __slots__ = ("flat", "boards", "dirty")
+
+    def __init__(self, size: int) -> None:
+        self.flat = np.zeros(size, np.float32)
+        self.boards: dict[str, _BoardMemo] = {}
+        self.dirty = False
 
 
 @cache
