@@ -767,7 +767,7 @@ class Encoder:
         for gone in [k for k in canvas.boards if k not in seen]:
             canvas.boards.pop(gone).clear(flat)
         acc: dict[int, float] = {}
-        lost = self._vector(scene, seat, mine, state, acc, lost, True)
+        lost = self._vector(scene, seat, mine, state, acc, lost, True, canvas.panels)
         vstart, vend = self._vrange
         flat[vstart:vend] = 0.0
         if acc:
@@ -837,10 +837,11 @@ class Encoder:
 
     def _vector(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
                 state: GameState | None, acc: dict[int, float], board_lost: list[str],
-                clip: bool) -> list[str]:
+                clip: bool, memo: dict[str, Any] | None = None) -> list[str]:
         """The vector's entries (who observes and decides, tracks, panels, cards, dice and
         the counts of what overflowed or was lost) into ``acc``; returns everything lost,
-        the decision's first, then the boards'."""
+        the decision's first, then the boards'. ``memo`` keeps each panel's entries for the
+        next call (a seat's canvas)."""
         lost: list[str] = []
         extra: list[str] = []
         names, at = self._names, self._at
@@ -852,44 +853,34 @@ class Encoder:
         for key, t in _tracks(scene):
             self._track(key, t, acc, extra)
         titles = self._titles
+        panels = self._panels
+        if memo is not None and len({p.id for p in scene.panels}) < len(scene.panels):
+            memo = None  # two panels with one id: their places are shared, as drawn
         for p in scene.panels:
-            plan = self._panels.get(p.id)
+            plan = panels.get(p.id)
             if plan is None:
-                plan = self._panels[p.id] = _PanelPlan(at, p.id)
-            if plan.extra:
-                extra.append(f"panel:{p.id}")
-            acc[plan.shown] = acc.get(plan.shown, 0.0) + 1.0 if plan.extra else 1.0
+                plan = panels[p.id] = _PanelPlan(at, p.id)
             own = p.seat is not None and (p.seat == seat or p.seat in mine)
-            if own and plan.mine >= 0:
-                acc[plan.mine] = 1.0
-            if p.cards:
-                acc[plan.cards] = acc.get(plan.cards, 0.0) + len(p.cards)
-                down = sum(c.face_down for c in p.cards)
-                if down:
-                    acc[plan.face_down] = acc.get(plan.face_down, 0.0) + down
-            if p.dice:
-                acc[plan.dice] = acc.get(plan.dice, 0.0) + len(p.dice)
-            for k in p.tokens:
-                i = plan.sides.get(k.side)
-                if i is not None:
-                    acc[i] = acc.get(i, 0.0) + 1.0
-            for st in p.stats:
-                value, top, code = parse_stat(st.value)
-                vi, mi, ti, hashed = plan.stat(at, p.id, st.name)
-                if hashed:
-                    extra.append(f"panel:{p.id}:stat:{st.name}")
-                    acc[vi] = acc.get(vi, 0.0) + value
-                else:
-                    acc[vi] = value
-                if top:
-                    acc[mi] = acc.get(mi, 0.0) + top
-                if code:
-                    acc[ti] = acc.get(ti, 0.0) + code
-            base = titles["mine" if own else "others"]
-            for c in p.cards:
-                if not c.face_down:
-                    i = base + _bucket(c.title, CARD_BUCKETS)
-                    acc[i] = acc.get(i, 0.0) + 1.0
+            if memo is None or plan.extra:
+                self._panel(p, plan, own, acc, extra)
+                continue
+            # A panel that reads as last time adds what it added then. Its places are its own
+            # (and assigned, or summed from nothing), except the card titles' buckets, which
+            # panels share and which count whole cards: adding its counts is exact.
+            sig = (p.seat, list(map(_STAT_READ, p.stats)), list(map(_CARD_READ, p.cards)),
+                   len(p.dice), [k.side for k in p.tokens])
+            kept = memo.get(p.id)
+            if kept is None or kept[0] != sig:
+                mine_acc: dict[int, float] = {}
+                mine_extra: list[str] = []
+                self._panel(p, plan, own, mine_acc, mine_extra)
+                if mine_extra:  # a stat the layout has no place for: hashed places are shared
+                    memo.pop(p.id, None)
+                    self._panel(p, plan, own, acc, extra)
+                    continue
+                kept = memo[p.id] = (sig, mine_acc)
+            for i, v in kept[1].items():
+                acc[i] = acc[i] + v if i in acc else v
         fixed = self._fixed
         if scene.cards:
             acc[fixed["cards:table"]] = float(len(scene.cards))
@@ -921,6 +912,44 @@ class Encoder:
                               f"observation layout ({', '.join(lost[:5])}; counted in vector "
                               "'unencoded', see docs/adapters.md)", stacklevel=5)
         return lost
+
+    def _panel(self, p: draw.Panel, plan: _PanelPlan, own: bool, acc: dict[int, float],
+               extra: list[str]) -> None:
+        """One panel's entries: shown, one's own, cards, dice, figures, stats and titles."""
+        at = self._at
+        if plan.extra:
+            extra.append(f"panel:{p.id}")
+        acc[plan.shown] = acc.get(plan.shown, 0.0) + 1.0 if plan.extra else 1.0
+        if own and plan.mine >= 0:
+            acc[plan.mine] = 1.0
+        if p.cards:
+            acc[plan.cards] = acc.get(plan.cards, 0.0) + len(p.cards)
+            down = sum(c.face_down for c in p.cards)
+            if down:
+                acc[plan.face_down] = acc.get(plan.face_down, 0.0) + down
+        if p.dice:
+            acc[plan.dice] = acc.get(plan.dice, 0.0) + len(p.dice)
+        for k in p.tokens:
+            i = plan.sides.get(k.side)
+            if i is not None:
+                acc[i] = acc.get(i, 0.0) + 1.0
+        for st in p.stats:
+            value, top, code = parse_stat(st.value)
+            vi, mi, ti, hashed = plan.stat(at, p.id, st.name)
+            if hashed:
+                extra.append(f"panel:{p.id}:stat:{st.name}")
+                acc[vi] = acc.get(vi, 0.0) + value
+            else:
+                acc[vi] = value
+            if top:
+                acc[mi] = acc.get(mi, 0.0) + top
+            if code:
+                acc[ti] = acc.get(ti, 0.0) + code
+        base = self._titles["mine" if own else "others"]
+        for c in p.cards:
+            if not c.face_down:
+                i = base + _bucket(c.title, CARD_BUCKETS)
+                acc[i] = acc.get(i, 0.0) + 1.0
 
     def _decision(self, state: GameState, seat: str | None, acc: dict[int, float],
                   lost: list[str]) -> None:
@@ -1106,8 +1135,10 @@ _TILE_READ = operator.attrgetter("id", "x", "y", "label", "terrain", "slots")
 _LINK_READ = operator.attrgetter("a", "b", "directed")
 _TOKEN_READ = operator.attrgetter("id", "label", "glyph", "side", "at", "cells", "target", "hp",
                                   "max_hp", "face_down", "badges")
-"""What the encoder reads of each drawn piece: a board part whose pieces read the same as
-last time is not encoded again."""
+_STAT_READ = operator.attrgetter("name", "value")
+_CARD_READ = operator.attrgetter("title", "face_down")
+"""What the encoder reads of each drawn piece: a board part or a panel whose pieces read the
+same as last time is not encoded again."""
 
 
 class _BoardMemo:
@@ -1133,11 +1164,12 @@ class _BoardMemo:
 class _Canvas:
     """A seat's last observation, kept to be brought up to date (:meth:`Encoder._encode_into`)."""
 
-    __slots__ = ("flat", "boards", "dirty")
+    __slots__ = ("flat", "boards", "panels", "dirty")
 
     def __init__(self, size: int) -> None:
         self.flat = np.zeros(size, np.float32)
         self.boards: dict[str, _BoardMemo] = {}
+        self.panels: dict[str, Any] = {}
         self.dirty = False
 
 
