@@ -2,7 +2,9 @@
 
 ``python -m meadhall.adapters.layouts`` probes each game's default setup afresh and writes
 ``<game>.json`` here; the first environment of a default setup then loads its layout instead
-of playing probe games (tests/adapters check that each file equals a fresh probe).
+of playing probe games (tests/adapters check that each file equals a fresh probe). It also
+writes ``openspiel.json``, what OpenSpiel's registration needs of each game, so that importing
+:mod:`meadhall.adapters.openspiel` imports no game.
 """
 
 from __future__ import annotations
@@ -24,6 +26,15 @@ def write(game_id: str) -> Path:
     return path
 
 
+def write_openspiel() -> Path:
+    """Write what OpenSpiel's registration needs of every registered game."""
+    from meadhall.adapters.openspiel import SHIPPED_FACTS, type_facts
+
+    facts = {g: type_facts(g) for g in games.ids()}
+    SHIPPED_FACTS.write_text(json.dumps(facts, indent=1) + "\n")  # setups in their order
+    return SHIPPED_FACTS
+
+
 def write_all() -> list[Path]:
-    """Write the shipped layout of every registered game."""
-    return [write(g) for g in games.ids()]
+    """Write the shipped layout of every registered game, and OpenSpiel's facts."""
+    return [*(write(g) for g in games.ids()), write_openspiel()]
