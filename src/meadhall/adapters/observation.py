@@ -640,6 +640,9 @@ class Encoder:
         self._names = {n: i for n, i in at.items()
                        if n.startswith(("seat:", "decider:", "kind:", "outcome:"))}
         self._titles = {place: at[f"titles:{place}:0"] for place in ("table", "mine", "others")}
+        self._title_places = frozenset(self._titles[p] + k for p in ("mine", "others")
+                                       for k in range(CARD_BUCKETS))
+        """The places panels share: their face-up cards' title buckets."""
         self._dice = [(at[f"dice:{i}:face"], at[f"dice:{i}:modifier"]) for i in range(MAX_DICE)]
         self.unencoded: list[str] = []
         """What the last encoding drew but could not place in the layout."""
@@ -789,55 +792,60 @@ class Encoder:
         memo.idx[part] = idx
         memo.lost[part] = lost
 
+    @staticmethod
+    def _unchanged(memo: _BoardMemo, part: int, items: list[Any], read: Any,
+                   upstream: bool) -> bool:
+        """Whether a board part reads as last time: the very same pieces (a drawing that
+        remembers its pieces never changes one it hands out again), or pieces that read the
+        same field by field; remembers them for the next call."""
+        kept = memo.items[part]
+        if not upstream and kept is not None and len(kept) == len(items) \
+                and all(map(operator.is_, kept, items)):
+            return True
+        memo.items[part] = tuple(items)
+        sig = list(map(read, items))
+        if not upstream and sig == memo.sig[part]:
+            return True
+        memo.sig[part] = sig
+        return False
+
     def _grid_into(self, flat: np.ndarray, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
                    memo: _BoardMemo, mine: frozenset[str]) -> None:
-        sig = list(map(_CELL_READ, b.cells))
-        changed = sig != memo.sig[0]
+        changed = not self._unchanged(memo, 0, b.cells, _CELL_READ, False)
         if changed:
             acc: dict[int, float] = {}
             lost: list[str] = []
             memo.where = self._cells(b, g, acc, lost)
             self._put(flat, memo, 0, acc, lost)
-            memo.sig[0] = sig
-        sig = list(map(_WALL_READ, b.walls))
-        if changed or sig != memo.sig[1]:
+        if not self._unchanged(memo, 1, b.walls, _WALL_READ, changed):
             acc, lost = {}, []
             self._walls(b, g, memo.where, acc, lost)
             self._put(flat, memo, 1, acc, lost)
-            memo.sig[1] = sig
-        sig = list(map(_TOKEN_READ, b.tokens))
-        if changed or sig != memo.sig[2]:
+        if not self._unchanged(memo, 2, b.tokens, _TOKEN_READ, changed):
             acc, lost = {}, []
             self._grid_tokens(b, g, memo.where, mine, acc, lost)
             self._put(flat, memo, 2, acc, lost)
-            memo.sig[2] = sig
 
     def _tiles_into(self, flat: np.ndarray, b: draw.TileNetwork, t: TilePiece,
                     memo: _BoardMemo, mine: frozenset[str]) -> None:
-        sig = list(map(_TILE_READ, b.tiles))
-        changed = sig != memo.sig[0]
+        changed = not self._unchanged(memo, 0, b.tiles, _TILE_READ, False)
         if changed:
             acc: dict[int, float] = {}
             lost: list[str] = []
             memo.where = self._tile_slots(b, t, acc, lost)
             self._put(flat, memo, 0, acc, lost)
-            memo.sig[0] = sig
-        sig = list(map(_LINK_READ, b.links))
-        if changed or sig != memo.sig[1]:
+        if not self._unchanged(memo, 1, b.links, _LINK_READ, changed):
             acc, lost = {}, []
             self._tile_links(b, t, memo.where, acc, lost)
             self._put(flat, memo, 1, acc, lost)
-            memo.sig[1] = sig
-        sig = list(map(_TOKEN_READ, b.tokens))
-        if changed or sig != memo.sig[2]:
+        if not self._unchanged(memo, 2, b.tokens, _TOKEN_READ, changed):
             acc, lost = {}, []
             self._tile_tokens(b, t, memo.where, mine, acc, lost)
             self._put(flat, memo, 2, acc, lost)
-            memo.sig[2] = sig
 
     def _vector(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
                 state: GameState | None, acc: dict[int, float], board_lost: list[str],
-                clip: bool, memo: dict[str, Any] | None = None) -> list[str]:
+                clip: bool, memo: dict[Any, Any] | None = None) -> list[str]:
         """The vector's entries (who observes and decides, tracks, panels, cards, dice and
         the counts of what overflowed or was lost) into ``acc``; returns everything lost,
         the decision's first, then the boards'. ``memo`` keeps each panel's entries for the
@@ -850,12 +858,38 @@ class Encoder:
         if state is not None:
             self._decision(state, seat, acc, lost)
         lost += board_lost
-        for key, t in _tracks(scene):
-            self._track(key, t, acc, extra)
+        drawn = list(_tracks(scene))
+        if memo is not None and (len({k for k, _ in drawn}) < len(drawn)
+                                 or len({p.id for p in scene.panels}) < len(scene.panels)):
+            memo = None  # two tracks or panels with one id: their places are shared, as drawn
+        for key, t in drawn:
+            plan = self._tracks.get(key)
+            if memo is None or (plan is not None and plan.extra):
+                self._track(key, t, acc, extra)
+                continue
+            # A track or a panel drawn as the very same object as last time (a drawing that
+            # remembers its pieces never changes one it hands out again) adds what it added
+            # then. Its places are its own (assigned, or summed from nothing), except the card
+            # titles' buckets, which panels share and which count whole cards: adding those
+            # counts is exact.
+            kept = memo.get(key)
+            if kept is None or kept[1] is not t:
+                # Drawn anew: encoded as usual; its entries are kept once it comes again.
+                memo[key] = (None, t)
+                self._track(key, t, acc, extra)
+                continue
+            if kept[0] is None:
+                mine_acc: dict[int, float] = {}
+                mine_extra: list[str] = []
+                self._track(key, t, mine_acc, mine_extra)
+                if mine_extra:  # hashed places are shared: no memory
+                    self._track(key, t, acc, extra)
+                    continue
+                kept = memo[key] = (mine_acc, t)
+            acc.update(kept[0])  # a track's places are its own
         titles = self._titles
         panels = self._panels
-        if memo is not None and len({p.id for p in scene.panels}) < len(scene.panels):
-            memo = None  # two panels with one id: their places are shared, as drawn
+        title_places = self._title_places
         for p in scene.panels:
             plan = panels.get(p.id)
             if plan is None:
@@ -864,21 +898,23 @@ class Encoder:
             if memo is None or plan.extra:
                 self._panel(p, plan, own, acc, extra)
                 continue
-            # A panel that reads as last time adds what it added then. Its places are its own
-            # (and assigned, or summed from nothing), except the card titles' buckets, which
-            # panels share and which count whole cards: adding its counts is exact.
-            sig = (p.seat, list(map(_STAT_READ, p.stats)), list(map(_CARD_READ, p.cards)),
-                   len(p.dice), [k.side for k in p.tokens])
-            kept = memo.get(p.id)
-            if kept is None or kept[0] != sig:
-                mine_acc: dict[int, float] = {}
-                mine_extra: list[str] = []
+            kept = memo.get(pkey := ("panel", p.id))
+            if kept is None or kept[2] is not p:
+                memo[pkey] = (None, None, p)
+                self._panel(p, plan, own, acc, extra)
+                continue
+            if kept[0] is None:
+                mine_acc = {}
+                mine_extra = []
                 self._panel(p, plan, own, mine_acc, mine_extra)
                 if mine_extra:  # a stat the layout has no place for: hashed places are shared
-                    memo.pop(p.id, None)
                     self._panel(p, plan, own, acc, extra)
                     continue
-                kept = memo[p.id] = (sig, mine_acc)
+                shared = {i: v for i, v in mine_acc.items() if i in title_places}
+                for i in shared:
+                    del mine_acc[i]
+                kept = memo[pkey] = (mine_acc, shared, p)
+            acc.update(kept[0])
             for i, v in kept[1].items():
                 acc[i] = acc[i] + v if i in acc else v
         fixed = self._fixed
@@ -1135,20 +1171,19 @@ _TILE_READ = operator.attrgetter("id", "x", "y", "label", "terrain", "slots")
 _LINK_READ = operator.attrgetter("a", "b", "directed")
 _TOKEN_READ = operator.attrgetter("id", "label", "glyph", "side", "at", "cells", "target", "hp",
                                   "max_hp", "face_down", "badges")
-_STAT_READ = operator.attrgetter("name", "value")
-_CARD_READ = operator.attrgetter("title", "face_down")
-"""What the encoder reads of each drawn piece: a board part or a panel whose pieces read the
-same as last time is not encoded again."""
+"""What the encoder reads of each drawn piece: a board part whose pieces read the same as last
+time is not encoded again."""
 
 
 class _BoardMemo:
     """What one board put on a seat's canvas, part by part (0: cells or tiles, 1: walls or
     links, 2: figures): the pieces as read, the places written and what was lost."""
 
-    __slots__ = ("kind", "sig", "idx", "lost", "where")
+    __slots__ = ("kind", "items", "sig", "idx", "lost", "where")
 
     def __init__(self, kind: str) -> None:
         self.kind = kind
+        self.items: list[tuple[Any, ...] | None] = [None, None, None]
         self.sig: list[list[tuple[Any, ...]] | None] = [None, None, None]
         self.idx: list[np.ndarray | None] = [None, None, None]
         self.lost: list[list[str]] = [[], [], []]
@@ -1169,7 +1204,7 @@ class _Canvas:
     def __init__(self, size: int) -> None:
         self.flat = np.zeros(size, np.float32)
         self.boards: dict[str, _BoardMemo] = {}
-        self.panels: dict[str, Any] = {}
+        self.panels: dict[Any, Any] = {}
         self.dirty = False
 
 
