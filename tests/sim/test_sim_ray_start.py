@@ -82,6 +82,42 @@ class _Node:
         self.out.close()
 
 
+def _wait_for_cpus(address: str, cpus: int, env: dict[str, str], timeout: float = 120) -> None:
+    """Wait until the cluster counts both nodes' CPUs (a node can be up before the head has
+    its resources: a sweep started then would see one node)."""
+    end = time.monotonic() + timeout
+    out = ""
+    while time.monotonic() < end:
+        done = subprocess.run([str(RAY), "status", "--address", address], env=env,
+                              capture_output=True, text=True, timeout=60)
+        out = done.stdout + done.stderr
+        if f"/{cpus}.0 CPU" in out:
+            break
+        time.sleep(1)
+    else:
+        raise AssertionError(f"the cluster never counted {cpus} CPUs:\n{out}")
+    # One task pinned to each node starts its worker (and imports meadhall there): on a
+    # loaded machine a worker starting while the sweep runs may find no game left to play.
+    done = subprocess.run([sys.executable, "-c", WARM_UP, address], env=env,
+                          capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+WARM_UP = """
+import sys, ray
+from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy as On
+ray.init(address=sys.argv[1], include_dashboard=False, log_to_driver=False)
+@ray.remote(num_cpus=1)
+def warm():
+    import meadhall.sim.runner
+    return ray.get_runtime_context().get_node_id()
+nodes = [n["NodeID"] for n in ray.nodes() if n["Alive"]]
+got = ray.get([warm.options(scheduling_strategy=On(n, soft=False)).remote() for n in nodes])
+assert sorted(got) == sorted(nodes) and len(nodes) == 2, (got, nodes)
+ray.shutdown()
+"""
+
+
 @pytest.fixture(scope="module")
 def ray_start_cluster() -> Iterator[str]:
     if not RAY.exists():
@@ -97,6 +133,7 @@ def ray_start_cluster() -> Iterator[str]:
         nodes[0].wait_started()
         nodes.append(_Node(["--address", address], temps[1], env))
         nodes[1].wait_started()
+        _wait_for_cpus(address, 2, env)
         yield address
     finally:
         for n in reversed(nodes):
