@@ -16,11 +16,8 @@ T = TypeVar("T")
 
 def to_json(obj: Any) -> dict[str, Any]:
     """A plain dict of a piece (lists copied): faster than :func:`dataclasses.asdict`."""
-    out: dict[str, Any] = {}
-    for n in _field_names(type(obj)):
-        v = getattr(obj, n)
-        out[n] = list(v) if type(v) is list else v
-    return out
+    d = obj.__dict__
+    return {n: (v[:] if (v := d[n]).__class__ is list else v) for n in _field_names(type(obj))}
 
 
 _NAMES: dict[type, tuple[str, ...]] = {}

@@ -49,6 +49,41 @@ PHASES = [("exploration", "1 Exploration"), ("preparation", "2 Preparation"),
           ("combat", "3 Combat"), ("rewards", "4 Rewards")]
 
 
+_MEMO: dict[tuple[Any, ...], tuple[Content, Any]] = {}
+"""What the drawing works out from content alone (names, card texts), by (content id, what),
+held with the content so that an id is never reused."""
+
+
+def _memo(c: Content, key: tuple[Any, ...], make: Any) -> Any:
+    """``make()``, remembered for content ``c`` and ``key`` (``make`` reads content only)."""
+    k = (id(c), *key)
+    hit = _MEMO.get(k)
+    if hit is None or hit[0] is not c:
+        hit = _MEMO[k] = (c, make())
+    return hit[1]
+
+
+def _unlock(c: Content, kind: str, what: str) -> str:
+    """:func:`unlock_name`, remembered."""
+    return _memo(c, ("unlock", kind, what), lambda: unlock_name(c, kind, what))  # type: ignore[no-any-return]
+
+
+_TAO: dict[tuple[Any, ...], list[str]] = {}
+"""The tile activation order by the drawn tiles' links (the same few dungeons recur)."""
+
+
+def _tao(tiles_v: Mapping[str, Any]) -> list[str]:
+    """The tile activation order, worked out from the drawn links as the rules do."""
+    key = tuple((tid, tuple(sorted(t.get("links", {}).items()))) for tid, t in tiles_v.items())
+    tao = _TAO.get(key)
+    if tao is None:
+        if len(_TAO) > 4096:
+            _TAO.clear()
+        tao = _TAO[key] = list(Topology({tid: SimpleNamespace(  # type: ignore[misc]
+            links=t.get("links", {})) for tid, t in tiles_v.items()}).tao())
+    return tao
+
+
 def short(c: Content, hid: str) -> str:
     """Harkon for Harkon the Drengr; a follower's full name."""
     return hero_name(c, hid).split(" the ")[0]
@@ -90,9 +125,8 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
     tiles: list[draw.Tile] = []
     links: list[draw.Link] = []
     tokens: list[draw.Token] = []
-    # the tile activation order, worked out from the drawn links as the rules do
-    tao = list(Topology({tid: SimpleNamespace(links=t.get("links", {}))  # type: ignore[misc]
-                         for tid, t in tiles_v.items()}).tao())
+    tao = _tao(tiles_v)
+    order = {tid: i + 1 for i, tid in enumerate(tao)}
     for tid, t in tiles_v.items():
         x, y = t["at"]
         curses = t.get("curses", 0)
@@ -106,7 +140,7 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
         if t.get("token"):
             note.append(SPAWN_NAME[t["token"]])
         tiles.append(draw.Tile(tid, x, y, tid, terrain, note=", ".join(note),
-                               order=tao.index(tid) + 1 if tid in tao else 0))
+                               order=order.get(tid, 0)))
         for _side, other in sorted(t.get("links", {}).items()):
             if tid < other:
                 links.append(draw.Link(tid, other))
@@ -193,9 +227,19 @@ def _trap_line(lv: Any) -> str:
 
 
 # ----------------------------------------------------------------- tracks
+_SPACES: dict[tuple[int, int], tuple[draw.Space, ...]] = {}
+"""A numbered track's spaces by (lowest, highest): the same few tracks are drawn each time
+(each scene gets its own list; the spaces themselves are never changed once drawn)."""
+
+
 def _track(tid: str, label: str, lo: int, hi: int, value: int | None,
            marks: dict[int, str] | None = None) -> draw.Track:
-    spaces = [draw.Space(str(i), str(i)) for i in range(lo, hi + 1)]
+    row = _SPACES.get((lo, hi))
+    if row is None:
+        if len(_SPACES) > 1024:
+            _SPACES.clear()
+        row = _SPACES[lo, hi] = tuple(draw.Space(str(i), str(i)) for i in range(lo, hi + 1))
+    spaces = list(row)
     index = None if value is None else min(max(value, lo), hi) - lo
     return draw.Track(tid, label, spaces, index, marks=marks or {})
 
@@ -268,7 +312,11 @@ def _panels(c: Content, view: Mapping[str, Any]) -> list[draw.Panel]:
 
 
 def _skill_text(c: Content, sid: str) -> str:
-    return effects_text(c.cat.skills[sid].effects)
+    return _memo(c, ("skill", sid), lambda: effects_text(c.cat.skills[sid].effects))  # type: ignore[no-any-return]
+
+
+def _item_text(c: Content, item: str) -> str:
+    return _memo(c, ("item", item), lambda: effects_text(c.cat.items[item].effects))  # type: ignore[no-any-return]
 
 
 def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
@@ -289,13 +337,14 @@ def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
         used = set(h.get("ults_used", []))
         for u in cat.heroes[hid].ultimates:
             cards.append(draw.Card(f"{hid}.ult.{u}", cat.ultimates[u].name,
-                                   effects_text(cat.ultimates[u].effects), "ultimate",
+                                   _memo(c, ("ult", u), lambda u=u: effects_text(
+                                       cat.ultimates[u].effects)), "ultimate",
                                    target=f"card:{hid}.ult.{u}",
                                    badges=["used"] if u in used else []))
     used_items = set(h.get("used_items", []))
     for item in h.get("items", []):
         it = cat.items[item]
-        cards.append(draw.Card(f"{hid}.item.{item}", it.name, effects_text(it.effects),
+        cards.append(draw.Card(f"{hid}.item.{item}", it.name, _item_text(c, item),
                                f"{it.kind} item", target=f"card:{hid}.item.{item}",
                                badges=["used (turned sideways)"] if item in used_items else []))
     ko = h["hp"] <= 0
@@ -332,7 +381,7 @@ def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
 
 
 def _cart(c: Content, view: Mapping[str, Any]) -> draw.Panel:
-    cards = [draw.Card(f"cart.{i}", c.cat.items[i].name, effects_text(c.cat.items[i].effects),
+    cards = [draw.Card(f"cart.{i}", c.cat.items[i].name, _item_text(c, i),
                        f"{c.cat.items[i].kind} item", target=f"card:cart.{i}",
                        badges=[f"{c.cat.items[i].cost} silver"]) for i in view["cart"]]
     gifts = [c.cat.items[i].name for i in view.get("gifts", [])]
@@ -347,15 +396,8 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
     cards = []
     for kind in sorted(unlocks.get("traps", [])):
         trap = cat.traps[kind]
-        levels = []
-        for i, lv in enumerate(trap.levels):
-            up = ""
-            if i:
-                comps = [("any component" if k == "?" else cat.components[k].name)
-                         for k in lv.components]
-                up = f"; upgrade {plural(lv.runestones, 'runestone')} + {', '.join(comps) or '-'}"
-            levels.append(f"L{i + 1}: {lv.hp} HP, {_trap_line(lv)}{up}")
-        cards.append(draw.Card(f"trap.{kind}", trap.name, " | ".join(levels), "trap",
+        cards.append(draw.Card(f"trap.{kind}", trap.name,
+                               _memo(c, ("trap", kind), lambda t=trap: _trap_levels(c, t)), "trap",
                                target=f"card:trap.{kind}",
                                badges=[f"cost {trap.cost} silver",
                                        f"stock {trap.stock - built[kind]}/{trap.stock}"]))
@@ -370,6 +412,20 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
                                "of a level upgrade", "special upgrade",
                                target=f"card:special.{sid}", badges=[cost or "free"]))
     return draw.Panel("traps", "Trap cards", cards=cards)
+
+
+def _trap_levels(c: Content, trap: Any) -> str:
+    """A trap card's levels: HP, attack and what each upgrade costs."""
+    cat = c.cat
+    levels = []
+    for i, lv in enumerate(trap.levels):
+        up = ""
+        if i:
+            comps = [("any component" if k == "?" else cat.components[k].name)
+                     for k in lv.components]
+            up = f"; upgrade {plural(lv.runestones, 'runestone')} + {', '.join(comps) or '-'}"
+        levels.append(f"L{i + 1}: {lv.hp} HP, {_trap_line(lv)}{up}")
+    return " | ".join(levels)
 
 
 def _enemy_text(c: Content, e: Mapping[str, Any]) -> str:
@@ -418,12 +474,12 @@ def _party_sheet(c: Content, view: Mapping[str, Any]) -> draw.Panel:
         # every line always drawn, so the sheet keeps one layout (the RL observation)
         have = unlocks.get(key, [])
         stats.append(draw.Stat(key.replace("_", " ").capitalize(), ", ".join(
-            f"{unlock_name(c, key, w)}{' (new: single stroke)' if (key, w) in new else ''}"
+            f"{_unlock(c, key, w)}{' (new: single stroke)' if (key, w) in new else ''}"
             for w in have) or "-"))
     notes = []
     if party.get("completed"):
         notes.append("Completed chapters: " + ", ".join(
-            unlock_name(c, "chapter", w) for w in party["completed"]))
+            _unlock(c, "chapter", w) for w in party["completed"]))
     for deck, changes in party.get("events", {}).items():
         if changes:
             notes.append(f"{DECK_NAMES.get(deck, deck)}s: " + ", ".join(
