@@ -607,7 +607,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         and discard, and of the saved start of step 3.3 only that a replay is possible (it
         holds full decks), neither of them worked out in full first."""
         if public:
-            decks = {n: self.decks.read(n).public() for n in DECKS}
+            # Deck.public() of each deck, written out (a view is built at every step)
+            get = dict.__getitem__
+            decks = {}
+            for n in DECKS:
+                d = get(self.decks, n)
+                decks[n] = {"name": d.name, "size": len(d.top) + len(d.pile) + len(d.bottom),
+                            "discard": d.discard[:]}
             cb = fastcopy(self.cb)
             if cb and cb.get("snapshot"):
                 cb["snapshot"] = "the position at the start of step 3.3"
