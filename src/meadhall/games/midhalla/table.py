@@ -129,36 +129,19 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
     order = {tid: i + 1 for i, tid in enumerate(tao)}
     for tid, t in tiles_v.items():
         x, y = t["at"]
-        curses = t.get("curses", 0)
-        fortified = t.get("fortified", False)
-        terrain = ("gate" if tid == GATE else "fortified" if fortified
-                   else "cursed" if curses else "open")
-        note = ["the gate map tile" if tid == GATE else
-                "fortified" if fortified else "unfortified"]
-        if curses:
-            note.append(f"{curses} curse marker{'s' if curses > 1 else ''}")
-        if t.get("token"):
-            note.append(SPAWN_NAME[t["token"]])
-        tiles.append(draw.Tile(tid, x, y, tid, terrain, note=", ".join(note),
-                               order=order.get(tid, 0)))
-        for _side, other in sorted(t.get("links", {}).items()):
-            if tid < other:
-                links.append(draw.Link(tid, other))
-        for side, letter in sorted(t.get("paths", {}).items()):
-            if side not in t.get("links", {}):
-                tokens.append(draw.Token(
-                    f"path-{letter}", f"Unexplored path {letter} ({SIDE_NAME[side]} side of "
-                    f"{tid})", letter, "marker", tid, target=f"space:path-{letter}",
-                    stats={"side": SIDE_NAME[side]}))
-        if curses:
-            tokens.append(draw.Token(f"curse-{tid}", plural(curses, "curse marker"), "!" * curses,
-                                     "marker", tid, stats={
-                                         "effect": "enemies spawning here gain +1 HP per "
-                                                   "player after the first, per marker",
-                                         "fortify": "+1 runestone, lifts the curse"}))
-        if t.get("token"):
-            tokens.append(draw.Token(f"spawn-{tid}", SPAWN_NAME[t["token"]],
-                                     SPAWN_GLYPH[t["token"]], "marker", tid))
+        links_v = t.get("links", {})
+        paths_v = t.get("paths", {})
+        key = (tid, x, y, t.get("curses", 0), t.get("fortified", False), t.get("token"),
+               tuple(sorted(links_v.items())), tuple(sorted(paths_v.items())),
+               order.get(tid, 0))
+        drawn = _TILES.get(key)
+        if drawn is None:
+            if len(_TILES) > 8192:
+                _TILES.clear()
+            drawn = _TILES[key] = _tile(tid, x, y, t, links_v, paths_v, order.get(tid, 0))
+        tiles.append(drawn[0])
+        links.extend(drawn[1])
+        tokens.extend(drawn[2])
     for hid, h in view["heroes"].items():
         if h.get("tile") and h.get("hp", 1) > 0:
             tokens.append(draw.Token(
@@ -205,6 +188,50 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
                                  stats={"HP": f"{max(0, t['hp'])}/{lv.hp}",
                                         "level": t["level"], "attack": _trap_line(lv)}))
     return draw.TileNetwork("dungeon", tiles, links, tokens, LEGEND, "The dungeon")
+
+
+_TILES: dict[tuple[Any, ...], tuple[draw.Tile, tuple[draw.Link, ...], tuple[draw.Token, ...]]] = {}
+"""A drawn map tile with its links and markers, by everything of the tile that is drawn: most
+tiles look the same from one step to the next (the drawn objects are never changed once
+drawn; each scene gets its own lists)."""
+
+
+def _tile(tid: str, x: int, y: int, t: Mapping[str, Any], links_v: Mapping[str, str],
+          paths_v: Mapping[str, str], order: int
+          ) -> tuple[draw.Tile, tuple[draw.Link, ...], tuple[draw.Token, ...]]:
+    """One map tile as drawn: the tile, its links to tiles of higher id, its markers."""
+    links: list[draw.Link] = []
+    tokens: list[draw.Token] = []
+    curses = t.get("curses", 0)
+    fortified = t.get("fortified", False)
+    terrain = ("gate" if tid == GATE else "fortified" if fortified
+               else "cursed" if curses else "open")
+    note = ["the gate map tile" if tid == GATE else
+            "fortified" if fortified else "unfortified"]
+    if curses:
+        note.append(f"{curses} curse marker{'s' if curses > 1 else ''}")
+    if t.get("token"):
+        note.append(SPAWN_NAME[t["token"]])
+    tile = draw.Tile(tid, x, y, tid, terrain, note=", ".join(note), order=order)
+    for _side, other in sorted(links_v.items()):
+        if tid < other:
+            links.append(draw.Link(tid, other))
+    for side, letter in sorted(paths_v.items()):
+        if side not in links_v:
+            tokens.append(draw.Token(
+                f"path-{letter}", f"Unexplored path {letter} ({SIDE_NAME[side]} side of "
+                f"{tid})", letter, "marker", tid, target=f"space:path-{letter}",
+                stats={"side": SIDE_NAME[side]}))
+    if curses:
+        tokens.append(draw.Token(f"curse-{tid}", plural(curses, "curse marker"), "!" * curses,
+                                 "marker", tid, stats={
+                                     "effect": "enemies spawning here gain +1 HP per "
+                                               "player after the first, per marker",
+                                     "fortify": "+1 runestone, lifts the curse"}))
+    if t.get("token"):
+        tokens.append(draw.Token(f"spawn-{tid}", SPAWN_NAME[t["token"]],
+                                 SPAWN_GLYPH[t["token"]], "marker", tid))
+    return tile, tuple(links), tuple(tokens)
 
 
 def _glyph(name: str) -> str:
@@ -276,7 +303,7 @@ def _fate_track(c: Content, fate: int) -> draw.Track:
 
 # ----------------------------------------------------------------- panels
 def _panels(c: Content, view: Mapping[str, Any]) -> list[draw.Panel]:
-    panels = [_hero_panel(c, hid, h) for hid, h in view["heroes"].items()]
+    panels = [_hero_panel_seen(c, hid, h) for hid, h in view["heroes"].items()]
     panels.append(_resources(c, view))
     panels.append(_cart(c, view))
     panels.append(_trap_cards(c, view))
@@ -317,6 +344,22 @@ def _skill_text(c: Content, sid: str) -> str:
 
 def _item_text(c: Content, item: str) -> str:
     return _memo(c, ("item", item), lambda: effects_text(c.cat.items[item].effects))  # type: ignore[no-any-return]
+
+
+_HERO_PANELS: dict[tuple[Any, ...], tuple[Content, draw.Panel]] = {}
+"""Hero tableaus by everything of the hero the view shows: a tableau changes a few times a
+round (the drawn panel is never changed once drawn)."""
+
+
+def _hero_panel_seen(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
+    """:func:`_hero_panel`, remembered by the hero's view."""
+    key = (id(c), hid, *((k, tuple(v) if v.__class__ is list else v) for k, v in h.items()))
+    hit = _HERO_PANELS.get(key)
+    if hit is None or hit[0] is not c:
+        if len(_HERO_PANELS) > 4096:
+            _HERO_PANELS.clear()
+        hit = _HERO_PANELS[key] = (c, _hero_panel(c, hid, h))
+    return hit[1]
 
 
 def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
