@@ -127,6 +127,22 @@ def _distances(bm: BoardMap, goals: set[Sq]) -> dict[Sq, int]:
 
 
 def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
+    """Squares a movement in progress can still end on (:func:`_reach`), remembered for what
+    decides them: the board, the hero's square, points and keywords, and where the bonfires,
+    the other heroes and the enemies stand."""
+    key = (st.board, h.id, h.at, h.captive, points, keywords, tuple(st.bonfires),
+           tuple(o.at for o in st.heroes.values()),
+           tuple((e.uid, e.kind, e.at, e.also, e.captor) for e in st.enemies))
+    cache = content_cache(st.content, "reach")
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 20_000:
+            cache.clear()
+        hit = cache[key] = frozenset(_reach(st, h, points, keywords))
+    return set(hit)
+
+
+def _reach(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
     """Squares a movement in progress can still end on: those its points reach by the steps
     of the movement's own options (:meth:`hero_steps_fn`, cheapest first) where the hero may
     stop (:meth:`hero_end_test`)."""
