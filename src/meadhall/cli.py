@@ -372,8 +372,9 @@ def sim_cmd(
     max_steps: Annotated[int, typer.Option(help="decisions before a game counts as "
                                            "unfinished")] = 5000,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
-    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address (default: a "
-                                                    "local Ray)")] = None,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray-address", "--address",
+        help="Ray cluster address, HEAD:6379 (default: a local Ray)")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr (a bar "
                                         "on a terminal, else a line every 10 s)")] = False,
 ) -> None:
@@ -443,7 +444,8 @@ def tune_cmd(
     content: Annotated[list[str] | None, typer.Option(help="fixed what-if PATH=VALUE")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="print the result as JSON")] = False,
     backend: Annotated[str, typer.Option(help="local or ray")] = "local",
-    ray_address: Annotated[str | None, typer.Option(help="Ray cluster address")] = None,
+    ray_address: Annotated[str | None, typer.Option(
+        "--ray-address", "--address", help="Ray cluster address, HEAD:6379")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="no progress on stderr (a bar "
                                         "on a terminal, else a line every 10 s)")] = False,
 ) -> None:

@@ -81,6 +81,9 @@ def test_sim_until_ci() -> None:
     (("--until-ci", "2"), "--until-ci takes an interval width between 0 and 1"),
     (("--heroes", "zed"), "unknown hero 'zed'"),
     (("--backend", "spark"), "unknown backend 'spark'; choose local or ray"),
+    (("--address", "10.0.0.5:6379"), "--address 10.0.0.5:6379 names a Ray cluster: add "
+                                      "--backend ray"),
+    (("--ray-address", "10.0.0.5:6379"), "add --backend ray"),
 ])
 def test_sim_bad_input_is_one_line(args: tuple[str, ...], message: str) -> None:
     r = runner.invoke(app, ["sim", "toy", "--games", "2", "--workers", "1", *args])

@@ -409,6 +409,9 @@ class RayBackend(Backend):
 def backend(name: str = "local", workers: int = 0, address: str | None = None) -> Backend:
     """The backend ``--backend`` names."""
     if name == "local":
+        if address:
+            # a cluster address with the local backend would be dropped without a word
+            raise MeadhallError(f"--address {address} names a Ray cluster: add --backend ray")
         return LocalBackend(workers)
     if name == "ray":
         return RayBackend(address, workers)
