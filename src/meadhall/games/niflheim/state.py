@@ -10,6 +10,7 @@ from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck, Pool
 from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import (
     CHANCE,
@@ -77,6 +78,22 @@ def _undead_chance(heroes: int, mod: int) -> str:
     if tie <= 12:
         return f"cannot beat the heroes' {heroes}; {words.a(str(tie))} ties and both roll again"
     return f"cannot beat or tie the heroes' {heroes}"
+
+
+def _figures(figs: dict[Any, Any]) -> dict[Any, Any]:
+    return {k: f.__fastcopy__(f) for k, f in figs.items()}
+
+
+_CLONERS: dict[str, Any] = {
+    "log": list.copy, "coin_script": list.copy, "players": list.copy, "discard": list.copy,
+    "done": list.copy, "order": list.copy, "forced": list.copy, "result": list.copy,
+    "spawn_queue": list.copy, "control": dict.copy, "uact": dict.copy,
+    "heroes": _figures, "undead": _figures,
+    "items": lambda items: {q: v[:] for q, v in items.items()},
+    "ground_runes": lambda runes: {q: v.copy() for q, v in runes.items()},
+}
+"""How :meth:`NiflheimState.clone` copies an attribute: lists of strings and numbers, dicts of
+them (``uact`` holds numbers only), figures; the rest goes to the kernel's copier."""
 
 
 class NiflheimState(GameState):
@@ -186,6 +203,21 @@ class NiflheimState(GameState):
         for w in kit:
             heroes.receive(self, h, w)
         return h
+
+    def clone(self) -> NiflheimState:
+        """:meth:`GameState.clone`, with the attributes of this state copied by hand (figures,
+        lists and dicts of plain values); any other attribute is copied as the kernel would.
+        Search bots copy states very often; ``tests/games/niflheim/test_niflheim_clone.py``
+        checks the copies are independent and equal."""
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        d.pop("_legal_memo", None)
+        for k in d.keys() - _SHARED_AS_IS:
+            v = d[k]
+            if v.__class__ not in _ATOMIC:
+                d[k] = _CLONERS.get(k, fastcopy)(v)
+        new.__dict__ = d
+        return new
 
     @property
     def scenario(self) -> ScenarioData:
@@ -1373,3 +1405,8 @@ class NiflheimState(GameState):
             if it not in self.content.armoury:
                 raise ContentError("", f"heroes.{hid}", f"unknown item {it!r}")
         return h
+
+
+_SHARED_AS_IS = NiflheimState._shared | {"_checkpoint", "board"}
+"""Attributes a clone shares: content, setup, the position memos, the undo checkpoint and the
+(immutable) board."""
