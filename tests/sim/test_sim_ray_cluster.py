@@ -46,4 +46,5 @@ def test_a_sweep_spreads_over_two_nodes_with_the_same_rows(two_nodes: str) -> No
     finally:
         backend.close()
     assert not ray.is_initialized()
+    assert len({r["node"] for r in on_cluster}) == 2  # both nodes played games
     assert [same_game(r) for r in on_cluster] == [same_game(r) for r in local]

@@ -30,9 +30,10 @@ BASE_COLUMNS = ("row", "batch", "game", "scenario", "heroes", "party", "setup", 
                 "trigger", "final_blow", "knockouts", "kills", "first_fallen", "knockout_list",
                 "kill_list", "trajectory", "log", "error")
 """The columns every row has (game measures follow, under their own names)."""
-MACHINE_COLUMNS = ("cpu_seconds",)
+MACHINE_COLUMNS = ("cpu_seconds", "node")
 """Columns that depend on the machine, not on the game: left out of summaries and of the
-comparison of rows (the same seeds give the same rows on any machine otherwise)."""
+comparison of rows (the same seeds give the same rows on any machine otherwise). ``node`` is
+the Ray node that played the game (``--backend ray`` only)."""
 
 
 def same_game(row: dict[str, Any]) -> dict[str, Any]:
@@ -281,6 +282,17 @@ def play_chunk(jobs: Sequence[Job]) -> list[dict[str, Any]]:
     return [play(j) for j in jobs]
 
 
+def play_chunk_on_node(jobs: Sequence[Job]) -> list[dict[str, Any]]:
+    """:func:`play_chunk` as a Ray task: each row also names the Ray node that played it."""
+    import ray
+
+    node = ray.get_runtime_context().get_node_id()
+    rows = play_chunk(jobs)
+    for r in rows:
+        r["node"] = node
+    return rows
+
+
 def chunks(jobs: Sequence[Job], workers: int) -> list[list[Job]]:
     """Split jobs into tasks small enough to balance the workers and show progress."""
     size = max(1, min(16, len(jobs) // max(1, workers * 8)))
@@ -381,14 +393,17 @@ class RayBackend(Backend):
                 kwargs["num_cpus"] = workers or cpu_workers()
             ray.init(**kwargs)
             self.started = True
-        self.task = ray.remote(play_chunk)
+        self.task = ray.remote(play_chunk_on_node)
         self.workers = workers or int(ray.cluster_resources().get("CPU", 1))
 
     def run(self, jobs: Sequence[Job], progress: Progress | None = None
             ) -> list[dict[str, Any]]:
         ray = self.ray
         tasks = chunks(jobs, self.workers)
-        refs = {self.task.remote(t): i for i, t in enumerate(tasks)}
+        # SPREAD: a sweep's games go to every node with a free CPU, not first to the
+        # driver's own node (Ray's default packs a node before it uses the next).
+        task = self.task.options(scheduling_strategy="SPREAD")
+        refs = {task.remote(t): i for i, t in enumerate(tasks)}
         results: dict[int, list[dict[str, Any]]] = {}
         waiting = list(refs)
         while waiting:
