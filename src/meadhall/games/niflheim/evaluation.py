@@ -210,14 +210,11 @@ def activation_ended(s: NiflheimState) -> NiflheimState:
         return s
     if s.choice is not None and "end activation" not in s.choice["options"]:
         return s  # a covering attack asked of a hero's seat: not an activation to end
-    c = s.clone()
     # The active hero's own decision with an intent declared always offers "end activation"
     # (heroes.legal lists it last in every case), so it is run without listing the others.
-    c._run_atomic("end activation", [])
-    for _ in range(SETTLE_STEPS):
-        if c.take_default() is None:
-            break
-    return c
+    # A search bot scores the same position on several sampled futures (copies differing
+    # only in their generator): the steps before the first random draw are run once.
+    return s.settled_after("end activation", SETTLE_STEPS)
 
 
 def evaluate(s: NiflheimState) -> float:
