@@ -505,3 +505,62 @@ def test_boss_on_activation_effects_come_first_even_before_a_moving_action(monke
     kinds = [e.kind for e in ev if e.kind in ("heal", "boss", "move")]
     assert kinds == ["heal", "boss", "move"]
     assert st.enemies["e1"].hp == 11
+
+
+@pytest.mark.rule("midhalla", "3.3 Hero Turns")
+def test_the_setup_may_bound_the_replays_of_step_3_3_per_chapter() -> None:
+    # ruling 33a: a bound for bots and search; the default (-1) is the rulebook's "as often
+    # as the players like", and a setup without the key is the rulebook's game
+    from meadhall.games.midhalla.game import GAME
+
+    assert GAME.new_game(None, 0).setup.get("replay_limit") is None
+    assert GAME.default_setup()["replay_limit"] == -1
+
+    def last_turn(st):
+        st.apply("next hero Harkon")
+        st.apply("skill top 2 Strike")
+        st.apply("attack e1")
+        st.apply("skill bottom 1 Advance")
+        st.apply("stay")
+        st.apply("end turn")
+        st.apply("skill top 1 Thorn Dart")
+        st.apply("skill bottom 1 Wander")
+        st.apply("stay")
+
+    def bounded(limit):
+        st = state(heroes={"harkon": {"tile": "t1"}, "enyk": {"tile": "t1"}},
+                   enemies={"e1": {"card": "kobold_slinger", "tile": "t1"},
+                            "e2": {"card": "kobold_warrior", "tile": "t3"}})
+        st.setup = {**st.setup, "replay_limit": limit}
+        combat(st, "heroes")
+        return st
+
+    st = bounded(2)
+    for n in (1, 2):
+        last_turn(st)
+        st.apply(REPLAY)
+        assert st.replays == n
+    last_turn(st)
+    assert REPLAY not in legal(st) and legal(st)[0] == "end turn"
+    with pytest.raises(IllegalAction, match="replay_limit") as err:
+        st.apply(REPLAY)
+    assert err.value.section == "3.3 Hero Turns"
+    st = bounded(0)
+    last_turn(st)
+    assert REPLAY not in legal(st)
+    st = bounded(-1)
+    for _ in range(5):
+        last_turn(st)
+        st.apply(REPLAY)
+    assert st.replays == 5
+
+
+def test_a_replay_limit_outside_its_range_is_refused() -> None:
+    from meadhall.core.errors import ContentError
+    from meadhall.games.midhalla.game import GAME
+
+    with pytest.raises(ContentError, match="replay_limit"):
+        GAME.new_game({"replay_limit": -2}, 0)
+    st = GAME.new_game({"replay_limit": 3}, 0)
+    assert st.setup["replay_limit"] == 3
+    assert GAME.from_json(st.to_json()).setup["replay_limit"] == 3

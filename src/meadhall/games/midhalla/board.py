@@ -5,7 +5,7 @@ Sections: "Placing Map Tiles", "Tile Activation Order (TAO)", "Range".
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 SIDES = ("N", "E", "S", "W")
@@ -20,9 +20,15 @@ def rotate(side: str, quarter_turns: int) -> str:
     return SIDES[(SIDES.index(side) + quarter_turns) % 4]
 
 
-@dataclass
+@dataclass(frozen=True)
 class Tile:
-    """A map tile on the table: grid position, path letters by side, what lies on it."""
+    """A map tile on the table: grid position, path letters by side, what lies on it.
+
+    Immutable (``__shared__``): clones and the 3.3 snapshot share tiles, and a change puts a
+    new tile in the state's ``tiles`` (``dataclasses.replace``); its dicts are never edited in
+    place either, so copying a position copies no tile."""
+
+    __shared__ = True
 
     id: str
     x: int
@@ -197,9 +203,9 @@ class Board:
                 raise ValueError(f"map tile {tid} would overlap map tile {t.id} at ({x}, {y})")
         facing = OPPOSITE[side]
         turns = (SIDES.index(facing) - SIDES.index(attach)) % 4
-        new = Tile(tid, x, y, {rotate(s, turns): letter for s, letter in paths.items()})
-        new.links[facing] = at_tile
-        base.links[side] = tid
+        new = Tile(tid, x, y, {rotate(s, turns): letter for s, letter in paths.items()},
+                   {facing: at_tile})
+        self.tiles[at_tile] = replace(base, links={**base.links, side: tid})
         self.tiles[tid] = new
         return new
 

@@ -8,6 +8,7 @@ from typing import Any
 
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE
 from meadhall.games.midhalla.pieces import Snapshot
@@ -118,7 +119,7 @@ class CombatRules:
                 "move": (data.move if data.move is not None else
                          self.content.printed.boss_move if data.kind == "boss"
                          else self.content.printed.enemy_move),
-                "on_attack": [x.model_dump() for x in data.on_attack]}
+                "on_attack": memo.dumps(data.on_attack)}
         if data.kind == "boss" and data.actions and e.rotation >= 0:
             act = data.actions[e.rotation]
             prof.update(attack=act.attack, times=act.times, move=act.move)
@@ -127,7 +128,7 @@ class CombatRules:
             if act.target is not None:
                 prof["target"] = act.target
             if act.on_attack:
-                prof["on_attack"] = [x.model_dump() for x in act.on_attack]
+                prof["on_attack"] = memo.dumps(act.on_attack)
         return prof
 
     def _activation_step(self, events: list[Event]) -> None:
@@ -579,9 +580,9 @@ class CombatRules:
     def _trap_attacks(self, eid: str, events: list[Event]) -> None:
         t = self.traps[self.cb["cur"]]
         lv = self._trap_level(t)
-        linked = [x.model_dump() for x in lv.linked]
+        linked = memo.dumps(lv.linked)
         if t.special:
-            linked.append(self.content.cat.special_upgrades[t.special].adds.model_dump())
+            linked.append(memo.dump(self.content.cat.special_upgrades[t.special].adds))
         self._attack(("trap", t.id), f"enemy:{eid}", lv.attack, linked, False, events,
                      S.TRAP_TURNS)
         self.cb["left"] -= 1

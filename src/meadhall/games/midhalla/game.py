@@ -50,10 +50,16 @@ class PartyOverrides(ContentModel):
     completed: Annotated[list[Id], Field(max_length=50)] = Field(default_factory=list)
 
 
+NO_REPLAY_LIMIT = -1
+"""``replay_limit`` for "as often as the players like" (the rulebook's 3.3; the default)."""
+
+
 class Setup(ContentModel):
     """``scenario``: a chapter id; ``heroes``: 1-4 hero ids; ``campaign``: one state spans the
     chapters (party sheet, fate scale); ``party``: party-sheet overrides (unlocks, fate,
-    events, completed) for a chapter played on its own."""
+    events, completed) for a chapter played on its own; ``replay_limit``: how many times
+    step 3.3 may be replayed in one chapter, -1 (the default) for no limit (ruling 33a: a
+    bound for bots and search, which can replay forever)."""
 
     scenario: str = "chapter1"
     heroes: list[str] = Field(default_factory=lambda: ["harkon", "enyk"], min_length=1,
@@ -61,6 +67,7 @@ class Setup(ContentModel):
     campaign: bool = False
     party: PartyOverrides = Field(default_factory=PartyOverrides)
     followers: Annotated[list[Id], Field(max_length=10)] = Field(default_factory=list)
+    replay_limit: StrictInt = Field(NO_REPLAY_LIMIT, ge=NO_REPLAY_LIMIT, le=99999)
 
 
 class MidhallaGame(Game):
@@ -81,7 +88,8 @@ class MidhallaGame(Game):
         return [Info(k, v.name, "authored stand-in") for k, v in self.content.cat.heroes.items()]
 
     def default_setup(self) -> dict[str, Any]:
-        return {"scenario": "chapter1", "heroes": ["harkon", "enyk"]}
+        return {"scenario": "chapter1", "heroes": ["harkon", "enyk"],
+                "replay_limit": NO_REPLAY_LIMIT}
 
     def blank_state(self, setup: dict[str, Any], seed: int, chance: ChanceMode = "seeded",
                     auto_choices: bool = False) -> MidhallaState:
@@ -99,6 +107,8 @@ class MidhallaGame(Game):
         _check_party(c, s.party)
         d = s.model_dump()
         d["party"] = s.party.model_dump(exclude_unset=True)  # the overrides as given
+        if s.replay_limit == NO_REPLAY_LIMIT:
+            del d["replay_limit"]  # the rulebook's game: its setup (and saves) as before
         if s.campaign:
             party = new_party(c, d)
             locked = [h for h in s.heroes if h not in party["unlocks"]["classes"]]

@@ -9,6 +9,7 @@ from typing import Any
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
 from meadhall.core.words import plural
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 
 ID = "midhalla"
@@ -111,7 +112,7 @@ class HeroRules:
         if h.ko:
             # KO during the own turn: the turn ends at once; if it was the step's last turn the
             # players may still replay 3.3, since 3.1 has not started yet
-            if self._last_turn_of_step(h) and self.cb.get("snapshot"):
+            if self._last_turn_of_step(h) and self._may_replay():
                 ht["queue"], ht["stage"] = [], "after"
                 self._ask("hero", self._seat(h), f"{self._hname(h.id)} is KO and the turn "
                           "ends: end it (step 3.1 starts) or replay step 3.3 from its start",
@@ -136,12 +137,20 @@ class HeroRules:
             opts = [("end turn", ["end"])]
             prompt = f"{self._hname(h.id)}: use items or ultimates, or end the turn"
         opts = opts + self._free_options(h)
-        if stage == "after" and self._last_turn_of_step(h) and self.cb.get("snapshot"):
+        if stage == "after" and self._last_turn_of_step(h) and self._may_replay():
             # offered as the last turn of the step ends, just before 3.1 would start
             opts.append((REPLAY, ["replay"]))
             prompt += " (or replay step 3.3 from its start)"
         self._ask("hero", PLAYERS if h.follower else h.id, prompt,
                   S.FOLLOWERS if h.follower else S.HERO_TURN, opts, turn=True)
+
+    def _may_replay(self) -> bool:
+        """Step 3.3 can be replayed: its start is kept, and the setup's ``replay_limit``
+        (ruling 33a; -1, the default, for none) is not reached in this chapter."""
+        if not self.cb.get("snapshot"):
+            return False
+        limit = self.setup.get("replay_limit", -1)
+        return limit < 0 or self.replays < limit
 
     def _last_turn_of_step(self, h: Any) -> bool:
         """No other hero (or follower) is still to act in this 3.3."""
@@ -161,7 +170,7 @@ class HeroRules:
                 h.bottom_at = i
             ht["stage"] = "bottom" if row == "top" else "after"
             ht["source"] = cat.skills[sid].name
-            ht["queue"] = [e.model_dump() for e in cat.skills[sid].effects]
+            ht["queue"] = memo.dumps(cat.skills[sid].effects)
             events.append(Event("skill", f"{self._hname(h.id)} moves the {row} skill token to "
                                 f"{cat.skills[sid].name}", S.HERO_TURN))
         elif p[0] == "skip":
@@ -171,13 +180,13 @@ class HeroRules:
         elif p[0] == "item":
             h.used_items.append(p[1])
             ht["source"] = cat.items[p[1]].name
-            ht["queue"] = [e.model_dump() for e in cat.items[p[1]].effects]
+            ht["queue"] = memo.dumps(cat.items[p[1]].effects)
             events.append(Event("item", f"{self._hname(h.id)} uses {cat.items[p[1]].name} "
                                 "(exhausted until the rewards phase)", S.FREE_ACTIONS))
         elif p[0] == "ultimate":
             h.ults_used.append(p[1])
             ht["source"] = cat.ultimates[p[1]].name
-            ht["queue"] = [e.model_dump() for e in cat.ultimates[p[1]].effects]
+            ht["queue"] = memo.dumps(cat.ultimates[p[1]].effects)
             events.append(Event("ultimate", f"{self._hname(h.id)} uses the ultimate "
                                 f"{cat.ultimates[p[1]].name} (covered until refreshed)",
                                 S.FREE_ACTIONS))

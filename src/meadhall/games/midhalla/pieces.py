@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, fields
 from functools import cached_property
 from typing import Any, TypeVar
 
+from meadhall.core.deck import Deck
 from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import Decision
 
@@ -69,6 +70,25 @@ class HeroState:
     def ko(self) -> bool:
         return self.hp <= 0
 
+    @staticmethod
+    def __fastcopy__(h: HeroState) -> HeroState:
+        """The copy :func:`~meadhall.core.fastcopy.fastcopy` makes: the lists hold ids
+        (strings), every other field is a number, a string or None."""
+        n = object.__new__(HeroState)
+        d = n.__dict__
+        d.update(h.__dict__)
+        d["top"], d["bottom"] = h.top[:], h.bottom[:]
+        d["exhausted"], d["ults_used"] = h.exhausted[:], h.ults_used[:]
+        d["items"], d["used_items"] = h.items[:], h.used_items[:]
+        return n
+
+
+def _flat_copy(obj: T) -> T:
+    """A copy of a piece whose fields are all numbers, strings, booleans or None."""
+    n = object.__new__(obj.__class__)
+    n.__dict__.update(obj.__dict__)
+    return n
+
 
 @dataclass
 class EnemyState:
@@ -86,6 +106,8 @@ class EnemyState:
     rotation: int = -1
     """Bosses: index of the action box holding the tracker token (-1 before the first turn)."""
 
+    __fastcopy__ = staticmethod(_flat_copy)
+
 
 @dataclass
 class TrapState:
@@ -101,6 +123,8 @@ class TrapState:
     @property
     def destroyed(self) -> bool:
         return self.hp <= 0
+
+    __fastcopy__ = staticmethod(_flat_copy)
 
 
 @dataclass(frozen=True)
@@ -172,3 +196,53 @@ class Snapshot:
         if self._text is None:
             self._text = json.dumps(dump(self.attrs))
         return self._text
+
+
+class Decks(dict):  # type: ignore[type-arg]
+    """The state's decks by name, shared with copies of the state until one of them uses a
+    deck: a copy (:func:`~meadhall.core.fastcopy.fastcopy`) shares every deck, and the first
+    ``decks[name]`` (or ``get``) after it takes a deck of its own, in the copy and in the
+    original alike. Most look-aheads draw no card, so most copies copy no deck.
+    :meth:`read` gives a deck to look at without taking a copy (views, saves)."""
+
+    __slots__ = ("owned",)
+
+    def __init__(self, *args: Any) -> None:
+        super().__init__(*args)
+        self.owned: set[str] = set(self)
+
+    def __getitem__(self, name: str) -> Deck:
+        d = dict.__getitem__(self, name)
+        if name not in self.owned:
+            d = Deck.__fastcopy__(d)
+            dict.__setitem__(self, name, d)
+            self.owned.add(name)
+        return d
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self[name] if name in self else default  # noqa: SIM401 - takes a copy
+
+    def __setitem__(self, name: str, deck: Deck) -> None:
+        dict.__setitem__(self, name, deck)
+        self.owned.add(name)
+
+    def read(self, name: str) -> Deck:
+        """The deck ``name``, to look at only (never to change)."""
+        return dict.__getitem__(self, name)  # type: ignore[no-any-return]
+
+    def values(self) -> Any:  # type: ignore[override]
+        return [self[n] for n in self]
+
+    def items(self) -> Any:  # type: ignore[override]
+        return [(n, self[n]) for n in self]
+
+    @staticmethod
+    def __fastcopy__(decks: Decks) -> Decks:
+        n = Decks.__new__(Decks)
+        dict.update(n, decks)
+        n.owned = set()
+        decks.owned = set()  # the original shares its decks with the copy from now on
+        return n
+
+    def __reduce__(self) -> Any:
+        return (Decks, (dict(self.items()),))

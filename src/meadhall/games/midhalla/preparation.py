@@ -4,6 +4,7 @@ positioning heroes (2.3)."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from typing import Any
 
 from meadhall.core import words
@@ -14,6 +15,10 @@ from meadhall.games.midhalla.board import GATE
 SPAWN_TOKENS = {"plus1": "+1 Spawn token", "elite": "Elite Spawn token",
                 "none": "No Spawn token"}
 """The spawn tokens' printed names by their position-format keys."""
+
+
+_WAYS: dict[tuple[tuple[str, ...], tuple[str, ...]], list[list[str]]] = {}
+"""Ways to pay by (owned components sorted, components needed): the same few come back."""
 
 
 class PreparationRules:
@@ -49,6 +54,17 @@ class PreparationRules:
 
     def _pay_options(self, need: list[str]) -> list[list[str]]:
         """Ways to pay a component list from the owned components ("?" = any component)."""
+        key = (tuple(sorted(self.components)), tuple(need))
+        ways = _WAYS.get(key)
+        if ways is None:
+            if len(_WAYS) > 4096:
+                _WAYS.clear()
+            ways = _WAYS[key] = self._ways_to_pay(need)
+        return [list(w) for w in ways]
+
+    def _ways_to_pay(self, need: list[str]) -> list[list[str]]:
+        """:meth:`_pay_options` worked out (they depend only on the owned components as a
+        multiset and on ``need``)."""
         have = Counter(self.components)
         fixed = [k for k in need if k != "?"]
         for k, n in Counter(fixed).items():
@@ -86,39 +102,42 @@ class PreparationRules:
         cat = self.content.cat
         opts: list[tuple[str, Any]] = []
         heroes = self._party_heroes()
+        short = {h.id: self._short(h.id) for h in heroes}
+        items = cat.items
         for item in self.cart:
-            cost = cat.items[item].cost
-            if cost <= self.silver:
+            it = items[item]
+            if it.cost <= self.silver:
                 for h in heroes:
-                    opts.append((f"buy {cat.items[item].name} for {self._short(h.id)}",
-                                 ["buy", item, h.id]))
+                    opts.append((f"buy {it.name} for {short[h.id]}", ["buy", item, h.id]))
         for h in heroes:
             for item in h.items:
-                kind = cat.items[item].kind
-                if kind in ("common", "rare"):
-                    opts.append((f"sell {cat.items[item].name} from {self._short(h.id)}",
-                                 ["sell", item, h.id]))
+                it = items[item]
+                if it.kind in ("common", "rare"):
+                    opts.append((f"sell {it.name} from {short[h.id]}", ["sell", item, h.id]))
                 for other in heroes:
                     if other.id != h.id:
-                        opts.append((f"give {cat.items[item].name} from {self._short(h.id)} "
-                                     f"to {self._short(other.id)}",
+                        opts.append((f"give {it.name} from {short[h.id]} "
+                                     f"to {short[other.id]}",
                                      ["give", item, h.id, other.id]))
-        board = self.board
-        for tid in sorted(self.tiles):
-            t = self.tiles[tid]
-            if not t.fortified and board.adjacent_to_fortified(tid):
+        tiles = self.tiles
+        topo = self.topo
+        order = sorted(tiles)
+        for tid in order:
+            t = tiles[tid]
+            if not t.fortified and any(tiles[n].fortified for n in topo.neighbours(tid)):
                 cost = self._fortify_cost(tid)
                 if cost <= self.runestones:
                     opts.append((f"fortify {tid}", ["fortify", tid]))
+        # traps standing on each tile (the limit of two; a destroyed trap does not count)
+        standing = Counter(x.tile for x in self.traps.values() if not x.destroyed)
+        room = [tid for tid in order if tid != GATE and tiles[tid].fortified
+                and standing[tid] < self.content.printed.max_traps_per_tile]
         for kind in sorted(self.party["unlocks"]["traps"]):
             trap = cat.traps[kind]
             if trap.cost > self.silver or self._stock_left(kind) <= 0:
                 continue
-            for tid in sorted(self.tiles):
-                t = self.tiles[tid]
-                if (tid != GATE and t.fortified
-                        and self._traps_on(tid) < self.content.printed.max_traps_per_tile):
-                    opts.append((f"build {trap.name} on {tid}", ["build", kind, tid]))
+            for tid in room:
+                opts.append((f"build {trap.name} on {tid}", ["build", kind, tid]))
         for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:])):
             trap = cat.traps[t.kind]
             if t.destroyed:
@@ -145,7 +164,7 @@ class PreparationRules:
                 opts.append((f"use {cat.components[k].name}", ["use", k]))
         for h in heroes:
             if h.hp < h.max_hp and self.silver >= self.content.printed.heal_cost:
-                opts.append((f"heal {self._short(h.id)}", ["heal", h.id]))
+                opts.append((f"heal {short[h.id]}", ["heal", h.id]))
         opts.append(("done preparing", ["done"]))
         return opts
 
@@ -193,7 +212,7 @@ class PreparationRules:
             self.runestones -= cost
             t = self.tiles[tid]
             lifted = t.curses
-            t.fortified, t.curses = True, 0
+            self.tiles[tid] = replace(t, fortified=True, curses=0)
             events.append(Event("fortify", f"Map tile {tid} is fortified for {cost} runestones"
                                 + (" (the curse is lifted)" if lifted else ""), S.FORTIFY))
         elif what == "build":

@@ -8,6 +8,7 @@ from typing import Any
 
 from meadhall.core import words
 from meadhall.core.protocol import PLAYERS, Event
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.describe import unlock_name
 
@@ -101,7 +102,7 @@ class RewardRules:
             ok = self._quest_met(q.condition)
             events.append(Event("quest", f"Quest '{q.name}' is "
                                 f"{'completed' if ok else 'failed and removed'}", S.R_QUESTS))
-            self.script.extend(o.model_dump() for o in (q.reward if ok else q.fail))
+            self.script.extend(memo.dumps(q.reward if ok else q.fail))
             self.decks[deck].to_discard(card)
         self.quests = []
         for verse in self.story:
@@ -220,20 +221,19 @@ class RewardRules:
             self.epilogue_read = True
             ep = self.chapter_data.epilogue
             events.append(Event("epilogue", f"Epilogue: {ep.text}", S.REWARDS))
-            self.script.extend(o.model_dump() for o in ep.ops)
+            self.script.extend(memo.dumps(ep.ops))
             return
         self._chapter_won(events)
 
     def _mark_new(self, kind: str, what: str) -> None:
-        self.party["new"].append([kind, what])
+        self._party_w()["new"].append([kind, what])
 
     def _unlock(self, kind: str, what: str, events: list[Event]) -> None:
         """Types of Unlocks: mark it (a single stroke until the chapter ends) and apply it."""
         key = UNLOCK_KINDS[kind]
-        have = self.party["unlocks"].setdefault(key, [])
-        if what in have:
+        if what in self.party["unlocks"].get(key, ()):
             return
-        have.append(what)
+        self._party_w()["unlocks"].setdefault(key, []).append(what)
         self._mark_new(key, what)
         extra = ""
         if kind == "item":
@@ -255,7 +255,7 @@ class RewardRules:
 
     def _chapter_won(self, events: list[Event]) -> None:
         """The fate scale moves one slot toward the Wrath of Isyl; unlocks are confirmed."""
-        party = self.party
+        party = self._party_w()
         party["new"] = []
         if self.chapter not in party["completed"]:
             party["completed"].append(self.chapter)
@@ -287,7 +287,7 @@ class RewardRules:
         track = self.content.cat.fate_track
         old = self.party["fate"]
         new = max(track[0], min(track[-1], old + step))
-        self.party["fate"] = new
+        self._party_w()["fate"] = new
         side = ("Wrath of Isyl" if new < 0 else "Athyr's Blessing" if new > 0 else "neutral")
         events.append(Event("fate", f"The fate scale moves from {old} to {new} ({side})",
                             S.FATE, {"fate": new}))
@@ -345,7 +345,7 @@ class RewardRules:
         """The campaign is over; the party sheet records how it ended (Campaign Play: the
         players decide when they stop; completing every printed chapter ends it too)."""
         rec = self._campaign_record()
-        self.party["ended"] = {"how": how, **rec}
+        self._party_w()["ended"] = {"how": how, **rec}
         self.phase = "over"
         won = words.join(unlock_name(self.content, "chapter", c) for c in rec["won"]) or "none"
         self.result = [result, f"{how}: {words.plural(rec['chapters_played'], 'chapter')} "

@@ -6,11 +6,13 @@ needs the players (a choice on an event) asks and the rest waits.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from meadhall.core import words
 from meadhall.core.errors import RuleNotImplemented
 from meadhall.core.protocol import PLAYERS, Event
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE
 from meadhall.games.midhalla.pieces import EnemyState, TrapState
@@ -49,7 +51,7 @@ class ExplorationRules:
         sec = self.chapter_data.sections[letter]
         events.append(Event("explore", f"The party explores path {letter}: {sec.text}",
                             S.READ_BOOK, {"path": letter}))
-        self.script[:0] = [*(o.model_dump() for o in sec.ops), {"op": "_explored"}]
+        self.script[:0] = [*memo.dumps(sec.ops), {"op": "_explored"}]
 
     # ----------------------------------------------------------- the instruction runner
     def _run_op(self, events: list[Event]) -> None:
@@ -68,7 +70,7 @@ class ExplorationRules:
         for step in timed:
             if step.at == self.timer:
                 events.append(Event("timed", step.text, S.EXPLORATION))
-                self.script[:0] = [o.model_dump() for o in step.ops]
+                self.script[:0] = memo.dumps(step.ops)
 
     def _op_place(self, op: dict[str, Any], events: list[Event]) -> None:
         """Placing Map Tiles: the numbered side of the new tile touches the explored path."""
@@ -93,7 +95,7 @@ class ExplorationRules:
     def _op_verse(self, op: dict[str, Any], events: list[Event]) -> None:
         verse = self.chapter_data.verses[op["id"]]
         events.append(Event("verse", f"Verse {op['id']}: {verse.text}", S.VERSES))
-        self.script[:0] = [o.model_dump() for o in verse.ops]
+        self.script[:0] = memo.dumps(verse.ops)
 
     def _op_story(self, op: dict[str, Any], events: list[Event]) -> None:
         self.story.append(op["verse"])
@@ -121,7 +123,7 @@ class ExplorationRules:
                                 S.QUESTS))
         else:
             deck.to_discard(card)
-        self.script[:0] = [o.model_dump() for o in ev.ops]
+        self.script[:0] = memo.dumps(ev.ops)
 
     def _event_card(self, deck: str, card: str):
         if deck == "chapter":
@@ -138,7 +140,7 @@ class ExplorationRules:
             events.append(Event("global", "In this build the chapter does not end here and "
                                 "chapter 12 is not printed ('not in Prototypes'): it is only "
                                 "marked on the party sheet", S.GLOBAL_EVENTS))
-        self.script[:0] = [o.model_dump() for o in ge.ops]
+        self.script[:0] = memo.dumps(ge.ops)
 
     def _op_choice(self, op: dict[str, Any], events: list[Event]) -> None:
         opts = []
@@ -273,7 +275,7 @@ class ExplorationRules:
 
     def _op_spawn_token(self, op: dict[str, Any], events: list[Event]) -> None:
         tile = self.tiles[self.here or "G"]
-        tile.token = op["token"]
+        self.tiles[tile.id] = replace(tile, token=op["token"])
         events.append(Event("token", f"{words.a(SPAWN_TOKENS[op['token']], cap=True)} is placed on map tile "
                             f"{tile.id}", S.SPAWN_TOKENS, {"tile": tile.id}))
 
@@ -327,7 +329,7 @@ class ExplorationRules:
     def _op_evolve(self, op: dict[str, Any], events: list[Event]) -> None:
         """Evolving events: mark the change on the party sheet (and in the deck now)."""
         deck, old, new = op["deck"], str(op["from"]), str(op["to"])
-        self.party["events"].setdefault(deck, {})[old] = new
+        self._party_w()["events"].setdefault(deck, {})[old] = new
         self._mark_new("events", f"{deck}:{old}->{new}")
         text = f"Party sheet: {EVENT_DECKS.get(deck, deck)} event {old} -> {new}"
         if op.get("now"):

@@ -14,8 +14,9 @@ from meadhall.core import words
 from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
-from meadhall.core.fastcopy import fastcopy
+from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
+from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
 from meadhall.games.midhalla.board import GATE, Board, Tile, Topology
 from meadhall.games.midhalla.combat import CombatRules
@@ -24,10 +25,12 @@ from meadhall.games.midhalla.describe import DescribeRules
 from meadhall.games.midhalla.heroes import HeroRules
 from meadhall.games.midhalla.pieces import (
     Choice,
+    Decks,
     EnemyState,
     HeroState,
     Snapshot,
     TrapState,
+    _flat_copy,
     from_json,
     to_json,
 )
@@ -55,6 +58,20 @@ DECKS = ("enemy", "elite", "items", "components", "tier1", "tier2", "chapter", "
 def _number(pid: str) -> int:
     """The number of a standee id (``e12`` -> 12), for a fixed order whatever the save's."""
     return int(pid[1:]) if pid[1:].isdigit() else 10**6
+
+
+_PARSED: dict[str, Any] = {}
+
+
+def _parsed(text: str) -> Any:
+    """``json.loads(text)``, remembered (a state's ``party_start`` is read at every view;
+    callers copy the result)."""
+    v = _PARSED.get(text)
+    if v is None:
+        if len(_PARSED) > 256:
+            _PARSED.clear()
+        v = _PARSED[text] = json.loads(text)
+    return v
 
 
 UNLOCK_KEYS = ("classes", "traps", "items", "components", "special_upgrades", "chapters",
@@ -93,12 +110,22 @@ def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
     return party
 
 
+_CLONE_SKIP = frozenset({"content", "setup", "party", "_checkpoint", "_topo", "choice",
+                         "_legal_memo", "log", "tiles", "heroes", "enemies", "traps"})
+"""What :meth:`MidhallaState.clone` shares (content, setup, the party sheet, the undo
+checkpoint, the dungeon's shape, the immutable choice) or copies by hand (the rest)."""
+_copy_hero = HeroState.__fastcopy__
+
+
 class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, RewardRules,
                     DescribeRules, GameState):
     """A chapter (or a campaign of chapters) of Midhalla in progress."""
 
     game = ID
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
+    _shared = frozenset({"content", "setup", "party"})
+    """Clones share the party sheet: it changes a few times a chapter, and each change first
+    takes a copy of its own (:meth:`_party_w`)."""
 
     def __init__(self, content: Content, setup: dict[str, Any], seed: int,
                  chance: ChanceMode = "seeded", auto_choices: bool = False) -> None:
@@ -110,6 +137,33 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.record: list[list[str]] = []
         """Every chapter played in this game (a campaign plays several): [chapter, result]."""
         self._setup_chapter(setup["scenario"])
+
+    def clone(self) -> MidhallaState:
+        """An independent copy (the protocol's ``clone``), made with what each attribute is
+        known to hold: tiles and the pending choice are immutable and shared, heroes,
+        enemies and traps copied field by field, decks shared until used."""
+        new = object.__new__(type(self))
+        src = self.__dict__
+        d = new.__dict__
+        d.update(src)
+        d.pop("_legal_memo", None)
+        skip = _CLONE_SKIP
+        atomic = _ATOMIC
+        for k, v in src.items():
+            if v.__class__ not in atomic and k not in skip:
+                d[k] = fastcopy(v)
+        d["log"] = src["log"][:]
+        d["tiles"] = src["tiles"].copy()
+        d["heroes"] = {k: _copy_hero(v) for k, v in src["heroes"].items()}
+        d["enemies"] = {k: _flat_copy(v) for k, v in src["enemies"].items()}
+        d["traps"] = {k: _flat_copy(v) for k, v in src["traps"].items()}
+        return new
+
+    def _party_w(self) -> dict[str, Any]:
+        """The party sheet, about to be changed: a copy of its own first (clones and the
+        3.3 snapshot share the sheet, see ``_shared``)."""
+        self.party = fastcopy(self.party)
+        return self.party
 
     # ----------------------------------------------------------- the dungeon's shape
     @property
@@ -150,16 +204,18 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         self.runestones = p.start_runestones
         self.components: list[str] = []
         self.cart: list[str] = []
-        self.tiles: dict[str, Tile] = {}
-        for tid, (x, y) in c.cat.dungeon_board.items():
-            # the gate map tile and its neighbours on the dungeon board start fortified
-            self.tiles[tid] = Tile(tid, x, y, fortified=True)
+        links: dict[str, dict[str, str]] = {tid: {} for tid in c.cat.dungeon_board}
+        paths: dict[str, dict[str, str]] = {tid: {} for tid in c.cat.dungeon_board}
         for a, b in (("L", "G"), ("G", "R")):
-            self.tiles[a].links["E"] = b
-            self.tiles[b].links["W"] = a
+            links[a]["E"] = b
+            links[b]["W"] = a
         for where, letter in self.chapter_data.board_paths.items():
             tid, side = where.split(".")
-            self.tiles[tid].paths[side] = letter
+            paths[tid][side] = letter
+        # the gate map tile and its neighbours on the dungeon board start fortified
+        self.tiles: dict[str, Tile] = {
+            tid: Tile(tid, x, y, paths[tid], links[tid], fortified=True)
+            for tid, (x, y) in c.cat.dungeon_board.items()}
         self._tiles_changed()
         self.enemies: dict[str, EnemyState] = {}
         self.traps: dict[str, TrapState] = {}
@@ -182,7 +238,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
         # Only the enemy decks shuffle their discard back when they run out (2.2 Spawn
         # Enemies says so); every other discard pile stays a discard pile (ruling 8).
-        self.decks: dict[str, Deck] = {
+        self.decks: Decks = Decks({
             "enemy": Deck("enemy", list(ch.enemy_deck)),
             "elite": Deck("elite", list(ch.elite_deck)),
             "items": Deck("items", [i for i in u["items"] if c.cat.items[i].kind == "rare"],
@@ -194,7 +250,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "level1": Deck("level1", list(c.cat.skill_decks["level1"]), reshuffle=False),
             "level2": Deck("level2", list(c.cat.skill_decks["level2"]), reshuffle=False),
             "level3": Deck("level3", list(c.cat.skill_decks["level3"]), reshuffle=False),
-        }
+        })
         self.cart = [i for i in u["items"] if c.cat.items[i].kind == "common"]
         self.heroes: dict[str, HeroState] = {}
         for hid in self.roster:
@@ -254,7 +310,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             if decision in self.party["unlocks"]["decisions"]:
                 events.append(Event("decision", f"Party sheet decision '{decision}': {sec.text}",
                                     S.UNLOCKS))
-                self.script.extend(o.model_dump() for o in sec.ops)
+                self.script.extend(memo.dumps(sec.ops))
         self._begin_levelup(1, events)
 
     def _draw_components(self, n: int, events: list[Event], section: str) -> None:
@@ -271,7 +327,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                 S.FATE))
             self._damage_gate(1, ("curse", "fate scale"), events)
             return
-        self.tiles[tid].curses += 1
+        t = self.tiles[tid]
+        self.tiles[tid] = dataclasses.replace(t, curses=t.curses + 1)
         events.append(Event("curse", f"A curse marker is placed on map tile {tid}", S.FATE,
                             {"tile": tid}))
 
@@ -367,6 +424,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         if ch is None:
             return None
         word = action.split(" ")[0]
+        limit = self.setup.get("replay_limit", -1)
+        if word == "replay" and 0 <= limit <= self.replays:
+            return IllegalAction(ID, S.HERO_TURNS, "this game's setup allows step 3.3 to "
+                                 f"be replayed {words.plural(limit, 'time')} per chapter "
+                                 "(replay_limit, ruling 33a), and that many replays have "
+                                 "been played")
         if word == "replay":
             return IllegalAction(ID, S.HERO_TURNS, "step 3.3 can be replayed when a hero ends a "
                                  "turn (before step 3.1 starts), not within a skill or after "
@@ -435,7 +498,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         that it was abandoned and how far it got."""
         super().concede(reason)
         if self.setup.get("campaign"):
-            self.party["ended"] = {"how": self.conceded, **self._campaign_record()}
+            self._party_w()["ended"] = {"how": self.conceded, **self._campaign_record()}
 
     def measures(self) -> dict[str, Any]:
         """For the simulation lab: combat rounds, cycle, gate HP, enemies left, kills, KOs,
@@ -480,7 +543,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
     def _short(self, hid: str) -> str:
         """The name action texts use for a hero: "Harkon" for Harkon the Drengr."""
-        return self._hname(hid).split(" the ")[0]
+        return memo.short_names(self.content.cat)[hid]
 
     def _iname(self, item: str) -> str:
         return self.content.cat.items[item].name
@@ -520,16 +583,22 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return tmp._dump()
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
-        pos = self._dump()
-        for k in ("decks",):
-            pos[k] = {n: self.decks[n].public() for n in DECKS}
-        if pos["combat"] and pos["combat"].get("snapshot"):
-            # the saved start of step 3.3 holds full decks: show only that a replay is possible
-            pos["combat"]["snapshot"] = "the position at the start of step 3.3"
+        pos = self._dump(public=True)
         pos["outcome"] = self.outcome().to_json()
         return pos
 
-    def _dump(self) -> dict[str, Any]:
+    def _dump(self, public: bool = False) -> dict[str, Any]:
+        """The position; ``public``: as every player sees it (:meth:`view`): decks by size
+        and discard, and of the saved start of step 3.3 only that a replay is possible (it
+        holds full decks), neither of them worked out in full first."""
+        if public:
+            decks = {n: self.decks.read(n).public() for n in DECKS}
+            cb = fastcopy(self.cb)
+            if cb and cb.get("snapshot"):
+                cb["snapshot"] = "the position at the start of step 3.3"
+        else:
+            decks = {n: self.decks.read(n).to_json() for n in DECKS}
+            cb = self._dump_combat()
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
             "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
@@ -540,12 +609,12 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "heroes": {h: to_json(v) for h, v in self.heroes.items()},
             "enemies": {e: to_json(v) for e, v in self.enemies.items()},
             "traps": {t: to_json(v) for t, v in self.traps.items()},
-            "decks": {n: self.decks[n].to_json() for n in DECKS},
+            "decks": decks,
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
             "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
             "choice": self.choice.to_json() if self.choice else None,
-            "combat": self._dump_combat(), "hero_turn": fastcopy(self.ht),
+            "combat": cb, "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
             "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos,
@@ -553,7 +622,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "ending": dict(self.ending) if self.ending else None,
             "record": [list(r) for r in self.record],
             "roster": list(self.roster), "next_chapter": self.next_chapter,
-            "party": fastcopy(self.party), "party_start": json.loads(self.party_start),
+            "party": fastcopy(self.party), "party_start": fastcopy(_parsed(self.party_start)),
         }
 
     def _dump_combat(self) -> dict[str, Any] | None:
