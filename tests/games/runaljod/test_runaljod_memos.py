@@ -144,7 +144,9 @@ def fresh_board(st: RunaljodState) -> BoardMap:
 
 
 def board_answers(m: BoardMap) -> dict[str, Any]:
-    return {k: getattr(m, k) for k in BoardMap.__slots__}
+    # the text rows are built on first use: compared as the board answers them
+    return {**{k: getattr(m, k) for k in BoardMap.__slots__ if k != "_rows"},
+            "rows": m.rows()}
 
 
 def check_position(st: RunaljodState) -> None:

@@ -23,7 +23,8 @@ class BoardMap:
 
     __shared__ = True  # fastcopy shares it instead of copying
 
-    __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits", "tile")
+    __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits", "tile",
+                 "_rows")
 
     def __init__(self, terrain: dict[Sq, str]) -> None:
         self.terrain = terrain
@@ -56,6 +57,22 @@ class BoardMap:
         self.tile: dict[Sq, int] = {}
         """Each square's tile, by its index in the list of tiles in play (set by
         :func:`board_map`)."""
+        self._rows: tuple[int, int, tuple[str, ...]] | None = None
+
+    def rows(self) -> tuple[int, int, tuple[str, ...]]:
+        """The terrain as text rows (``" "`` off the tiles) from the westmost column: (west
+        column, east column, rows); built once per board."""
+        if self._rows is None:
+            t = self.terrain
+            if not t:
+                self._rows = (0, -1, ())
+            else:
+                x0 = min(x for x, _ in t)
+                x1 = max(x for x, _ in t)
+                h = max(y for _, y in t) + 1
+                self._rows = (x0, x1, tuple(
+                    "".join(t.get((x, y), " ") for x in range(x0, x1 + 1)) for y in range(h)))
+        return self._rows
 
     def clone(self) -> BoardMap:
         return self

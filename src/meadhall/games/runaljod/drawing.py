@@ -62,16 +62,66 @@ def _space_label(space: str, hero: Mapping[str, Any]) -> str:
             "out": "used (thrown next destiny phase)"}[space]
 
 
+class _Pieces:
+    """The drawn pieces of one content object, each built once for the view values it shows
+    (a scene is rebuilt on every step of an environment, and most of it never changes: the
+    tiles' cells, the hero boards' spaces and cards, the table's cards). Scenes share these
+    pieces; nothing that reads a scene changes it."""
+
+    LIMIT = 20_000
+    """Entries kept per kind before the kind is emptied (values seen in play are few)."""
+
+    def __init__(self, content: RunaljodContent) -> None:
+        self.content = content
+        self.boards: dict[tuple[Any, ...], tuple[int, int, list[draw.Cell], str]] = {}
+        self.tokens: dict[tuple[Any, ...], draw.Token] = {}
+        self.cards: dict[tuple[Any, ...], draw.Card] = {}
+        self.spaces: dict[tuple[Any, ...], list[draw.Space]] = {}
+        self.card_lists: dict[tuple[Any, ...], list[draw.Card]] = {}
+        self.enemy_stats: dict[str, dict[str, str | int]] = {}
+
+    def token(self, key: tuple[Any, ...], make: Any) -> draw.Token:
+        t = self.tokens.get(key)
+        if t is None:
+            if len(self.tokens) > self.LIMIT:
+                self.tokens.clear()
+            t = self.tokens[key] = make()
+        return t
+
+    def card(self, key: tuple[Any, ...], make: Any) -> draw.Card:
+        c = self.cards.get(key)
+        if c is None:
+            if len(self.cards) > self.LIMIT:
+                self.cards.clear()
+            c = self.cards[key] = make()
+        return c
+
+
+_PIECES: dict[int, _Pieces] = {}
+
+
+def _pieces(content: RunaljodContent) -> _Pieces:
+    p = _PIECES.get(id(content))
+    # the content is kept with its pieces, so that a content object created later at the same
+    # address (tests build their own) is never taken for this one
+    if p is None or p.content is not content:
+        if len(_PIECES) > 64:
+            _PIECES.clear()
+        p = _PIECES[id(content)] = _Pieces(content)
+    return p
+
+
 def draw_scene(content: RunaljodContent, title: str, view: Mapping[str, Any]) -> draw.Scene:
     """The table for ``view`` (``RunaljodState.view``)."""
+    pc = _pieces(content)
     phase = PHASES.get(view["phase"], view["phase"])
     scene = draw.Scene(title, subtitle=f"Round {view['round']}, {phase}")
-    scene.boards.append(_board(content, view))
-    scene.tracks.append(_time_track(view))
-    scene.panels.append(_altar(content, view))
+    scene.boards.append(_board(pc, view))
+    scene.tracks.append(_time_track(pc, view))
+    scene.panels.append(_altar(pc, view))
     for hid, h in view["heroes"].items():
-        scene.panels.append(_hero_panel(content, view, hid, h))
-    scene.cards.extend(_table_cards(content, view))
+        scene.panels.append(_hero_panel(pc, view, hid, h))
+    scene.cards.extend(_table_cards(pc, view))
     outcome = view.get("outcome") or {}
     if outcome.get("result") in ("win", "loss"):
         scene.notes.append(f"The heroes {'win' if outcome['result'] == 'win' else 'lose'}: "
@@ -79,69 +129,112 @@ def draw_scene(content: RunaljodContent, title: str, view: Mapping[str, Any]) ->
     return scene
 
 
-def _board(content: RunaljodContent, view: Mapping[str, Any]) -> draw.SquareGrid:
+def _cells(pc: _Pieces, view: Mapping[str, Any]) -> tuple[int, int, list[draw.Cell], str]:
+    """The board's cells, size and title for the tiles in play (built once per arrangement of
+    tiles and their terrain)."""
     tiles = view["tiles"]
+    terrain = view["terrain"]
+    key = tuple((tile, tx, tuple(terrain[tile])) for tile, _card, tx in tiles)
+    hit = pc.boards.get(key)
+    if hit is not None:
+        return hit
+    content = pc.content
     x0 = min((t[2] for t in tiles), default=0)
     cells: list[draw.Cell] = []
     cols = 0
     rows = 0
     for tile, _card, tx in tiles:
-        for y, row in enumerate(view["terrain"][tile]):
+        for y, row in enumerate(terrain[tile]):
             for x, ch in enumerate(row):
                 name = grid.name((tx + x, y))
-                cells.append(draw.Cell(name, tx + x - x0, y, ch, note=_terrain_note(ch)))
+                cells.append(draw.Cell(name, tx + x - x0, y, ch, note=_terrain_note(ch),
+                                       target=f"square:{name}"))
                 cols = max(cols, tx + x - x0 + 1)
                 rows = max(rows, y + 1)
+    title = " · ".join(content.tiles[t[0]].name if t[0] in content.tiles else t[0]
+                       for t in tiles)
+    if len(pc.boards) > 256:
+        pc.boards.clear()
+    hit = pc.boards[key] = (cols, rows, cells, title)
+    return hit
+
+
+def _board(pc: _Pieces, view: Mapping[str, Any]) -> draw.SquareGrid:
+    content = pc.content
+    cols, rows, cells, title = _cells(pc, view)
     tokens: list[draw.Token] = []
     for s in view.get("search_tokens", []):
-        tokens.append(draw.Token(f"search:{s}", f"Search token on {s}", "?", "marker", s))
+        tokens.append(pc.token(("search", s), lambda s=s: draw.Token(
+            f"search:{s}", f"Search token on {s}", "?", "marker", s)))
     for s in view.get("bonfires", []):
-        tokens.append(draw.Token(f"bonfire:{s}", f"Bonfire on {s}: 1 life point to move "
-                                 "through, no ending there; thaws frozen miniatures next to it",
-                                 "^", "marker", s))
+        tokens.append(pc.token(("bonfire", s), lambda s=s: draw.Token(
+            f"bonfire:{s}", f"Bonfire on {s}: 1 life point to move through, no ending "
+            "there; thaws frozen miniatures next to it", "^", "marker", s)))
     for s in view.get("starts", []):
-        tokens.append(draw.Token(f"start:{s}", f"Heroes' starting space {s}", "○", "marker", s))
+        tokens.append(pc.token(("start", s), lambda s=s: draw.Token(
+            f"start:{s}", f"Heroes' starting space {s}", "○", "marker", s)))
     for hid, h in view["heroes"].items():
         if not h["at"]:
             continue
-        hd = content.heroes[hid]
-        badges = list(h["conditions"])
-        if h["fallen"]:
-            badges.append("fallen")
-        if h["held_by"]:
-            badges.append("held")
-        if h["passed"]:
-            badges.append("passed")
-        tokens.append(draw.Token(
-            hid, hd.name, HERO_LETTERS.get(hid, hd.name[:1]), "hero", h["at"],
-            target=f"figure:{hid}", hp=h["life"] - h["damage"], max_hp=h["life"],
-            badges=badges, stats={"life": f"{h['life'] - h['damage']}/{h['life']}",
-                                  "defence": h["defence"], "glory": h["glory"]}))
+        key = ("hero", hid, h["at"], tuple(h["conditions"]), h["fallen"], h["held_by"],
+               h["passed"], h["life"], h["damage"], h["defence"], h["glory"])
+        tokens.append(pc.token(key, lambda hid=hid, h=h: _hero_token(content, hid, h)))
     for e in view["enemies"]:
-        ed = content.enemies[e["kind"]]
-        cells_at = [e["at"]] + ([e["also"]] if e.get("also") else [])
-        badges = list(e["conditions"])
-        if e.get("captor"):
-            badges.append("held")
-        stats: dict[str, str | int] = {
-            "life": f"{e['life'] - e['damage']}/{e['life']}", "defence": e["defence"],
-            "move": ed.move, "attack": f"{ed.attack}: {', '.join(ed.dice)}"}
-        if ed.keywords:
-            stats["keywords"] = ", ".join(ed.keywords)
-        if ed.cancels:
-            stats["cancels"] = ", ".join(ed.cancels)
-        if ed.upgrades:
-            stats["upgrades"] = ", ".join(
-                u.effect + (f" +{u.value}" if u.value else "") for u in ed.upgrades)
-        tokens.append(draw.Token(
-            f"enemy{e['uid']}", f"{ed.name} {e['uid']}", ENEMY_LETTERS.get(e["kind"],
-                                                                         ed.name[:1]),
-            "boss" if ed.final else "enemy", e["at"], cells=cells_at,
-            target=f"figure:enemy{e['uid']}", hp=e["life"] - e["damage"], max_hp=e["life"],
-            badges=badges, stats=stats))
+        key = ("enemy", e["uid"], e["kind"], e["at"], e.get("also"), tuple(e["conditions"]),
+               e.get("captor"), e["life"], e["damage"], e["defence"])
+        tokens.append(pc.token(key, lambda e=e: _enemy_token(pc, e)))
+    # the cells already carry their targets: the grid's own check of them finds nothing to do
     return draw.SquareGrid("map", cols, rows, cells, tokens=tokens, legend=list(LEGEND),
-                           title=" · ".join(content.tiles[t[0]].name if t[0] in content.tiles
-                                            else t[0] for t in tiles))
+                           title=title)
+
+
+def _hero_token(content: RunaljodContent, hid: str, h: Mapping[str, Any]) -> draw.Token:
+    hd = content.heroes[hid]
+    badges = list(h["conditions"])
+    if h["fallen"]:
+        badges.append("fallen")
+    if h["held_by"]:
+        badges.append("held")
+    if h["passed"]:
+        badges.append("passed")
+    return draw.Token(
+        hid, hd.name, HERO_LETTERS.get(hid, hd.name[:1]), "hero", h["at"],
+        target=f"figure:{hid}", hp=h["life"] - h["damage"], max_hp=h["life"],
+        badges=badges, stats={"life": f"{h['life'] - h['damage']}/{h['life']}",
+                              "defence": h["defence"], "glory": h["glory"]})
+
+
+def _enemy_stats(pc: _Pieces, kind: str) -> dict[str, str | int]:
+    """What an enemy's card prints (its stats after life and defence), once per kind."""
+    got = pc.enemy_stats.get(kind)
+    if got is None:
+        ed = pc.content.enemies[kind]
+        got = {"move": ed.move, "attack": f"{ed.attack}: {', '.join(ed.dice)}"}
+        if ed.keywords:
+            got["keywords"] = ", ".join(ed.keywords)
+        if ed.cancels:
+            got["cancels"] = ", ".join(ed.cancels)
+        if ed.upgrades:
+            got["upgrades"] = ", ".join(
+                u.effect + (f" +{u.value}" if u.value else "") for u in ed.upgrades)
+        pc.enemy_stats[kind] = got
+    return got
+
+
+def _enemy_token(pc: _Pieces, e: Mapping[str, Any]) -> draw.Token:
+    ed = pc.content.enemies[e["kind"]]
+    cells_at = [e["at"]] + ([e["also"]] if e.get("also") else [])
+    badges = list(e["conditions"])
+    if e.get("captor"):
+        badges.append("held")
+    stats: dict[str, str | int] = {
+        "life": f"{e['life'] - e['damage']}/{e['life']}", "defence": e["defence"],
+        **_enemy_stats(pc, e["kind"])}
+    return draw.Token(
+        f"enemy{e['uid']}", f"{ed.name} {e['uid']}", ENEMY_LETTERS.get(e["kind"], ed.name[:1]),
+        "boss" if ed.final else "enemy", e["at"], cells=cells_at,
+        target=f"figure:enemy{e['uid']}", hp=e["life"] - e["damage"], max_hp=e["life"],
+        badges=badges, stats=stats)
 
 
 def _terrain_note(ch: str) -> str:
@@ -149,34 +242,54 @@ def _terrain_note(ch: str) -> str:
             "n": "entrance"}.get(ch, "")
 
 
-def _time_track(view: Mapping[str, Any]) -> draw.Track:
+def _time_track(pc: _Pieces, view: Mapping[str, Any]) -> draw.Track:
     n = view["track"]
+    key = ("time", n, tuple(view["snakes"]))
+    spaces = pc.spaces.get(key)
     snakes = set(view["snakes"])
-    spaces = [draw.Space(str(i), "start" if i == 0 else str(i),
-                         note="snake" if i in snakes else "") for i in range(n)]
-    tokens = [draw.Token("time", "Time token", "T", "marker", str(view["time"])),
-              draw.Token("end", "End marker (the heroes lose when the time token reaches it)",
-                         "E", "marker", str(view["end"]))]
+    if spaces is None:
+        spaces = pc.spaces[key] = [
+            draw.Space(str(i), "start" if i == 0 else str(i),
+                       note="snake" if i in snakes else "") for i in range(n)]
+    tokens = [pc.token(("time", view["time"]), lambda: draw.Token(
+                  "time", "Time token", "T", "marker", str(view["time"]))),
+              pc.token(("end", view["end"]), lambda: draw.Token(
+                  "end", "End marker (the heroes lose when the time token reaches it)", "E",
+                  "marker", str(view["end"])))]
     return draw.Track("time", "Time track", spaces, value=view["time"], cyclic=True,
                       tokens=tokens, marks={s: "snake" for s in sorted(snakes)})
 
 
-def _altar(content: RunaljodContent, view: Mapping[str, Any]) -> draw.Panel:
+def _altar(pc: _Pieces, view: Mapping[str, Any]) -> draw.Panel:
+    content = pc.content
     tokens = []
     for god, side in view["altar"]:
-        gd = content.gods[god]
-        tokens.append(draw.Token(
-            f"altar:{god}", f"{gd.name}'s rune, {SIDE_WORDS[side]}", god[:1].upper(), "god",
-            target=f"figure:altar:{god}", face_down=side == "down",
-            facing=90 if side == "side" else 0,
-            badges=[SIDE_WORDS[side]], stats={"power": gd.text}))
+        def make(god: str = god, side: str = side) -> draw.Token:
+            gd = content.gods[god]
+            return draw.Token(
+                f"altar:{god}", f"{gd.name}'s rune, {SIDE_WORDS[side]}", god[:1].upper(),
+                "god", target=f"figure:altar:{god}", face_down=side == "down",
+                facing=90 if side == "side" else 0,
+                badges=[SIDE_WORDS[side]], stats={"power": gd.text})
+        tokens.append(pc.token(("altar", god, side), make))
     notes = [f"{len(view['altar'])} of 4 god's runes; face up and sideways runes can be "
              "invoked with a sideways rune on the interact space"]
     return draw.Panel("altar", "Altar of the gods", tokens=tokens, notes=notes)
 
 
-def _hero_panel(content: RunaljodContent, view: Mapping[str, Any], hid: str,
+def _rune_token(hid: str, icon: str, side: str, place: str) -> draw.Token:
+    at = "skills" if place.startswith("skill:") else place
+    name = f"{icon[4:]}'s rune" if icon.startswith("god:") else icon
+    return draw.Token(
+        f"{hid}:{icon}", f"{name}, {SIDE_WORDS[side]}", rune_glyph(icon),
+        "god" if icon.startswith("god:") else "hero", at, target=f"figure:{hid}:{icon}",
+        face_down=side == "down", facing=90 if side == "side" else 0,
+        badges=[SIDE_WORDS[side]])
+
+
+def _hero_panel(pc: _Pieces, view: Mapping[str, Any], hid: str,
                 h: Mapping[str, Any]) -> draw.Panel:
+    content = pc.content
     hd = content.heroes[hid]
     status = "fallen" if h["fallen"] else ("held" if h["held_by"] else
                                           ("passed" if h["passed"] else
@@ -197,43 +310,74 @@ def _hero_panel(content: RunaljodContent, view: Mapping[str, Any], hid: str,
         stats.append(draw.Stat("God bonus", ", ".join(h["bonus"])))
     if status:
         stats.append(draw.Stat("Status", status))
-    spaces = [draw.Space(s, _space_label(s, h), target=f"space:{hid}:{s}")
-              for s in BOARD_SPACES]
-    runes = []
-    for icon, side, place in h["runes"]:
-        at = "skills" if place.startswith("skill:") else place
-        name = f"{icon[4:]}'s rune" if icon.startswith("god:") else icon
-        runes.append(draw.Token(
-            f"{hid}:{icon}", f"{name}, {SIDE_WORDS[side]}", rune_glyph(icon),
-            "god" if icon.startswith("god:") else "hero", at, target=f"figure:{hid}:{icon}",
-            face_down=side == "down", facing=90 if side == "side" else 0,
-            badges=[SIDE_WORDS[side]]))
+    mv = h["move"]
+    key = ("board", hid, tuple(mv.items()))
+    spaces = pc.spaces.get(key)
+    if spaces is None:
+        if len(pc.spaces) > 256:
+            pc.spaces.clear()
+        spaces = pc.spaces[key] = [draw.Space(s, _space_label(s, h), target=f"space:{hid}:{s}")
+                                   for s in BOARD_SPACES]
+    token = pc.token
+    runes = [token(("rune", hid, icon, side, place),
+                   lambda icon=icon, side=side, place=place: _rune_token(hid, icon, side, place))
+             for icon, side, place in h["runes"]]
     board = draw.Track(f"{hid}:board", "Hero board", spaces, tokens=runes, columns=2)
+    key = ("cards", hid, h["coloured_available"], tuple(h["turned"]), tuple(h["skills"]),
+           tuple(h["equipment"]), tuple(h["misc"]))
+    cards = pc.card_lists.get(key)
+    if cards is None:
+        if len(pc.card_lists) > pc.LIMIT:
+            pc.card_lists.clear()
+        cards = pc.card_lists[key] = _hero_cards(pc, hid, h)
+    return draw.Panel(hid, f"{hd.name}", seat=view.get("seats", {}).get(hid, hid), stats=stats,
+                      tracks=[board], cards=list(cards), target=f"figure:{hid}")
+
+
+def _hero_cards(pc: _Pieces, hid: str, h: Mapping[str, Any]) -> list[draw.Card]:
+    """A hero's skill and equipment cards with their badges."""
+    content = pc.content
+    hd = content.heroes[hid]
     cards = []
+    card = pc.card
+    turned = h["turned"]
     for sk, always in ((hd.skill_coloured, False), (hd.skill_always, True)):
         off = not always and not h["coloured_available"]
         sid = slug(sk.name)
-        cards.append(draw.Card(f"{hid}:{sid}", sk.name, sk.text, "hero skill",
-                               target=f"card:{hid}:{sid}",
-                               badges=["unavailable (coloured life spaces covered)"] if off
-                               else (["turned"] if sid in h["turned"] else [])))
+        badge = 2 if off else int(sid in turned)
+
+        def make(sk: Any = sk, sid: str = sid, badge: int = badge) -> draw.Card:
+            return draw.Card(f"{hid}:{sid}", sk.name, sk.text, "hero skill",
+                             target=f"card:{hid}:{sid}",
+                             badges=["unavailable (coloured life spaces covered)"]
+                             if badge == 2 else (["turned"] if badge else []))
+        cards.append(card(("hero skill", hid, sk.name, badge), make))
+    owned_skills = h["skills"]
     for sid in hd.skills:
-        sk = content.skills[sid]
-        owned = sid in h["skills"]
-        badges = [] if owned else [f"not owned: {plural(sk.cost, 'skill point')}"]
-        if sid in h["turned"]:
-            badges.append("turned")
-        cards.append(draw.Card(f"{hid}:{sid}", sk.name, sk.text, "skill",
-                               target=f"card:{hid}:{sid}", badges=badges))
-    for item in dict.fromkeys([*h["equipment"], *h["misc"]]):
-        it = content.items[item]
-        where = "equipped" if item in h["equipment"] else "miscellaneous"
-        text = it.text or _item_text(it)
-        cards.append(draw.Card(f"{hid}:{item}", it.name, text,
-                               "weapon" if it.dice else it.slot, target=f"card:{hid}:{item}",
-                               badges=[where]))
-    return draw.Panel(hid, f"{hd.name}", seat=view.get("seats", {}).get(hid, hid), stats=stats,
-                      tracks=[board], cards=cards, target=f"figure:{hid}")
+        owned = sid in owned_skills
+        is_turned = sid in turned
+
+        def make_skill(sid: str = sid, owned: bool = owned, is_turned: bool = is_turned
+                       ) -> draw.Card:
+            sk = content.skills[sid]
+            badges = [] if owned else [f"not owned: {plural(sk.cost, 'skill point')}"]
+            if is_turned:
+                badges.append("turned")
+            return draw.Card(f"{hid}:{sid}", sk.name, sk.text, "skill",
+                             target=f"card:{hid}:{sid}", badges=badges)
+        cards.append(card(("skill", hid, sid, owned, is_turned), make_skill))
+    equipped = h["equipment"]
+    for item in dict.fromkeys([*equipped, *h["misc"]]):
+        where = "equipped" if item in equipped else "miscellaneous"
+
+        def make_item(item: str = item, where: str = where) -> draw.Card:
+            it = content.items[item]
+            text = it.text or _item_text(it)
+            return draw.Card(f"{hid}:{item}", it.name, text,
+                             "weapon" if it.dice else it.slot, target=f"card:{hid}:{item}",
+                             badges=[where])
+        cards.append(card(("item", hid, item, where), make_item))
+    return cards
 
 
 def _item_text(it: Any) -> str:
@@ -254,17 +398,25 @@ def _item_text(it: Any) -> str:
     return "; ".join(parts)
 
 
-def _table_cards(content: RunaljodContent, view: Mapping[str, Any]) -> list[draw.Card]:
+def _table_cards(pc: _Pieces, view: Mapping[str, Any]) -> list[draw.Card]:
+    content = pc.content
+    card = pc.card
     cards = []
-    if view["active_card"]:
-        ec = content.exploration[view["active_card"]]
-        cards.append(draw.Card(f"exploration:{view['active_card']}", ec.name, ec.text,
-                               "exploration", badges=["active"]))
+    active = view["active_card"]
+    if active:
+        def make_active() -> draw.Card:
+            ec = content.exploration[active]
+            return draw.Card(f"exploration:{active}", ec.name, ec.text, "exploration",
+                             badges=["active"])
+        cards.append(card(("exploration", active), make_active))
     if view["active_event"]:
-        card, marked = view["active_event"]
-        ev = content.events[card]
-        cards.append(draw.Card(f"event:{card}", ev.name, ev.text, "event",
-                               badges=[f"{marked}/{ev.circles} circles"]))
+        ev_card, marked = view["active_event"]
+
+        def make_event() -> draw.Card:
+            ev = content.events[ev_card]
+            return draw.Card(f"event:{ev_card}", ev.name, ev.text, "event",
+                             badges=[f"{marked}/{ev.circles} circles"])
+        cards.append(card(("event", ev_card, marked), make_event))
     shown = view.get("ai_cards") or []
     if not shown:
         for deck, key in (("common", "enemy AI"), *((d, f"{d} AI")
@@ -273,22 +425,32 @@ def _table_cards(content: RunaljodContent, view: Mapping[str, Any]) -> list[draw
             discard = view["decks"].get(key, {}).get("discard") or []
             if discard:
                 shown.append([deck, discard[-1]])
-    for deck, card in shown:
-        cards.append(draw.Card(f"ai:{deck}:{card}", f"Enemy AI {card_title(content, deck, card)}",
-                               _ai_text(content, deck, card), "enemy AI"))
+    for deck, ai in shown:
+        cards.append(card(("ai", deck, ai), lambda deck=deck, ai=ai: draw.Card(
+            f"ai:{deck}:{ai}", f"Enemy AI {card_title(content, deck, ai)}",
+            _ai_text(content, deck, ai), "enemy AI")))
     if view.get("two_player_card"):
-        text = "; ".join(f"{k + 1}: {e.text}" for k, e in
-                         enumerate(content.two_player.effects))
-        cards.append(draw.Card("two-player", "2-player card", text, "2-player",
-                               target="card:two-player",
-                               badges=["used this turn"] if view.get("two_player_used") else []))
+        used = bool(view.get("two_player_used"))
+
+        def make_two() -> draw.Card:
+            text = "; ".join(f"{k + 1}: {e.text}" for k, e in
+                             enumerate(content.two_player.effects))
+            return draw.Card("two-player", "2-player card", text, "2-player",
+                             target="card:two-player",
+                             badges=["used this turn"] if used else [])
+        cards.append(card(("two-player", used), make_two))
     for key, d in view["decks"].items():
-        known = d.get("known_top") or []
-        cards.append(draw.Card(f"deck:{key}", f"{_deck_name(content, key)} deck",
-                               plural(d["size"], "card") + (
-                                   "; on top: " + ", ".join(card_title(content, key, k)
-                                                            for k in known) if known else ""),
-                               "deck", face_down=True, target=f"card:{deck_target(key)}"))
+        known = tuple(d.get("known_top") or ())
+        size = d["size"]
+
+        def make_deck(key: str = key, known: tuple[str, ...] = known, size: int = size
+                      ) -> draw.Card:
+            return draw.Card(f"deck:{key}", f"{_deck_name(content, key)} deck",
+                             plural(size, "card") + (
+                                 "; on top: " + ", ".join(card_title(content, key, k)
+                                                          for k in known) if known else ""),
+                             "deck", face_down=True, target=f"card:{deck_target(key)}")
+        cards.append(card(("deck", key, size, known), make_deck))
     return cards
 
 

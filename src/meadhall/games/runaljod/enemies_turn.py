@@ -25,6 +25,7 @@ from meadhall.core.grid import Sq
 from meadhall.core.protocol import PLAYERS, Event
 
 from .content import AiAction, Effect
+from .memo import content_cache
 from .model import (
     S_CLARIFY,
     S_ENEMIES,
@@ -535,8 +536,47 @@ class EnemiesMixin:
         best, _, why = self.move_choices(e, targets)
         return best, why
 
+    def _ai_key(self, e: Enemy, targets: list[str]) -> tuple[Any, ...] | None:
+        """Everything an enemy's movement choice reads (the board, the bonfires, the heroes'
+        squares, falls, holds and skills, every enemy's base and captor, the active card's
+        rules, the enemy and its targets), or None without tiles."""
+        if not self.tiles:
+            return None
+        coloured = self.content.heroes
+        return (self.board, self.active_card, e.uid, tuple(targets), tuple(self.bonfires),
+                tuple((h.id, h.at, h.fallen, h.held_by, h.captive,
+                       h.damage < coloured[h.id].coloured, *h.skills)
+                      for h in self.heroes.values()),
+                tuple((o.uid, o.kind, o.at, o.also, o.captor) for o in self.enemies))
+
+    def _ai_memo(self, kind: str, e: Enemy, targets: list[str], compute: Callable[[], Any]
+                 ) -> Any:
+        """A movement choice of the enemies' AI, computed once per position of the figures
+        (a search plays the same enemies' turn from many copies of one position; shared by
+        every state of the content)."""
+        key = self._ai_key(e, targets)
+        if key is None:
+            return compute()
+        cache = content_cache(self.content, "enemy AI")
+        full = (kind, *key)
+        hit = cache.get(full)
+        if hit is None:
+            hit = compute()
+            if len(cache) > 20_000:
+                cache.clear()
+            cache[full] = hit
+        return hit
+
     def move_choices(self, e: Enemy, targets: list[str]
                      ) -> tuple[list[tuple[Sq, ...]], list[tuple[Sq, ...]], str]:
+        """(best, allowed, why) for a move line toward its target (:meth:`_move_choices`,
+        remembered per position of the figures)."""
+        best, allowed, why = self._ai_memo("move", e, targets,
+                                           lambda: self._move_choices(e, targets))
+        return list(best), list(allowed), why
+
+    def _move_choices(self, e: Enemy, targets: list[str]
+                      ) -> tuple[list[tuple[Sq, ...]], list[tuple[Sq, ...]], str]:
         """(best, allowed, why) for a move line toward its target. ``allowed`` are the spaces
         meeting the rulebook's own criteria (next to the target if it can get there, else as
         close as possible; then next to the most heroes); ``best`` narrows them with the
@@ -598,6 +638,11 @@ class EnemiesMixin:
                       else reading(o))
 
     def sight_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
+        """Sight (:meth:`_sight_options`, remembered per position of the figures)."""
+        best, why = self._ai_memo("sight", e, targets, lambda: self._sight_options(e, targets))
+        return list(best), why
+
+    def _sight_options(self, e: Enemy, targets: list[str]) -> tuple[list[tuple[Sq, ...]], str]:
         """Sight: the nearest space from which the enemy sees its target (or, failing that,
         the closest hero); skip if it already sees the target or nobody can be seen."""
         order = self.icon_heroes(targets, e)

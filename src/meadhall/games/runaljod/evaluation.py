@@ -22,14 +22,15 @@ from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
 from meadhall.core import grid
-from meadhall.core.graph import distances_from_any
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import Action
 
 from .describe import attack_odds
-from .model import FACE_DAMAGE, Enemy
+from .memo import content_cache
+from .model import FACE_DAMAGE, POOL, Enemy
 
 if TYPE_CHECKING:
+    from .board import BoardMap
     from .model import Hero
     from .state import RunaljodState
 
@@ -96,27 +97,59 @@ def _compute_goal_field(st: RunaljodState, finals: list[Enemy], ranged: bool
                      if t.get(n, "#") != "#"}
     if not goals:
         return {}
-    return distances_from_any(sorted(goals, key=lambda s: (s[1], s[0])), _open_steps(st),
-                              limit=FAR)
+    return _distances(st.board, goals)
+
+
+def _distances(bm: BoardMap, goals: set[Sq]) -> dict[Sq, int]:
+    """Walking distance from the nearest goal to every open square up to :data:`FAR`: the
+    steps of :func:`_open_steps` (leaving difficult terrain costs 2) read from the board's
+    tables, in buckets by distance (Dial's algorithm; the same distances as Dijkstra's)."""
+    steps, difficult = bm.leap, bm.difficult
+    dist: dict[Sq, int] = dict.fromkeys(goals, 0)
+    buckets: list[list[Sq]] = [list(goals)]
+    get = dist.get
+    d = 0
+    while d < len(buckets):
+        for n in buckets[d]:
+            if dist[n] != d:
+                continue  # reached more cheaply since it was queued
+            nd = d + (2 if n in difficult else 1)
+            if nd > FAR:
+                continue
+            for m, _ in steps[n]:
+                if nd < get(m, FAR + 1):
+                    dist[m] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(m)
+        d += 1
+    return dist
 
 
 def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
-    """Squares a movement in progress can still end on."""
+    """Squares a movement in progress can still end on: those its points reach by the steps
+    of the movement's own options (:meth:`hero_steps_fn`, cheapest first) where the hero may
+    stop (:meth:`hero_end_test`)."""
     assert h.at is not None
-    seen = {h.at: points}
-    frontier = [h.at]
-    out = {h.at} if st.hero_can_end(h, h.at) else set()
-    while frontier:
-        s = frontier.pop()
-        for n in grid.neighbours(s, diagonal=True):
-            c = st.hero_step_cost(h, s, n, keywords)
-            if c is None or c > seen[s] or seen.get(n, -1) >= seen[s] - c:
+    steps = st.hero_steps_fn(h, keywords)
+    can_end = st.hero_end_test(h)
+    best = {h.at: 0}
+    buckets: list[list[Sq]] = [[h.at]]
+    get = best.get
+    d = 0
+    while d < len(buckets):
+        for s in buckets[d]:
+            if best[s] != d:
                 continue
-            seen[n] = seen[s] - c
-            frontier.append(n)
-            if st.hero_can_end(h, n):
-                out.add(n)
-    return out
+            for n, c in steps(s):
+                nd = d + c
+                if nd <= points and nd < get(n, points + 1):
+                    best[n] = nd
+                    while len(buckets) <= nd:
+                        buckets.append([])
+                    buckets[nd].append(n)
+        d += 1
+    return {s for s in best if can_end(s)}
 
 
 def _pending_attack(st: RunaljodState) -> tuple[Enemy, float] | None:
@@ -160,6 +193,28 @@ def _gear(st: RunaljodState, h: Hero) -> float:
     return best + 0.7 * st.hero_defence(h)
 
 
+_RUNE_WORTH = {"side": 0.5, "up": 0.35, "down": 0.1}
+"""What a rune in the destiny pool adds: sideways (a god's rune can be activated), face up
+(skills and checks), face down."""
+
+
+def _hero_worth(st: RunaljodState, h: Hero) -> tuple[bool, int, float, float]:
+    """(armed with a Range weapon, life value, :func:`_gear`, skill cards' worth): what
+    depends only on the hero, its equipment and skills and whether its coloured life spaces
+    are covered, computed once for each (shared by every state of the content)."""
+    cache = content_cache(st.content, "hero worth")
+    key = (h.id, h.damage < st.content.heroes[h.id].coloured, tuple(h.equipment), *h.skills)
+    hit = cache.get(key)
+    if hit is None:
+        items = st.content.items
+        hit = (any("range" in items[w].keywords for w in st.weapons(h)), st.hero_life(h),
+               _gear(st, h), sum(1.5 if s in ATTACK_SKILLS else 1 for s in h.skills))
+        if len(cache) > 4096:
+            cache.clear()
+        cache[key] = hit
+    return hit
+
+
 def evaluate(st: RunaljodState) -> float:
     """The party's prospects, 0 (lost) to 1 (won); see the module docstring."""
     o = st.outcome()
@@ -185,10 +240,10 @@ def evaluate(st: RunaljodState) -> float:
     # Position: each standing hero's distance to where it is needed.
     ask = st.ask
     pos = 0.0
-    for h in heroes:
+    worth = [_hero_worth(st, h) for h in heroes]
+    for h, (ranged, _, _, _) in zip(heroes, worth, strict=True):
         if h.fallen or h.at is None:
             continue
-        ranged = any("range" in c.items[w].keywords for w in st.weapons(h))
         field = _goal_field(st, h, ranged)
         squares = {h.at}
         if ask is not None and ask.get("kind") == "move" and ask["seat"] == h.id:
@@ -199,14 +254,13 @@ def evaluate(st: RunaljodState) -> float:
     progress = (stage + 0.7 * within + 0.3 * pos) / STAGES
     # Heroes: life (a fallen hero counts nothing), destiny, skills, glory.
     # a fallen hero counts less than nothing: standing up again moves the end marker
-    life = sum(-0.3 if h.fallen else st.life_left(h) / st.hero_life(h)
-               for h in heroes) / len(heroes)
+    life = sum(-0.3 if h.fallen else (w[1] - h.damage) / w[1]
+               for h, w in zip(heroes, worth, strict=True)) / len(heroes)
     extras = 0.0
-    for h in heroes:
-        extras += _gear(st, h) / 4
-        extras += sum(0.5 if r.side == "side" else 0.35 if r.face_up else 0.1
-                      for r in h.pool()) / 4
-        extras += 0.15 * sum(1.5 if s in ATTACK_SKILLS else 1 for s in h.skills)
+    for h, (_, _, gear, skills) in zip(heroes, worth, strict=True):
+        extras += gear / 4
+        extras += sum(_RUNE_WORTH[r.side] for r in h.runes if r.place == POOL) / 4
+        extras += 0.15 * skills
         extras += 0.03 * h.glory + 0.1 * h.skill_points
     extras = min(1.0, extras / (3 * len(heroes)))
     track = c.altar.track

@@ -8,12 +8,14 @@ chapters (heroes_turn, attack, gods, enemies_turn, board).
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Callable
+from typing import Any, Self
 
 from meadhall.core import grid, words
-from meadhall.core.chance import ChanceMode
+from meadhall.core.chance import Chance, ChanceMode
 from meadhall.core.deck import Deck
 from meadhall.core.errors import IllegalAction
+from meadhall.core.fastcopy import fastcopy
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.core.rng import Rng
@@ -25,6 +27,7 @@ from .describe import DescribeMixin
 from .enemies_turn import EnemiesMixin
 from .gods import ALTAR_MAX, GodsMixin
 from .heroes_turn import HeroesMixin
+from .memo import content_cache
 from .model import (
     POOL,
     S_ACTIONS,
@@ -64,6 +67,45 @@ PLACE_WORDS = {"attack1": "attack", "attack2": "reduced attack", "move1": "first
                "spiritual": "spiritual check"}
 """The hero board's action spaces as the terminal names them (a rune on a skill card is
 "on a skill card")."""
+
+
+def _strings(v: list[Any]) -> list[Any]:
+    """A list of strings, numbers or squares (tuples of ints): a shallow copy."""
+    return v[:]
+
+
+def _pairs(v: list[list[Any]]) -> list[list[Any]]:
+    """A list of lists of strings and numbers."""
+    return [x[:] for x in v]
+
+
+def _heroes(v: dict[str, Hero]) -> dict[str, Hero]:
+    return {k: h.clone() for k, h in v.items()}
+
+
+def _enemies(v: list[Enemy]) -> list[Enemy]:
+    return [Enemy(e.uid, e.kind, e.at, e.damage, e.conditions[:], e.activated, e.holding,
+                  e.captor, e.also) for e in v]
+
+
+def _decks(v: dict[str, Deck]) -> dict[str, Deck]:
+    return {k: Deck.__fastcopy__(d) for k, d in v.items()}
+
+
+_COPIERS: dict[str, Callable[[Any], Any]] = {
+    "log": _strings, "tiles": _strings, "search_tokens": _strings, "bonfires": _strings,
+    "cards_played": _strings, "active_event": _strings, "prep_done": _strings,
+    "ai_pos": _strings, "ai_flags": _strings, "final_defeated": _strings,
+    "starts": _strings, "altar": _pairs, "cond_queue": _pairs, "rethrow": _pairs,
+    "setup_queue": _pairs, "ai_cards": _pairs, "place_queue": _pairs,
+    "heroes": _heroes, "enemies": _enemies, "special_decks": _decks,
+    "exploration": Deck.__fastcopy__, "event_deck": Deck.__fastcopy__,
+    "search_deck": Deck.__fastcopy__, "equipment_deck": Deck.__fastcopy__,
+    "ai_deck": Deck.__fastcopy__, "chance": Chance.clone}
+"""How :meth:`RunaljodState.clone` copies each field (by what the rules keep in it: the
+position module refuses anything else on load). The kernel's :func:`fastcopy` copies the rest
+(the open question ``ask``, whose shape varies)."""
+_PLAIN = frozenset({int, float, str, bool, type(None)})
 
 
 class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, DescribeMixin,
@@ -122,6 +164,39 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         self.two_player_used = False
         self.place_queue: list[list[str]] = []
         """Released miniatures the players may place elsewhere (Hold): [kind, who, near]."""
+
+    # ------------------------------------------------------------ copies
+    def clone(self) -> Self:
+        """:meth:`GameState.clone`, with the fields this state is made of copied by what they
+        hold (searching bots copy a position once per candidate action): strings, numbers
+        and squares shared, lists and decks copied, heroes and enemies by their own copy;
+        any other attribute as the kernel copies it."""
+        new = object.__new__(type(self))
+        d = new.__dict__
+        shared = self._shared
+        copiers = _COPIERS
+        for k, v in self.__dict__.items():
+            if v.__class__ in _PLAIN or k in shared or k == "_checkpoint":
+                d[k] = v
+            elif k == "_legal_memo":
+                # a look-ahead copy of an unchanged position has the same legal actions: the
+                # search's own copies keep the list (nobody edits them by hand)
+                if self._scratch:
+                    d[k] = v
+            else:
+                f = copiers.get(k)
+                d[k] = f(v) if f is not None else fastcopy(v)
+        return new
+
+    def determinize(self, rng: Rng) -> Self:
+        """:meth:`GameState.determinize`; the copy keeps the remembered legal actions: they
+        never depend on what is resampled (the order of unseen cards), which the players
+        cannot see."""
+        c = super().determinize(rng)
+        memo = self.__dict__.get("_legal_memo")
+        if memo is not None:
+            c._legal_memo = memo
+        return c
 
     # ------------------------------------------------------------ helpers
     def sqname(self, s: Sq) -> str:
@@ -484,12 +559,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     # ------------------------------------------------------------ views
     def board_rows(self) -> list[str]:
-        t = self.terrain
-        if not t:
+        x0, x1, base = self.board.rows()
+        if not base:
             return []
-        x0 = min(x for x, _ in t)
-        x1 = max(x for x, _ in t)
-        h = max(y for _, y in t) + 1
         marks: dict[Sq, str] = {}
         for s in self.search_tokens:
             marks[s] = "?"
@@ -502,8 +574,18 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             if hero.at is not None:
                 letter = LETTERS.get(hero.id, "?")
                 marks[hero.at] = letter.lower() if hero.fallen else letter
-        return ["".join(marks.get((x, y), t.get((x, y), " ")) for x in range(x0, x1 + 1))
-                for y in range(h)]
+        # the terrain rows are the board's own (built once); only rows with a mark are redrawn
+        rows = list(base)
+        by_row: dict[int, list[tuple[int, str]]] = {}
+        for (x, y), ch in marks.items():
+            if x0 <= x <= x1 and 0 <= y < len(rows):
+                by_row.setdefault(y, []).append((x - x0, ch))
+        for y, put in by_row.items():
+            row = list(rows[y])
+            for i, ch in put:
+                row[i] = ch
+            rows[y] = "".join(row)
+        return rows
 
     def _hero_json(self, h: Hero) -> dict[str, Any]:
         return {"at": grid.name(h.at) if h.at else None, "damage": h.damage,
@@ -521,13 +603,26 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         """A hero as the table shows it: the board's tokens and cards, and the values the
         rules derive from them (life with items, defence icons, movement spaces)."""
         out = self._hero_json(h)
-        hd = self.content.heroes[h.id]
-        bonus = self.move_bonus(h)
-        out["life"] = self.hero_life(h)
-        out["defence"] = self.hero_defence(h)
-        out["move"] = {s: hd.move[i] + bonus for i, s in enumerate(("move1", "move2"))}
-        out["checks"] = {k: self.check_dice(h, k) for k in ("physical", "spiritual")}
-        out["coloured_available"] = self.coloured_available(h)
+        # the derived values depend only on the hero, its equipment, skills and whether its
+        # coloured life spaces are covered: computed once for each of those (shared by every
+        # state of the content)
+        cache = content_cache(self.content, "hero view")
+        coloured = self.coloured_available(h)
+        key = (h.id, coloured, tuple(h.equipment), *h.skills)
+        hit = cache.get(key)
+        if hit is None:
+            hd = self.content.heroes[h.id]
+            bonus = self.move_bonus(h)
+            hit = (self.hero_life(h), self.hero_defence(h), hd.move[0] + bonus,
+                   hd.move[1] + bonus, tuple(self.check_dice(h, "physical")),
+                   tuple(self.check_dice(h, "spiritual")))
+            if len(cache) > 4096:
+                cache.clear()
+            cache[key] = hit
+        out["life"], out["defence"] = hit[0], hit[1]
+        out["move"] = {"move1": hit[2], "move2": hit[3]}
+        out["checks"] = {"physical": list(hit[4]), "spiritual": list(hit[5])}
+        out["coloured_available"] = coloured
         return out
 
     def view(self, seat: str | None = None) -> dict[str, Any]:

@@ -1,0 +1,244 @@
+"""Runaljod's evaluation as it was before issue 21's second round (every value computed again
+at each call, the goal fields by a generic Dijkstra, a movement's reach one rule question per
+step): the reference the fast evaluation is compared with (test_runaljod_fast_paths.py)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import TYPE_CHECKING
+
+from meadhall.core import grid
+from meadhall.core.graph import distances_from_any
+from meadhall.core.grid import Sq
+from meadhall.core.protocol import Action
+from meadhall.games.runaljod.describe import attack_odds
+from meadhall.games.runaljod.model import FACE_DAMAGE, Enemy
+
+if TYPE_CHECKING:
+    from meadhall.games.runaljod.model import Hero
+    from meadhall.games.runaljod.state import RunaljodState
+
+STAGES = 4
+"""Exploration cards of an adventure: the initial card, two basic cards and the stage card."""
+ATTACK_SKILLS = ("war_cry", "frenzy", "spirit_bolt", "volley", "quick_shot", "cleave",
+                 "shield_bash")
+"""Skill cards the balance script bought first: attacks are how the party progresses."""
+FAR = 30
+
+
+def _open_steps(st: RunaljodState):
+    """Steps between open squares of the board (obstacles block; figures are ignored: the
+    distance is where a hero wants to be, not the route of this turn)."""
+    t = st.terrain
+
+    def step(s: Sq) -> Iterator[tuple[Sq, int]]:
+        for n in grid.neighbours(s, diagonal=True):
+            if t.get(n, "#") != "#":
+                yield n, 2 if t.get(s) == "g" else 1
+    return step
+
+
+_FIELDS: dict[tuple, tuple[object, dict[Sq, float]]] = {}
+"""Goal fields by board and by what decides the goals (the enemies' squares, whether the
+card is still to beat): a search meets the same few again and again."""
+
+
+def _goal_field(st: RunaljodState, h: Hero, ranged: bool) -> dict[Sq, float]:
+    """Walking distance to where the hero is needed now (cached: the field depends only on
+    the board and the goals)."""
+    board = st.board
+    finals = [e for e in st.enemies if st.enemy_data(e).final]
+    key = (id(board), ranged, bool(st.active_card), bool(len(st.exploration)),
+           tuple(tuple(e.squares) for e in finals or st.enemies))
+    hit = _FIELDS.get(key)
+    if hit is not None and hit[0] is board:
+        return hit[1]
+    field = _compute_goal_field(st, finals, ranged)
+    if len(_FIELDS) > 20_000:
+        _FIELDS.clear()
+    _FIELDS[key] = (board, field)
+    return field
+
+
+def _compute_goal_field(st: RunaljodState, finals: list[Enemy], ranged: bool
+                        ) -> dict[Sq, float]:
+    t = st.terrain
+    goals: set[Sq] = set()
+    if st.enemies:
+        for e in finals or st.enemies:  # on the final tile, only the final enemy matters
+            for q in e.squares:
+                goals.update(n for n in grid.neighbours(q, diagonal=True)
+                             if t.get(n, "#") != "#")
+                if ranged:  # near enough to shoot (sight is left to the attack itself)
+                    goals.update(s for s in t if t[s] != "#" and grid.chebyshev(s, q) <= 4)
+    if not goals or (not st.active_card and len(st.exploration)):
+        last = st.tiles[-1]
+        rows = st.content.tiles[last.tile].rows
+        exits = [(last.x + x, y) for y, r in enumerate(rows) for x, ch in enumerate(r)
+                 if ch == "x"]
+        if exits and not (st.enemies and st.active_card):
+            goals = {n for x in exits for n in [x, *grid.neighbours(x, diagonal=True)]
+                     if t.get(n, "#") != "#"}
+    if not goals:
+        return {}
+    return distances_from_any(sorted(goals, key=lambda s: (s[1], s[0])), _open_steps(st),
+                              limit=FAR)
+
+
+def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
+    """Squares a movement in progress can still end on."""
+    assert h.at is not None
+    seen = {h.at: points}
+    frontier = [h.at]
+    out = {h.at} if st.hero_can_end(h, h.at) else set()
+    while frontier:
+        s = frontier.pop()
+        for n in grid.neighbours(s, diagonal=True):
+            c = st.hero_step_cost(h, s, n, keywords)
+            if c is None or c > seen[s] or seen.get(n, -1) >= seen[s] - c:
+                continue
+            seen[n] = seen[s] - c
+            frontier.append(n)
+            if st.hero_can_end(h, n):
+                out.add(n)
+    return out
+
+
+def _pending_attack(st: RunaljodState) -> tuple[Enemy, float] | None:
+    """The target and expected damage of the best choice of an attack whose weapon and target
+    are being declared (Attack step 1), if one is."""
+    ask = st.ask
+    if ask is None or ask.get("kind") != "target":
+        return None
+    h = st.heroes[ask["seat"]]
+    best: tuple[Enemy, float] | None = None
+    for text in ask["options"]:
+        square, weapon = st.attack_what(text)
+        e = st.enemy_at(square)
+        if e is None:
+            continue
+        ed = st.enemy_data(e)
+        it = st.content.items[weapon]
+        dice = st.attack_pool(h, weapon, ask["reduced"], list(ask["extra"]),
+                              list(ask["keywords"]))
+        ups = [(u.cost, u.value) for i in h.equipment for u in st.content.items[i].upgrades
+               if u.effect == "damage"]
+        cheru = "cheru" in h.bonus and "range" not in it.keywords
+        exp, _ = attack_odds(st.content, dice, set(ed.cancels), st.enemy_defence(e), ups,
+                             ed.life - e.damage, cheru)
+        if ed.final:
+            exp *= 1.5  # the final enemy is the goal
+        if best is None or exp > best[1]:
+            best = (e, exp)
+    return best
+
+
+def _gear(st: RunaljodState, h: Hero) -> float:
+    """The hero's equipment as the dice of its best weapon (expected damage, Range worth a
+    die more) and its defence icons."""
+    c = st.content
+    best = 0.0
+    for w in st.weapons(h):
+        it = c.items[w]
+        dmg = sum(sum(FACE_DAMAGE[f] for f in c.dice[d]) / len(c.dice[d]) for d in it.dice)
+        best = max(best, dmg + (0.8 if "range" in it.keywords else 0))
+    return best + 0.7 * st.hero_defence(h)
+
+
+def evaluate(st: RunaljodState) -> float:
+    """The party's prospects, 0 (lost) to 1 (won); see the module docstring."""
+    o = st.outcome()
+    if o.over:
+        return 1.0 if o.result == "win" else 0.0
+    c = st.content
+    heroes = list(st.heroes.values())
+    # Stages: the exploration cards played, and within the stage the enemies' life removed.
+    stage = min(len(st.cards_played), STAGES) - 1
+    finals = [e for e in st.enemies if st.enemy_data(e).final]
+    # an attack declared but not rolled yet counts its expected damage on its best target
+    pending = _pending_attack(st)
+    if finals:
+        life = sum(st.enemy_data(e).life for e in finals)
+        within = (sum(e.damage for e in finals)
+                  + (pending[1] if pending and pending[0] in finals else 0)) / life
+    else:
+        left = sum(st.enemy_data(e).life - e.damage for e in st.enemies)
+        left -= pending[1] if pending else 0
+        within = 1 / (1 + left / 4)
+        if not st.active_card:
+            within = max(within, 0.8)
+    # Position: each standing hero's distance to where it is needed.
+    ask = st.ask
+    pos = 0.0
+    for h in heroes:
+        if h.fallen or h.at is None:
+            continue
+        ranged = any("range" in c.items[w].keywords for w in st.weapons(h))
+        field = _goal_field(st, h, ranged)
+        squares = {h.at}
+        if ask is not None and ask.get("kind") == "move" and ask["seat"] == h.id:
+            squares = _reachable(st, h, ask["points"], tuple(ask["keywords"])) or {h.at}
+        d = min((field.get(s, FAR) for s in squares), default=FAR)
+        pos += 1 / (1 + d)
+    pos /= len(heroes)
+    progress = (stage + 0.7 * within + 0.3 * pos) / STAGES
+    # Heroes: life (a fallen hero counts nothing), destiny, skills, glory.
+    # a fallen hero counts less than nothing: standing up again moves the end marker
+    life = sum(-0.3 if h.fallen else st.life_left(h) / st.hero_life(h)
+               for h in heroes) / len(heroes)
+    extras = 0.0
+    for h in heroes:
+        extras += _gear(st, h) / 4
+        extras += sum(0.5 if r.side == "side" else 0.35 if r.face_up else 0.1
+                      for r in h.pool()) / 4
+        extras += 0.15 * sum(1.5 if s in ATTACK_SKILLS else 1 for s in h.skills)
+        extras += 0.03 * h.glory + 0.1 * h.skill_points
+    extras = min(1.0, extras / (3 * len(heroes)))
+    track = c.altar.track
+    time_left = ((st.end - st.time) % track) / track
+    score = 0.6 * progress + 0.25 * (0.3 + 0.7 * life) + 0.12 * time_left + 0.03 * extras
+    return max(0.01, min(0.99, score))
+
+
+# Action kinds by promise, for search bots' move ordering (lower first).
+_ORDER = (("skill ", ": attack "), ("attack ",), ("reduced attack ",), ("assist ",),
+          ("invoke thor on every",), ("explore ",), ("search ",), ("invoke ",), ("skill ",),
+          ("move ",), ("equip ", "give ", "use ", "buy "), ("2-player",), ("re-throw",),
+          ("pass",), ("hand over",))
+
+
+def _rank(st: RunaljodState, text: str) -> tuple[int, int]:
+    for i, keys in enumerate(_ORDER):
+        if i == 0 and text.startswith(keys[0]) and keys[1] in text:
+            return i, 0
+        if i and text.startswith(keys):
+            rune = text.rpartition(" using ")[2] if " using " in text else ""
+            h = st.heroes.get(st.active) if st.active else None
+            r = h.rune(st.icon_of(rune)) if h is not None and rune else None
+            # spend face down runes on basic actions, keep face up ones for skills and checks
+            return i, 0 if r is None or not r.face_up else 1 if r.side == "up" else 2
+    return len(_ORDER) - 2, 0
+
+
+def order_actions(st: RunaljodState, actions: list[Action]) -> list[Action]:
+    """Most promising first: attacks (skill attacks first), helping the fallen, Thor on every
+    enemy, exploring, searching, powers and skills, movement, items; handing over and passing
+    last; among basic actions those spending a face down rune first. Within the players'
+    choices the engine's default comes first."""
+    d = st.decision()
+    if d is not None and d.default is not None:
+        return sorted(actions, key=lambda a: a.text != d.default)
+    if st.ask is not None:
+        if st.ask.get("kind") == "prep":
+            pref = {st.names.skill[s]: i for i, s in enumerate(ATTACK_SKILLS)}
+            return sorted(actions, key=lambda a: pref.get(a.text[4:], len(pref)))
+        return actions
+    return sorted(actions, key=lambda a: _rank(st, a.text))
+
+
+def health_left(st: RunaljodState) -> dict[str, float]:
+    """Each hero's life left and, under ``enemies``, the enemies' life left, for the lab's
+    damage dealt and taken."""
+    out: dict[str, float] = {h.id: float(max(0, st.life_left(h))) for h in st.heroes.values()}
+    out["enemies"] = float(sum(max(0, st.enemy_data(e).life - e.damage) for e in st.enemies))
+    return out
