@@ -14,7 +14,7 @@ ray = pytest.importorskip("ray", reason="the ray extra is not installed")
 
 @pytest.fixture(scope="module")
 def local_ray() -> Iterator[None]:
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False)
+    ray.init(address="local", num_cpus=1, include_dashboard=False, log_to_driver=False)
     yield
     ray.shutdown()
 

@@ -390,6 +390,9 @@ class RayBackend(Backend):
             if address:
                 kwargs["address"] = address
             else:
+                # "local" always starts a Ray of our own: a bare ray.init() would join any
+                # cluster `ray start` left running on this machine (someone else's, perhaps)
+                kwargs["address"] = "local"
                 kwargs["num_cpus"] = workers or cpu_workers()
             ray.init(**kwargs)
             self.started = True

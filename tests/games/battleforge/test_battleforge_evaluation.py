@@ -265,3 +265,34 @@ def test_in_the_last_round_only_destroying_thor_counts() -> None:
 
     last = len(GAME.content.round_track) - 2
     assert 0 < health_gap(last) < 0.2 * health_gap(0)
+
+
+def test_evaluation_memos_give_what_a_fresh_evaluation_gives() -> None:
+    """Plans, prices and distances remembered across positions (evaluation.PLANS, PRICERS,
+    NEXT_ROUNDS...) give, bit for bit, what an evaluation from nothing gives, at positions of
+    random games and of the look-ahead copies a heuristic search evaluates."""
+    from meadhall.games.battleforge import evaluation
+
+    setups = [None, {"scenario": "forge_of_doom", "heroes": ["gunnar", "siegfried", "lynxshade"]}]
+    checked = 0
+    for setup in setups:
+        for seed in range(1):
+            s = GAME.new_game(setup, seed)
+            bot = RandomBot(seed)
+            for step in range(400):
+                if s.decision() is None:
+                    break
+                if step % 5 == 0:
+                    # the positions one step ahead share Thor and the minions: warm memos
+                    ahead = []
+                    for a in s.legal_actions()[:6]:
+                        c = s.clone()
+                        c.apply(a)
+                        ahead.append(c)
+                    warm = [GAME.evaluate(c) for c in [s, *ahead]]
+                    for c, v in zip([s, *ahead], warm, strict=True):
+                        evaluation.forget()
+                        assert GAME.evaluate(c) == v, (seed, step, c.log[-2:])
+                        checked += 1
+                s.apply(bot.choose(s))
+    assert checked > 100

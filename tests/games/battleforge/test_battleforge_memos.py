@@ -1,7 +1,8 @@
 """What BattleForge remembers to save recomputing it answers exactly what a fresh computation
 answers, at every step of random games of both scenarios: minion names (kept for the game and
 its clones), the Decision of the current question (kept with the question, which is replaced,
-never changed), the Relocate options of each pattern of cubes."""
+never changed), the Relocate options of each pattern of cubes, the minion named in an action
+text, and the view's decision (kept with the question)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,8 @@ def answers(s: BattleForgeState) -> dict[str, Any]:
         "names": {m: s.minion_name(m) for m in s.minions},
         "decision": s.decision(),
         "legal": [a.text for a in s.legal_actions()],
+        "described": [a.to_json() for a in s.described_actions()],
+        "view": s.view(s.decision().seat if s.decision() else None),
     }
     if s.ask is not None and s.ask["h"] == "turn" and s.turn.get("c"):
         cid = s.turn["c"]

@@ -6,12 +6,16 @@ and Thor with his facing; Thor's six Faces, the Minion cards and the God deck; o
 champion with the rondel and its cubes, Health, Fury, Attributes and the Form cards; the Rounds
 track with its Spawning symbols; the attack's dice; and the decision with its placeless choices.
 Every target a legal action names (see :mod:`.presentation`) is drawn with the same string.
+
+Pieces that only the content, the map or a few values decide (the map's areas and Walls, track
+spaces, cards, figures) are built once per those values and shared by the scenes that show
+them (:func:`_kept`); each scene has its own lists. Readers never change a scene's pieces.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Hashable, Mapping
+from typing import Any, TypeVar
 
 from meadhall.core import draw
 from meadhall.core.words import plural
@@ -32,14 +36,34 @@ CUBE_WORDS = {"c": ("Action Cube", "blood"), "t": ("Temporary Cube", "void"),
               "f": ("Frost Cube", "ice")}
 
 
+T = TypeVar("T")
+_KEPT: dict[tuple[str, Hashable], Any] = {}
+KEPT_MAX = 20_000
+
+
+def _kept(kind: str, key: Hashable, build: Callable[[], T]) -> T:
+    """The piece ``build`` makes for ``key`` (everything it reads), built once."""
+    k = (kind, key)
+    found = _KEPT.get(k)
+    if found is None:
+        if len(_KEPT) >= KEPT_MAX:
+            _KEPT.clear()
+        found = _KEPT[k] = build()
+    return found  # type: ignore[no-any-return]
+
+
+def forget() -> None:
+    """Drop every kept piece (tests compare a drawing with one built afresh)."""
+    _KEPT.clear()
+
+
 def degrees(direction: int) -> int:
     """A hex direction (0 north-east, clockwise) in degrees clockwise from up."""
     return 30 + 60 * (direction % 6)
 
 
-def board(view: Mapping[str, Any]) -> draw.HexGrid:
-    """The scenario map with every figure and token on it."""
-    m = view["map"]
+def _areas(m: Mapping[str, Any]) -> tuple[list[draw.Cell], list[draw.Wall]]:
+    """The map's areas and Walls."""
     rows = [r.split() for r in m["rows"]]
     closed = set(m["god_inaccessible"])
     spawns = {a: k for k, a in m["spawns"].items()}
@@ -70,45 +94,63 @@ def board(view: Mapping[str, Any]) -> draw.HexGrid:
             cells.append(draw.Cell(a, c, r, "closed" if a in closed else "area",
                                    " ".join(labels), closed=a in closed,
                                    note="; ".join(notes)))
+            cells[-1].target = f"area:{a}"
     walls = [draw.Wall(a, b) for a, b in m["walls"]]
-    tokens: list[draw.Token] = []
-    for a, kind in sorted(view["tokens"].items()):
-        label, glyph, colour = TOKEN_INFO.get(kind, (kind, "?", ""))
-        tokens.append(draw.Token(f"token-{a}", label, glyph, "marker", a, colour=colour))
-    for a, n in sorted(view["furnaces"].items()):
-        tokens.append(draw.Token(f"furnace-{a}", "Unlit Furnace (number face down)" if n == 0
-                                 else f"Lit Furnace {n}", "F" if n == 0 else f"F{n}", "marker",
-                                 a, face_down=n == 0, badges=[] if n == 0 else ["lit"]))
-    for cid, c in view["champions"].items():
-        tokens.append(draw.Token(
-            cid, c["name"], c["name"][:2], "hero", c["area"], target=f"figure:{cid}",
-            hp=c["health"], max_hp=MAX_HEALTH, colour=c["colour"],
-            badges=(["stunned"] if c["stunned"] else []) + (["Berserker"] if c["form"] ==
-                                                           "berserker" else []),
-            stats={"Health": f"{c['health']}/{MAX_HEALTH}", "Fury": c["fury"],
-                   "Form": c["form"], "Green dice": c["attributes"]["green"],
-                   "Red dice": c["attributes"]["red"],
-                   "Movement": c["attributes"]["movement"]}))
-    cards = view["minion_cards"]
-    for mid, mn in sorted(view["minions"].items()):
-        card = cards[str(mn["type"])]
+    return cells, walls
+
+
+def _map_key(m: Mapping[str, Any]) -> Hashable:
+    return (m["width"], m["height"], tuple(m["rows"]), tuple(map(tuple, m["walls"])),
+            tuple(m["god_inaccessible"]), tuple(m["altars"]), tuple(m["poi"]),
+            tuple(m["spawns"].items()))
+
+
+def _champion_token(cid: str, c: Mapping[str, Any]) -> draw.Token:
+    a = c["attributes"]
+    key = (cid, c["name"], c["area"], c["health"], c["colour"], c["stunned"], c["form"],
+           c["fury"], a["green"], a["red"], a["movement"])
+    return _kept("champion", key, lambda: draw.Token(
+        cid, c["name"], c["name"][:2], "hero", c["area"], target=f"figure:{cid}",
+        hp=c["health"], max_hp=MAX_HEALTH, colour=c["colour"],
+        badges=(["stunned"] if c["stunned"] else []) + (["Berserker"] if c["form"] ==
+                                                       "berserker" else []),
+        stats={"Health": f"{c['health']}/{MAX_HEALTH}", "Fury": c["fury"],
+               "Form": c["form"], "Green dice": a["green"],
+               "Red dice": a["red"],
+               "Movement": a["movement"]}))
+
+
+def _minion_token(mid: str, mn: Mapping[str, Any], card: Mapping[str, Any],
+                  spawns: Mapping[str, str]) -> draw.Token:
+    at = spawns.get(mn.get("lying") or "", "") if mn["area"] is None else mn["area"]
+    key = (mid, mn["area"], mn["damage"], at, tuple(card.items()))
+
+    def build() -> draw.Token:
         name = f"{card['model']} {minion_letter(mid)}"
         stats = {"Health": f"{card['health'] - mn['damage']}/{card['health']}",
                  "Actions": card["actions"], "Damage": card["damage"],
                  "Counterattack": card["counter"], "Fury": card["fury"],
                  "Target": card["target"].replace("_", " "), "Card": card["name"]}
         if mn["area"] is None:
-            at = m["spawns"].get(mn.get("lying") or "", "")
-            tokens.append(draw.Token(mid, f"{name} (lying, Inactive)", mid[0].lower(), "enemy",
-                                     at, face_down=True, badges=["lying"], stats=stats))
-            continue
-        tokens.append(draw.Token(mid, name, mid[0], "enemy", mn["area"], target=f"figure:{mid}",
-                                 hp=card["health"] - mn["damage"], max_hp=card["health"],
-                                 badges=["overheated"] if card["side"] == "overheated" else [],
-                                 stats=stats))
-    t = view["thor"]
+            return draw.Token(mid, f"{name} (lying, Inactive)", mid[0].lower(), "enemy",
+                              at, face_down=True, badges=["lying"], stats=stats)
+        return draw.Token(mid, name, mid[0], "enemy", mn["area"], target=f"figure:{mid}",
+                          hp=card["health"] - mn["damage"], max_hp=card["health"],
+                          badges=["overheated"] if card["side"] == "overheated" else [],
+                          stats=stats)
+
+    return _kept("minion", key, build)
+
+
+def _faces_key(t: Mapping[str, Any]) -> Hashable:
+    return (t["face_health"], tuple((f, d["direction"], d["damage"], d["destroyed"], d["front"])
+                                    for f, d in t["faces"].items()))
+
+
+def _thor_token(t: Mapping[str, Any]) -> draw.Token:
     faces = t["faces"]
-    tokens.append(draw.Token(
+    key = (t["activated"], t["area"], _faces_key(t))
+    return _kept("thor", key, lambda: draw.Token(
         "thor", "Thor" + ("" if t["activated"] else " (not yet activated)"), "T", "god",
         t["area"], target="figure:thor", facing=degrees(faces["red"]["direction"]),
         badges=[f"{f} destroyed" for f, d in faces.items() if d["destroyed"]],
@@ -116,63 +158,102 @@ def board(view: Mapping[str, Any]) -> draw.HexGrid:
                + ("destroyed" if d["destroyed"] else
                   f"{t['face_health'] - d['damage']}/{t['face_health']}")
                for f, d in faces.items()}))
-    return draw.HexGrid("map", m["width"], m["height"], cells, walls, tokens, list(LEGEND),
-                        title="Scenario map")
+
+
+def _marker_token(a: str, kind: str) -> draw.Token:
+    def build() -> draw.Token:
+        label, glyph, colour = TOKEN_INFO.get(kind, (kind, "?", ""))
+        return draw.Token(f"token-{a}", label, glyph, "marker", a, colour=colour)
+
+    return _kept("marker", (a, kind), build)
+
+
+def _furnace_token(a: str, n: int) -> draw.Token:
+    return _kept("furnace", (a, n), lambda: draw.Token(
+        f"furnace-{a}", "Unlit Furnace (number face down)" if n == 0 else f"Lit Furnace {n}",
+        "F" if n == 0 else f"F{n}", "marker", a, face_down=n == 0,
+        badges=[] if n == 0 else ["lit"]))
+
+
+def board(view: Mapping[str, Any]) -> draw.HexGrid:
+    """The scenario map with every figure and token on it."""
+    m = view["map"]
+    cells, walls = _kept("map", _map_key(m), lambda: _areas(m))
+    tokens: list[draw.Token] = [_marker_token(a, kind)
+                                for a, kind in sorted(view["tokens"].items())]
+    for a, n in sorted(view["furnaces"].items()):
+        tokens.append(_furnace_token(a, n))
+    for cid, c in view["champions"].items():
+        tokens.append(_champion_token(cid, c))
+    cards = view["minion_cards"]
+    spawns = m["spawns"]
+    for mid, mn in sorted(view["minions"].items()):
+        tokens.append(_minion_token(mid, mn, cards[str(mn["type"])], spawns))
+    tokens.append(_thor_token(view["thor"]))
+    return draw.HexGrid("map", m["width"], m["height"], list(cells), list(walls), tokens,
+                        list(LEGEND), title="Scenario map")
+
+
+def _round_spaces(track: list[str], spawns: Mapping[str, str]) -> list[draw.Space]:
+    spaces = []
+    for i, sym in enumerate(track):
+        note = ("the last space: the Champions lose" if sym == "end"
+                else f"{sym} Spawning Area {spawns.get(sym, '?')}")
+        spaces.append(draw.Space(str(i + 1), SYMBOL_GLYPH.get(sym, sym), note=note))
+    return spaces
 
 
 def rounds_track(view: Mapping[str, Any]) -> draw.Track:
     """The Rounds track: each space's Spawning symbol; the Twilight marker."""
     track = view["round_track"]
     spawns = view["map"]["spawns"]
-    spaces = []
-    for i, sym in enumerate(track):
-        note = ("the last space: the Champions lose" if sym == "end"
-                else f"{sym} Spawning Area {spawns.get(sym, '?')}")
-        spaces.append(draw.Space(str(i + 1), SYMBOL_GLYPH.get(sym, sym), note=note))
+    spaces = _kept("rounds", (tuple(track), tuple(spawns.items())),
+                   lambda: _round_spaces(track, spawns))
     marks = {len(track) - 1: "defeat"}
-    return draw.Track("rounds", "Rounds track (Twilight marker)", spaces,
+    return draw.Track("rounds", "Rounds track (Twilight marker)", list(spaces),
                       value=min(view["twilight_space"] - 1, len(track) - 1), marks=marks)
 
 
-def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
-    """A champion's board: rondel with cubes and Boons, Health, Fury, Attributes, Forms."""
+def _rondel_spaces(cid: str, c: Mapping[str, Any]) -> list[draw.Space]:
     spaces = []
-    tokens: list[draw.Token] = []
     for i, icons in enumerate(c["spaces"]):
         b = c["boons"][i] if i < len(c["boons"]) else None
         boon = f" +{b['level']} {b['symbol']}" if b else ""
         spaces.append(draw.Space(str(i + 1), " / ".join(icons) + boon, target=f"rondel:{cid}:{i + 1}",
                                  note="/".join(icons) + (f"; {'Greater' if b['level'] == 2 else 'Minor'}"
                                                          f" {b['symbol']} Boon" if b else "")))
-        cubes = c["rondel"][i]
-        for kind in "ctf":
-            n = cubes.count(kind)
-            if n:
-                word, colour = CUBE_WORDS[kind]
-                tokens.append(draw.Token(f"{cid}-{i + 1}-{kind}", plural(n, word), str(n),
-                                         "marker", str(i + 1), colour=colour if kind != "c"
-                                         else c["colour"]))
-    rondel = draw.Track(f"rondel-{cid}", "Rondel (clockwise)", spaces, cyclic=True,
-                        tokens=tokens)
-    health = draw.Track(f"health-{cid}", "Health", [draw.Space(str(i)) for i in range(16)],
-                        value=c["health"])
-    top = max([int(k) for k in c["berserker_form"]["upgrades"]] + [c["fury"]])
-    fury_marks = {int(k): v for k, v in c["human_form"]["upgrades"].items()}
-    fury_marks.update({int(k): v for k, v in c["berserker_form"]["upgrades"].items()})
-    fury = draw.Track(f"fury-{cid}", "Fury (Upgrades marked)",
-                      [draw.Space(str(i)) for i in range(top + 1)], value=c["fury"],
-                      marks=fury_marks)
+    return spaces
+
+
+def _cube_tokens(cid: str, i: int, cubes: str, colour: str) -> list[draw.Token]:
+    tokens = []
+    for kind in "ctf":
+        n = cubes.count(kind)
+        if n:
+            word, col = CUBE_WORDS[kind]
+            tokens.append(draw.Token(f"{cid}-{i + 1}-{kind}", plural(n, word), str(n),
+                                     "marker", str(i + 1), colour=col if kind != "c"
+                                     else colour))
+    return tokens
+
+
+def _form_cards(cid: str, c: Mapping[str, Any]) -> list[draw.Card]:
     hf, bz = c["human_form"], c["berserker_form"]
     human = c["form"] == "human"
-    cards = [
+    return [
         draw.Card(f"{cid}-human", f"{hf['name']}: {hf['skill']}", hf["text"], "Human Form",
                   target=f"card:{cid}-human", badges=[f"{c['charges']['human']} charges"]),
         draw.Card(f"{cid}-berserker", f"{bz['name']}: {bz['skill']}", bz["text"],
                   "Berserker Form", target=f"card:{cid}-berserker",
                   badges=["at 8 Fury"] if human else [f"{c['charges']['berserker']} charges"]),
     ]
-    stunned = [draw.Token(f"{cid}-centre-{k}", f"{CUBE_WORDS[x][0]} set aside (Stunned)",
-                          x, "marker") for k, x in enumerate(c["stunned_cubes"])]
+
+
+def _health_spaces() -> list[draw.Space]:
+    return [draw.Space(str(i)) for i in range(16)]
+
+
+def _champion_stats(c: Mapping[str, Any], human: bool) -> list[draw.Stat]:
     a = c["attributes"]
     stats = [draw.Stat("Area", c["area"]), draw.Stat("Health", f"{c['health']}/{MAX_HEALTH}"),
              draw.Stat("Fury", f"{c['fury']}" + (f" (next Upgrade at {c['next_upgrade']})"
@@ -184,13 +265,51 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
              draw.Stat("Cubes in supply", c["supply"])]
     if c["stunned"]:
         stats.append(draw.Stat("Stunned", f"{plural(len(c['stunned_cubes']), 'cube')} set aside"))
+    return stats
+
+
+def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
+    """A champion's board: rondel with cubes and Boons, Health, Fury, Attributes, Forms."""
+    boons = c["boons"]
+    spaces = _kept("rondel", (cid, tuple(map(tuple, c["spaces"])),
+                              tuple((b["level"], b["symbol"]) if b else None for b in boons)),
+                   lambda: _rondel_spaces(cid, c))
+    tokens: list[draw.Token] = []
+    colour = c["colour"]
+    for i, cubes in enumerate(c["rondel"]):
+        if cubes:
+            tokens += _kept("cubes", (cid, i, cubes, colour),
+                            lambda i=i, cubes=cubes: _cube_tokens(cid, i, cubes, colour))
+    rondel = draw.Track(f"rondel-{cid}", "Rondel (clockwise)", list(spaces), cyclic=True,
+                        tokens=tokens)
+    health = draw.Track(f"health-{cid}", "Health", list(_kept("health", 16, _health_spaces)),
+                        value=c["health"])
+    hu, bu = c["human_form"]["upgrades"], c["berserker_form"]["upgrades"]
+    top = max([int(k) for k in bu] + [c["fury"]])
+    fury_marks = {int(k): v for k, v in hu.items()}
+    fury_marks.update({int(k): v for k, v in bu.items()})
+    fury = draw.Track(f"fury-{cid}", "Fury (Upgrades marked)",
+                      list(_kept("fury", top, lambda: [draw.Space(str(i))
+                                                       for i in range(top + 1)])),
+                      value=c["fury"], marks=fury_marks)
+    hf, bz = c["human_form"], c["berserker_form"]
+    human = c["form"] == "human"
+    ch = c["charges"]
+    cards = list(_kept("forms", (cid, hf["name"], hf["skill"], hf["text"], bz["name"],
+                                 bz["skill"], bz["text"], ch["human"], ch["berserker"], human),
+                       lambda: _form_cards(cid, c)))
+    stunned = [draw.Token(f"{cid}-centre-{k}", f"{CUBE_WORDS[x][0]} set aside (Stunned)",
+                          x, "marker") for k, x in enumerate(c["stunned_cubes"])]
+    a = c["attributes"]
+    key = (c["area"], c["health"], c["fury"], c.get("next_upgrade"), human, a["green"], a["red"],
+           a["movement"], tuple(c["offerings"]), c["supply"], c["stunned"],
+           len(c["stunned_cubes"]))
+    stats = list(_kept("champion stats", key, lambda: _champion_stats(c, human)))
     return draw.Panel(f"champion-{cid}", f"{c['name']} ({c['colour']})", c.get("seat", cid),
                       stats, [rondel, health, fury], cards, stunned)
 
 
-def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
-    """Thor's status card: his six Faces (Health, direction, effect) and the God deck."""
-    t = view["thor"]
+def _face_tokens(t: Mapping[str, Any]) -> list[draw.Token]:
     tokens = []
     for f, d in t["faces"].items():
         left = t["face_health"] - d["damage"]
@@ -200,6 +319,13 @@ def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
             hp=0 if d["destroyed"] else left, max_hp=t["face_health"], colour=f,
             facing=degrees(d["direction"]), badges=["destroyed"] if d["destroyed"] else [],
             stats={"Effect": FACE_NOTES[f], "Health": f"{left}/{t['face_health']}"}))
+    return tokens
+
+
+def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
+    """Thor's status card: his six Faces (Health, direction, effect) and the God deck."""
+    t = view["thor"]
+    tokens = list(_kept("faces", _faces_key(t), lambda: _face_tokens(t)))
     deck = view["god_deck"]
     names = view.get("card_names", {})
     cards = [draw.Card("god-deck", "God deck", f"{deck['size']} cards", "deck", face_down=True)]
@@ -217,8 +343,7 @@ def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
     return draw.Panel("thor", "Thor", None, stats, cards=cards, tokens=tokens)
 
 
-def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
-    """The three Minion cards on the Confrontation board, with the side that is up."""
+def _minion_cards(view: Mapping[str, Any]) -> list[draw.Card]:
     cards = []
     for k, card in sorted(view["minion_cards"].items()):
         text = (f"Health {card['health']}, {plural(card['actions'], 'Action')}, Damage "
@@ -229,9 +354,18 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
                 + (f". {card['text']}" if card.get("text") else ""))
         cards.append(draw.Card(f"minion-{k}", f"Minion {k}: {card['name']}", text,
                                "Minion card", badges=[card["side"]]))
+    return cards
+
+
+def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
+    """The three Minion cards on the Confrontation board, with the side that is up."""
+    mc = view["minion_cards"]
+    cards = list(_kept("minion cards", (tuple(mc), *(tuple(card.values())
+                                                     for card in mc.values())),
+                       lambda: _minion_cards(view)))
     ev = view["events_deck"]
-    cards.append(draw.Card("event-deck", "Event deck", f"{ev['size']} cards", "deck",
-                           face_down=True))
+    cards.append(_kept("event deck", ev["size"], lambda: draw.Card(
+        "event-deck", "Event deck", f"{ev['size']} cards", "deck", face_down=True)))
     if ev["discard"]:
         last = ev["discard"][-1]
         cards.append(draw.Card("event-discard", view.get("card_names", {}).get(last, last),

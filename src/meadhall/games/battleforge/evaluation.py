@@ -157,25 +157,52 @@ def best_roll(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
     """The best of the dice a champion may roll from a pool of ``w`` white, ``r`` red and
     ``g`` green ("Champions roll as many and whatever dice they want from the resulting set
     (minimum 1)"): expected work removed less the Counterattack priced at ``price``."""
+    gains = _gains(left, k, face, yellow, mode, dice)
     best = -1e9
     for nw in range(w + 1):
         for nr in range(r + 1):
             for ng in range(g + 1):
                 if nw + nr + ng == 0:
                     continue
-                gain, counter = attack_gain(left, k, face, yellow, mode, dice, nw, nr, ng)
+                found = gains.get((nw, nr, ng))
+                if found is None:
+                    found = gains[(nw, nr, ng)] = _attack_gain(left, k, face, yellow, mode,
+                                                               dice, nw, nr, ng)
+                gain, counter = found
                 best = max(best, gain - counter * price)
     return best
 
 
-@lru_cache(maxsize=65536)
+@lru_cache(maxsize=4096)
+def _gains(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+           dice: tuple[tuple[str, ...], ...]) -> dict[tuple[int, int, int], tuple[float, float]]:
+    """:func:`attack_gain` of each pool already computed for this Thor, Face and dice."""
+    return {}
+
+
+@lru_cache(maxsize=4096)
+def _removed(left: tuple[int, ...], k: int, face: int) -> dict[int, float]:
+    """Work removed by ``net`` Damage on Face number ``face``, per ``net`` already asked."""
+    return {}
+
+
 def attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
                 dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int
                 ) -> tuple[float, float]:
     """(expected work removed, chance of a Counterattack) of an attack on Face number
     ``face`` with these dice; the Passive reduces the Damage by the other destroyed Faces,
     then the Yellow Face caps it at 2 (ruling 13b)."""
-    before = work_of(left, k)
+    gains = _gains(left, k, face, yellow, mode, dice)
+    found = gains.get((w, r, g))
+    if found is None:
+        found = gains[(w, r, g)] = _attack_gain(left, k, face, yellow, mode, dice, w, r, g)
+    return found
+
+
+def _attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+                 dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int
+                 ) -> tuple[float, float]:
+    removed = _removed(left, k, face)
     gain = 0.0
     counter = 0.0
     for d, p, pc in outcomes(*dice, w, r, g, mode):
@@ -185,24 +212,32 @@ def attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: st
             net = min(net, 2)
         if net <= 0:
             continue
-        rest = left[face] - net
-        after = list(left)
-        after[face] = max(0, rest)
-        gain += p * (before - work_of(tuple(after), k + (1 if rest <= 0 else 0)))
+        worth = removed.get(net)
+        if worth is None:
+            rest = left[face] - net
+            after = list(left)
+            after[face] = max(0, rest)
+            worth = removed[net] = work_of(left, k) - work_of(tuple(after),
+                                                              k + (1 if rest <= 0 else 0))
+        gain += p * worth
     return gain, counter
 
 
 # ---------------------------------------------------------------------------- attack options
 class Pricer:
-    """Per evaluated position: the work an attack of a given pool removes from a given Face."""
+    """Per content and Thor's state (his Faces' Health left and the Faces destroyed): the work
+    an attack of a given pool removes from a given Face, remembered (see :func:`pricer_of`)."""
 
-    def __init__(self, s: BattleForgeState) -> None:
-        self.s = s
+    def __init__(self, s: BattleForgeState, left: tuple[int, ...] | None = None,
+                 k: int = 0) -> None:
         self.faces = s.content.god.faces
-        self.left, self.k = thor_state(s)
+        self.left, self.k = thor_state(s) if left is None else (left, k)
         self.dice = dice_faces(s)
         self.counter = float(s.content.god.counter)
         self.memo: dict[tuple[Any, ...], float] = {}
+        self.minion_memo: dict[tuple[Any, ...], float] = {}
+        self.work = work_of(self.left, self.k)
+        """The work still to do on Thor (:func:`work_of`)."""
 
     def face_value(self, face: str, w: int, r: int, g: int, hp_price: float
                    ) -> float:
@@ -233,6 +268,23 @@ class Pricer:
             found = self.memo[key] = max((self.face_value(f, w, r, g, hp_price)
                                           for f in faces), default=0.0)
         return found
+
+
+PRICERS: dict[tuple[int, tuple[int, ...], int], tuple[Any, Pricer]] = {}
+""":class:`Pricer` per content (kept alive with it, so that its id stays its own) and Thor's
+state: a search evaluates many positions with the same Thor."""
+
+
+def pricer_of(s: BattleForgeState) -> Pricer:
+    """The :class:`Pricer` of ``s``'s content and Thor (shared by every position with them)."""
+    left, k = thor_state(s)
+    key = (id(s.content), left, k)
+    found = PRICERS.get(key)
+    if found is None or found[0] is not s.content:
+        if len(PRICERS) >= PLANS_MAX:
+            PRICERS.clear()
+        found = PRICERS[key] = (s.content, Pricer(s, left, k))
+    return found[1]
 
 
 def reach_faces(s: BattleForgeState, area: str, long_reach: bool = False
@@ -305,12 +357,39 @@ class Planner:
         if book is None or book[0] is not s.content:
             if len(NEXT_ROUNDS) >= PLANS_MAX:
                 NEXT_ROUNDS.clear()
-            book = NEXT_ROUNDS[sig] = (s.content, {})
+            book = NEXT_ROUNDS[sig] = (s.content, {}, {})
         self.next_memo: dict[Rondel, float] = book[1]
+        # Plans that stay in one Area read, besides the signature, only what can be attacked
+        # from it (the Faces, and the Health, worth and Counterattack of the minions): shared
+        # by every plan with the same signature, whatever the rest of the board.
+        self.fixed: dict[tuple[Any, ...], float] = book[2]
+        if len(self.fixed) >= PLANS_MAX:
+            self.fixed.clear()
+        self.reach_keys: dict[str, tuple[Any, ...]] = {}
+
+    def reach_key(self, here: str, pos: Reach) -> tuple[Any, ...]:
+        """What a plan that stays in ``here`` reads of the board."""
+        found = self.reach_keys.get(here)
+        if found is None:
+            kills = self.kills
+            found = self.reach_keys[here] = (self.later, pos[0], pos[1],
+                                             tuple([kills[m] for m in pos[2]]),
+                                             tuple([kills[m] for m in pos[3]]))
+        return found
 
     def minion_value(self, mid: str, w: int, r: int, g: int) -> float:
         """A kill's worth times its chance, a wound's share of it, less the Counterattack."""
-        left, worth, counter = self.kills[mid]
+        kill_key = self.kills[mid]
+        key = (kill_key, w, r, g, self.hp)
+        memo = self.p.minion_memo
+        found = memo.get(key)
+        if found is None:
+            found = memo[key] = self._minion_value(kill_key, w, r, g)
+        return found
+
+    def _minion_value(self, kill_key: tuple[int, float, float], w: int, r: int, g: int
+                      ) -> float:
+        left, worth, counter = kill_key
         kill = wound = pc = 0.0
         for d, p, q in outcomes(*self.p.dice, w, r, g, ""):
             pc += q
@@ -360,13 +439,18 @@ class Planner:
     def value(self, cnt: Rondel, r: int, here: str, extra_red: int,
               positions: dict[str, Reach], moves: dict[str, int], movable: bool) -> float:
         """Best worth of ``r`` Actions left from Area ``here``."""
-        key = (cnt, r, here, extra_red, movable)
-        found = self.memo.get(key)
+        pos = positions.get(here, NOWHERE)
+        if movable:
+            memo = self.memo
+            key: tuple[Any, ...] = (cnt, r, here, extra_red)
+        else:
+            memo = self.fixed
+            key = (self.reach_key(here, pos), cnt, r, extra_red)
+        found = memo.get(key)
         if found is not None:
             return found
         best = self.later * self.next_round(cnt)
         if r > 0:
-            pos = positions.get(here, NOWHERE)
             opts = sorted(self.attack_options(cnt, pos, extra_red), reverse=True)[:2]
             for v, i in opts:
                 if v > 0:
@@ -403,29 +487,37 @@ class Planner:
                     j = min(spaces, key=lambda j: (cnt[j], j in self.ranged or j in self.melee))
                     best = max(best, self.value(spread(cnt, j), r - 1, target, extra_red,
                                                 positions, moves, False))
-        self.memo[key] = best
+        memo[key] = best
         return best
 
 
 NOWHERE: Reach = ((), (), (), ())
 
 
-def kill_values(s: BattleForgeState) -> dict[str, tuple[int, float, float]]:
+def kill_values(s: BattleForgeState, sides: dict[int, Any] | None = None
+                ) -> dict[str, tuple[int, float, float]]:
     """Per active minion: (Health left, worth of destroying it, its Counterattack): the Fury
     it gives and the Point of Interest hunter it removes (a champion hunter stands up again
     soon: counting the Damage it would not deal made the champions chase kills instead of
-    Thor)."""
+    Thor). ``sides`` is :func:`minion_sides` of ``s`` when the caller has it."""
+    if sides is None:
+        sides = minion_sides(s)
     out = {}
     hunt = s.scenario_poi == "flame"
     for m in s.minions.values():
         if m.area is None:
             continue
-        side = s.minion_side(m.type)
+        side = sides[m.type]
         worth = FURY_VALUE * side.fury
         if side.target != "champions" and hunt:
             worth += MINION_VALUE * (side.health - m.damage)
         out[m.id] = (side.health - m.damage, worth, float(side.counter))
     return out
+
+
+def minion_sides(s: BattleForgeState) -> dict[int, Any]:
+    """The side up of each type's Minion card."""
+    return {k: s.minion_side(k) for k in (1, 2, 3)}
 
 
 def reach_from(s: BattleForgeState, area: str, long_reach: bool) -> Reach:
@@ -440,37 +532,58 @@ def reach_from(s: BattleForgeState, area: str, long_reach: bool) -> Reach:
 NEXT_ROUNDS: dict[tuple[Any, ...], tuple[Any, dict[Rondel, float]]] = {}
 """:meth:`Planner.next_round` by everything it reads but the rondel (the content kept alive
 with its results, so that its id stays its own)."""
-PLANS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], float]]] = {}
+PLANS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], dict[Any, Any]]]] = {}
 """Plans already made per content and map (kept alive here, so their ids stay theirs), by
-everything a plan reads: a search evaluates the same champion in the same position many
-times."""
+everything a plan reads (Thor, the minions and the round first, then the champion's board and
+turn): a search evaluates the same champion in the same position many times."""
 PLANS_MAX = 50_000
 
 
-def turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
-              kills: dict[str, tuple[int, float, float]], actions: int) -> float:
-    """The worth champion ``cid`` can expect from ``actions`` Actions from the current
-    position this turn (and their piles' worth next round)."""
-    c = s.champs[cid]
-    current = s.phase == "champions" and s.current() == cid
+def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, float, float]]
+              ) -> dict[Any, Any]:
+    """The plans already made (:data:`PLANS`) in positions that share with ``s`` everything a
+    plan reads but the champion's own board and turn: Thor, the minions, the last round."""
     book = PLANS.get((id(s.content), id(s.board)))
     if book is None:
         book = PLANS[(id(s.content), id(s.board))] = (s.content, s.board, {})
-    plans = book[2]
-    key = (cid, tuple(len(sp) for sp in c.rondel), c.area,
-           actions, tuple(map(tuple, (b.values() if b else () for b in c.boons))),
-           tuple(c.attrs.values()), round(prices[cid], 1), pricer.left, s.thor["area"],
-           s.thor["rot"], s.thor["activated"],
-           tuple((m.area, m.damage, m.type) for m in s.minions.values()),
-           tuple(kills.items()),
-           (s.turn.get("long_reach"), s.turn.get("add_red"), s.turn.get("moving"),
-            s.turn.get("move")) if current else None, last_round(s))
+    t = s.thor
+    common = (pricer.left, t["area"], t["rot"], t["activated"],
+              tuple([(m.area, m.damage, m.type) for m in s.minions.values()]),
+              tuple(kills.items()), last_round(s))
+    books = book[2]
+    plans = books.get(common)
+    if plans is None:
+        if len(books) >= PLANS_MAX // 8:
+            books.clear()
+        # The plans, and under the key None what can be attacked from each Area
+        # (reach_from reads only Thor, the minions and the map, all in the key).
+        plans = books[common] = {None: {}}
+    return plans
+
+
+def turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
+              kills: dict[str, tuple[int, float, float]], actions: int,
+              plans: dict[Any, Any] | None = None) -> float:
+    """The worth champion ``cid`` can expect from ``actions`` Actions from the current
+    position this turn (and their piles' worth next round); ``plans`` is the position's
+    :func:`plan_book` when the caller has it already."""
+    if plans is None:
+        plans = plan_book(s, pricer, kills)
+    c = s.champs[cid]
+    current = s.phase == "champions" and s.current() == cid
+    turn = s.turn
+    key = (cid, tuple([len(sp) for sp in c.rondel]), c.area,
+           actions, tuple([tuple(b.values()) if b else () for b in c.boons]),
+           tuple(c.attrs.values()), round(prices[cid], 1),
+           (turn.get("long_reach"), turn.get("add_red"), turn.get("moving"),
+            turn.get("move")) if current else None)
     found = plans.get(key)
     if found is not None:
         return found
     if len(plans) >= PLANS_MAX:
         plans.clear()
-    found = plans[key] = _turn_plan(s, cid, pricer, prices, kills, actions)
+        plans[None] = {}
+    found = plans[key] = _turn_plan(s, cid, pricer, prices, kills, actions, plans[None])
     return found
 
 
@@ -481,7 +594,8 @@ def last_round(s: BattleForgeState) -> bool:
 
 
 def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
-               kills: dict[str, tuple[int, float, float]], actions: int) -> float:
+               kills: dict[str, tuple[int, float, float]], actions: int,
+               reaches: dict[tuple[str, bool], Reach]) -> float:
     c = s.champs[cid]
     p = Planner(s, cid, pricer, prices[cid], kills, 0.0 if last_round(s) else NEXT / NOW)
     cnt = tuple(len(sp) for sp in c.rondel)
@@ -494,7 +608,13 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
     if s.thor["activated"]:
         targets.update(s.board.adjacent(s.thor_area))
     targets.discard(s.thor_area)
-    positions: dict[str, Reach] = {c.area: reach_from(s, c.area, long_reach)}
+    def reach(a: str) -> Reach:
+        found = reaches.get((a, long_reach))
+        if found is None:
+            found = reaches[(a, long_reach)] = reach_from(s, a, long_reach)
+        return found
+
+    positions: dict[str, Reach] = {c.area: reach(c.area)}
     moves: dict[str, int] = {}
     free = [c.area]
     dist = s.board.walking(c.area, s.thor_area)
@@ -504,7 +624,7 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
         d = dist.get(a)
         if d is None or a == c.area or d + leave > MOVE_REACH:
             continue
-        pos = reach_from(s, a, long_reach)
+        pos = reach(a)
         if not any(pos):
             continue
         positions[a] = pos
@@ -600,10 +720,25 @@ def health_price(h: float, grey: bool) -> float:
     return HEALTH_LINEAR + ko / HEALTH_SCALE * math.exp(-h / HEALTH_SCALE)
 
 
-def pending_losses(s: BattleForgeState) -> dict[str, float]:
+def defense_blocks(s: BattleForgeState) -> dict[str, int]:
+    """Per champion: the most Damage their best Defense space blocks (its cubes and Boon)."""
+    out = {}
+    for cid, c in s.champs.items():
+        icons = s.content.boards[c.board].rondel
+        rondel = c.rondel
+        boons = c.boons
+        out[cid] = max((len(rondel[i]) + (b["level"] if (b := boons[i]) and
+                                          b["symbol"] == "defense" else 0)
+                        for i in range(6) if rondel[i] and "defense" in icons[i]), default=0)
+    return out
+
+
+def pending_losses(s: BattleForgeState, blocks: dict[str, int] | None = None
+                   ) -> dict[str, float]:
     """Health each champion is about to lose: Damage and Health losses queued but not yet
     resolved (a Defense Reaction may still block Damage, by the best defense space), and 2
-    for every Frost Cube held (Frost Cubes cost 2 Health when used or at Frostbite)."""
+    for every Frost Cube held (Frost Cubes cost 2 Health when used or at Frostbite);
+    ``blocks`` is :func:`defense_blocks` of ``s`` when the caller has it."""
     out: dict[str, float] = {}
     for cid, c in s.champs.items():
         frost = sum(sp.count("f") for sp in c.rondel) + c.centre.count("f")
@@ -611,50 +746,57 @@ def pending_losses(s: BattleForgeState) -> dict[str, float]:
             out[cid] = 2.0 * frost
     for t in s.tasks:
         kind = t.get("t")
+        if kind != "damage" and kind != "lose":
+            continue
         cid = t.get("c")
-        if cid not in s.champs or kind not in ("damage", "lose"):
+        if cid not in s.champs:
             continue
         n = float(t.get("n", 0))
         if kind == "damage" and t.get("stage", 0) < 2:
-            best = max((len(s.champs[cid].rondel[i]) + s.boon_bonus(cid, i, "defense")
-                        for i in s.reaction_spaces(cid, "defense")), default=0)
-            n = max(0.0, n - best)
+            if blocks is None:
+                blocks = defense_blocks(s)
+            n = max(0.0, n - blocks[cid])
         out[cid] = out.get(cid, 0.0) + n
     return out
 
 
-def exposure(s: BattleForgeState) -> dict[str, float]:
+def exposure(s: BattleForgeState, sides: dict[int, Any] | None = None,
+             blocks: dict[str, int] | None = None) -> dict[str, float]:
     """Damage each champion can expect in the coming Ironborn Phase beyond what their best
     Defense space blocks: Thor's attack when next to him (the God cards strike the Areas
     around him) and every champion-hunting minion that reaches them with its Actions (Minion
     Attacks: the closest Champion, ties to the one who took their Turn first)."""
+    if sides is None:
+        sides = minion_sides(s)
+    if blocks is None:
+        blocks = defense_blocks(s)
     hits: dict[str, list[float]] = {c: [] for c in s.order}
+    champs = s.champs
     if s.thor["activated"]:
-        near = set(s.board.adjacent(s.thor_area))
+        near = s.board.adjacent(s.thor_area)
         for cid in s.order:
-            if s.champs[cid].area in near:
+            if champs[cid].area in near:
                 hits[cid].append(3.0)
+    seats = [(cid, champs[cid].area) for cid in s.turn_order()]
+    walking = s.board.walking
     for m in s.minions.values():
         if m.area is None:
             continue
-        side = s.minion_side(m.type)
+        side = sides[m.type]
         if side.target == "poi":
             continue
-        dist = s.board.walking(m.area)
+        dist = walking(m.area)
         reach = side.actions - 1 + max(side.range, 0)
         best = None
-        for cid in s.turn_order():
-            d = dist.get(s.champs[cid].area)
+        for cid, area in seats:
+            d = dist.get(area)
             if d is not None and d <= reach and (best is None or d < best[0]):
                 best = (d, cid)
         if best is not None:
             hits[best[1]].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
     out = {}
     for cid, hs in hits.items():
-        c = s.champs[cid]
-        block = max((len(c.rondel[i]) + s.boon_bonus(cid, i, "defense")
-                     for i in s.reaction_spaces(cid, "defense")), default=0)
-        out[cid] = sum(hs) - min(block, max(hs, default=0.0))
+        out[cid] = sum(hs) - min(blocks[cid], max(hs, default=0.0))
     return out
 
 
@@ -662,7 +804,7 @@ def poi_left(s: BattleForgeState) -> int:
     """Points of Interest still protecting the party: Heat and Sacred Flame tokens (The Last
     Flame) or Unlit Furnaces (Forge of Doom)."""
     if s.scenario_poi == "flame":
-        return sum(1 for a in s.tokens if s.is_heat(a))
+        return sum(1 for k in s.tokens.values() if k == "heat" or k == "flame")
     return sum(1 for n in s.furnaces.values() if n == 0)
 
 
@@ -670,6 +812,30 @@ def fury_worth(s: BattleForgeState, cid: str) -> float:
     """Fury gained, counting the Berserker track on from 8."""
     c = s.champs[cid]
     return float(c.fury)
+
+
+DISTANCES: dict[tuple[int, str, str], tuple[Any, float]] = {}
+""":func:`thor_distance` per map (kept alive with it), area and Thor's Area."""
+
+
+def thor_distance(board: Any, area: str, thor: str) -> float:
+    """Areas a champion in ``area`` walks to stand next to Thor in ``thor`` (20: none)."""
+    key = (id(board), area, thor)
+    found = DISTANCES.get(key)
+    if found is None or found[0] is not board:
+        dist = board.walking(area, thor)
+        found = DISTANCES[key] = (board, min((dist.get(a, 20) for a in board.adjacent(thor)),
+                                             default=20))
+    return found[1]
+
+
+def forget() -> None:
+    """Drop everything the evaluation remembers across positions (plans, prices, dice
+    outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
+    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES):
+        memo.clear()
+    for f in (outcomes, thor_work, best_roll, _gains, _removed):
+        f.cache_clear()
 
 
 def evaluate(s: BattleForgeState) -> float:
@@ -684,24 +850,26 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     """The position in work units (see the module's docstring); ``parts`` (if given)
     receives the share of each part."""
     grey = not s.marker_red
-    pricer = Pricer(s)
+    pricer = pricer_of(s)
     out = {} if parts is None else parts
     w0 = thor_work(tuple([s.face_health()] * 6), 0)
-    work = work_of(pricer.left, pricer.k)
+    work = pricer.work
     counter_risk: dict[str, float] = {}
     pending = attack_in_progress(s, pricer)
     if pending is not None:
         gain, counter = pending
         work -= gain
         counter_risk[s.atk["c"]] = counter * s.content.god.counter
+    sides = minion_sides(s)
     hit = minion_in_progress(s)
     if hit is not None:
-        side = s.minion_side(s.minions[hit[0]].type)
+        side = sides[s.minions[hit[0]].type]
         counter_risk[s.atk["c"]] = hit[2] * side.counter
     out["thor"] = w0 - work
 
-    losses = pending_losses(s)
-    threat = exposure(s)
+    blocks = defense_blocks(s)
+    losses = pending_losses(s, blocks)
+    threat = exposure(s, sides, blocks)
     prices = {}
     health = fury = 0.0
     for cid in s.order:
@@ -717,7 +885,8 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
 
     # What the champions can still do: this round's remaining turns, then the next round.
     plans = 0.0
-    kills = kill_values(s)
+    kills = kill_values(s, sides)
+    book = plan_book(s, pricer, kills)
     if s.phase == "champions":
         order = s.turn_order()
         pos = min(s.turn_pos, len(order) - 1)
@@ -728,10 +897,10 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
                 actions = int(s.turn.get("actions", 0))
             else:
                 actions = 3
-            plans += NOW * turn_plan(s, cid, pricer, prices, kills, actions)
+            plans += NOW * turn_plan(s, cid, pricer, prices, kills, actions, book)
     else:
         for cid in s.order:
-            plans += NOW * turn_plan(s, cid, pricer, prices, kills, 0)
+            plans += NOW * turn_plan(s, cid, pricer, prices, kills, 0, book)
     out["plans"] = plans
 
     # Points of Interest, and the minions that hunt them.
@@ -740,7 +909,7 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     for m in s.minions.values():
         if m.area is None:
             continue
-        side = s.minion_side(m.type)
+        side = sides[m.type]
         if side.target == "champions":
             continue
         dmg = m.damage + (hit[1] if hit and hit[0] == m.id else 0.0)
@@ -750,11 +919,10 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     # Closeness to Thor for the next round.
     position = 0.0
     if s.thor["activated"]:
-        goals = s.board.adjacent(s.thor_area)
         for cid in s.order:
-            dist = s.board.walking(s.champs[cid].area, s.thor_area)
-            d = min((dist.get(a, 20) for a in goals), default=20)
-            position += POSITION_VALUE * (1 - min(d, POSITION_RANGE) / POSITION_RANGE)
+            position += POSITION_VALUE * (1 - min(thor_distance(s.board, s.champs[cid].area,
+                                                                s.thor_area),
+                                                  POSITION_RANGE) / POSITION_RANGE)
     out["position"] = position
 
     limit = len(s.content.round_track) - 1

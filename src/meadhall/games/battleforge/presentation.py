@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from meadhall.core.protocol import Target
+from meadhall.core.protocol import Action, Target
 from meadhall.core.words import plural
 
 from .basics import MAX_HEALTH, TRANSFORM_FURY
@@ -461,60 +461,89 @@ class Presentation:
         """The public table (nothing here is hidden from anyone but the order of the Event and
         God decks and the numbers under unlit Furnaces): the position without those, plus
         what the physical table shows printed (the map, cards, rondel icons, the Rounds track)
-        and the legal actions with their labels and targets."""
-        pos = self._dump()
-        for k in ("tasks", "furnace_pool", "events", "gods", "ask"):
-            pos.pop(k, None)
-        pos["events_deck"] = self.event_deck.public()
-        pos["god_deck"] = self.god_deck.public()
-        pos["furnace_pool"] = {"size": len(self.furnace_pool)}
-        b = self.board
-        pos["map"] = {
-            "width": b.width, "height": b.height, "rows": list(b.rows),
-            "walls": sorted(sorted(w) for w in b.walls),
-            "god_inaccessible": sorted(b.god_inaccessible), "altars": list(b.altars),
-            "poi": list(b.poi), "spawns": dict(b.spawns), "god_start": b.god_start,
+        and the legal actions with their labels and targets.
+
+        Built from parts remembered per content and map (:func:`_printed`) and per question
+        (:meth:`_asked`); every call hands out fresh dicts and lists, in the key order of the
+        position (``_dump``) followed by the printed parts."""
+        pr = _printed(self.content, self.board, self.setup["scenario"])
+        th = self.thor
+        dmg = th["damage"]
+        destroyed = th["destroyed"]
+        champs = {}
+        for cid in self.order:
+            c = self.champs[cid]
+            j = c.to_json()
+            j["seat"] = self.seat_of(cid)
+            j["spaces"] = [list(x) for x in pr.spaces[c.board]]
+            hf, bz = pr.forms[cid], pr.berserkers[c.berserker]
+            j["human_form"] = {**hf, "upgrades": dict(hf["upgrades"])}
+            j["berserker_form"] = {**bz, "upgrades": dict(bz["upgrades"])}
+            ups = pr.human_ups[cid] if c.form == "human" else pr.berserker_ups[c.berserker]
+            j["next_upgrade"] = next((k for k in ups if k > c.fury), None)
+            champs[cid] = j
+        rot = th["rot"]
+        faces = pr.faces
+        pos: dict[str, Any] = {
+            "scenario": self.setup["scenario"],
+            "round": self.round, "twilight_space": self.twilight + 1,
+            "first_champion": self.order[self.first], "marker": "red" if self.marker_red
+            else "grey", "knockouts": self.knockouts, "phase": self.phase,
+            "turn_pos": self.turn_pos, "turn": dict(self.turn),
+            "champions": champs,
+            "minions": {m.id: {"type": m.type, "area": m.area, "damage": m.damage,
+                               "lying": m.lying} for m in self.minions.values()},
+            "overheated": dict(self.overheated),
+            "thor": {"area": th["area"], "red_face": (rot + faces.index("red")) % 6,
+                     "activated": th["activated"], "damage": dict(dmg),
+                     "destroyed": list(destroyed),
+                     "name": pr.god_name, "counter": pr.god_counter,
+                     "face_health": self.face_health(),
+                     "faces": {f: {"direction": (rot + i) % 6, "front": f in pr.front,
+                                   "damage": dmg[f], "destroyed": f in destroyed}
+                               for i, f in enumerate(faces)},
+                     "passive": pr.passive},
+            "tokens": dict(self.tokens),
+            "furnaces": dict(self.furnaces),
+            "reserves": {"temporary": self.reserve_temp, "frost": self.reserve_frost},
+            "current_card": self.cur_card, "god_card": self.god_card,
+            "attack": jcopy(self.atk), "last_hit": list(self.last_hit),
+            "pending_attacks": [list(a) for a in self.pending_attacks],
+            "pending_lights": list(self.pending_lights),
+            "result": None if self.result is None else list(self.result),
+            "end": dict(self.end) if self.end else None,
+            "last_poi_by": self.last_poi_by, "thor_target": self.thor_target,
+            "events_deck": self.event_deck.public(),
+            "god_deck": self.god_deck.public(),
+            "furnace_pool": {"size": len(self.furnace_pool)},
+            "map": pr.map_json(),
+            "round_track": list(pr.round_track),
+            "card_names": dict(pr.card_names),
+            "spawn_symbol": self.spawn_symbol(),
+            "minion_cards": {str(k): dict(pr.minion_cards[(k, self.overheated[str(k)])])
+                             for k in (1, 2, 3)},
         }
-        pos["round_track"] = list(self.content.round_track)
-        ct = self.content
-        pos["card_names"] = {k: c.name for k, c in [
-            *ct.thor_cards.items(), *ct.general_events.items(),
-            *(x for evs in ct.scenario_events.values() for x in evs.items())]}
-        pos["spawn_symbol"] = self.spawn_symbol()
-        god = self.content.god
-        pos["thor"].update({
-            "name": god.name, "counter": god.counter, "face_health": self.face_health(),
-            "faces": {f: {"direction": self.face_dir(f), "front": f in god.front,
-                          "damage": self.thor["damage"][f],
-                          "destroyed": f in self.thor["destroyed"]} for f in god.faces},
-            "passive": god.passive})
-        cards: dict[str, Any] = {}
-        for k in (1, 2, 3):
-            card = self.minion_card(k)
-            side = self.minion_side(k)
-            cards[str(k)] = {"name": card.name, "model": card.model,
-                             "side": "overheated" if self.overheated[str(k)] else "standard",
-                             **side.model_dump()}
-        pos["minion_cards"] = cards
-        for cid, c in pos["champions"].items():
-            hf = self.content.human_forms[cid]
-            bz = self.content.berserker_forms[self.champs[cid].berserker]
-            c["seat"] = self.seat_of(cid)
-            c["spaces"] = [self.space_icons(cid, i) for i in range(6)]
-            c["human_form"] = {"name": hf.name, "skill": hf.skill.name, "text": hf.skill.text,
-                               "upgrades": {str(k): v for k, v in hf.upgrades.items()}}
-            c["berserker_form"] = {"name": bz.name, "skill": bz.skill.name,
-                                   "text": bz.skill.text,
-                                   "upgrades": {str(k): v for k, v in bz.upgrades.items()}}
-            c["next_upgrade"] = min((k for k in self.upgrade_track(cid)
-                                     if k > self.champs[cid].fury), default=None)
-        d = self.decision()
-        pos["decision"] = d and {
-            "seat": d.seat, "prompt": d.prompt, "section": d.section,
-            "options": [a.text for a in self.legal_actions()],
-            "actions": [a.to_json() for a in self.described_actions()]}
-        pos["outcome"] = self.outcome().to_json()
+        outcome = self.outcome()
+        asked = None if outcome.over else self._asked()
+        pos["decision"] = asked and {**asked[0], "options": list(asked[1]),
+                                     "actions": [a.to_json() for a in asked[2]]}
+        pos["outcome"] = outcome.to_json()
         return pos
+
+    def _asked(self) -> tuple[dict[str, Any], tuple[str, ...], tuple[Action, ...]] | None:
+        """The current decision as the view shows it (seat, prompt, section; the options; the
+        described actions), kept with the question: questions are replaced, never changed,
+        and nothing else changes while one waits for its answer."""
+        key = (self.ask, self.pending)
+        kept = self._view_ask
+        if kept is not None and kept[0][0] is key[0] and kept[0][1] is key[1]:
+            return kept[1]
+        d = self.decision()
+        made = d and ({"seat": d.seat, "prompt": d.prompt, "section": d.section},
+                      tuple(a.text for a in self.legal_actions()),
+                      tuple(self.described_actions()))
+        self._view_ask = (key, made)
+        return made
 
     # ------------------------------------------------------------------ the terminal
     def render(self) -> str:
@@ -610,3 +639,80 @@ class Presentation:
                   f"{god.passive}", 90),
             faces,
         ])
+
+
+def jcopy(v: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, everything else shared)."""
+    if v.__class__ is dict:
+        return {k: jcopy(x) for k, x in v.items()}
+    if v.__class__ is list:
+        return [jcopy(x) for x in v]
+    return v
+
+
+class _Printed:
+    """What a view shows that only the content, the map and the scenario decide (kept as
+    tuples; the view copies them into fresh lists and dicts)."""
+
+    def __init__(self, content: Any, board: Any, scenario: str) -> None:
+        b = board
+        self.width, self.height = b.width, b.height
+        self.rows = tuple(b.rows)
+        self.walls = tuple(tuple(w) for w in sorted(sorted(w) for w in b.walls))
+        self.god_inaccessible = tuple(sorted(b.god_inaccessible))
+        self.altars, self.poi = tuple(b.altars), tuple(b.poi)
+        self.spawns = dict(b.spawns)
+        self.god_start = b.god_start
+        self.round_track = tuple(content.round_track)
+        ct = content
+        self.card_names = {k: c.name for k, c in [
+            *ct.thor_cards.items(), *ct.general_events.items(),
+            *(x for evs in ct.scenario_events.values() for x in evs.items())]}
+        god = content.god
+        self.god_name, self.god_counter, self.passive = god.name, god.counter, god.passive
+        self.faces = list(god.faces)
+        self.front = frozenset(god.front)
+        self.spaces = [tuple(tuple(icons) for icons in bd.rondel) for bd in content.boards]
+        self.forms = {cid: {"name": hf.name, "skill": hf.skill.name, "text": hf.skill.text,
+                            "upgrades": {str(k): v for k, v in hf.upgrades.items()}}
+                      for cid, hf in content.human_forms.items()}
+        self.berserkers = {bid: {"name": bz.name, "skill": bz.skill.name,
+                                 "text": bz.skill.text,
+                                 "upgrades": {str(k): v for k, v in bz.upgrades.items()}}
+                           for bid, bz in content.berserker_forms.items()}
+        # The Fury of each Upgrade in order, as upgrade_track gives them per form.
+        self.human_ups = {cid: tuple(sorted(hf.upgrades))
+                          for cid, hf in content.human_forms.items()}
+        self.berserker_ups = {bid: tuple(sorted(k for k in bz.upgrades if k > TRANSFORM_FURY))
+                              for bid, bz in content.berserker_forms.items()}
+        sc = content.scenarios[scenario]
+        self.minion_cards: dict[tuple[int, bool], dict[str, Any]] = {}
+        for k in (1, 2, 3):
+            card = content.minion_cards[sc.minions[k]]
+            for over in (False, True):
+                side = card.overheated if over else card.standard
+                self.minion_cards[(k, over)] = {
+                    "name": card.name, "model": card.model,
+                    "side": "overheated" if over else "standard", **side.model_dump()}
+
+    def map_json(self) -> dict[str, Any]:
+        return {"width": self.width, "height": self.height, "rows": list(self.rows),
+                "walls": [list(w) for w in self.walls],
+                "god_inaccessible": list(self.god_inaccessible), "altars": list(self.altars),
+                "poi": list(self.poi), "spawns": dict(self.spawns),
+                "god_start": self.god_start}
+
+
+_PRINTED: dict[tuple[int, int, str], tuple[Any, Any, _Printed]] = {}
+""":class:`_Printed` per content, map and scenario (kept alive here, so their ids stay
+theirs)."""
+
+
+def _printed(content: Any, board: Any, scenario: str) -> _Printed:
+    key = (id(content), id(board), scenario)
+    found = _PRINTED.get(key)
+    if found is None or found[0] is not content or found[1] is not board:
+        if len(_PRINTED) > 64:
+            _PRINTED.clear()
+        found = _PRINTED[key] = (content, board, _Printed(content, board, scenario))
+    return found[2]

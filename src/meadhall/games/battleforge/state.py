@@ -151,7 +151,7 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
     game = GAME_ID
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Content, the map and the dice are immutable; FAST_COPY attributes are copied by clone().
-    _shared = frozenset({"content", "setup", "board", "dice", "_names", "_made", *FAST_COPY,
+    _shared = frozenset({"content", "setup", "board", "dice", "_names", "_name_ids", "_made", "_view_ask", "_cards", *FAST_COPY,
                          *REPLACED})
 
     def __init__(self, content: BattleForgeContent, setup: dict[str, Any], seed: int,
@@ -160,8 +160,13 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         self.board = board
         self.dice = make_dice(content)
         self._names: dict[tuple[str, int], str] = {}  # minion names (see minion_name)
+        self._name_ids: dict[str, str] = {}  # and back (see target_id)
         self._made: tuple[dict[str, Any], Decision] | None = None  # see _decision
+        self._view_ask: Any = None  # the decision as the view shows it (see _asked)
         sc = content.scenarios[setup["scenario"]]
+        # The scenario's Minion card of each type (content and scenario never change).
+        self._cards: dict[int, MinionCardData] = {k: content.minion_cards[sc.minions[k]]
+                                                  for k in (1, 2, 3)}
         self.scenario_poi: str = sc.poi_kind
         self.order: list[str] = list(setup["heroes"])
         self.first = 0
@@ -301,7 +306,9 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         the current ask, the Relocate options of rondel patterns): the next questions are
         answered afresh (tests compare the two)."""
         self._names = {}
+        self._name_ids = {}
         self._made = None
+        self._view_ask = None
         _RELOCATE.clear()
 
     # ------------------------------------------------------------------ lookups
@@ -309,11 +316,10 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         return self.champs[cid].name if cid in self.champs else cid
 
     def minion_card(self, k: int) -> MinionCardData:
-        sc = self.content.scenarios[self.setup["scenario"]]
-        return self.content.minion_cards[sc.minions[k]]
+        return self._cards[k]
 
     def minion_side(self, k: int) -> MinionSide:
-        card = self.minion_card(k)
+        card = self._cards[k]
         return card.overheated if self.overheated[str(k)] else card.standard
 
     def minion_name(self, mid: str) -> str:
@@ -392,9 +398,14 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
         """The id of the attack target that :meth:`target_name` calls ``name``."""
         if name.startswith("Thor's ") and name.endswith(" face"):
             return "thor-" + name[len("Thor's "):-len(" face")]
+        found = self._name_ids.get(name)
+        if found is not None:
+            return found
         minion_name = self.minion_name
         for mid in self.minions:
             if minion_name(mid) == name:
+                # A minion's name never changes (its id and type do not): remembered.
+                self._name_ids[name] = mid
                 return mid
         raise KeyError(name)
 
