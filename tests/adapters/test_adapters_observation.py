@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import doctest
 import importlib
+import json
 from typing import Any
 
 import gymnasium
@@ -11,6 +12,7 @@ import numpy as np
 import pytest
 from adapter_cases import Case
 
+from meadhall import games
 from meadhall.adapters.observation import (
     LIMIT,
     Encoder,
@@ -211,7 +213,7 @@ def test_layout_cache_is_written_read_and_a_damaged_file_rebuilt_with_a_warning(
     from meadhall.adapters import observation
 
     monkeypatch.setenv("MEADHALL_LAYOUT_CACHE", str(tmp_path))
-    table = Table.of("toy", None)
+    table = Table.of("toy", TOY)  # not the default setup, whose layout is shipped
     observation._layout.cache_clear()
     try:
         built = observation.layout_of(table)
@@ -226,3 +228,96 @@ def test_layout_cache_is_written_read_and_a_damaged_file_rebuilt_with_a_warning(
         assert "unreadable" in caplog.text and "rebuilding" in caplog.text
     finally:
         observation._layout.cache_clear()
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_the_shipped_layout_of_each_default_setup_equals_a_fresh_probe(game_id: str) -> None:
+    from meadhall.adapters import observation
+
+    table = Table.of(game_id, None)
+    path = observation.shipped_path(game_id)
+    assert path.is_file(), f"{game_id}: no shipped layout: python -m meadhall.adapters.layouts"
+    fresh = observation.shipped_json(table, observation.probed(table))
+    assert json.loads(path.read_text()) == json.loads(json.dumps(fresh)), (
+        f"{game_id}: the shipped layout is stale (the game draws differently now): "
+        f"python -m meadhall.adapters.layouts {game_id}")
+
+
+def test_a_default_setup_loads_the_shipped_layout_and_other_setups_probe(
+        tmp_path: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    from meadhall.adapters import observation
+
+    monkeypatch.setenv("MEADHALL_LAYOUT_CACHE", str(tmp_path))
+    probes: list[str] = []
+    real = observation.probed
+
+    def counting(table: Table) -> Layout:
+        probes.append(json.dumps(table.setup, sort_keys=True))
+        return real(table)
+
+    monkeypatch.setattr(observation, "probed", counting)
+    observation._layout.cache_clear()
+    try:
+        default = Table.of("toy", None)
+        shipped = observation.layout_of(default)
+        assert probes == [] and list(tmp_path.iterdir()) == []
+        assert shipped.to_json() == real(default).to_json()
+        other = Table.of("toy", TOY)
+        assert other.setup != default.setup
+        observation.layout_of(other)
+        assert probes == [json.dumps(other.setup, sort_keys=True)]
+        assert len(list(tmp_path.glob("toy-*.json"))) == 1  # the cache keeps other setups
+    finally:
+        observation._layout.cache_clear()
+
+
+def test_each_seats_observation_brought_up_to_date_equals_one_encoded_afresh(
+        drawn_case: Case) -> None:
+    """The encoder re-encodes only the board parts that changed since a seat's last
+    observation: over random games, in every seat and skipping positions, that gives the
+    numbers of an encoding from scratch."""
+    table = Table.of(drawn_case.game, drawn_case.setup)
+    encoder, layout = Encoder(table, layout_of(table)), layout_of(table)
+    for seed in range(2):
+        state, bot = table.new_state(seed), RandomBot(seed)
+        for step in range(drawn_case.max_steps):
+            for seat in (*table.seats, None):
+                if (step + len(str(seat))) % 3:
+                    continue
+                mine = table.heroes.get(seat, frozenset())
+                scene = table.game.draw(state.view(seat))
+                fresh = encoder._encode(scene, seat, mine, state)
+                np.testing.assert_array_equal(encoder.flat(state, seat), fresh,
+                                              err_msg=f"{seed}/{step}/{seat}")
+                assert encoder.flat(state, seat).shape == (layout.size,)
+            if state.decision() is None:
+                break
+            state.apply(bot.choose(state))
+
+
+def test_boards_that_come_go_or_share_an_id_are_encoded_as_from_scratch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    table = Table.of("toy", TOY)
+    encoder = Encoder(table, layout_of(table))
+    plain = table.game.draw
+    variant = [0]
+
+    def changed(view: Any) -> draw.Scene:
+        scene = plain(view)
+        if variant[0] == 1:
+            scene.boards = []  # the board goes
+        elif variant[0] == 2:
+            scene.boards = scene.boards + scene.boards  # twice: its places sum
+        return scene
+
+    monkeypatch.setattr(table.game, "draw", changed)
+    state, bot = table.new_state(3), RandomBot(3)
+    for step in range(12):
+        variant[0] = step % 3 if step < 6 else (step // 2) % 3
+        got = encoder.flat(state, "ada")
+        fresh = encoder._encode(changed(state.view("ada")), "ada", table.heroes["ada"], state)
+        np.testing.assert_array_equal(got, fresh, err_msg=f"step {step}")
+        if state.decision() is None:
+            state = table.new_state(step)
+        else:
+            state.apply(bot.choose(state))

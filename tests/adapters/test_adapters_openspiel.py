@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pyspiel
 import pytest
@@ -258,3 +260,16 @@ def test_ismcts_plays_through_evaluate_bots() -> None:
     with pytest.raises(AssertionError):  # ISMCTS refuses perfect-information games
         ISMCTSBot(load("toy", heroes=["ada"]), HeuristicEvaluator(game), 2.0, 5).step(
             load("toy", heroes=["ada"]).new_initial_state())
+
+
+def test_the_shipped_openspiel_facts_are_the_games_as_installed() -> None:
+    """Registration reads each game's title, information, players and setup from a shipped
+    file (importing the module imports no game): it must say what the games say."""
+    from meadhall.adapters.openspiel import SHIPPED_FACTS, type_facts
+
+    shipped = json.loads(SHIPPED_FACTS.read_text())
+    assert list(shipped) == games.ids(), "python -m meadhall.adapters.layouts"
+    for game_id, facts in shipped.items():
+        fresh = json.loads(json.dumps(type_facts(game_id)))
+        assert facts == fresh and list(facts["setup"]) == list(fresh["setup"]), (
+            f"{game_id}: stale shipped OpenSpiel facts: python -m meadhall.adapters.layouts")

@@ -21,7 +21,8 @@ from meadhall.core.protocol import GameState
 from meadhall.core.rng import Rng
 
 TOY = games.get("toy")
-SEARCHERS = ["heuristic", "heuristic:2:width=3", "designer:top=2:depth=2:rollouts=1", "mcts:40", "mcts:30:rollout=heuristic:depth=2",
+SEARCHERS = ["heuristic", "heuristic:2:width=3", "designer:per=4:low=8:high=16:top=3",
+             "designer:low=6:high=6:depth=2:c=0.8", "mcts:40", "mcts:30:rollout=heuristic:depth=2",
              "mcts:40:depth=3:c=0.8"]
 
 
@@ -40,7 +41,8 @@ def play(spec: str, seed: int, setup: dict | None = None, game_id: str = "toy",
     ("random", RandomBot), ("heuristic", HeuristicBot), ("heuristic:5", HeuristicBot),
     ("heuristic:width=4", HeuristicBot), ("mcts:200", MCTSBot), ("mcts:1s", MCTSBot),
     ("mcts:0.25s", MCTSBot), ("mcts:200:rollout=heuristic:depth=3:c=0.7", MCTSBot),
-    ("designer", DesignerBot), ("designer:top=2:depth=3:rollouts=1", DesignerBot),
+    ("designer", DesignerBot), ("designer:per=8:low=4:high=64:top=3:prior=2:c=0.5:depth=1",
+                                 DesignerBot),
     (" mcts:10 ", MCTSBot)])
 def test_specs_build_their_bot(spec: str, kind: type) -> None:
     bot = make_bot(spec, 3)
@@ -61,6 +63,10 @@ def test_budgets() -> None:
 @pytest.mark.parametrize(("spec", "message"), [
     ("alphazero", "unknown bot 'alphazero'; choose from random, heuristic, designer, mcts"),
     ("designer:top=0", "top must be at least 1"),
+    ("designer:prior=0", "prior must be at least 1"),
+    ("designer:rollouts=2", "unknown option 'rollouts=2' (options: per=..., low=..., high=..., "
+     "top=..., prior=..., depth=..., c=...)"),
+    ("designer:40", "designer takes options KEY=VALUE"),
     ("mcts", "mcts needs a budget"),
     ("mcts:lots", "the budget must be a number of iterations (mcts:200) or of seconds "
      "(mcts:1s), not 'lots'"),
@@ -81,7 +87,7 @@ def test_bad_specs_say_what_is_wrong(spec: str, message: str) -> None:
 
 @pytest.mark.parametrize("game_id", games.ids())
 @pytest.mark.parametrize("spec", ["random", "heuristic:1", "mcts:8",
-                                  "designer:top=2:depth=1:rollouts=1"])
+                                  "designer:low=8:high=8:depth=1"])
 def test_every_bot_answers_every_game_legally(game_id: str, spec: str) -> None:
     state = games.get(game_id).new_game(seed=2)
     bot = make_bot(spec, 1)
@@ -143,7 +149,7 @@ def test_bots_answer_table_mode_positions_without_asking_for_dice() -> None:
 
 def test_a_finished_game_has_nothing_to_choose() -> None:
     end = play("random", 1)
-    for spec in ("heuristic", "mcts:5"):
+    for spec in ("heuristic", "mcts:5", "designer"):
         with pytest.raises(BotError, match="no legal action, the game is over"):
             make_bot(spec).choose(end)
 
@@ -205,3 +211,32 @@ def test_free_actions_that_undo_each_other_do_not_loop() -> None:
                 break
             state.apply(bot.choose(state))
         assert state.outcome().over, spec
+
+
+def test_designer_budget_grows_with_the_candidates_within_its_bounds() -> None:
+    bot = make_bot("designer:per=20:low=30:high=70:top=2", 1)
+    assert isinstance(bot, DesignerBot)
+    assert [bot.budget(n) for n in (1, 2, 3, 8)] == [30, 40, 60, 70]
+    state = TOY.new_game({"scenario": "chase", "heroes": ["ada", "bo"]}, 2)
+    assert len(state.legal_actions()) > 2
+    bot.choose(state)
+    assert bot.last_iterations == 40, "only the screen's top 2 are searched"
+
+
+def test_designer_takes_the_screens_win_and_searches_otherwise() -> None:
+    state = TOY.from_json({**TOY.new_game(None, 1).to_json(), "position": {
+        **TOY.new_game(None, 1).to_json()["position"], "heroes": {"ada": "E4"}}})
+    bot = make_bot("designer", 3)
+    assert isinstance(bot, DesignerBot)
+    assert bot.choose(state).text == "move E5"
+    assert bot.last_iterations == 0, "a win on the screen needs no search"
+    state = TOY.new_game(None, 1)
+    bot.choose(state)
+    assert bot.last_iterations >= bot.low
+
+
+def test_designer_beats_the_heuristic_in_the_toy() -> None:
+    def wins(spec: str, n: int) -> int:
+        return sum(play(spec, seed).outcome().result == "win" for seed in range(n))
+
+    assert wins("designer:per=6:low=12:high=24", 16) >= wins("heuristic", 16) + 4

@@ -230,9 +230,10 @@ def env_id(game_id: str) -> str:
 
 
 def register() -> list[str]:
-    """Register every game with Gymnasium (idempotent); returns the ids."""
+    """Register every game with Gymnasium (idempotent); returns the ids. The game packages are
+    not imported (a registered id builds its game when made)."""
     ids = []
-    for game_id in games.ids():
+    for game_id in games.packages():
         name = env_id(game_id)
         if name not in gymnasium.registry:
             gymnasium.register(id=name, entry_point="meadhall.adapters.gym:MeadhallEnv",

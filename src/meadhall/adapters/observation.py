@@ -27,6 +27,7 @@ import hashlib
 import json
 import logging
 import math
+import operator
 import os
 import re
 import warnings
@@ -466,9 +467,51 @@ def _layout_key(table: Table) -> str:
     return hashlib.sha256(key.encode()).hexdigest()[:24]
 
 
+SHIPPED = Path(__file__).resolve().parent / "layouts"
+"""The layouts of every game's default setup, shipped with meadhall (package data written by
+``python -m meadhall.adapters.layouts``; a test checks each equals a freshly probed one)."""
+
+
+def shipped_path(game_id: str) -> Path:
+    """Where the shipped layout of ``game_id``'s default setup lives."""
+    return SHIPPED / f"{game_id}.json"
+
+
+def shipped_json(table: Table, layout: Layout) -> dict[str, Any]:
+    """What :func:`shipped_path` holds for ``table``'s ``layout``: the setup, the content's
+    hash and the layout."""
+    return {"setup": table.setup, "content_hash": content_hash(table.game),
+            "layout": layout.to_json()}
+
+
+def probed(table: Table) -> Layout:
+    """The layout of ``table`` built afresh from its probe games (no shipped file, no cache)."""
+    return Layout.build(table, probe_states(table))
+
+
+def _shipped(table: Table, setup_key: str) -> Layout | None:
+    """The shipped layout of this setup, when one is shipped for it and its content is the
+    installed content (else the cache or a probe decides)."""
+    path = shipped_path(table.game.id)
+    if not path.is_file():
+        return None
+    try:
+        data = json.loads(path.read_text())
+        if json.dumps(data["setup"], sort_keys=True) != setup_key or \
+                data["content_hash"] != content_hash(table.game):
+            return None
+        return Layout.from_json(data["layout"])
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        log.warning("shipped observation layout %s is unreadable (%s): probing", path, e)
+        return None
+
+
 @cache
 def _layout(game_id: str, setup_key: str) -> Layout:
     table = Table.of(game_id, json.loads(setup_key))
+    shipped = _shipped(table, setup_key)
+    if shipped is not None:
+        return shipped
     folder = cache_folder()
     path = folder / f"{game_id}-{_layout_key(table)}.json" if folder else None
     if path is not None and path.is_file():
@@ -477,7 +520,7 @@ def _layout(game_id: str, setup_key: str) -> Layout:
         except (OSError, ValueError, KeyError, TypeError) as e:
             # A damaged or foreign file costs a rebuild, never the environment.
             log.warning("observation layout cache %s is unreadable (%s): rebuilding it", path, e)
-    layout = Layout.build(table, probe_states(table))
+    layout = probed(table)
     if path is not None:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
@@ -586,7 +629,9 @@ class Encoder:
         self._panels: dict[str, _PanelPlan] = {}
         self._tracks: dict[str, _TrackPlan] = {}
         self._low, self._high = layout.bounds()
-        self._flat = np.zeros(layout.size, np.float32)
+        self._canvas: dict[str | None, _Canvas] = {}
+        vstart = self._offsets["vector"][0]
+        self._vrange = (vstart, vstart + len(layout.vector))
         self._warned = False
         self._last: dict[str | None, list[tuple[GameState, tuple[Any, ...], np.ndarray]]] = {}
         self._fixed = {n: at[n] for n in ("decider:mine", "decider:players", "decider:chance",
@@ -595,6 +640,9 @@ class Encoder:
         self._names = {n: i for n, i in at.items()
                        if n.startswith(("seat:", "decider:", "kind:", "outcome:"))}
         self._titles = {place: at[f"titles:{place}:0"] for place in ("table", "mine", "others")}
+        self._title_places = frozenset(self._titles[p] + k for p in ("mine", "others")
+                                       for k in range(CARD_BUCKETS))
+        """The places panels share: their face-up cards' title buckets."""
         self._dice = [(at[f"dice:{i}:face"], at[f"dice:{i}:modifier"]) for i in range(MAX_DICE)]
         self.unencoded: list[str] = []
         """What the last encoding drew but could not place in the layout."""
@@ -626,7 +674,11 @@ class Encoder:
             if k[0] is state and k[1] == where:
                 return k[2]
         scene = self.table.game.draw(state.view(seat))
-        flat = self._encode(scene, seat, self.table.heroes.get(seat, frozenset()), state)
+        canvas = self._canvas.get(seat)
+        if canvas is None:
+            canvas = self._canvas[seat] = _Canvas(self.layout.size)
+        self._encode_into(canvas, scene, seat, self.table.heroes.get(seat, frozenset()), state)
+        flat = canvas.flat.copy()
         flat.flags.writeable = False
         # A few positions per seat: OpenSpiel asks for the tensor of a new initial state (to
         # learn its shape) between the current state's tensors.
@@ -642,7 +694,162 @@ class Encoder:
     # ------------------------------------------------------------ encoding
     def _encode(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
                 state: GameState | None, clip: bool = True) -> np.ndarray:
+        """A whole observation from scratch (the layout's probe; the incremental path,
+        :meth:`_encode_into`, must give the same numbers)."""
         acc: dict[int, float] = {}
+        lost: list[str] = []
+        for b in scene.boards:
+            if isinstance(b, draw.TileNetwork):
+                piece = self._tiles.get(b.id)
+                if piece:
+                    slot = self._tile_slots(b, piece, acc, lost)
+                    self._tile_links(b, piece, slot, acc, lost)
+                    self._tile_tokens(b, piece, slot, mine, acc, lost)
+                else:
+                    lost.append(f"tiles:{b.id}")
+            else:
+                grid = self._grids.get(b.id)
+                if grid:
+                    where = self._cells(b, grid, acc, lost)
+                    self._walls(b, grid, where, acc, lost)
+                    self._grid_tokens(b, grid, where, mine, acc, lost)
+                else:
+                    lost.append(f"grid:{b.id}")
+        lost = self._vector(scene, seat, mine, state, acc, lost, clip)
+        flat = np.zeros(self.layout.size, np.float32)
+        if acc:
+            n = len(acc)
+            flat[np.fromiter(acc.keys(), np.intp, n)] = np.fromiter(acc.values(), np.float32, n)
+        if clip:
+            np.clip(flat, self._low, self._high, out=flat)
+        return flat
+
+    def _encode_into(self, canvas: _Canvas, scene: draw.Scene, seat: str | None,
+                     mine: frozenset[str], state: GameState) -> None:
+        """Bring ``canvas`` (this seat's last observation) up to ``scene``: each board's cells,
+        walls, tiles, links and figures are encoded again only when what the encoder reads of
+        them changed (compared field by field, so a game may rebuild or reuse its drawing as
+        it likes); the vector is encoded afresh."""
+        flat = canvas.flat
+        if canvas.dirty:
+            flat.fill(0.0)
+            canvas.boards.clear()
+            canvas.dirty = False
+        lost: list[str] = []
+        seen: set[str] = set()
+        for b in scene.boards:
+            if b.id in seen:
+                # Two boards with one id share their places: only a whole encoding sums them.
+                flat[...] = self._encode(scene, seat, mine, state)
+                canvas.dirty = True
+                return
+            seen.add(b.id)
+            memo = canvas.boards.get(b.id)
+            if memo is not None and memo.kind != b.kind:
+                memo.clear(flat)
+                memo = None
+            if isinstance(b, draw.TileNetwork):
+                piece = self._tiles.get(b.id)
+                if piece is None:
+                    lost.append(f"tiles:{b.id}")
+                    continue
+                if memo is None:
+                    memo = canvas.boards[b.id] = _BoardMemo(b.kind)
+                self._tiles_into(flat, b, piece, memo, mine)
+            else:
+                grid = self._grids.get(b.id)
+                if grid is None:
+                    lost.append(f"grid:{b.id}")
+                    continue
+                if memo is None:
+                    memo = canvas.boards[b.id] = _BoardMemo(b.kind)
+                self._grid_into(flat, b, grid, memo, mine)
+            lost += memo.lost[0]
+            lost += memo.lost[1]
+            lost += memo.lost[2]
+        for gone in [k for k in canvas.boards if k not in seen]:
+            canvas.boards.pop(gone).clear(flat)
+        acc: dict[int, float] = {}
+        lost = self._vector(scene, seat, mine, state, acc, lost, True, canvas.panels)
+        vstart, vend = self._vrange
+        flat[vstart:vend] = 0.0
+        if acc:
+            n = len(acc)
+            idx = np.fromiter(acc.keys(), np.intp, n)
+            vals = np.fromiter(acc.values(), np.float32, n)
+            flat[idx] = np.clip(vals, self._low[idx], self._high[idx], out=vals)
+
+    def _put(self, flat: np.ndarray, memo: _BoardMemo, part: int, acc: dict[int, float],
+             lost: list[str]) -> None:
+        """Replace one part of a board on the canvas by ``acc`` (its places are its own)."""
+        old = memo.idx[part]
+        if old is not None:
+            flat[old] = 0.0
+        n = len(acc)
+        idx = np.fromiter(acc.keys(), np.intp, n)
+        vals = np.fromiter(acc.values(), np.float32, n)
+        flat[idx] = np.clip(vals, self._low[idx], self._high[idx], out=vals)
+        memo.idx[part] = idx
+        memo.lost[part] = lost
+
+    @staticmethod
+    def _unchanged(memo: _BoardMemo, part: int, items: list[Any], read: Any,
+                   upstream: bool) -> bool:
+        """Whether a board part reads as last time: the very same pieces (a drawing that
+        remembers its pieces never changes one it hands out again), or pieces that read the
+        same field by field; remembers them for the next call."""
+        kept = memo.items[part]
+        if not upstream and kept is not None and len(kept) == len(items) \
+                and all(map(operator.is_, kept, items)):
+            return True
+        memo.items[part] = tuple(items)
+        sig = list(map(read, items))
+        if not upstream and sig == memo.sig[part]:
+            return True
+        memo.sig[part] = sig
+        return False
+
+    def _grid_into(self, flat: np.ndarray, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
+                   memo: _BoardMemo, mine: frozenset[str]) -> None:
+        changed = not self._unchanged(memo, 0, b.cells, _CELL_READ, False)
+        if changed:
+            acc: dict[int, float] = {}
+            lost: list[str] = []
+            memo.where = self._cells(b, g, acc, lost)
+            self._put(flat, memo, 0, acc, lost)
+        if not self._unchanged(memo, 1, b.walls, _WALL_READ, changed):
+            acc, lost = {}, []
+            self._walls(b, g, memo.where, acc, lost)
+            self._put(flat, memo, 1, acc, lost)
+        if not self._unchanged(memo, 2, b.tokens, _TOKEN_READ, changed):
+            acc, lost = {}, []
+            self._grid_tokens(b, g, memo.where, mine, acc, lost)
+            self._put(flat, memo, 2, acc, lost)
+
+    def _tiles_into(self, flat: np.ndarray, b: draw.TileNetwork, t: TilePiece,
+                    memo: _BoardMemo, mine: frozenset[str]) -> None:
+        changed = not self._unchanged(memo, 0, b.tiles, _TILE_READ, False)
+        if changed:
+            acc: dict[int, float] = {}
+            lost: list[str] = []
+            memo.where = self._tile_slots(b, t, acc, lost)
+            self._put(flat, memo, 0, acc, lost)
+        if not self._unchanged(memo, 1, b.links, _LINK_READ, changed):
+            acc, lost = {}, []
+            self._tile_links(b, t, memo.where, acc, lost)
+            self._put(flat, memo, 1, acc, lost)
+        if not self._unchanged(memo, 2, b.tokens, _TOKEN_READ, changed):
+            acc, lost = {}, []
+            self._tile_tokens(b, t, memo.where, mine, acc, lost)
+            self._put(flat, memo, 2, acc, lost)
+
+    def _vector(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
+                state: GameState | None, acc: dict[int, float], board_lost: list[str],
+                clip: bool, memo: dict[Any, Any] | None = None) -> list[str]:
+        """The vector's entries (who observes and decides, tracks, panels, cards, dice and
+        the counts of what overflowed or was lost) into ``acc``; returns everything lost,
+        the decision's first, then the boards'. ``memo`` keeps each panel's entries for the
+        next call (a seat's canvas)."""
         lost: list[str] = []
         extra: list[str] = []
         names, at = self._names, self._at
@@ -650,60 +857,66 @@ class Encoder:
             acc[names[f"seat:{seat}"]] = 1.0
         if state is not None:
             self._decision(state, seat, acc, lost)
-        for b in scene.boards:
-            if isinstance(b, draw.TileNetwork):
-                piece = self._tiles.get(b.id)
-                if piece:
-                    self._tile_network(b, piece, mine, acc, lost)
-                else:
-                    lost.append(f"tiles:{b.id}")
-            else:
-                grid = self._grids.get(b.id)
-                if grid:
-                    self._grid(b, grid, mine, acc, lost)
-                else:
-                    lost.append(f"grid:{b.id}")
-        for key, t in _tracks(scene):
-            self._track(key, t, acc, extra)
+        lost += board_lost
+        drawn = list(_tracks(scene))
+        if memo is not None and (len({k for k, _ in drawn}) < len(drawn)
+                                 or len({p.id for p in scene.panels}) < len(scene.panels)):
+            memo = None  # two tracks or panels with one id: their places are shared, as drawn
+        for key, t in drawn:
+            plan = self._tracks.get(key)
+            if memo is None or (plan is not None and plan.extra):
+                self._track(key, t, acc, extra)
+                continue
+            # A track or a panel drawn as the very same object as last time (a drawing that
+            # remembers its pieces never changes one it hands out again) adds what it added
+            # then. Its places are its own (assigned, or summed from nothing), except the card
+            # titles' buckets, which panels share and which count whole cards: adding those
+            # counts is exact.
+            kept = memo.get(key)
+            if kept is None or kept[1] is not t:
+                # Drawn anew: encoded as usual; its entries are kept once it comes again.
+                memo[key] = (None, t)
+                self._track(key, t, acc, extra)
+                continue
+            if kept[0] is None:
+                mine_acc: dict[int, float] = {}
+                mine_extra: list[str] = []
+                self._track(key, t, mine_acc, mine_extra)
+                if mine_extra:  # hashed places are shared: no memory
+                    self._track(key, t, acc, extra)
+                    continue
+                kept = memo[key] = (mine_acc, t)
+            acc.update(kept[0])  # a track's places are its own
         titles = self._titles
+        panels = self._panels
+        title_places = self._title_places
         for p in scene.panels:
-            plan = self._panels.get(p.id)
+            plan = panels.get(p.id)
             if plan is None:
-                plan = self._panels[p.id] = _PanelPlan(at, p.id)
-            if plan.extra:
-                extra.append(f"panel:{p.id}")
-            acc[plan.shown] = acc.get(plan.shown, 0.0) + 1.0 if plan.extra else 1.0
+                plan = panels[p.id] = _PanelPlan(at, p.id)
             own = p.seat is not None and (p.seat == seat or p.seat in mine)
-            if own and plan.mine >= 0:
-                acc[plan.mine] = 1.0
-            if p.cards:
-                acc[plan.cards] = acc.get(plan.cards, 0.0) + len(p.cards)
-                down = sum(c.face_down for c in p.cards)
-                if down:
-                    acc[plan.face_down] = acc.get(plan.face_down, 0.0) + down
-            if p.dice:
-                acc[plan.dice] = acc.get(plan.dice, 0.0) + len(p.dice)
-            for k in p.tokens:
-                i = plan.sides.get(k.side)
-                if i is not None:
-                    acc[i] = acc.get(i, 0.0) + 1.0
-            for st in p.stats:
-                value, top, code = parse_stat(st.value)
-                vi, mi, ti, hashed = plan.stat(at, p.id, st.name)
-                if hashed:
-                    extra.append(f"panel:{p.id}:stat:{st.name}")
-                    acc[vi] = acc.get(vi, 0.0) + value
-                else:
-                    acc[vi] = value
-                if top:
-                    acc[mi] = acc.get(mi, 0.0) + top
-                if code:
-                    acc[ti] = acc.get(ti, 0.0) + code
-            base = titles["mine" if own else "others"]
-            for c in p.cards:
-                if not c.face_down:
-                    i = base + _bucket(c.title, CARD_BUCKETS)
-                    acc[i] = acc.get(i, 0.0) + 1.0
+            if memo is None or plan.extra:
+                self._panel(p, plan, own, acc, extra)
+                continue
+            kept = memo.get(pkey := ("panel", p.id))
+            if kept is None or kept[2] is not p:
+                memo[pkey] = (None, None, p)
+                self._panel(p, plan, own, acc, extra)
+                continue
+            if kept[0] is None:
+                mine_acc = {}
+                mine_extra = []
+                self._panel(p, plan, own, mine_acc, mine_extra)
+                if mine_extra:  # a stat the layout has no place for: hashed places are shared
+                    self._panel(p, plan, own, acc, extra)
+                    continue
+                shared = {i: v for i, v in mine_acc.items() if i in title_places}
+                for i in shared:
+                    del mine_acc[i]
+                kept = memo[pkey] = (mine_acc, shared, p)
+            acc.update(kept[0])
+            for i, v in kept[1].items():
+                acc[i] = acc[i] + v if i in acc else v
         fixed = self._fixed
         if scene.cards:
             acc[fixed["cards:table"]] = float(len(scene.cards))
@@ -727,19 +940,52 @@ class Encoder:
             acc[fixed["overflow"]] = float(len(extra))
         if lost:
             acc[fixed["unencoded"]] = float(len(lost))
-        flat = np.zeros(self.layout.size, np.float32)
-        if acc:
-            n = len(acc)
-            flat[np.fromiter(acc.keys(), np.intp, n)] = np.fromiter(acc.values(), np.float32, n)
         if clip:
-            np.clip(flat, self._low, self._high, out=flat)
             self.unencoded, self.overflow = lost, extra
             if lost and not self._warned:
                 self._warned = True
                 warnings.warn(f"{self.layout.game}: {len(lost)} drawn thing(s) did not fit the "
                               f"observation layout ({', '.join(lost[:5])}; counted in vector "
-                              "'unencoded', see docs/adapters.md)", stacklevel=3)
-        return flat
+                              "'unencoded', see docs/adapters.md)", stacklevel=5)
+        return lost
+
+    def _panel(self, p: draw.Panel, plan: _PanelPlan, own: bool, acc: dict[int, float],
+               extra: list[str]) -> None:
+        """One panel's entries: shown, one's own, cards, dice, figures, stats and titles."""
+        at = self._at
+        if plan.extra:
+            extra.append(f"panel:{p.id}")
+        acc[plan.shown] = acc.get(plan.shown, 0.0) + 1.0 if plan.extra else 1.0
+        if own and plan.mine >= 0:
+            acc[plan.mine] = 1.0
+        if p.cards:
+            acc[plan.cards] = acc.get(plan.cards, 0.0) + len(p.cards)
+            down = sum(c.face_down for c in p.cards)
+            if down:
+                acc[plan.face_down] = acc.get(plan.face_down, 0.0) + down
+        if p.dice:
+            acc[plan.dice] = acc.get(plan.dice, 0.0) + len(p.dice)
+        for k in p.tokens:
+            i = plan.sides.get(k.side)
+            if i is not None:
+                acc[i] = acc.get(i, 0.0) + 1.0
+        for st in p.stats:
+            value, top, code = parse_stat(st.value)
+            vi, mi, ti, hashed = plan.stat(at, p.id, st.name)
+            if hashed:
+                extra.append(f"panel:{p.id}:stat:{st.name}")
+                acc[vi] = acc.get(vi, 0.0) + value
+            else:
+                acc[vi] = value
+            if top:
+                acc[mi] = acc.get(mi, 0.0) + top
+            if code:
+                acc[ti] = acc.get(ti, 0.0) + code
+        base = self._titles["mine" if own else "others"]
+        for c in p.cards:
+            if not c.face_down:
+                i = base + _bucket(c.title, CARD_BUCKETS)
+                acc[i] = acc.get(i, 0.0) + 1.0
 
     def _decision(self, state: GameState, seat: str | None, acc: dict[int, float],
                   lost: list[str]) -> None:
@@ -809,8 +1055,9 @@ class Encoder:
         i = base + n + 5 + _kind(k)
         acc[i] = acc.get(i, 0.0) + 1.0
 
-    def _grid(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece, mine: frozenset[str],
-              acc: dict[int, float], lost: list[str]) -> None:
+    def _cells(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece, acc: dict[int, float],
+               lost: list[str]) -> dict[str, tuple[int, int, int]]:
+        """A board's cells (shown, closed, labelled, terrain); returns where each cell is."""
         start = self._offsets[g.name][0]
         ch = _channels(g)
         nch, cols, rows = len(g.channels), g.cols, g.rows
@@ -831,20 +1078,30 @@ class Encoder:
             if c.label:
                 acc[base + c_label] = 1.0
             acc[base + terrain.get(c.terrain, c_other)] = 1.0
-        if b.walls:
-            hexes = b.kind == "hex_grid"
-            walls = _wall_channels(g)
-            for w in b.walls:
-                a, z = where.get(w.a), where.get(w.b)
-                if a is None or z is None:
-                    lost.append(f"{g.name}:wall:{w.a}-{w.b}")
-                    continue
-                value = WALL_VALUES.get(w.kind, 1.0)
-                for p, q2 in ((a, z), (z, a)):
-                    i = p[2] + walls[_direction(p[0], p[1], q2[0], q2[1], hexes)]
-                    if acc.get(i, 0.0) < value:
-                        acc[i] = value
-        tbase = ch[TOKEN_FEATURES[0]]
+        return where
+
+    def _walls(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
+               where: dict[str, tuple[int, int, int]], acc: dict[int, float],
+               lost: list[str]) -> None:
+        if not b.walls:
+            return
+        hexes = b.kind == "hex_grid"
+        walls = _wall_channels(g)
+        for w in b.walls:
+            a, z = where.get(w.a), where.get(w.b)
+            if a is None or z is None:
+                lost.append(f"{g.name}:wall:{w.a}-{w.b}")
+                continue
+            value = WALL_VALUES.get(w.kind, 1.0)
+            for p, q2 in ((a, z), (z, a)):
+                i = p[2] + walls[_direction(p[0], p[1], q2[0], q2[1], hexes)]
+                if acc.get(i, 0.0) < value:
+                    acc[i] = value
+
+    def _grid_tokens(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
+                     where: dict[str, tuple[int, int, int]], mine: frozenset[str],
+                     acc: dict[int, float], lost: list[str]) -> None:
+        tbase = _channels(g)[TOKEN_FEATURES[0]]
         for k in b.tokens:
             if k.cells:
                 spots = dict.fromkeys(s for s in (k.at, *k.cells) if s)
@@ -857,13 +1114,13 @@ class Encoder:
             for base in hit:
                 self._token(k, mine, acc, base + tbase)
 
-    def _tile_network(self, b: draw.TileNetwork, t: TilePiece, mine: frozenset[str],
-                      acc: dict[int, float], lost: list[str]) -> None:
+    def _tile_slots(self, b: draw.TileNetwork, t: TilePiece, acc: dict[int, float],
+                    lost: list[str]) -> dict[str, int]:
+        """A network's tiles; returns the slot of each tile id and of its spaces' ids."""
         start = self._offsets[t.name][0]
-        lstart = self._offsets[t.links][0]
         f = _features(t)
         nf = len(t.features)
-        slot: dict[str, int] = {}  # tile ids and their spaces' ids -> the tile's slot
+        slot: dict[str, int] = {}
         placed = 0
         for tile in b.tiles:
             if placed >= t.slots:
@@ -881,6 +1138,11 @@ class Encoder:
                 acc[base + f["label"]] = 1.0
             acc[base + f["slots"]] = float(len(tile.slots))
             acc[base + f.get(f"terrain:{tile.terrain}", f["terrain:other"])] = 1.0
+        return slot
+
+    def _tile_links(self, b: draw.TileNetwork, t: TilePiece, slot: dict[str, int],
+                    acc: dict[int, float], lost: list[str]) -> None:
+        lstart = self._offsets[t.links][0]
         for link in b.links:
             a, z = slot.get(link.a), slot.get(link.b)
             if a is None or z is None:
@@ -889,13 +1151,61 @@ class Encoder:
             acc[lstart + a * t.slots + z] = 1.0
             if not link.directed:
                 acc[lstart + z * t.slots + a] = 1.0
-        tbase = f[TOKEN_FEATURES[0]]
+
+    def _tile_tokens(self, b: draw.TileNetwork, t: TilePiece, slot: dict[str, int],
+                     mine: frozenset[str], acc: dict[int, float], lost: list[str]) -> None:
+        start = self._offsets[t.name][0]
+        nf = len(t.features)
+        tbase = _features(t)[TOKEN_FEATURES[0]]
         for k in b.tokens:
             i = slot.get(k.at)
             if i is None:
                 lost.append(f"{t.name}:token:{k.id}")
             else:
                 self._token(k, mine, acc, start + i * nf + tbase)
+
+
+_CELL_READ = operator.attrgetter("id", "col", "row", "terrain", "closed", "label")
+_WALL_READ = operator.attrgetter("a", "b", "kind")
+_TILE_READ = operator.attrgetter("id", "x", "y", "label", "terrain", "slots")
+_LINK_READ = operator.attrgetter("a", "b", "directed")
+_TOKEN_READ = operator.attrgetter("id", "label", "glyph", "side", "at", "cells", "target", "hp",
+                                  "max_hp", "face_down", "badges")
+"""What the encoder reads of each drawn piece: a board part whose pieces read the same as last
+time is not encoded again."""
+
+
+class _BoardMemo:
+    """What one board put on a seat's canvas, part by part (0: cells or tiles, 1: walls or
+    links, 2: figures): the pieces as read, the places written and what was lost."""
+
+    __slots__ = ("kind", "items", "sig", "idx", "lost", "where")
+
+    def __init__(self, kind: str) -> None:
+        self.kind = kind
+        self.items: list[tuple[Any, ...] | None] = [None, None, None]
+        self.sig: list[list[tuple[Any, ...]] | None] = [None, None, None]
+        self.idx: list[np.ndarray | None] = [None, None, None]
+        self.lost: list[list[str]] = [[], [], []]
+        self.where: Any = {}
+
+    def clear(self, flat: np.ndarray) -> None:
+        """Take the board off the canvas."""
+        for idx in self.idx:
+            if idx is not None:
+                flat[idx] = 0.0
+
+
+class _Canvas:
+    """A seat's last observation, kept to be brought up to date (:meth:`Encoder._encode_into`)."""
+
+    __slots__ = ("flat", "boards", "panels", "dirty")
+
+    def __init__(self, size: int) -> None:
+        self.flat = np.zeros(size, np.float32)
+        self.boards: dict[str, _BoardMemo] = {}
+        self.panels: dict[Any, Any] = {}
+        self.dirty = False
 
 
 @cache

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import cache
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from meadhall import games
@@ -31,7 +33,6 @@ from meadhall.core.rng import Rng
 try:
     import numpy as np
     import pyspiel
-    from open_spiel.python.algorithms import ismcts
 except ModuleNotFoundError as e:  # pragma: no cover - depends on the installation
     raise missing("open_spiel", e) from None
 
@@ -98,25 +99,48 @@ def _hides_information(game: Game) -> bool:
     return len(set(views)) > 1
 
 
+SHIPPED_FACTS = Path(__file__).resolve().parent / "layouts" / "openspiel.json"
+"""What OpenSpiel's registration needs of every game (:func:`type_facts`), shipped so that
+importing this module imports no game: ``python -m meadhall.adapters.layouts`` writes it and a
+test checks it against the games as installed."""
+
+
+def type_facts(game_id: str) -> dict[str, Any]:
+    """What a game's ``pyspiel.GameType`` is made of: its title, whether it hides
+    information, its most heroes and its default setup (computed from the game)."""
+    game = games.get(game_id)
+    return {"title": game.title, "imperfect": _hides_information(game),
+            "max_players": max(len(game.heroes()), 1), "setup": game.default_setup()}
+
+
+@cache
+def _shipped_facts() -> dict[str, Any]:
+    try:
+        return json.loads(SHIPPED_FACTS.read_text())  # type: ignore[no-any-return]
+    except (OSError, ValueError):
+        return {}
+
+
 def game_type(game_id: str) -> Any:
-    """The ``pyspiel.GameType`` of a meadhall game (built once)."""
+    """The ``pyspiel.GameType`` of a meadhall game (built once, from the shipped facts when
+    they list the game, else from the game itself)."""
     if game_id in _TYPES:
         return _TYPES[game_id]
-    game = games.get(game_id)
-    params: dict[str, Any] = {k: _parameter(v) for k, v in game.default_setup().items()}
+    facts = _shipped_facts().get(game_id) or type_facts(game_id)
+    params: dict[str, Any] = {k: _parameter(v) for k, v in facts["setup"].items()}
     params["max_steps"] = DEFAULT_MAX_STEPS
     params["choices_by"] = FIRST_SEAT
-    info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if _hides_information(game)
+    info = (pyspiel.GameType.Information.IMPERFECT_INFORMATION if facts["imperfect"]
             else pyspiel.GameType.Information.PERFECT_INFORMATION)
     _TYPES[game_id] = pyspiel.GameType(
         short_name=short_name(game_id),
-        long_name=f"meadhall: {game.title}",
+        long_name=f"meadhall: {facts['title']}",
         dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
         chance_mode=pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC,
         information=info,
         utility=pyspiel.GameType.Utility.IDENTICAL,
         reward_model=pyspiel.GameType.RewardModel.TERMINAL,
-        max_num_players=max(len(game.heroes()), 1),
+        max_num_players=facts["max_players"],
         min_num_players=1,
         provides_information_state_string=True,
         provides_information_state_tensor=True,
@@ -452,10 +476,13 @@ class MeadhallObserver:
 
 
 def register() -> list[str]:
-    """Register every meadhall game with OpenSpiel (idempotent); returns the names."""
+    """Register every meadhall game with OpenSpiel (idempotent); returns the names. With the
+    shipped facts no game is imported until it is loaded."""
     known = set(pyspiel.registered_names())
     names = []
-    for game_id in games.ids():
+    shipped = _shipped_facts()
+    for game_id in (games.packages() if set(shipped) == set(games.packages())
+                    else games.ids()):
         name = short_name(game_id)
         if name not in known:
             # OpenSpiel keeps the creator until after Python has shut down; a class (unlike a
@@ -476,18 +503,28 @@ def load(game_id: str, **params: Any) -> MeadhallSpielGame:
     return pyspiel.load_game(short_name(game_id), clean)  # type: ignore[no-any-return]
 
 
-class ISMCTSBot(ismcts.ISMCTSBot):
-    """OpenSpiel's information-set MCTS bot, with the ``restart_at`` that
-    ``evaluate_bots`` calls (OpenSpiel 2.0's Python ``ISMCTSBot`` lacks it, so the C++ default
-    fails). The bot keeps nothing between moves (each step searches afresh), so restarting
-    and being told of others' actions change nothing. It needs an imperfect-information game
-    (docs/adapters.md has the table)."""
+def __getattr__(name: str) -> Any:
+    # OpenSpiel's ISMCTS module costs a tenth of a second to import: only its users pay.
+    if name != "ISMCTSBot":
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    from open_spiel.python.algorithms import ismcts
 
-    def restart_at(self, state: pyspiel.State) -> None:
-        self.reset()
+    class ISMCTSBot(ismcts.ISMCTSBot):
+        """OpenSpiel's information-set MCTS bot, with the ``restart_at`` that
+        ``evaluate_bots`` calls (OpenSpiel 2.0's Python ``ISMCTSBot`` lacks it, so the C++ default
+        fails). The bot keeps nothing between moves (each step searches afresh), so restarting
+        and being told of others' actions change nothing. It needs an imperfect-information game
+        (docs/adapters.md has the table)."""
 
-    def inform_action(self, state: pyspiel.State, player: int, action: int) -> None:
-        return None
+        def restart_at(self, state: pyspiel.State) -> None:
+            self.reset()
+
+        def inform_action(self, state: pyspiel.State, player: int, action: int) -> None:
+            return None
+
+    ISMCTSBot.__module__ = __name__
+    globals()["ISMCTSBot"] = ISMCTSBot
+    return ISMCTSBot
 
 
 class HeuristicEvaluator:

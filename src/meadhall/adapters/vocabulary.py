@@ -146,7 +146,13 @@ class Vocabulary:
     def mask(self, state: GameState) -> np.ndarray:
         """An ``int8`` array of ``len(self)``: 1 at each legal action of ``state``."""
         m = np.zeros(len(self.actions), dtype=np.int8)
-        m[self.legal_ids(state)] = 1
+        if state.pending is not None:
+            return m  # table mode waits for a result: the chance player's, not an agent's
+        get = self._index.get
+        ids = [get(a.text, -1) for a in state.legal_actions()]
+        if -1 in ids:
+            ids = self.legal_ids(state)  # names the undeclared action, or a chance decision
+        m[ids] = 1
         return m
 
     # ----------------------------------------------------------------- the file

@@ -1,54 +1,153 @@
-"""The designer's bot: the heuristic's screen, then a few decisions of look-ahead for the best
-candidates.
+"""The designer's bot: information-set MCTS seeded by the heuristic's screen.
 
-Every legal action is first scored as the heuristic bot scores it (``samples`` sampled futures,
-one decision ahead). The ``top`` best are then played on: on ``rollouts`` fresh
-determinizations each, the action is applied and the party goes on for ``depth`` more
-decisions with a quick heuristic policy (one sample, the game's ``width`` most promising
-actions), and the position reached is scored by ``Game.evaluate``. The candidate with the best
-mean of those deeper values is chosen (the screen's score breaks ties). A one-ply bot spends a
-champion's first action without seeing the second and third; the deeper look sees a whole turn.
-Like every searching bot it looks ahead only on :func:`~meadhall.bots.base.search_copy`
-copies, so hidden information never steers it.
+Each decision starts with the heuristic bot's screen (every legal action on ``samples``
+sampled futures, one decision ahead, scored by ``Game.evaluate``); the ``top`` best become the
+root's children, each starting with ``prior`` visits at its screen value (a progressive bias:
+few iterations are spent on what the screen already rules out). Then single-observer ISMCTS
+(:mod:`meadhall.bots.mcts`) runs a budget that grows with the number of candidates
+(``per`` iterations each, between ``low`` and ``high``): every iteration plays on a
+determinization (:func:`~meadhall.bots.base.search_copy`, shared by as many iterations as the
+root has candidates: common random numbers), descends by UCT on values normalised to the
+search's range, and widens a node progressively (its first actions in the game's
+``order_actions`` order, one more as its visits grow). Forced decisions (one legal action)
+are played through without a node, so a champion's move of several steps costs no
+iterations; a new leaf is settled by the players' defaults and scored by ``Game.evaluate``
+(after ``depth`` decisions of one-sample heuristic play, when ``depth`` > 0). The child with
+the most visits is chosen. A whole BattleForge turn (several decisions: move, steps, attack,
+rerolls) is thus searched as one sequence, where the one-ply heuristic sees one decision.
 """
 
 from __future__ import annotations
 
+import math
+
 from meadhall.bots.base import Repetition, follow_defaults, game_of, legal_or_fail, search_copy
 from meadhall.bots.heuristic import TIE, HeuristicBot
+from meadhall.bots.mcts import MAX_DEPTH, _Node
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
 
 class DesignerBot:
-    """Heuristic screen plus ``depth``-decision heuristic rollouts of the ``top`` candidates."""
+    """ISMCTS whose root is the heuristic's screen; see the module docstring."""
 
-    def __init__(self, seed: int = 0, top: int = 3, depth: int = 4, rollouts: int = 2,
-                 samples: int = 3, width: int = 12, game: Game | None = None) -> None:
+    def __init__(self, seed: int = 0, per: int = 16, low: int = 32, high: int = 256,
+                 top: int = 8, prior: int = 3, c: float = 0.25, depth: int = 0,
+                 samples: int = 3, game: Game | None = None) -> None:
         self.rng = Rng(seed ^ 0x0DE5_1611)
         self.screen = HeuristicBot(seed, samples=samples, width=40, game=game)
-        self.policy = HeuristicBot(seed ^ 0x9E37_79B9, samples=1, width=width, game=game)
-        self.top, self.depth, self.rollouts = top, depth, rollouts
+        self.policy = HeuristicBot(seed ^ 0x9E37_79B9, samples=1, width=12, game=game)
+        self.per, self.low, self.high = per, low, max(low, high)
+        self.top, self.prior, self.c, self.depth = top, prior, c, depth
         self.game = game
         self.spec = "designer"
         self.repetition = Repetition()
+        self.last_iterations = 0
+        self._low, self._high = math.inf, -math.inf
 
-    def deep_value(self, state: GameState, action: Action, game: Game) -> float:
-        """The mean evaluation ``depth`` decisions after ``action``, over ``rollouts``
-        determinizations."""
-        total = 0.0
-        for _ in range(self.rollouts):
-            det = search_copy(state, self.rng)
-            det.apply(next(a for a in det.legal_actions() if a.text == action.text))
-            follow_defaults(det)
-            for _ in range(self.depth):
-                if det.decision() is None:
+    # ------------------------------------------------------------------ the search
+    def budget(self, candidates: int) -> int:
+        """Iterations for a decision with this many root candidates."""
+        return max(self.low, min(self.high, self.per * candidates))
+
+    def search(self, state: GameState, scored: list[tuple[Action, float]], game: Game
+               ) -> _Node:
+        """ISMCTS from ``state`` over the screened candidates ``scored``; returns the root."""
+        root = _Node()
+        root.order = [a.text for a, _ in scored]
+        root.allowed = set(root.order)
+        self._low = min(v for _, v in scored)
+        self._high = max(v for _, v in scored)
+        for a, v in scored:
+            ch = root.children[a.text] = _Node()
+            ch.visits = ch.avail = self.prior
+            ch.total = v * self.prior
+        share = len(scored)
+        n = self.budget(len(scored))
+        base = state
+        for done in range(n):
+            if done % share == 0:
+                base = search_copy(state, self.rng)
+            self._iterate(base.clone(), root, game)
+        self.last_iterations = n
+        return root
+
+    def _select(self, node: _Node, by_text: dict[str, Action]) -> str:
+        low, span = self._low, self._high - self._low
+        c = self.c
+        best_text, best_score = "", -math.inf
+        for t in by_text:
+            ch = node.children.get(t)
+            if ch is None:
+                continue
+            ch.avail += 1
+            q = (ch.total / ch.visits - low) / span if span > 1e-12 else 0.5
+            score = q + c * math.sqrt(math.log(ch.avail) / ch.visits)
+            if score > best_score:
+                best_text, best_score = t, score
+        return best_text
+
+    def _iterate(self, det: GameState, root: _Node, game: Game) -> None:
+        node = root
+        path = [root]
+        for _ in range(MAX_DEPTH):
+            if det.decision() is None:
+                break
+            legal = det.legal_actions()
+            if len(legal) == 1 and node is not root:
+                # A forced decision is no choice: played through, it costs no node.
+                det.apply(legal[0])
+                continue
+            by_text = {a.text: a for a in legal}
+            if node.allowed is not None:
+                by_text = {t: a for t, a in by_text.items() if t in node.allowed} or by_text
+            if node.order is None:
+                node.order = [a.text for a in game.order_actions(det, legal)]
+            # Progressive widening: the node's first actions in the game's order, one more
+            # each time its visits pass the next square.
+            width = len(by_text) if node is root else 2 + int(math.sqrt(node.visits))
+            new = None
+            opened = 0
+            for t in node.order:
+                if t not in by_text:
+                    continue
+                if t not in node.children:
+                    new = t
                     break
-                det.apply(self.policy.choose(det))
-                follow_defaults(det)
-            total += game.evaluate(det)
-        return total / self.rollouts
+                opened += 1
+                if opened >= width:
+                    break
+            if new is None and not any(t in node.children for t in by_text):
+                new = next(iter(by_text))
+            if new is not None:
+                child = node.children[new] = _Node()
+                for t in by_text:
+                    ch = node.children.get(t)
+                    if ch is not None:
+                        ch.avail += 1
+                det.apply(by_text[new])
+                path.append(child)
+                break
+            t = self._select(node, by_text)
+            det.apply(by_text[t])
+            node = node.children[t]
+            path.append(node)
+        value = self._leaf(det, game)
+        self._low = min(self._low, value)
+        self._high = max(self._high, value)
+        for n in path:
+            n.visits += 1
+            n.total += value
 
+    def _leaf(self, det: GameState, game: Game) -> float:
+        for _ in range(self.depth):
+            if det.decision() is None:
+                break
+            det.apply(self.policy.choose(det))
+        follow_defaults(det)
+        return game.evaluate(det)
+
+    # ------------------------------------------------------------------ the choice
     def choose(self, state: GameState) -> Action:
         actions = legal_or_fail(state)
         if len(actions) == 1:
@@ -56,16 +155,17 @@ class DesignerBot:
         game = self.game or game_of(state)
         key = self.repetition.key(state)
         scored = self.screen.scores(state, self.repetition.allowed(state, actions, key))
-        order = sorted(range(len(scored)), key=lambda i: -scored[i][1])
-        best_screen = scored[order[0]][1]
-        cands = [i for i in order[: self.top]]
-        if len(cands) == 1 or best_screen >= 1.0 - TIE:
-            choice = scored[order[0]][0]
+        scored.sort(key=lambda p: -p[1])
+        scored = scored[: self.top]
+        if len(scored) == 1 or scored[0][1] >= 1.0 - TIE:
+            choice = scored[0][0]
         else:
             self.policy.repetition = Repetition()  # rollouts never remember each other
-            deep = {i: self.deep_value(state, scored[i][0], game) for i in cands}
-            top = max(deep.values())
-            ties = [i for i in cands if deep[i] >= top - TIE]
-            choice = scored[max(ties, key=lambda i: (scored[i][1], -i))][0]
+            root = self.search(state, scored, game)
+            rank = {a.text: i for i, (a, _) in enumerate(scored)}
+            choice = max((a for a, _ in scored), key=lambda a: (
+                root.children[a.text].visits,
+                root.children[a.text].total / root.children[a.text].visits,
+                -rank[a.text]))
         self.repetition.record(state, choice, key)
         return choice

@@ -5,10 +5,12 @@ A spec is ``KIND[:BUDGET][:KEY=VALUE...]``:
 * ``random``: uniform over the legal actions.
 * ``heuristic`` or ``heuristic:N``: the search-and-evaluate bot with N sampled futures per
   action (default 3); option ``width=N`` caps the actions it tries (default 40).
-* ``designer``: the designer's bot (:mod:`meadhall.bots.designer`): the heuristic's screen,
-  then ``depth`` decisions of heuristic play after each of the ``top`` best candidates, on
-  ``rollouts`` determinizations; options ``top=N`` (default 3), ``depth=N`` (4),
-  ``rollouts=N`` (2).
+* ``designer``: the designer's bot (:mod:`meadhall.bots.designer`): ISMCTS whose root is the
+  heuristic's screen; options ``per=N`` iterations per candidate (default 16), ``low=N`` and
+  ``high=N`` the fewest and most iterations per decision (32, 256), ``top=N`` candidates kept
+  from the screen (8), ``prior=N`` visits each starts with at its screen value (3), ``c=X``
+  the UCT exploration constant (0.25), ``depth=N`` heuristic decisions before a leaf is
+  scored (0).
 * ``mcts:N`` or ``mcts:Ts``: ISMCTS with N iterations or T seconds per decision; options
   ``rollout=random|heuristic`` (default random), ``depth=N`` rollout decisions before the
   evaluation (default 0: a new leaf is evaluated at once), ``c=X`` the UCT exploration
@@ -31,8 +33,7 @@ from meadhall.core.protocol import Game
 KINDS = {
     "random": "uniform over the legal actions",
     "heuristic": "one decision ahead on a few sampled futures, scored by the game's evaluation",
-    "designer": "the heuristic's screen, then a few decisions of look-ahead for the best "
-                "candidates: the strongest practical player",
+    "designer": "ISMCTS seeded by the heuristic's screen: the strongest practical player",
     "mcts": "information-set Monte Carlo tree search, mcts:ITERATIONS or mcts:SECONDSs",
 }
 
@@ -89,9 +90,16 @@ def make_bot(spec: str, seed: int = 0, game: Game | None = None) -> Bot:
         bot.spec = text
         return bot
     if kind == "designer":
-        opts = _options(spec, rest, {"top": lambda r: _int(spec, "top", r, 1),
+        if rest and "=" not in rest[0]:
+            raise BotError(f"bot {spec!r}: designer takes options KEY=VALUE, e.g. "
+                           "designer:per=16")
+        opts = _options(spec, rest, {"per": lambda r: _int(spec, "per", r, 1),
+                                     "low": lambda r: _int(spec, "low", r, 1),
+                                     "high": lambda r: _int(spec, "high", r, 1),
+                                     "top": lambda r: _int(spec, "top", r, 1),
+                                     "prior": lambda r: _int(spec, "prior", r, 1),
                                      "depth": lambda r: _int(spec, "depth", r, 0),
-                                     "rollouts": lambda r: _int(spec, "rollouts", r, 1)})
+                                     "c": lambda r: _float(spec, "c", r)})
         dbot = DesignerBot(seed, game=game, **opts)
         dbot.spec = text
         return dbot

@@ -41,11 +41,23 @@ def _same(obj: Any) -> Any:
 
 
 def _list(obj: list[Any]) -> list[Any]:
-    return [x if x.__class__ in _ATOMIC else fastcopy(x) for x in obj]
+    new = obj.copy()
+    for i, x in enumerate(new):
+        if x.__class__ not in _ATOMIC:
+            # A copy made in C, with only its mutable items replaced: most lists hold
+            # numbers and names.
+            f = _COPIERS.get(x.__class__) or _copier(x.__class__, x)
+            new[i] = f(x)
+    return new
 
 
 def _dict(obj: dict[Any, Any]) -> dict[Any, Any]:
-    return {k: (v if v.__class__ in _ATOMIC else fastcopy(v)) for k, v in obj.items()}
+    new = obj.copy()
+    for k, v in new.items():
+        if v.__class__ not in _ATOMIC:
+            f = _COPIERS.get(v.__class__) or _copier(v.__class__, v)
+            new[k] = f(v)  # replacing a value keeps the dict's size: iterating stays valid
+    return new
 
 
 def _tuple(obj: tuple[Any, ...]) -> tuple[Any, ...]:
