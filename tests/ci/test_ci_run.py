@@ -1,6 +1,6 @@
-"""`.ci/run` on a fresh machine: with no chromium on PATH it installs Debian's package (the
-assignment of DEBIAN_FRONTEND reaching apt-get, as root and through sudo), then runs the README's
-test command with the browser tests required. apt-get, sudo and make are stand-ins that record
+"""`.ci/run` on a fresh machine: with no chromium on PATH, or no font with runes, it installs
+Debian's packages (the assignment of DEBIAN_FRONTEND reaching apt-get, as root and through sudo),
+then runs the README's test command with the browser tests required. apt-get, sudo and make are stand-ins that record
 how they were called."""
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ exec "$@"
 """
 
 
-def sandbox(tmp_path: Path, *, uid: int, chromium: bool) -> tuple[dict[str, str], Path]:
+def sandbox(tmp_path: Path, *, uid: int, chromium: bool,
+            runes: bool = True) -> tuple[dict[str, str], Path]:
     """A PATH holding only the tools `.ci/run` needs: real dirname and env, stand-ins for the
-    rest (id answers `uid`)."""
+    rest (id answers `uid`; fc-list names a font with runes when `runes`)."""
     bin_ = tmp_path / "bin"
     bin_.mkdir()
     for tool in ("dirname", "env"):
@@ -37,6 +38,7 @@ def sandbox(tmp_path: Path, *, uid: int, chromium: bool) -> tuple[dict[str, str]
              "id": f"#!/bin/sh\necho {uid}\n"}
     if chromium:
         stubs["chromium"] = RECORDER
+    stubs["fc-list"] = "#!/bin/sh\necho Junicode\n" if runes else "#!/bin/sh\n"
     for name, text in stubs.items():
         (bin_ / name).write_text(text)
         (bin_ / name).chmod(0o755)
@@ -68,6 +70,27 @@ def test_ci_run_installs_chromium_where_it_is_missing(tmp_path: Path, uid: int) 
     assert any(line.startswith("sudo ") for line in lines) == (uid != 0)
     # The README's test command runs last, with the browser tests required.
     assert lines[-1].startswith("make test ") and lines[-1].endswith("REQUIRE=1")
+
+
+def test_ci_run_installs_both_packages_in_one_go(tmp_path: Path) -> None:
+    env, calls = sandbox(tmp_path, uid=0, chromium=False, runes=False)
+    done = run_ci(env)
+    assert done.returncode == 0, done.stderr
+    apt = [line for line in calls.read_text().splitlines() if line.startswith("apt-get")]
+    assert apt == [
+        "apt-get update -qq DEBIAN_FRONTEND=noninteractive REQUIRE=",
+        "apt-get install -y -qq chromium fonts-junicode DEBIAN_FRONTEND=noninteractive REQUIRE=",
+    ]
+
+
+def test_ci_run_installs_a_runic_font_where_none_is(tmp_path: Path) -> None:
+    """Runaljod's runes need a font with the Runic block (fc-list finds none, dpkg is absent)."""
+    env, calls = sandbox(tmp_path, uid=0, chromium=True, runes=False)
+    done = run_ci(env)
+    assert done.returncode == 0, done.stderr
+    apt = [line for line in calls.read_text().splitlines() if line.startswith("apt-get")]
+    assert apt[-1] == ("apt-get install -y -qq fonts-junicode DEBIAN_FRONTEND=noninteractive "
+                       "REQUIRE=")
 
 
 def test_ci_run_leaves_an_installed_chromium_alone(tmp_path: Path) -> None:

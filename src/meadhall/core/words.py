@@ -24,6 +24,7 @@ happen in one game and not in another.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import lru_cache
 
 IRREGULAR = {
     "die": "dice", "undead": "undead", "draugr": "draugr", "wolf": "wolves", "dwarf": "dwarves",
@@ -63,6 +64,7 @@ def a(noun: str, cap: bool = False) -> str:
     return f"{art.capitalize() if cap else art} {noun}"
 
 
+@lru_cache(maxsize=4096)  # a pure function of the word, asked for the same few words
 def plural_of(word: str) -> str:
     """The plural of one noun (``cube`` -> ``cubes``, ``enemy`` -> ``enemies``); a phrase gets its
     last word pluralised (``Clan Warrior`` -> ``Clan Warriors``)."""

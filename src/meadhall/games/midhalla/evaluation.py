@@ -108,28 +108,56 @@ def _heroes(st: Any) -> float:
     return v
 
 
+_PUNCH: dict[tuple[int, str, int], tuple[Any, int]] = {}
+"""A trap level's punch (attacks, times, reach, linked effects) by (catalogue id, kind,
+level), held with the catalogue: content only, asked at every evaluation."""
+_COST: dict[tuple[int, str], tuple[Any, float]] = {}
+
+
+def _punch(cat: Any, kind: str, level: int) -> int:
+    key = (id(cat), kind, level)
+    hit = _PUNCH.get(key)
+    if hit is None or hit[0] is not cat:
+        lv = cat.traps[kind].levels[level - 1]
+        reach = 1 + (2 if lv.range == "anywhere" else int(lv.range))
+        hit = _PUNCH[key] = (cat, lv.attack * lv.times * reach + len(lv.linked))
+    return hit[1]
+
+
+def _item_worth(cat: Any, item: str) -> float:
+    """``max(1, cost) * W_ITEM`` of an item (the same product, remembered)."""
+    key = (id(cat), item)
+    hit = _COST.get(key)
+    if hit is None or hit[0] is not cat:
+        hit = _COST[key] = (cat, max(1, cat.items[item].cost) * W_ITEM)
+    return hit[1]
+
+
 def _assets(st: Any) -> float:
+    # The sums are taken in the same order, term by term, as they always were: a bot's
+    # choices compare these values, and a reordered sum could round differently.
     cat = st.content.cat
     v = W_SILVER * st.silver + W_RUNESTONE * st.runestones + W_COMPONENT * len(st.components)
     cycles_left = st.chapter_data.cycles - st.cycle + 1
+    fort = W_FORTIFIED * (1 + cycles_left)
     for t in st.tiles.values():
         if t.fortified and t.id != GATE:
-            v += W_FORTIFIED * (1 + cycles_left)
+            v += fort
     for t in st.traps.values():
-        if t.destroyed:
+        if t.hp <= 0:
             v += 0.2 * W_TRAP
             continue
-        lv = cat.traps[t.kind].levels[t.level - 1]
-        reach = 1 + (2 if lv.range == "anywhere" else int(lv.range))
-        punch = lv.attack * lv.times * reach + len(lv.linked) + (1 if t.special else 0)
+        punch = _punch(cat, t.kind, t.level) + (1 if t.special else 0)
         v += W_TRAP * (t.hp + 2 * punch)
     for h in st.heroes.values():
-        for item in h.items:
-            it = cat.items[item]
-            worth = max(1, it.cost) * W_ITEM * (0.3 if item in h.used_items else 1.0)
-            # a tiny preference for the sturdiest holder, so that passing items back and
-            # forth never looks neutral
-            v += worth + 1e-6 * h.max_hp
+        if h.items:
+            used = h.used_items
+            sturdy = 1e-6 * h.max_hp
+            for item in h.items:
+                worth = _item_worth(cat, item) * (0.3 if item in used else 1.0)
+                # a tiny preference for the sturdiest holder, so that passing items back and
+                # forth never looks neutral
+                v += worth + sturdy
         if not h.follower:
             v += W_ULT * sum(1 for u in cat.heroes[h.id].ultimates if u not in h.ults_used)
     return v

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
-from functools import cached_property
 from typing import Any, TypeVar
 
 from meadhall.core.deck import Deck
@@ -16,11 +15,8 @@ T = TypeVar("T")
 
 def to_json(obj: Any) -> dict[str, Any]:
     """A plain dict of a piece (lists copied): faster than :func:`dataclasses.asdict`."""
-    out: dict[str, Any] = {}
-    for n in _field_names(type(obj)):
-        v = getattr(obj, n)
-        out[n] = list(v) if type(v) is list else v
-    return out
+    d = obj.__dict__
+    return {n: (v[:] if (v := d[n]).__class__ is list else v) for n in _field_names(type(obj))}
 
 
 _NAMES: dict[type, tuple[str, ...]] = {}
@@ -150,16 +146,25 @@ class Choice:
     def __getitem__(self, key: str) -> Any:
         return getattr(self, key)
 
-    @cached_property
+    # Remembered in the instance's __dict__ by hand: functools.cached_property takes a lock
+    # at every read in Python 3.11, and these are read at every step of a search.
+    @property
     def decision(self) -> Decision:
         """The protocol's Decision for this choice (built once; clones share the choice)."""
-        return Decision(self.seat, self.prompt, self.section,
-                        "choice" if self.default else "turn", self.default)
+        d = self.__dict__.get("_decision")
+        if d is None:
+            d = self.__dict__["_decision"] = Decision(
+                self.seat, self.prompt, self.section, "choice" if self.default else "turn",
+                self.default)
+        return d  # type: ignore[no-any-return]
 
-    @cached_property
+    @property
     def index(self) -> dict[str, Any]:
         """Payload by action text (built once per decision; clones share the choice)."""
-        return dict(self.options)
+        d = self.__dict__.get("_index")
+        if d is None:
+            d = self.__dict__["_index"] = dict(self.options)
+        return d  # type: ignore[no-any-return]
 
     def to_json(self) -> dict[str, Any]:
         # copies: the choice is shared by clones, so nothing of it may leave by reference

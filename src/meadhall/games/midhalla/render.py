@@ -167,26 +167,40 @@ def _tokens(hp: int, kind: str) -> str:
     return f" [{where} {tens}x10, token at {ones}]"
 
 
+_EFFECT_TEXT: dict[int, tuple[Any, str]] = {}
+"""The text of each content effect (a model: immutable), by id, held with the model."""
+
+
 def describe(effects: Any) -> str:
     """A skill, item or ultimate as its lines read: "2*Attack 1, Range 1 + Bleed 1"."""
     out = []
     for e in effects:
-        d = e if isinstance(e, dict) else e.model_dump()
-        do = d["do"]
-        word = {"damage_self": "suffer", "attack": "Attack"}.get(do, do.capitalize())
-        text = f"{word} {d['value']}" if d.get("value") else word
-        if do == "damage_self":
-            text += " damage"
-        if d.get("times", 1) > 1:
-            text = f"{d['times']}*{text}"
-        if d.get("range"):
-            text += f", Range {d['range']}"
-        if d.get("target") and d["target"] != "hero":
-            text += f" ({d['target']})"
-        for ln in d.get("linked") or []:
-            text += f" + {ln['do'].capitalize()}" + (f" {ln['value']}" if ln.get("value") else "")
-        out.append(text)
+        if isinstance(e, dict):
+            out.append(_effect_text(e))
+            continue
+        hit = _EFFECT_TEXT.get(id(e))
+        if hit is None or hit[0] is not e:
+            hit = _EFFECT_TEXT[id(e)] = (e, _effect_text(e.model_dump()))
+        out.append(hit[1])
     return " / ".join(out) or "no effect"
+
+
+def _effect_text(d: dict[str, Any]) -> str:
+    """One effect (as a dict) as its line reads."""
+    do = d["do"]
+    word = {"damage_self": "suffer", "attack": "Attack"}.get(do, do.capitalize())
+    text = f"{word} {d['value']}" if d.get("value") else word
+    if do == "damage_self":
+        text += " damage"
+    if d.get("times", 1) > 1:
+        text = f"{d['times']}*{text}"
+    if d.get("range"):
+        text += f", Range {d['range']}"
+    if d.get("target") and d["target"] != "hero":
+        text += f" ({d['target']})"
+    for ln in d.get("linked") or []:
+        text += f" + {ln['do'].capitalize()}" + (f" {ln['value']}" if ln.get("value") else "")
+    return text
 
 
 def _trap_attack(lv: Any) -> str:

@@ -60,6 +60,21 @@ def _number(pid: str) -> int:
     return int(pid[1:]) if pid[1:].isdigit() else 10**6
 
 
+def _copy_party(party: dict[str, Any]) -> dict[str, Any]:
+    """A copy of a party sheet, made with what its keys hold (unlocks and completed chapters
+    are lists of ids, ``new`` pairs, ``events`` id-to-id maps); other keys copied in full."""
+    out: dict[str, Any] = {}
+    for k, v in party.items():
+        if k == "unlocks" and v.__class__ is dict:
+            out[k] = {a: (b[:] if b.__class__ is list else fastcopy(b)) for a, b in v.items()}
+        elif k == "events" and v.__class__ is dict:
+            out[k] = {a: (b.copy() if b.__class__ is dict else fastcopy(b))
+                      for a, b in v.items()}
+        else:
+            out[k] = v if v.__class__ in _ATOMIC else fastcopy(v)
+    return out
+
+
 _PARSED: dict[str, Any] = {}
 
 
@@ -592,7 +607,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         and discard, and of the saved start of step 3.3 only that a replay is possible (it
         holds full decks), neither of them worked out in full first."""
         if public:
-            decks = {n: self.decks.read(n).public() for n in DECKS}
+            # Deck.public() of each deck, written out (a view is built at every step)
+            get = dict.__getitem__
+            decks = {}
+            for n in DECKS:
+                d = get(self.decks, n)
+                decks[n] = {"name": d.name, "size": len(d.top) + len(d.pile) + len(d.bottom),
+                            "discard": d.discard[:]}
             cb = fastcopy(self.cb)
             if cb and cb.get("snapshot"):
                 cb["snapshot"] = "the position at the start of step 3.3"
@@ -622,7 +643,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "ending": dict(self.ending) if self.ending else None,
             "record": [list(r) for r in self.record],
             "roster": list(self.roster), "next_chapter": self.next_chapter,
-            "party": fastcopy(self.party), "party_start": fastcopy(_parsed(self.party_start)),
+            "party": _copy_party(self.party),
+            "party_start": _copy_party(_parsed(self.party_start)),
         }
 
     def _dump_combat(self) -> dict[str, Any] | None:

@@ -49,6 +49,41 @@ PHASES = [("exploration", "1 Exploration"), ("preparation", "2 Preparation"),
           ("combat", "3 Combat"), ("rewards", "4 Rewards")]
 
 
+_MEMO: dict[tuple[Any, ...], tuple[Content, Any]] = {}
+"""What the drawing works out from content alone (names, card texts), by (content id, what),
+held with the content so that an id is never reused."""
+
+
+def _memo(c: Content, key: tuple[Any, ...], make: Any) -> Any:
+    """``make()``, remembered for content ``c`` and ``key`` (``make`` reads content only)."""
+    k = (id(c), *key)
+    hit = _MEMO.get(k)
+    if hit is None or hit[0] is not c:
+        hit = _MEMO[k] = (c, make())
+    return hit[1]
+
+
+def _unlock(c: Content, kind: str, what: str) -> str:
+    """:func:`unlock_name`, remembered."""
+    return _memo(c, ("unlock", kind, what), lambda: unlock_name(c, kind, what))  # type: ignore[no-any-return]
+
+
+_TAO: dict[tuple[Any, ...], list[str]] = {}
+"""The tile activation order by the drawn tiles' links (the same few dungeons recur)."""
+
+
+def _tao(tiles_v: Mapping[str, Any]) -> list[str]:
+    """The tile activation order, worked out from the drawn links as the rules do."""
+    key = tuple((tid, tuple(sorted(t.get("links", {}).items()))) for tid, t in tiles_v.items())
+    tao = _TAO.get(key)
+    if tao is None:
+        if len(_TAO) > 4096:
+            _TAO.clear()
+        tao = _TAO[key] = list(Topology({tid: SimpleNamespace(  # type: ignore[misc]
+            links=t.get("links", {})) for tid, t in tiles_v.items()}).tao())
+    return tao
+
+
 def short(c: Content, hid: str) -> str:
     """Harkon for Harkon the Drengr; a follower's full name."""
     return hero_name(c, hid).split(" the ")[0]
@@ -90,41 +125,23 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
     tiles: list[draw.Tile] = []
     links: list[draw.Link] = []
     tokens: list[draw.Token] = []
-    # the tile activation order, worked out from the drawn links as the rules do
-    tao = list(Topology({tid: SimpleNamespace(links=t.get("links", {}))  # type: ignore[misc]
-                         for tid, t in tiles_v.items()}).tao())
+    tao = _tao(tiles_v)
+    order = {tid: i + 1 for i, tid in enumerate(tao)}
     for tid, t in tiles_v.items():
         x, y = t["at"]
-        curses = t.get("curses", 0)
-        fortified = t.get("fortified", False)
-        terrain = ("gate" if tid == GATE else "fortified" if fortified
-                   else "cursed" if curses else "open")
-        note = ["the gate map tile" if tid == GATE else
-                "fortified" if fortified else "unfortified"]
-        if curses:
-            note.append(f"{curses} curse marker{'s' if curses > 1 else ''}")
-        if t.get("token"):
-            note.append(SPAWN_NAME[t["token"]])
-        tiles.append(draw.Tile(tid, x, y, tid, terrain, note=", ".join(note),
-                               order=tao.index(tid) + 1 if tid in tao else 0))
-        for _side, other in sorted(t.get("links", {}).items()):
-            if tid < other:
-                links.append(draw.Link(tid, other))
-        for side, letter in sorted(t.get("paths", {}).items()):
-            if side not in t.get("links", {}):
-                tokens.append(draw.Token(
-                    f"path-{letter}", f"Unexplored path {letter} ({SIDE_NAME[side]} side of "
-                    f"{tid})", letter, "marker", tid, target=f"space:path-{letter}",
-                    stats={"side": SIDE_NAME[side]}))
-        if curses:
-            tokens.append(draw.Token(f"curse-{tid}", plural(curses, "curse marker"), "!" * curses,
-                                     "marker", tid, stats={
-                                         "effect": "enemies spawning here gain +1 HP per "
-                                                   "player after the first, per marker",
-                                         "fortify": "+1 runestone, lifts the curse"}))
-        if t.get("token"):
-            tokens.append(draw.Token(f"spawn-{tid}", SPAWN_NAME[t["token"]],
-                                     SPAWN_GLYPH[t["token"]], "marker", tid))
+        links_v = t.get("links", {})
+        paths_v = t.get("paths", {})
+        key = (tid, x, y, t.get("curses", 0), t.get("fortified", False), t.get("token"),
+               tuple(sorted(links_v.items())), tuple(sorted(paths_v.items())),
+               order.get(tid, 0))
+        drawn = _TILES.get(key)
+        if drawn is None:
+            if len(_TILES) > 8192:
+                _TILES.clear()
+            drawn = _TILES[key] = _tile(tid, x, y, t, links_v, paths_v, order.get(tid, 0))
+        tiles.append(drawn[0])
+        links.extend(drawn[1])
+        tokens.extend(drawn[2])
     for hid, h in view["heroes"].items():
         if h.get("tile") and h.get("hp", 1) > 0:
             tokens.append(draw.Token(
@@ -173,6 +190,50 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
     return draw.TileNetwork("dungeon", tiles, links, tokens, LEGEND, "The dungeon")
 
 
+_TILES: dict[tuple[Any, ...], tuple[draw.Tile, tuple[draw.Link, ...], tuple[draw.Token, ...]]] = {}
+"""A drawn map tile with its links and markers, by everything of the tile that is drawn: most
+tiles look the same from one step to the next (the drawn objects are never changed once
+drawn; each scene gets its own lists)."""
+
+
+def _tile(tid: str, x: int, y: int, t: Mapping[str, Any], links_v: Mapping[str, str],
+          paths_v: Mapping[str, str], order: int
+          ) -> tuple[draw.Tile, tuple[draw.Link, ...], tuple[draw.Token, ...]]:
+    """One map tile as drawn: the tile, its links to tiles of higher id, its markers."""
+    links: list[draw.Link] = []
+    tokens: list[draw.Token] = []
+    curses = t.get("curses", 0)
+    fortified = t.get("fortified", False)
+    terrain = ("gate" if tid == GATE else "fortified" if fortified
+               else "cursed" if curses else "open")
+    note = ["the gate map tile" if tid == GATE else
+            "fortified" if fortified else "unfortified"]
+    if curses:
+        note.append(f"{curses} curse marker{'s' if curses > 1 else ''}")
+    if t.get("token"):
+        note.append(SPAWN_NAME[t["token"]])
+    tile = draw.Tile(tid, x, y, tid, terrain, note=", ".join(note), order=order)
+    for _side, other in sorted(links_v.items()):
+        if tid < other:
+            links.append(draw.Link(tid, other))
+    for side, letter in sorted(paths_v.items()):
+        if side not in links_v:
+            tokens.append(draw.Token(
+                f"path-{letter}", f"Unexplored path {letter} ({SIDE_NAME[side]} side of "
+                f"{tid})", letter, "marker", tid, target=f"space:path-{letter}",
+                stats={"side": SIDE_NAME[side]}))
+    if curses:
+        tokens.append(draw.Token(f"curse-{tid}", plural(curses, "curse marker"), "!" * curses,
+                                 "marker", tid, stats={
+                                     "effect": "enemies spawning here gain +1 HP per "
+                                               "player after the first, per marker",
+                                     "fortify": "+1 runestone, lifts the curse"}))
+    if t.get("token"):
+        tokens.append(draw.Token(f"spawn-{tid}", SPAWN_NAME[t["token"]],
+                                 SPAWN_GLYPH[t["token"]], "marker", tid))
+    return tile, tuple(links), tuple(tokens)
+
+
 def _glyph(name: str) -> str:
     words = [w for w in name.replace("'", "").split() if w[0].isalpha()]
     return "".join(w[0] for w in words[:3]).upper()
@@ -193,9 +254,19 @@ def _trap_line(lv: Any) -> str:
 
 
 # ----------------------------------------------------------------- tracks
+_SPACES: dict[tuple[int, int], tuple[draw.Space, ...]] = {}
+"""A numbered track's spaces by (lowest, highest): the same few tracks are drawn each time
+(each scene gets its own list; the spaces themselves are never changed once drawn)."""
+
+
 def _track(tid: str, label: str, lo: int, hi: int, value: int | None,
            marks: dict[int, str] | None = None) -> draw.Track:
-    spaces = [draw.Space(str(i), str(i)) for i in range(lo, hi + 1)]
+    row = _SPACES.get((lo, hi))
+    if row is None:
+        if len(_SPACES) > 1024:
+            _SPACES.clear()
+        row = _SPACES[lo, hi] = tuple(draw.Space(str(i), str(i)) for i in range(lo, hi + 1))
+    spaces = list(row)
     index = None if value is None else min(max(value, lo), hi) - lo
     return draw.Track(tid, label, spaces, index, marks=marks or {})
 
@@ -232,7 +303,7 @@ def _fate_track(c: Content, fate: int) -> draw.Track:
 
 # ----------------------------------------------------------------- panels
 def _panels(c: Content, view: Mapping[str, Any]) -> list[draw.Panel]:
-    panels = [_hero_panel(c, hid, h) for hid, h in view["heroes"].items()]
+    panels = [_hero_panel_seen(c, hid, h) for hid, h in view["heroes"].items()]
     panels.append(_resources(c, view))
     panels.append(_cart(c, view))
     panels.append(_trap_cards(c, view))
@@ -268,7 +339,27 @@ def _panels(c: Content, view: Mapping[str, Any]) -> list[draw.Panel]:
 
 
 def _skill_text(c: Content, sid: str) -> str:
-    return effects_text(c.cat.skills[sid].effects)
+    return _memo(c, ("skill", sid), lambda: effects_text(c.cat.skills[sid].effects))  # type: ignore[no-any-return]
+
+
+def _item_text(c: Content, item: str) -> str:
+    return _memo(c, ("item", item), lambda: effects_text(c.cat.items[item].effects))  # type: ignore[no-any-return]
+
+
+_HERO_PANELS: dict[tuple[Any, ...], tuple[Content, draw.Panel]] = {}
+"""Hero tableaus by everything of the hero the view shows: a tableau changes a few times a
+round (the drawn panel is never changed once drawn)."""
+
+
+def _hero_panel_seen(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
+    """:func:`_hero_panel`, remembered by the hero's view."""
+    key = (id(c), hid, *((k, tuple(v) if v.__class__ is list else v) for k, v in h.items()))
+    hit = _HERO_PANELS.get(key)
+    if hit is None or hit[0] is not c:
+        if len(_HERO_PANELS) > 4096:
+            _HERO_PANELS.clear()
+        hit = _HERO_PANELS[key] = (c, _hero_panel(c, hid, h))
+    return hit[1]
 
 
 def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
@@ -289,13 +380,14 @@ def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
         used = set(h.get("ults_used", []))
         for u in cat.heroes[hid].ultimates:
             cards.append(draw.Card(f"{hid}.ult.{u}", cat.ultimates[u].name,
-                                   effects_text(cat.ultimates[u].effects), "ultimate",
+                                   _memo(c, ("ult", u), lambda u=u: effects_text(
+                                       cat.ultimates[u].effects)), "ultimate",
                                    target=f"card:{hid}.ult.{u}",
                                    badges=["used"] if u in used else []))
     used_items = set(h.get("used_items", []))
     for item in h.get("items", []):
         it = cat.items[item]
-        cards.append(draw.Card(f"{hid}.item.{item}", it.name, effects_text(it.effects),
+        cards.append(draw.Card(f"{hid}.item.{item}", it.name, _item_text(c, item),
                                f"{it.kind} item", target=f"card:{hid}.item.{item}",
                                badges=["used (turned sideways)"] if item in used_items else []))
     ko = h["hp"] <= 0
@@ -332,7 +424,7 @@ def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
 
 
 def _cart(c: Content, view: Mapping[str, Any]) -> draw.Panel:
-    cards = [draw.Card(f"cart.{i}", c.cat.items[i].name, effects_text(c.cat.items[i].effects),
+    cards = [draw.Card(f"cart.{i}", c.cat.items[i].name, _item_text(c, i),
                        f"{c.cat.items[i].kind} item", target=f"card:cart.{i}",
                        badges=[f"{c.cat.items[i].cost} silver"]) for i in view["cart"]]
     gifts = [c.cat.items[i].name for i in view.get("gifts", [])]
@@ -347,15 +439,8 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
     cards = []
     for kind in sorted(unlocks.get("traps", [])):
         trap = cat.traps[kind]
-        levels = []
-        for i, lv in enumerate(trap.levels):
-            up = ""
-            if i:
-                comps = [("any component" if k == "?" else cat.components[k].name)
-                         for k in lv.components]
-                up = f"; upgrade {plural(lv.runestones, 'runestone')} + {', '.join(comps) or '-'}"
-            levels.append(f"L{i + 1}: {lv.hp} HP, {_trap_line(lv)}{up}")
-        cards.append(draw.Card(f"trap.{kind}", trap.name, " | ".join(levels), "trap",
+        cards.append(draw.Card(f"trap.{kind}", trap.name,
+                               _memo(c, ("trap", kind), lambda t=trap: _trap_levels(c, t)), "trap",
                                target=f"card:trap.{kind}",
                                badges=[f"cost {trap.cost} silver",
                                        f"stock {trap.stock - built[kind]}/{trap.stock}"]))
@@ -370,6 +455,20 @@ def _trap_cards(c: Content, view: Mapping[str, Any]) -> draw.Panel:
                                "of a level upgrade", "special upgrade",
                                target=f"card:special.{sid}", badges=[cost or "free"]))
     return draw.Panel("traps", "Trap cards", cards=cards)
+
+
+def _trap_levels(c: Content, trap: Any) -> str:
+    """A trap card's levels: HP, attack and what each upgrade costs."""
+    cat = c.cat
+    levels = []
+    for i, lv in enumerate(trap.levels):
+        up = ""
+        if i:
+            comps = [("any component" if k == "?" else cat.components[k].name)
+                     for k in lv.components]
+            up = f"; upgrade {plural(lv.runestones, 'runestone')} + {', '.join(comps) or '-'}"
+        levels.append(f"L{i + 1}: {lv.hp} HP, {_trap_line(lv)}{up}")
+    return " | ".join(levels)
 
 
 def _enemy_text(c: Content, e: Mapping[str, Any]) -> str:
@@ -418,12 +517,12 @@ def _party_sheet(c: Content, view: Mapping[str, Any]) -> draw.Panel:
         # every line always drawn, so the sheet keeps one layout (the RL observation)
         have = unlocks.get(key, [])
         stats.append(draw.Stat(key.replace("_", " ").capitalize(), ", ".join(
-            f"{unlock_name(c, key, w)}{' (new: single stroke)' if (key, w) in new else ''}"
+            f"{_unlock(c, key, w)}{' (new: single stroke)' if (key, w) in new else ''}"
             for w in have) or "-"))
     notes = []
     if party.get("completed"):
         notes.append("Completed chapters: " + ", ".join(
-            unlock_name(c, "chapter", w) for w in party["completed"]))
+            _unlock(c, "chapter", w) for w in party["completed"]))
     for deck, changes in party.get("events", {}).items():
         if changes:
             notes.append(f"{DECK_NAMES.get(deck, deck)}s: " + ", ".join(

@@ -5,6 +5,12 @@ dashboard (health, MP, intent, corruption, readied weapons, gear, supplies, skil
 pool and the Coin of Fate, and in a campaign the Party Control Sheet and the interim stage.
 
 Targets carry the ids :mod:`meadhall.games.niflheim.present` gives the legal actions.
+
+Every piece is remembered per content object by the parts of the view it reads (the map's
+cells by map, a hero's dashboard by that hero's view, a token by its figure), so a scene
+builds only what changed since the pieces were last drawn: the pieces of a returned scene may
+be shared with other scenes (never change a drawn scene in place). ``tests/games/niflheim/
+test_niflheim_drawing.py`` compares the remembered scenes with fresh ones over random games.
 """
 
 from __future__ import annotations
@@ -38,14 +44,53 @@ FATE_SPAN = 10
 """The Fate track drawn from 10 Corruption to 10 Glory (at most 10 Corruption)."""
 
 
-def scene(content: NiflheimContent, title: str, view: Mapping[str, Any]) -> draw.Scene:
-    """The whole table for ``view`` (a :meth:`NiflheimState.view`)."""
+CACHE_LIMIT = 4_000
+"""Pieces remembered per content object before the memo starts afresh (a bound on memory)."""
+
+_MEMOS: dict[int, tuple[NiflheimContent, dict[Any, Any]]] = {}
+
+
+def _memo(content: NiflheimContent) -> dict[Any, Any]:
+    """The remembered pieces of ``content``'s scenes."""
+    got = _MEMOS.get(id(content))
+    if got is None or got[0] is not content:
+        if len(_MEMOS) > 16:
+            _MEMOS.clear()
+        got = _MEMOS[id(content)] = (content, {})
+    memo = got[1]
+    if len(memo) > CACHE_LIMIT:
+        memo.clear()
+    return memo
+
+
+def _hero_key(h: Mapping[str, Any]) -> tuple[Any, ...]:
+    """What a hero's token and dashboard show of the hero's view, as a memo key."""
+    return (h["name"], h["huskarl"], h["at"], h["status"], h["health"], h["max_health"],
+            h.get("intent"), h["mp"], h.get("marker"), h.get("xp", 0), h.get("glory", 0),
+            h.get("ready"), h.get("off_hand"), h.get("locked_by"), bool(h.get("zoc_stop")),
+            tuple(h.get("gear", ())), tuple(h.get("runes", {}).items()),
+            tuple(h.get("supplies", {}).items()), tuple(h.get("skills", ())))
+
+
+def scene(content: NiflheimContent, title: str, view: Mapping[str, Any],
+          fresh: bool = False) -> draw.Scene:
+    """The whole table for ``view`` (a :meth:`NiflheimState.view`); ``fresh`` builds every
+    piece anew instead of reusing remembered ones (the tests compare the two)."""
+    memo: dict[Any, Any] = {} if fresh else _memo(content)
     sc = content.scenarios[view["scenario"]]
-    boards: list[draw.SquareGrid] = [_board(content, view)]
-    panels = [_hero_panel(content, hid, h, view) for hid, h in view["heroes"].items()]
+    hero_keys = {hid: _hero_key(h) for hid, h in view["heroes"].items()}
+    boards: list[draw.SquareGrid] = [_board(content, view, memo, hero_keys)]
+    seats = view.get("seats", {})
+    panels = []
+    for hid, h in view["heroes"].items():
+        key = ("panel", hid, hero_keys[hid], seats.get(hid, hid))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _hero_panel(content, hid, h, view, memo)
+        panels.append(got)
     if view.get("campaign") is not None:
         panels += _campaign_panels(content, view)
-    cards = _table_cards(content, view)
+    cards = _table_cards(content, view, memo)
     notes = []
     choice = view.get("choice")
     if choice is not None:
@@ -59,8 +104,11 @@ def scene(content: NiflheimContent, title: str, view: Mapping[str, Any]) -> draw
         notes.append(f"{outcome['result'].capitalize()}: {outcome.get('reason', '')}")
     subtitle = (f"Scenario {sc.number}: {sc.name} · round {view['round']} · "
                 f"{_segment(view)}")
-    return draw.Scene(title, boards, [_round_track(content, view)], panels, cards, notes=notes,
-                      subtitle=subtitle)
+    key = ("track", view["scenario"], view["round"], view["lap"], view["round_track_space"])
+    track = memo.get(key)
+    if track is None:
+        track = memo[key] = _round_track(content, view)
+    return draw.Scene(title, boards, [track], panels, cards, notes=notes, subtitle=subtitle)
 
 
 def _segment(view: Mapping[str, Any]) -> str:
@@ -73,7 +121,59 @@ def _segment(view: Mapping[str, Any]) -> str:
 
 
 # ----------------------------------------------------------------------------- the map
-def _board(content: NiflheimContent, view: Mapping[str, Any]) -> draw.SquareGrid:
+def _board(content: NiflheimContent, view: Mapping[str, Any], memo: dict[Any, Any],
+           hero_keys: Mapping[str, tuple[Any, ...]]) -> draw.SquareGrid:
+    sc = content.scenarios[view["scenario"]]
+    rows: list[str] = view["map"]
+    key = ("cells", view["scenario"], tuple(rows), tuple(view.get("forced", ())))
+    cells = memo.get(key)
+    if cells is None:
+        cells = memo[key] = _cells(content, view)
+    walls = [draw.Wall(a, b) for a, b in view.get("walls", ())]
+    key = ("specials", view["scenario"], tuple(view["done"]))
+    specials = memo.get(key)
+    if specials is None:
+        specials = memo[key] = _specials(content, view)
+    tokens = list(specials)
+    for q, items in view["items"].items():
+        key = ("items", q, tuple(items))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _item_token(content, q, items)
+        tokens.append(got)
+    undead_turn = view["segment"] == "undead"
+    locked = {h.get("locked_by"): h["name"] for h in view["heroes"].values()
+              if h.get("locked_by") is not None}
+    for u in view["undead"]:
+        uid = u["id"]
+        locks = tuple(h["name"] for h in view["heroes"].values()
+                      if h.get("locked_by") == uid) if uid in locked else ()
+        key = ("undead", uid, u.get("kind"), u["at"], u.get("wounds", 0),
+               bool(u.get("stunned")), bool(u.get("orange")),
+               bool(u.get("activated")) and undead_turn, u.get("mv"), locks)
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = _undead_token(content, u, view)
+        tokens.append(got)
+    for hid, h in view["heroes"].items():
+        if h["at"]:
+            key = ("hero", hid, hero_keys[hid])
+            got = memo.get(key)
+            if got is None:
+                got = memo[key] = _hero_token(hid, h)
+            tokens.append(got)
+    legend = list(LEGEND)
+    if sc.exits:
+        legend.append(EXIT_LEGEND)
+    return draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens, legend,
+                           title=f"Scenario {sc.number}: {sc.name}")
+
+
+EXIT_LEGEND = draw.Terrain("exit", "Exit point (green arrow)", "stone", "", "→", "green")
+
+
+def _cells(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw.Cell]:
+    """The map's squares with their terrain, marks (start, spawn, exits) and notes."""
     sc = content.scenarios[view["scenario"]]
     rows: list[str] = view["map"]
     labels: dict[str, list[str]] = {}
@@ -101,17 +201,9 @@ def _board(content: NiflheimContent, view: Mapping[str, Any]) -> draw.SquareGrid
             if name in notes:
                 note += "; " + "; ".join(notes[name])
             cells.append(draw.Cell(name, x, y, ch, " ".join(labels.get(name, [])),
-                                   closed=ch in "#+L", note=note,
+                                   f"square:{name}", closed=ch in "#+L", note=note,
                                    label_colour="green" if name in exits else ""))
-    walls = [draw.Wall(a, b) for a, b in view.get("walls", ())]
-    tokens = _specials(content, view) + _items(content, view)
-    tokens += [_undead_token(content, u, view) for u in view["undead"]]
-    tokens += [_hero_token(hid, h) for hid, h in view["heroes"].items() if h["at"]]
-    legend = list(LEGEND)
-    if exits:
-        legend.append(draw.Terrain("exit", "Exit point (green arrow)", "stone", "", "→", "green"))
-    return draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens, legend,
-                           title=f"Scenario {sc.number}: {sc.name}")
+    return cells
 
 
 def _specials(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw.Token]:
@@ -131,13 +223,10 @@ def _specials(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw.To
     return out
 
 
-def _items(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw.Token]:
-    out = []
-    for q, items in view["items"].items():
-        names = [content.armoury[i].name if i in content.armoury else i for i in items]
-        out.append(draw.Token(f"items-{q}", ", ".join(names), "o", "marker", q,
-                              stats={"on the ground": ", ".join(names)}))
-    return out
+def _item_token(content: NiflheimContent, q: str, items: list[str]) -> draw.Token:
+    names = [content.armoury[i].name if i in content.armoury else i for i in items]
+    return draw.Token(f"items-{q}", ", ".join(names), "o", "marker", q,
+                      stats={"on the ground": ", ".join(names)})
 
 
 def _undead_token(content: NiflheimContent, u: Mapping[str, Any],
@@ -214,7 +303,7 @@ def _weapon_text(content: NiflheimContent, item: str) -> str:
 
 
 def _hero_panel(content: NiflheimContent, hid: str, h: Mapping[str, Any],
-                view: Mapping[str, Any]) -> draw.Panel:
+                view: Mapping[str, Any], memo: dict[Any, Any] | None = None) -> draw.Panel:
     where = h["at"] or h["status"]
     glory = h.get("glory", 0)
     fate = f"{glory} Glory" if glory >= 0 else f"{-glory} Corruption"
@@ -232,22 +321,57 @@ def _hero_panel(content: NiflheimContent, hid: str, h: Mapping[str, Any],
         stats.append(draw.Stat("Locked by", f"undead {h['locked_by']}"))
     if not h["huskarl"]:
         stats.append(draw.Stat("Fate", fate))
-    intents = [i for i in INTENTS if i != "running" or not h["huskarl"]
+    memo = {} if memo is None else memo
+    tracks = _hero_tracks(content, hid, h, memo)
+    key = ("hero cards", hid, h["huskarl"], h.get("ready"), h.get("off_hand"),
+           tuple(h.get("gear", ())), tuple(h.get("runes", {}).items()),
+           tuple(h.get("supplies", {}).items()), tuple(h.get("skills", ())))
+    cards = memo.get(key)
+    if cards is None:
+        cards = memo[key] = _hero_cards(content, hid, h)
+    seat = view.get("seats", {}).get(hid, hid)
+    title = h["name"] + (" (huskarl)" if h["huskarl"] else "")
+    return draw.Panel(hid, title, seat, stats, tracks, list(cards), target=f"hero:{hid}")
+
+
+def _hero_tracks(content: NiflheimContent, hid: str, h: Mapping[str, Any],
+                 memo: dict[Any, Any]) -> list[draw.Track]:
+    """A dashboard's intent, health and (characters) Fate tracks, each remembered by what it
+    shows."""
+    huskarl = h["huskarl"]
+    intents = [i for i in INTENTS if i != "running" or not huskarl
                or h["health"] >= h["max_health"]]
-    tracks = [draw.Track(f"{hid}-intent", "Intent", [
-        draw.Space(i, f"{i} ({MP[i]} MP)", f"space:{hid}-{i}") for i in intents],
-        value=intents.index(h["intent"]) if h.get("intent") in intents else None)]
-    tracks.append(draw.Track(f"{hid}-health", "Health", [
-        draw.Space(str(i), str(i)) for i in range(h["max_health"] + 1)],
-        value=max(0, min(h["health"], h["max_health"]))))
-    if not h["huskarl"]:
-        spaces = [draw.Space(str(v), f"C{-v}" if v < 0 else (f"G{v}" if v else "0"))
-                  for v in range(-FATE_SPAN, FATE_SPAN + 1)]
-        marks = {FATE_SPAN - int(k.split()[1]): txt for k, txt in content.fate_track.items()
-                 if k.startswith("corruption ")}
-        tracks.append(draw.Track(f"{hid}-fate", "Fate track (Glory / Corruption)", spaces,
-                                 value=max(-FATE_SPAN, min(FATE_SPAN, glory)) + FATE_SPAN,
-                                 marks=marks))
+    value = intents.index(h["intent"]) if h.get("intent") in intents else None
+    key = ("intent track", hid, len(intents), value)
+    intent = memo.get(key)
+    if intent is None:
+        intent = memo[key] = draw.Track(f"{hid}-intent", "Intent", [
+            draw.Space(i, f"{i} ({MP[i]} MP)", f"space:{hid}-{i}") for i in intents],
+            value=value)
+    health = max(0, min(h["health"], h["max_health"]))
+    key = ("health track", hid, h["max_health"], health)
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = draw.Track(f"{hid}-health", "Health", [
+            draw.Space(str(i), str(i)) for i in range(h["max_health"] + 1)], value=health)
+    tracks = [intent, got]
+    if not huskarl:
+        glory = max(-FATE_SPAN, min(FATE_SPAN, h.get("glory", 0)))
+        key = ("fate track", hid, glory)
+        got = memo.get(key)
+        if got is None:
+            spaces = [draw.Space(str(v), f"C{-v}" if v < 0 else (f"G{v}" if v else "0"))
+                      for v in range(-FATE_SPAN, FATE_SPAN + 1)]
+            marks = {FATE_SPAN - int(k.split()[1]): txt for k, txt in content.fate_track.items()
+                     if k.startswith("corruption ")}
+            got = memo[key] = draw.Track(f"{hid}-fate", "Fate track (Glory / Corruption)",
+                                         spaces, value=glory + FATE_SPAN, marks=marks)
+        tracks.append(got)
+    return tracks
+
+
+def _hero_cards(content: NiflheimContent, hid: str, h: Mapping[str, Any]) -> list[draw.Card]:
+    """A dashboard's cards: readied weapons, gear, supplies and the sheet's skills."""
     cards = []
     runes = h.get("runes", {})
     for slot, item in (("Ready Weapon", h.get("ready")), ("Off Hand", h.get("off_hand"))):
@@ -275,9 +399,7 @@ def _hero_panel(content: NiflheimContent, hid: str, h: Mapping[str, Any],
                                sk.text if sk else "", "skill",
                                target=f"card:{hid}-skill-{present.slug(skill)}",
                                badges=["unlocked" if owned else "locked"]))
-    seat = view.get("seats", {}).get(hid, hid)
-    title = h["name"] + (" (huskarl)" if h["huskarl"] else "")
-    return draw.Panel(hid, title, seat, stats, tracks, cards, target=f"hero:{hid}")
+    return cards
 
 
 def _sheet_skills(content: NiflheimContent, hid: str, h: Mapping[str, Any]) -> list[str]:
@@ -287,7 +409,26 @@ def _sheet_skills(content: NiflheimContent, hid: str, h: Mapping[str, Any]) -> l
 
 
 # ----------------------------------------------------------------------------- the table
-def _table_cards(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw.Card]:
+def _table_cards(content: NiflheimContent, view: Mapping[str, Any],
+                 memo: dict[Any, Any]) -> list[draw.Card]:
+    key = ("table", view["scenario"], tuple(view["done"]), view["undead_pool"],
+           tuple(view["discard"]), view["coin_used"])
+    cards = memo.get(key)
+    if cards is None:
+        cards = memo[key] = _fixed_cards(content, view)
+    choice = view.get("choice")
+    if choice is None:
+        return list(cards)
+    key = ("choice", choice["prompt"], tuple(choice["options"]), choice.get("default"),
+           tuple(choice.get("labels", {}).items()))
+    got = memo.get(key)
+    if got is None:
+        got = memo[key] = _choice_cards(choice)
+    return cards + got
+
+
+def _fixed_cards(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw.Card]:
+    """The objective, secondary objectives, the pool, the discard area and the Coin of Fate."""
     sc = content.scenarios[view["scenario"]]
     done = set(view["done"])
     cards = [draw.Card("objective", "Objective", sc.objective.text, "objective")]
@@ -302,14 +443,18 @@ def _table_cards(content: NiflheimContent, view: Mapping[str, Any]) -> list[draw
     cards.append(draw.Card("coin", "Coin of Fate", "used in this scenario" if view["coin_used"]
                            else "once per scenario: flip to re-roll a die (heads) or keep it "
                            "(tails)", "coin", badges=["used"] if view["coin_used"] else []))
-    choice = view.get("choice")
-    if choice is not None:
-        for opt in choice["options"]:
-            slug = present.slug(opt)
-            cards.append(draw.Card(f"option-{slug}", choice.get("labels", {}).get(opt, opt),
-                                   choice["prompt"], "choice",
-                                   target=f"option:{slug}",
-                                   badges=["default"] if opt == choice.get("default") else []))
+    return cards
+
+
+def _choice_cards(choice: Mapping[str, Any]) -> list[draw.Card]:
+    """A card per option of the players' choice under way."""
+    cards = []
+    for opt in choice["options"]:
+        slug = present.slug(opt)
+        cards.append(draw.Card(f"option-{slug}", choice.get("labels", {}).get(opt, opt),
+                               choice["prompt"], "choice",
+                               target=f"option:{slug}",
+                               badges=["default"] if opt == choice.get("default") else []))
     return cards
 
 

@@ -208,15 +208,13 @@ def activation_ended(s: NiflheimState) -> NiflheimState:
     # a table-mode question for a die's result is not the hero's to answer
     if d is None or d.seat in (PLAYERS, CHANCE):
         return s
-    c = s.clone()
-    end = next((a for a in c.legal_actions() if a.text == "end activation"), None)
-    if end is None:
-        return s
-    c.apply(end)  # the very object legal_actions() gave: not checked a second time
-    for _ in range(SETTLE_STEPS):
-        if c.take_default() is None:
-            break
-    return c
+    if s.choice is not None and "end activation" not in s.choice["options"]:
+        return s  # a covering attack asked of a hero's seat: not an activation to end
+    # The active hero's own decision with an intent declared always offers "end activation"
+    # (heroes.legal lists it last in every case), so it is run without listing the others.
+    # A search bot scores the same position on several sampled futures (copies differing
+    # only in their generator): the steps before the first random draw are run once.
+    return s.settled_after("end activation", SETTLE_STEPS)
 
 
 def evaluate(s: NiflheimState) -> float:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import MISSING, dataclass, field, fields
+from typing import Any
 
 from meadhall.core.grid import Sq
 
@@ -76,3 +78,32 @@ class Undead:
     stunned: bool = False
     activated: bool = False
     orange: bool = False
+
+
+_AS_IS = frozenset({"str", "int", "bool", "str | None", "int | None", "Sq", "Sq | None"})
+"""Field types a copy may share (immutable values)."""
+
+
+def _copier(cls: type) -> Callable[[Any], Any]:
+    """A copy function for a slotted figure class, generated from its fields: immutable fields
+    are shared, lists and dicts (of strings and numbers) copied one level. States are copied
+    very often by search bots; this is several times faster than the generic copier, and a
+    field of any other type stops the import (a new field is never shared by mistake)."""
+    lines = ["def copy(o):", "    n = _new(T)"]
+    for f in fields(cls):
+        if f.default_factory is list:
+            lines.append(f"    n.{f.name} = o.{f.name}[:]")
+        elif f.default_factory is dict:
+            lines.append(f"    n.{f.name} = o.{f.name}.copy()")
+        elif f.default_factory is MISSING and str(f.type) in _AS_IS:
+            lines.append(f"    n.{f.name} = o.{f.name}")
+        else:  # pragma: no cover - guards future fields
+            raise TypeError(f"{cls.__name__}.{f.name}: no copy rule for {f.type}")
+    lines.append("    return n")
+    env: dict[str, Any] = {"_new": object.__new__, "T": cls}
+    exec("\n".join(lines), env)  # noqa: S102 - generated from the class's own fields
+    return env["copy"]  # type: ignore[no-any-return]
+
+
+Hero.__fastcopy__ = staticmethod(_copier(Hero))  # type: ignore[attr-defined]
+Undead.__fastcopy__ = staticmethod(_copier(Undead))  # type: ignore[attr-defined]

@@ -10,6 +10,7 @@ from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck, Pool
 from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
+from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import (
     CHANCE,
@@ -21,6 +22,7 @@ from meadhall.core.protocol import (
     Outcome,
     Target,
 )
+from meadhall.core.rng import Rng
 from meadhall.games.niflheim import campaign, combat, heroes, position, present, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board, layout, special_figures, sq
@@ -79,13 +81,71 @@ def _undead_chance(heroes: int, mod: int) -> str:
     return f"cannot beat or tie the heroes' {heroes}"
 
 
+def _figures(figs: dict[Any, Any]) -> dict[Any, Any]:
+    return {k: f.__fastcopy__(f) for k, f in figs.items()}
+
+
+_CLONERS: dict[str, Any] = {
+    "log": list.copy, "coin_script": list.copy, "players": list.copy, "discard": list.copy,
+    "done": list.copy, "order": list.copy, "forced": list.copy, "result": list.copy,
+    "spawn_queue": list.copy, "control": dict.copy, "uact": dict.copy,
+    "heroes": _figures, "undead": _figures,
+    "items": lambda items: {q: v[:] for q, v in items.items()},
+    "ground_runes": lambda runes: {q: v.copy() for q, v in runes.items()},
+}
+"""How :meth:`NiflheimState.clone` copies an attribute: lists of strings and numbers, dicts of
+them (``uact`` holds numbers only), figures; the rest goes to the kernel's copier."""
+
+
+class _Kept:
+    """What a run of :meth:`NiflheimState.settled_after` remembered: the position just before
+    the initiative roll, the step under way then and the loop rounds used; by the roll's
+    outcome, the settled position when nothing more was drawn (``False``: something was)."""
+
+    __shared__ = True
+    __slots__ = ("before", "step", "used", "after")
+
+    def __init__(self, before: NiflheimState, step: str, used: int) -> None:
+        self.before, self.step, self.used = before, step, used
+        self.after: dict[tuple[Any, ...], NiflheimState | bool] = {}
+
+
+class _Probe:
+    """A run of :meth:`NiflheimState.settled_after` being watched: the draw count it started at
+    (after the roll: the count then), where to remember, the step under way and the loop
+    rounds used, what it kept and the roll's outcome."""
+
+    __shared__ = True
+    __slots__ = ("mark", "memo", "key", "step", "used", "kept", "outcome")
+
+    def __init__(self, mark: int, memo: dict[str, _Kept], key: str) -> None:
+        self.mark, self.memo, self.key, self.step = mark, memo, key, key
+        self.used = 0
+        self.kept: _Kept | None = None
+        self.outcome: tuple[Any, ...] | None = None
+
+
+class _Settled(Exception):  # noqa: N818 - control flow
+    """A watched run reached a position whose settled outcome is already known."""
+
+    def __init__(self, state: NiflheimState) -> None:
+        super().__init__("settled")
+        self.state = state
+
+
 class NiflheimState(GameState):
     """One scenario in play. Heroes act in the players' order; the undead are automated."""
 
     game = S.ID
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Memos of the position (see moved()): never changed in place, so clones share them.
-    _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps"}
+    _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps", "_ended"}
+    _ended: dict[str, _Kept] | None = None
+    """Search copies only (see :func:`.evaluation.activation_ended`): the position an action
+    led to just before its first random draw, by action text, shared by the copies of this
+    position that differ only in their generator (forgotten by any step)."""
+    _probe: _Probe | None = None
+    """While a search copy runs an action and its defaults for :attr:`_ended`."""
     _occ: dict[Sq, str] | None = None
     _zoc: tuple[Board, dict[Sq, set[int]]] | None = None
     _reach: undead.Reach | None = None
@@ -186,6 +246,25 @@ class NiflheimState(GameState):
         for w in kit:
             heroes.receive(self, h, w)
         return h
+
+    def clone(self) -> NiflheimState:
+        """:meth:`GameState.clone`, with the attributes of this state copied by hand (figures,
+        lists and dicts of plain values); any other attribute is copied as the kernel would.
+        Search bots copy states very often; ``tests/games/niflheim/test_niflheim_clone.py``
+        checks the copies are independent and equal.
+
+        Unlike the kernel's, the copy keeps the remembered legal list (a set never changed in
+        place; the copy has the same legal actions, determinizing resamples nothing that
+        decides them): a search bot's look-ahead applies an action of the position's list to
+        a copy without the rules checking it a second time (see :meth:`GameState.apply`)."""
+        new = object.__new__(type(self))
+        d = self.__dict__.copy()
+        for k in d.keys() - _SHARED_AS_IS:
+            v = d[k]
+            if v.__class__ not in _ATOMIC:
+                d[k] = _CLONERS.get(k, fastcopy)(v)
+        new.__dict__ = d
+        return new
 
     @property
     def scenario(self) -> ScenarioData:
@@ -458,6 +537,9 @@ class NiflheimState(GameState):
         return None
 
     def _apply(self, action: str, events: list[Event]) -> None:
+        self._ended = None  # the position changes: what was remembered of it is forgotten
+        if self._probe is not None:
+            self._probe.step = action
         if self.choice is not None and self.choice["kind"] == "coin":
             self._coin(action, events)
         else:
@@ -490,6 +572,7 @@ class NiflheimState(GameState):
             self._cover_revealed(events[n:], self.seat_of(h.id))
 
     def _start(self, events: list[Event]) -> None:
+        self._ended = None
         self._guarded(START_ACTION, events)
 
     # ------------------------------------------------------------------ coin of fate
@@ -693,7 +776,13 @@ class NiflheimState(GameState):
                     continue
                 return
             if self.segment == "initiative":
+                probe = self._probe
+                if probe is not None and probe.kept is None:
+                    self._keep_before_draw(probe)
                 self._initiative(events)
+                probe = self._probe
+                if probe is not None and probe.kept is not None and probe.outcome is None:
+                    self._after_roll(probe)
             elif self.segment == "heroes":
                 if not self._hero_turn(events) and not self._campaign_goes_on():
                     return
@@ -703,6 +792,91 @@ class NiflheimState(GameState):
             elif self.segment == "end":
                 self._end_segment(events)
         raise RuntimeError("niflheim: the round structure did not reach a decision")
+
+    def forks(self) -> bool:
+        """Can an action's automated steps up to the initiative roll be remembered for copies
+        that differ only in their generator (:attr:`_ended`)? Search copies of a scenario
+        outside a campaign with the Coin of Fate used (the steps then ask nothing: no coin
+        question replays them), seeded, with nothing forced or pending."""
+        return (self._scratch and self.coin_used and self.camp is None and not self.auto_choices
+                and self.pending is None and self.chance.mode == "seeded"
+                and not self.chance.queue)
+
+    def _keep_before_draw(self, probe: _Probe) -> None:
+        """At the initiative roll of a probed run: if nothing was drawn since it began, the
+        steps so far come out the same for any generator; remember this position, the step
+        under way and the defaults taken (the run goes on from it)."""
+        if Rng.draws != probe.mark:
+            self._probe = None
+            return
+        before = self.clone()
+        before.__dict__.pop("_probe", None)
+        probe.kept = probe.memo[probe.key] = _Kept(before, probe.step, probe.used)
+
+    def _after_roll(self, probe: _Probe) -> None:
+        """Just after the initiative roll of a run that started from a remembered position:
+        the roll left one of few positions (who won, besides the generator); when a run from
+        the same position and outcome drew nothing more, its settled position is the answer
+        (:class:`_Settled`), else this run watches whether it draws again."""
+        assert probe.kept is not None
+        outcome = (self.segment, self.phase, tuple(self.order), self.turn_no,
+                   self.choice is None, self.coin_pos)
+        settled = probe.kept.after.get(outcome)
+        if settled is None:
+            probe.outcome, probe.mark = outcome, Rng.draws
+            return
+        self._probe = None
+        if settled is not False:
+            done = settled.clone()
+            done.chance = fastcopy(self.chance)
+            raise _Settled(done)
+
+    def settled_after(self, text: str, limit: int) -> NiflheimState:
+        """A copy of this search copy with ``text`` applied (an action known to be legal, run
+        as :meth:`_run_atomic` runs it), then up to ``limit`` players'-choice defaults
+        (:meth:`take_default`) until none is open.
+
+        A search bot asks this of copies of one position that differ only in their
+        generator (its sampled futures). The steps before the first random draw come out
+        the same for all of them: the first run remembers the position just before the
+        initiative roll (when nothing was drawn before it), later runs start there
+        (:attr:`_ended`); and when nothing is drawn after the roll, the settled position
+        depends only on who won it, so it is remembered by that outcome too.
+        ``tests/games/niflheim/test_niflheim_settled.py`` compares both with full runs."""
+        forks = self.forks()
+        memo = self.__dict__.get("_ended") if forks else None
+        kept = memo.get(text) if memo is not None else None
+        probe: _Probe | None = None
+        try:
+            if kept is None:
+                c = self.clone()
+                if forks:
+                    if memo is None:
+                        memo = self._ended = {}
+                    probe = c._probe = _Probe(Rng.draws, memo, text)
+                c._run_atomic(text, [])
+                used = 0
+            else:
+                c = kept.before.clone()
+                c.chance = fastcopy(self.chance)
+                c._legal_memo = None
+                probe = c._probe = _Probe(Rng.draws, memo, text)  # type: ignore[arg-type]
+                probe.kept = kept
+                c._advance([])  # goes on at the initiative roll, as the full run did
+                c.log.append(kept.step)
+                used = kept.used
+            for n in range(used + 1, limit + 1):
+                if probe is not None:
+                    probe.used = n
+                if c.take_default() is None:
+                    break
+        except _Settled as done:
+            return done.state
+        probe = c.__dict__.pop("_probe", None)
+        if probe is not None and probe.outcome is not None:
+            assert probe.kept is not None
+            probe.kept.after[probe.outcome] = c.clone() if Rng.draws == probe.mark else False
+        return c
 
     def _campaign_goes_on(self) -> bool:
         """The scenario ended mid-turn inside a campaign: go on to the interim stage."""
@@ -1373,3 +1547,8 @@ class NiflheimState(GameState):
             if it not in self.content.armoury:
                 raise ContentError("", f"heroes.{hid}", f"unknown item {it!r}")
         return h
+
+
+_SHARED_AS_IS = NiflheimState._shared | {"_checkpoint", "board", "_probe"}
+"""Attributes a clone shares: content, setup, the position memos, the undo checkpoint and the
+(immutable) board."""

@@ -142,8 +142,8 @@ def steps_from(s: NiflheimState, a: Sq, occ: dict[Sq, str]) -> list[Sq]:
     for b, sides in _moves(s.board, a):
         if b in occ:
             continue
-        if sides and all(q in occ for q in sides):
-            continue
+        if sides and sides[0] in occ and (len(sides) == 1 or sides[1] in occ):
+            continue  # a diagonal past two occupied (or one occupied, one blocked) squares
         out.append(b)
     return out
 

@@ -127,6 +127,22 @@ def _distances(bm: BoardMap, goals: set[Sq]) -> dict[Sq, int]:
 
 
 def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
+    """Squares a movement in progress can still end on (:func:`_reach`), remembered for what
+    decides them: the board, the hero's square, points and keywords, and where the bonfires,
+    the other heroes and the enemies stand."""
+    key = (st.board, h.id, h.at, h.captive, points, keywords, tuple(st.bonfires),
+           tuple(o.at for o in st.heroes.values()),
+           tuple((e.uid, e.kind, e.at, e.also, e.captor) for e in st.enemies))
+    cache = content_cache(st.content, "reach")
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 20_000:
+            cache.clear()
+        hit = cache[key] = frozenset(_reach(st, h, points, keywords))
+    return set(hit)
+
+
+def _reach(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
     """Squares a movement in progress can still end on: those its points reach by the steps
     of the movement's own options (:meth:`hero_steps_fn`, cheapest first) where the hero may
     stop (:meth:`hero_end_test`)."""
@@ -172,13 +188,28 @@ def _pending_attack(st: RunaljodState) -> tuple[Enemy, float] | None:
         ups = [(u.cost, u.value) for i in h.equipment for u in st.content.items[i].upgrades
                if u.effect == "damage"]
         cheru = "cheru" in h.bonus and "range" not in it.keywords
-        exp, _ = attack_odds(st.content, dice, set(ed.cancels), st.enemy_defence(e), ups,
-                             ed.life - e.damage, cheru)
+        exp = _expected_damage(st, dice, ed.cancels, st.enemy_defence(e), ups,
+                               ed.life - e.damage, cheru)
         if ed.final:
             exp *= 1.5  # the final enemy is the goal
         if best is None or exp > best[1]:
             best = (e, exp)
     return best
+
+
+def _expected_damage(st: RunaljodState, dice: list[str], cancels: list[str], defence: int,
+                     ups: list[tuple[int, int]], life: int, cheru: bool) -> float:
+    """:func:`attack_odds`' expected damage, remembered for its arguments (a declared attack is
+    evaluated on every sampled future)."""
+    cache = content_cache(st.content, "attack odds")
+    key = (tuple(dice), tuple(cancels), defence, tuple(ups), life, cheru)
+    hit = cache.get(key)
+    if hit is None:
+        if len(cache) > 20_000:
+            cache.clear()
+        hit = cache[key] = attack_odds(st.content, dice, set(cancels), defence, ups, life,
+                                       cheru)[0]
+    return hit
 
 
 def _gear(st: RunaljodState, h: Hero) -> float:

@@ -1,0 +1,124 @@
+"""Copies share what is immutable, and the drawing remembers what content alone decides:
+neither may change what a state, a view or a scene holds (issue 21/22 speed-ups)."""
+
+from __future__ import annotations
+
+import json
+import pickle
+import random
+
+import pytest
+
+from meadhall import games
+from meadhall.core import words
+from meadhall.games.midhalla import memo, render, table
+from meadhall.games.midhalla.pieces import Decks
+from meadhall.games.midhalla.state import DECKS
+
+GAME = games.get("midhalla")
+SETUPS = [None, {"scenario": "chapter2", "heroes": ["harkon", "enyk", "tora"]},
+          {"scenario": "side_loot_den", "heroes": ["ylva"]},
+          {"scenario": "chapter1", "heroes": ["harkon", "enyk"], "campaign": True}]
+
+
+def _games(n_seeds: int = 2, steps: int = 160):
+    """(state, rng) at every decision of random games of every setup above."""
+    for i, setup in enumerate(SETUPS):
+        for seed in range(n_seeds):
+            s = GAME.new_game(setup, seed)
+            r = random.Random(100 * i + seed)
+            for _ in range(steps):
+                if s.decision() is None:
+                    break
+                yield s, r
+                acts = s.legal_actions()
+                s.apply(acts[r.randrange(len(acts))])
+
+
+def _from_scratch_view(st, seat=None):
+    """The view as it was built before the fast path: the whole position, then the public
+    decks and the 3.3 snapshot replaced."""
+    pos = st._dump()
+    pos["decks"] = {n: st.decks.read(n).public() for n in DECKS}
+    if pos["combat"] and pos["combat"].get("snapshot"):
+        pos["combat"]["snapshot"] = "the position at the start of step 3.3"
+    pos["outcome"] = st.outcome().to_json()
+    return pos
+
+
+def _forget() -> None:
+    """Empty every cache the drawing and the rules keep (a from-scratch build)."""
+    for cache in (table._MEMO, table._TAO, table._SPACES, table._TILES, table._HERO_PANELS,
+                  render._EFFECT_TEXT,
+                  memo._DUMPS,
+                  memo._ONE, memo._SHORT):
+        cache.clear()
+    words.plural_of.cache_clear()
+
+
+def test_a_look_ahead_on_a_copy_never_changes_the_original() -> None:
+    """Tiles, the party sheet and the decks are shared by copies until one changes them."""
+    seen = 0
+    for s, r in _games():
+        before = json.dumps(s.to_json(), sort_keys=True)
+        for a in s.legal_actions()[:3]:
+            c = s.clone()
+            c.apply(a)
+            for _ in range(3):  # and a little further, where cards are drawn
+                acts = c.legal_actions()
+                if not acts:
+                    break
+                c.apply(acts[r.randrange(len(acts))])
+            seen += 1
+        assert json.dumps(s.to_json(), sort_keys=True) == before
+    assert seen > 500
+
+
+def test_a_copy_replays_to_the_same_game_as_the_original() -> None:
+    for s, r in _games(1, 120):
+        if r.random() < 0.9:
+            continue
+        c = s.clone()
+        acts = s.legal_actions()
+        a = acts[r.randrange(len(acts))]
+        assert s.apply(a) == c.apply(a)
+        assert s.to_json() == c.to_json()
+
+
+def test_the_fast_view_and_scene_equal_a_from_scratch_build() -> None:
+    n = 0
+    for s, _ in _games(2, 200):
+        for seat in (None, *s.seats()):
+            v = s.view(seat)
+            assert v == _from_scratch_view(s, seat)
+            warm = GAME.draw(v)
+            if n % 7 == 0:
+                _forget()
+                assert GAME.draw(v) == warm
+            n += 1
+    assert n > 1000
+
+
+def test_decks_are_copied_when_first_used_and_survive_pickling() -> None:
+    s = GAME.new_game(None, 3)
+    c = s.clone()
+    assert isinstance(c.decks, Decks) and not c.decks.owned and not s.decks.owned
+    assert c.decks.read("enemy") is s.decks.read("enemy")  # shared until used
+    c.decks["enemy"].draw(c.chance)
+    assert len(c.decks.read("enemy")) == len(s.decks.read("enemy")) - 1
+    assert c.decks.get("nothing") is None and c.decks.get("tier1") is c.decks["tier1"]
+    back = pickle.loads(pickle.dumps(s))
+    assert back.to_json() == s.to_json() and isinstance(back.decks, Decks)
+
+
+@pytest.mark.parametrize("field", ["top", "bottom", "exhausted", "ults_used", "items",
+                                   "used_items"])
+def test_a_hero_copy_owns_its_lists_of_ids(field: str) -> None:
+    s = GAME.new_game(None, 0)
+    h = next(iter(s.heroes.values()))
+    c = s.clone()
+    getattr(next(iter(c.heroes.values())), field).append("x")
+    assert "x" not in getattr(h, field)
+    for v in vars(h).values():  # the hand-written copy assumes ids and plain values only
+        assert v is None or isinstance(v, int | str | bool) or (
+            isinstance(v, list) and all(isinstance(x, str) for x in v))
