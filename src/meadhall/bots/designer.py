@@ -23,7 +23,7 @@ import math
 
 from meadhall.bots.base import Repetition, follow_defaults, game_of, legal_or_fail, search_copy
 from meadhall.bots.heuristic import TIE, HeuristicBot
-from meadhall.bots.mcts import MAX_DEPTH, _Node
+from meadhall.bots.mcts import MAX_DEPTH, SearchNode
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
@@ -51,15 +51,15 @@ class DesignerBot:
         return max(self.low, min(self.high, self.per * candidates))
 
     def search(self, state: GameState, scored: list[tuple[Action, float]], game: Game
-               ) -> _Node:
+               ) -> SearchNode:
         """ISMCTS from ``state`` over the screened candidates ``scored``; returns the root."""
-        root = _Node()
+        root = SearchNode()
         root.order = [a.text for a, _ in scored]
         root.allowed = set(root.order)
         self._low = min(v for _, v in scored)
         self._high = max(v for _, v in scored)
         for a, v in scored:
-            ch = root.children[a.text] = _Node()
+            ch = root.children[a.text] = SearchNode()
             ch.visits = ch.avail = self.prior
             ch.total = v * self.prior
         share = len(scored)
@@ -72,7 +72,7 @@ class DesignerBot:
         self.last_iterations = n
         return root
 
-    def _select(self, node: _Node, by_text: dict[str, Action]) -> str:
+    def _select(self, node: SearchNode, by_text: dict[str, Action]) -> str:
         low, span = self._low, self._high - self._low
         c = self.c
         best_text, best_score = "", -math.inf
@@ -87,7 +87,7 @@ class DesignerBot:
                 best_text, best_score = t, score
         return best_text
 
-    def _iterate(self, det: GameState, root: _Node, game: Game) -> None:
+    def _iterate(self, det: GameState, root: SearchNode, game: Game) -> None:
         node = root
         path = [root]
         for _ in range(MAX_DEPTH):
@@ -120,7 +120,7 @@ class DesignerBot:
             if new is None and not any(t in node.children for t in by_text):
                 new = next(iter(by_text))
             if new is not None:
-                child = node.children[new] = _Node()
+                child = node.children[new] = SearchNode()
                 for t in by_text:
                     ch = node.children.get(t)
                     if ch is not None:

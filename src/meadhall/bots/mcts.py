@@ -38,13 +38,13 @@ MAX_DEPTH = 400
 """Tree descents stop here even if the game goes on (a safety net against endless games)."""
 
 
-class _Node:
-    """Statistics of one action sequence from the root."""
+class SearchNode:
+    """Statistics of one action sequence from the root (shared by the MCTS and designer bots)."""
 
     __slots__ = ("children", "visits", "total", "avail", "order", "allowed")
 
     def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
+        self.children: dict[str, SearchNode] = {}
         self.visits = 0
         self.total = 0.0
         self.avail = 0
@@ -87,11 +87,11 @@ class MCTSBot:
         self._low, self._high = math.inf, -math.inf
 
     # ------------------------------------------------------------------ the search
-    def search(self, state: GameState, allowed: list[Action] | None = None) -> _Node:
+    def search(self, state: GameState, allowed: list[Action] | None = None) -> SearchNode:
         """Run the budget from ``state`` (at the root, only the ``allowed`` actions);
         returns the root of the tree."""
         game = self.game or game_of(state)
-        root = _Node()
+        root = SearchNode()
         self._low, self._high = math.inf, -math.inf
         if allowed is not None:
             root.allowed = {a.text for a in allowed}
@@ -116,7 +116,7 @@ class MCTSBot:
         self.last_seconds = time.perf_counter() - start
         return root
 
-    def _iterate(self, det: GameState, root: _Node, game: Game) -> None:
+    def _iterate(self, det: GameState, root: SearchNode, game: Game) -> None:
         node = root
         path = [root]
         c = self.c
@@ -138,7 +138,7 @@ class MCTSBot:
                 new = next((t for t in node.order if t not in children and t in by_text),
                            None) or next(t for t in by_text if t not in children)
             if new is not None:
-                child = children[new] = _Node()
+                child = children[new] = SearchNode()
                 for t in by_text:
                     ch = children.get(t)
                     if ch is not None:
@@ -146,7 +146,7 @@ class MCTSBot:
                 det.apply(by_text[new])
                 path.append(child)
                 break
-            best: _Node | None = None
+            best: SearchNode | None = None
             best_text = ""
             best_score = -math.inf
             # Means are normalised by the range of values this search has seen (as MuZero
