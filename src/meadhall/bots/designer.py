@@ -23,7 +23,7 @@ import math
 
 from meadhall.bots.base import Repetition, follow_defaults, game_of, legal_or_fail, search_copy
 from meadhall.bots.heuristic import TIE, HeuristicBot
-from meadhall.bots.mcts import MAX_DEPTH, SearchNode
+from meadhall.bots.mcts import MAX_DEPTH, SearchNode, backup, ucb_select
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
@@ -73,19 +73,7 @@ class DesignerBot:
         return root
 
     def _select(self, node: SearchNode, by_text: dict[str, Action]) -> str:
-        low, span = self._low, self._high - self._low
-        c = self.c
-        best_text, best_score = "", -math.inf
-        for t in by_text:
-            ch = node.children.get(t)
-            if ch is None:
-                continue
-            ch.avail += 1
-            q = (ch.total / ch.visits - low) / span if span > 1e-12 else 0.5
-            score = q + c * math.sqrt(math.log(ch.avail) / ch.visits)
-            if score > best_score:
-                best_text, best_score = t, score
-        return best_text
+        return ucb_select(node.children, by_text, self._low, self._high, self.c)
 
     def _iterate(self, det: GameState, root: SearchNode, game: Game) -> None:
         node = root
@@ -135,9 +123,7 @@ class DesignerBot:
         value = self._leaf(det, game)
         self._low = min(self._low, value)
         self._high = max(self._high, value)
-        for n in path:
-            n.visits += 1
-            n.total += value
+        backup(path, value)
 
     def _leaf(self, det: GameState, game: Game) -> float:
         for _ in range(self.depth):

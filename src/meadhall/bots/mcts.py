@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Iterable
 
 from meadhall.bots.base import (
     BotError,
@@ -50,6 +51,34 @@ class SearchNode:
         self.avail = 0
         self.order: list[str] | None = None
         self.allowed: set[str] | None = None
+
+
+def ucb_select(children: dict[str, SearchNode], texts: Iterable[str], low: float,
+               high: float, c: float) -> str:
+    """The available child (of ``texts``, in their order) with the best UCB score; each
+    counts one more availability (ISMCTS: only actions legal in this determinization)."""
+    # Means are normalised by the range of values this search has seen (as MuZero does): a
+    # game's evaluations often differ by a few hundredths, which a fixed exploration
+    # constant would drown.
+    span = high - low
+    best_text, best_score = "", -math.inf
+    for t in texts:
+        ch = children.get(t)
+        if ch is None:
+            continue
+        ch.avail += 1
+        q = (ch.total / ch.visits - low) / span if span > 1e-12 else 0.5
+        score = q + c * math.sqrt(math.log(ch.avail) / ch.visits)
+        if score > best_score:
+            best_text, best_score = t, score
+    return best_text
+
+
+def backup(path: list[SearchNode], value: float) -> None:
+    """Count one visit of value ``value`` on every node of a descent."""
+    for n in path:
+        n.visits += 1
+        n.total += value
 
 
 class MCTSBot:
@@ -146,30 +175,14 @@ class MCTSBot:
                 det.apply(by_text[new])
                 path.append(child)
                 break
-            best: SearchNode | None = None
-            best_text = ""
-            best_score = -math.inf
-            # Means are normalised by the range of values this search has seen (as MuZero
-            # does): a game's evaluations often differ by a few hundredths, which a fixed
-            # exploration constant would drown.
-            low, span = self._low, self._high - self._low
-            for t in by_text:
-                ch = children[t]
-                ch.avail += 1
-                q = (ch.total / ch.visits - low) / span if span > 1e-12 else 0.5
-                score = q + c * math.sqrt(math.log(ch.avail) / ch.visits)
-                if score > best_score:
-                    best, best_text, best_score = ch, t, score
-            assert best is not None
+            best_text = ucb_select(children, by_text, self._low, self._high, c)
             det.apply(by_text[best_text])
-            node = best
-            path.append(best)
+            node = children[best_text]
+            path.append(node)
         value = self._rollout(det, game)
         self._low = min(self._low, value)
         self._high = max(self._high, value)
-        for n in path:
-            n.visits += 1
-            n.total += value
+        backup(path, value)
 
     def _rollout(self, det: GameState, game: Game) -> float:
         for _ in range(self.depth):
