@@ -88,20 +88,7 @@ def outcomes(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...
     given), after the target Face's dice effect (``mode``: ``red`` turns the attacker's worst
     white or red die to Counterattack, ``blue`` turns Counterattacks into Damage, ``green``
     suffers none): ``(damage, probability, probability of a Counterattack)`` per damage."""
-    # State: (damage, counterattack rolled, lowest damage among white and red dice; 3: none).
-    dist: dict[tuple[int, int, int], float] = {(0, 0, 3): 1.0}
-    for faces, n, wr in ((white, w, True), (red, r, True), (green, g, False)):
-        p = 1.0 / len(faces)
-        for _ in range(n):
-            nxt: dict[tuple[int, int, int], float] = {}
-            for (d, c, lo), q in dist.items():
-                for f in faces:
-                    fd, fc = FACE_SIDES.get(f, (0, 0))
-                    if mode == "blue" and fc:
-                        fd, fc = 1, 0
-                    key = (d + fd, c | fc, min(lo, fd) if wr else lo)
-                    nxt[key] = nxt.get(key, 0.0) + q * p
-            dist = nxt
+    dist = _dist(white, red, green, w, r, g, mode == "blue")
     out: dict[int, list[float]] = {}
     for (d, c, lo), q in dist.items():
         if mode == "red" and lo < 3:
@@ -112,6 +99,38 @@ def outcomes(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...
         slot[0] += q
         slot[1] += q * c
     return tuple((d, v[0], v[1]) for d, v in sorted(out.items()))
+
+
+@lru_cache(maxsize=8192)
+def _dist(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...],
+          w: int, r: int, g: int, blue: bool) -> dict[tuple[int, int, int], float]:
+    """The roll of ``w`` white, then ``r`` red, then ``g`` green dice, one die at a time:
+    (damage, counterattack rolled, lowest damage among white and red dice; 3: none) ->
+    probability. Each pool is the pool one die smaller plus that die, so every pool a search
+    asks for costs one die's step (the same sums in the same order as rolling the whole pool
+    die by die: the same numbers bit for bit). Never changed once made."""
+    if g:
+        prev, faces, wr = _dist(white, red, green, w, r, g - 1, blue), green, False
+    elif r:
+        prev, faces, wr = _dist(white, red, green, w, r - 1, 0, blue), red, True
+    elif w:
+        prev, faces, wr = _dist(white, red, green, w - 1, 0, 0, blue), white, True
+    else:
+        return {(0, 0, 3): 1.0}
+    p = 1.0 / len(faces)
+    sides = []
+    for f in faces:
+        fd, fc = FACE_SIDES.get(f, (0, 0))
+        if blue and fc:
+            fd, fc = 1, 0
+        sides.append((fd, fc))
+    nxt: dict[tuple[int, int, int], float] = {}
+    get = nxt.get
+    for (d, c, lo), q in prev.items():
+        for fd, fc in sides:
+            key = (d + fd, c | fc, (lo if lo < fd else fd) if wr else lo)
+            nxt[key] = get(key, 0.0) + q * p
+    return nxt
 
 
 def dice_faces(s: BattleForgeState) -> tuple[tuple[str, ...], ...]:
@@ -834,7 +853,7 @@ def forget() -> None:
     outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
     for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES):
         memo.clear()
-    for f in (outcomes, thor_work, best_roll, _gains, _removed):
+    for f in (outcomes, _dist, thor_work, best_roll, _gains, _removed):
         f.cache_clear()
 
 
