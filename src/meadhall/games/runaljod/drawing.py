@@ -79,6 +79,9 @@ class _Pieces:
         self.spaces: dict[tuple[Any, ...], list[draw.Space]] = {}
         self.card_lists: dict[tuple[Any, ...], list[draw.Card]] = {}
         self.enemy_stats: dict[str, dict[str, str | int]] = {}
+        self.panels: dict[tuple[Any, ...], draw.Panel] = {}
+        self.tracks: dict[tuple[Any, ...], draw.Track] = {}
+        self.table: dict[tuple[Any, ...], list[draw.Card]] = {}
 
     def token(self, key: tuple[Any, ...], make: Any) -> draw.Token:
         t = self.tokens.get(key)
@@ -87,6 +90,17 @@ class _Pieces:
                 self.tokens.clear()
             t = self.tokens[key] = make()
         return t
+
+    def kept(self, kind: dict[tuple[Any, ...], Any], key: tuple[Any, ...], make: Any) -> Any:
+        """The piece of ``kind`` kept for ``key``, built by ``make`` the first time. Whole
+        panels and tracks are kept too: the observation encoder reuses what it encoded of a
+        piece handed out again as the very same object."""
+        got = kind.get(key)
+        if got is None:
+            if len(kind) > self.LIMIT:
+                kind.clear()
+            got = kind[key] = make()
+        return got
 
     def card(self, key: tuple[Any, ...], make: Any) -> draw.Card:
         c = self.cards.get(key)
@@ -243,6 +257,11 @@ def _terrain_note(ch: str) -> str:
 
 
 def _time_track(pc: _Pieces, view: Mapping[str, Any]) -> draw.Track:
+    key = (view["track"], tuple(view["snakes"]), view["time"], view["end"])
+    return pc.kept(pc.tracks, key, lambda: _make_time_track(pc, view))
+
+
+def _make_time_track(pc: _Pieces, view: Mapping[str, Any]) -> draw.Track:
     n = view["track"]
     key = ("time", n, tuple(view["snakes"]))
     spaces = pc.spaces.get(key)
@@ -261,6 +280,11 @@ def _time_track(pc: _Pieces, view: Mapping[str, Any]) -> draw.Track:
 
 
 def _altar(pc: _Pieces, view: Mapping[str, Any]) -> draw.Panel:
+    key = ("altar", *(tuple(p) for p in view["altar"]))
+    return pc.kept(pc.panels, key, lambda: _make_altar(pc, view))
+
+
+def _make_altar(pc: _Pieces, view: Mapping[str, Any]) -> draw.Panel:
     content = pc.content
     tokens = []
     for god, side in view["altar"]:
@@ -289,11 +313,24 @@ def _rune_token(hid: str, icon: str, side: str, place: str) -> draw.Token:
 
 def _hero_panel(pc: _Pieces, view: Mapping[str, Any], hid: str,
                 h: Mapping[str, Any]) -> draw.Panel:
-    content = pc.content
-    hd = content.heroes[hid]
     status = "fallen" if h["fallen"] else ("held" if h["held_by"] else
                                           ("passed" if h["passed"] else
                                            ("acting" if view.get("active") == hid else "")))
+    seat = view.get("seats", {}).get(hid, hid)
+    checks = h["checks"]
+    # every view value the panel shows (its stats, board and cards)
+    key = (hid, seat, status, h["life"], h["damage"], h["defence"], h["glory"],
+           h["skill_points"], tuple(checks["physical"]), tuple(checks["spiritual"]),
+           h["trance"], h["mark"], tuple(h["conditions"]), tuple(h["bonus"]),
+           tuple(h["move"].items()), tuple(map(tuple, h["runes"])), h["coloured_available"],
+           tuple(h["turned"]), tuple(h["skills"]), tuple(h["equipment"]), tuple(h["misc"]))
+    return pc.kept(pc.panels, key, lambda: _make_hero_panel(pc, hid, h, status, seat))
+
+
+def _make_hero_panel(pc: _Pieces, hid: str, h: Mapping[str, Any], status: str,
+                     seat: str | None) -> draw.Panel:
+    content = pc.content
+    hd = content.heroes[hid]
     stats = [draw.Stat("Life", f"{h['life'] - h['damage']}/{h['life']}"),
              draw.Stat("Defence", h["defence"]),
              draw.Stat("Glory", f"{h['glory']}/5"),
@@ -330,7 +367,7 @@ def _hero_panel(pc: _Pieces, view: Mapping[str, Any], hid: str,
         if len(pc.card_lists) > pc.LIMIT:
             pc.card_lists.clear()
         cards = pc.card_lists[key] = _hero_cards(pc, hid, h)
-    return draw.Panel(hid, f"{hd.name}", seat=view.get("seats", {}).get(hid, hid), stats=stats,
+    return draw.Panel(hid, f"{hd.name}", seat=seat, stats=stats,
                       tracks=[board], cards=list(cards), target=f"figure:{hid}")
 
 
@@ -399,6 +436,17 @@ def _item_text(it: Any) -> str:
 
 
 def _table_cards(pc: _Pieces, view: Mapping[str, Any]) -> list[draw.Card]:
+    ev = view["active_event"]
+    key = (view["active_card"], tuple(ev) if ev else None,
+           tuple(map(tuple, view.get("ai_cards") or ())), bool(view.get("two_player_card")),
+           bool(view.get("two_player_used")),
+           *((k, d["size"], tuple(d.get("known_top") or ()),
+              d["discard"][-1] if d.get("discard") else None)
+             for k, d in view["decks"].items()))
+    return pc.kept(pc.table, key, lambda: _make_table_cards(pc, view))
+
+
+def _make_table_cards(pc: _Pieces, view: Mapping[str, Any]) -> list[draw.Card]:
     content = pc.content
     card = pc.card
     cards = []
