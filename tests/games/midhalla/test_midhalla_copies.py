@@ -48,7 +48,7 @@ def _from_scratch_view(st, seat=None):
 
 def _forget() -> None:
     """Empty every cache the drawing and the rules keep (a from-scratch build)."""
-    for cache in (table._MEMO, table._TAO, table._SPACES, table._TILES, table._HERO_PANELS,
+    for cache in (table._MEMO, table._TAO, table._SPACES, table._TILES, table._KEPT,
                   render._EFFECT_TEXT,
                   memo._DUMPS,
                   memo._ONE, memo._SHORT):
