@@ -433,14 +433,32 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         return ONGOING
 
     def _decision(self) -> Decision | None:
+        # Decisions are immutable: one object for each question, shared by every state of the
+        # content (a step asks for the decision several times)
+        cache = content_cache(self.content, "decisions")
         if self.ask is not None:
             a = self.ask
-            return Decision(a["seat"], a["prompt"], a["section"],
-                            "choice" if a["seat"] == PLAYERS else "turn", a.get("default"))
+            key = (a["seat"], a["prompt"], a["section"], a.get("default"))
+            d = cache.get(key)
+            if d is None:
+                if len(cache) > 4096:
+                    cache.clear()
+                d = cache[key] = Decision(a["seat"], a["prompt"], a["section"],
+                                          "choice" if a["seat"] == PLAYERS else "turn",
+                                          a.get("default"))
+            return d
         h = self.heroes[self.active]
-        free = sum(1 for r in h.pool())
-        return Decision(h.id, f"{self.hname(h)}'s action ({words.plural(free, 'rune')} in the destiny pool)",
-                        S_ACTIONS)
+        free = 0
+        for r in h.runes:
+            if r.place == POOL:
+                free += 1
+        key = (h.id, free)
+        d = cache.get(key)
+        if d is None:
+            d = cache[key] = Decision(
+                h.id, f"{self.hname(h)}'s action ({words.plural(free, 'rune')} in the destiny "
+                "pool)", S_ACTIONS)
+        return d
 
     def _legal(self) -> list[str]:
         if self.ask is not None:
