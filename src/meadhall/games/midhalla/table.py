@@ -101,7 +101,8 @@ def _again(last: dict[Any, tuple[Any, Any]], slot: Any, key: Any, make: Any,
            copy: Any = fastcopy) -> Any:
     """The piece ``make()`` draws from ``key`` (what it reads of the view), or the very piece
     drawn last time for ``slot`` when ``key`` reads the same; ``key`` is copied when kept, so
-    a caller's later change to a view can never make a stale piece look current."""
+    a caller's later change to a view can never make a stale piece look current. Equal dicts
+    may differ in order: a key holds the order of every dict whose order is drawn."""
     hit = last.get(slot)
     if hit is not None and hit[0] == key:
         return hit[1]
@@ -113,7 +114,11 @@ def _again(last: dict[Any, tuple[Any, Any]], slot: Any, key: Any, make: Any,
 def _copy_figure(d: Mapping[str, Any]) -> dict[str, Any]:
     """A copy of a figure's view (a hero's, an enemy's, a trap's): numbers, names and lists
     of names."""
-    return {k: (v[:] if v.__class__ is list else v) for k, v in d.items()}
+    out = dict(d)
+    for k, v in out.items():
+        if v.__class__ is list:
+            out[k] = v[:]  # replacing a value keeps the dict's size: iterating stays valid
+    return out
 
 
 _TAO: dict[tuple[Any, ...], list[str]] = {}
@@ -181,7 +186,9 @@ def _dungeon(c: Content, view: Mapping[str, Any], last: dict[Any, tuple[Any, Any
              hero_tokens: tuple[draw.Token, ...], enemy_tokens: tuple[draw.Token, ...]
              ) -> draw.TileNetwork:
     tiles_v: Mapping[str, Any] = view["tiles"]
-    tiles, links, markers = _again(last, "tiles", tiles_v, lambda: _map_tiles(tiles_v))
+    # the tiles' order is part of the key: markers are drawn in it
+    tiles, links, markers = _again(last, "tiles", (tuple(tiles_v), tiles_v),
+                                   lambda: _map_tiles(tiles_v))
     tokens = [*markers, *hero_tokens, *enemy_tokens, *_trap_tokens(c, view["traps"], last)]
     return draw.TileNetwork("dungeon", list(tiles), list(links), tokens, LEGEND, "The dungeon")
 
@@ -217,7 +224,7 @@ def _heroes(c: Content, heroes_v: Mapping[str, Any], last: dict[Any, tuple[Any, 
     """The heroes' figures on the map and their tableaus (each remembered by the hero's
     view, all of them by the heroes' view)."""
     hit = last.get("heroes")
-    if hit is not None and hit[0] == heroes_v:
+    if hit is not None and hit[0][0] == tuple(heroes_v) and hit[0][1] == heroes_v:
         return hit[1]  # type: ignore[no-any-return]
     tokens: list[draw.Token] = []
     panels: list[draw.Panel] = []
@@ -231,7 +238,7 @@ def _heroes(c: Content, heroes_v: Mapping[str, Any], last: dict[Any, tuple[Any, 
         panels.append(panel)
     out = (tuple(tokens), tuple(panels))
     # the copies just kept for each hero: never changed, so they can be shared here
-    last["heroes"] = ({hid: last["hero", hid][0] for hid in heroes_v}, out)
+    last["heroes"] = ((tuple(heroes_v), {hid: last["hero", hid][0] for hid in heroes_v}), out)
     return out
 
 
@@ -252,7 +259,7 @@ def _enemies(c: Content, enemies_v: Mapping[str, Any], last: dict[Any, tuple[Any
     """The enemy standees and the enemy cards panel (none without enemies), each standee
     with its card remembered by the enemy's view, all of them by the enemies' view."""
     hit = last.get("enemies")
-    if hit is not None and hit[0] == enemies_v:
+    if hit is not None and hit[0][0] == tuple(enemies_v) and hit[0][1] == enemies_v:
         return hit[1]  # type: ignore[no-any-return]
     tokens: list[draw.Token] = []
     cards: list[draw.Card] = []
@@ -263,7 +270,8 @@ def _enemies(c: Content, enemies_v: Mapping[str, Any], last: dict[Any, tuple[Any
         cards.append(card)
     out = (tuple(tokens), draw.Panel("enemy-cards", "Enemy cards", cards=cards)
            if enemies_v else None)
-    last["enemies"] = ({eid: last["enemy", eid][0] for eid in enemies_v}, out)
+    last["enemies"] = ((tuple(enemies_v), {eid: last["enemy", eid][0] for eid in enemies_v}),
+                       out)
     return out
 
 
@@ -301,11 +309,12 @@ def _trap_tokens(c: Content, traps_v: Mapping[str, Any], last: dict[Any, tuple[A
                  ) -> tuple[draw.Token, ...]:
     """The trap miniatures on the map (remembered by the traps' view)."""
     hit = last.get("trap-figures")
-    if hit is not None and hit[0] == traps_v:
+    if hit is not None and hit[0][0] == tuple(traps_v) and hit[0][1] == traps_v:
         return hit[1]  # type: ignore[no-any-return]
     out = tuple(_again(last, ("trap", trid), t, lambda trid=trid, t=t: _trap_token(c, trid, t),
                        _copy_figure) for trid, t in traps_v.items())
-    last["trap-figures"] = ({trid: last["trap", trid][0] for trid in traps_v}, out)
+    last["trap-figures"] = ((tuple(traps_v), {trid: last["trap", trid][0] for trid in traps_v}),
+                            out)
     return out
 
 
@@ -458,8 +467,10 @@ def _panels(c: Content, view: Mapping[str, Any], last: dict[Any, tuple[Any, Any]
     """The panels beside the dungeon, each remembered by what it reads of the view."""
     panels = list(hero_panels)
     components, decks = view["components"], view.get("decks", {})
+    # the decks' order is part of the key: their notes are drawn in it
     panels.append(_again(last, "party", (view["gate_hp"], view["silver"], view["runestones"],
-                                         components, decks), lambda: _resources(c, view)))
+                                         components, tuple(decks), decks),
+                         lambda: _resources(c, view)))
     panels.append(_again(last, "cart", (view["cart"], view.get("gifts", [])),
                          lambda: _cart(c, view)))
     unlocks = view["party"]["unlocks"]
@@ -479,7 +490,11 @@ def _panels(c: Content, view: Mapping[str, Any], last: dict[Any, tuple[Any, Any]
         at = REWARD_INDEX.get(view["rewards"].get("step", ""), 0)
         panels.append(_again(last, "rewards", at, lambda: _rewards(at)))
     party = view["party"]
-    panels.append(_again(last, "party-sheet", party, lambda: _party_sheet(c, view)))
+    # the order of evolved event cards is part of the key: the notes are drawn in it
+    events = party.get("events", {})
+    order = (tuple(events), tuple(tuple(ch) if ch.__class__ is dict else None
+                                  for ch in events.values()))
+    panels.append(_again(last, "party-sheet", (order, party), lambda: _party_sheet(c, view)))
     choice = view.get("choice")
     if choice:
         cards = []
