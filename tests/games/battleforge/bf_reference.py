@@ -366,3 +366,36 @@ def view(self: Any, seat: str | None = None) -> dict[str, Any]:
         "actions": [a.to_json() for a in self.described_actions()]}
     pos["outcome"] = self.outcome().to_json()
     return pos
+
+
+FACE_SIDES = {"miss": (0, 0), "counter": (0, 1), "damage": (1, 0), "double": (2, 0),
+              "heal": (0, 0), "double_heal": (0, 0)}
+
+
+def outcomes(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...],
+             w: int, r: int, g: int, mode: str) -> tuple[tuple[int, float, float], ...]:
+    """The evaluation's dice outcomes rolled die by die from nothing (the code before the
+    pools were built one die on another; the oracle of test_battleforge_evaluation.py)."""
+    dist: dict[tuple[int, int, int], float] = {(0, 0, 3): 1.0}
+    for faces, n, wr in ((white, w, True), (red, r, True), (green, g, False)):
+        p = 1.0 / len(faces)
+        for _ in range(n):
+            nxt: dict[tuple[int, int, int], float] = {}
+            for (d, c, lo), q in dist.items():
+                for f in faces:
+                    fd, fc = FACE_SIDES.get(f, (0, 0))
+                    if mode == "blue" and fc:
+                        fd, fc = 1, 0
+                    key = (d + fd, c | fc, min(lo, fd) if wr else lo)
+                    nxt[key] = nxt.get(key, 0.0) + q * p
+            dist = nxt
+    out: dict[int, list[float]] = {}
+    for (d, c, lo), q in dist.items():
+        if mode == "red" and lo < 3:
+            d, c = d - lo, 1
+        if mode == "green":
+            c = 0
+        slot = out.setdefault(d, [0.0, 0.0])
+        slot[0] += q
+        slot[1] += q * c
+    return tuple((d, v[0], v[1]) for d, v in sorted(out.items()))

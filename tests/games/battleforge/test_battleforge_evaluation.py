@@ -218,6 +218,23 @@ def test_attack_outcomes_apply_the_faces_dice_effects() -> None:
     assert mean_and_counter(2, 0, 0, "red")[0] < mean_and_counter(2, 0, 0, "")[0]
 
 
+def test_attack_outcomes_equal_rolling_each_pool_from_nothing() -> None:
+    """Pools built one die on a smaller pool give the numbers of rolling each pool die by die
+    from nothing (``bf_reference.outcomes``), bit for bit, asked in any order."""
+    import bf_reference
+
+    from meadhall.games.battleforge import evaluation
+
+    dice = tuple(tuple(GAME.content.dice[k].faces) for k in ("white", "red", "green"))
+    pools = [(w, r, g) for w in range(9) for r in range(4) for g in range(3)]
+    for order in (pools, pools[::-1]):
+        evaluation.forget()
+        for w, r, g in order:
+            for mode in ("", "red", "blue", "green"):
+                assert evaluation.outcomes(*dice, w, r, g, mode) == \
+                    bf_reference.outcomes(*dice, w, r, g, mode), (w, r, g, mode)
+
+
 def next_to_thor(rondel: list[list[str]]) -> object:
     """Ragnar next to Thor, whose Blue Face points at him; three Faces are destroyed and the
     other three have 1 Health left (they need attacks of 4, 5 and 6 Damage)."""

@@ -2,7 +2,8 @@
 from-scratch build gives (``bf_reference``, the code before the caches), key order included,
 at every step of random games of both scenarios and solo play; and whatever a caller does to
 a view, or to the lists of a scene it was handed, never reaches the next ones (a scene's
-pieces - cells, spaces, cards - may be shared between scenes: readers never change them)."""
+pieces - panels, tracks, cells, tokens, cards - may be shared between scenes: readers never
+change them)."""
 
 from __future__ import annotations
 
@@ -62,20 +63,15 @@ def test_changing_a_view_or_a_scene_changes_nothing_handed_out_later() -> None:
         v = s.view(seat)
         scene = GAME.draw(v)
         mutate_everything(v)
-        # The scene's lists are its own (its pieces are shared: read them, never change them).
-        for p in scene.panels:
-            for t in p.tracks:
-                t.spaces.append(t.spaces[0])
-                t.tokens.append(t.tokens[0] if t.tokens else None)  # type: ignore[arg-type]
-            for lst in (p.stats, p.tracks, p.cards, p.tokens, p.dice, p.notes):
-                lst.append(lst[0] if lst else None)  # type: ignore[arg-type]
+        # The scene's lists and its board's are its own; its pieces (panels, tracks, cells,
+        # tokens) are shared between scenes: read them, never change them.
         for b in scene.boards:
             b.cells.append(b.cells[0])  # type: ignore[union-attr]
             b.walls.append(b.walls[0])  # type: ignore[union-attr]
             b.tokens.append(b.tokens[0])
             b.legend.append(b.legend[0])
-        for t in scene.tracks:
-            t.spaces.append(t.spaces[0])
+        scene.tracks.append(scene.tracks[0])
+        scene.notes.append("changed")
         scene.panels.sort(key=lambda p: p.seat is not None)
         assert json.dumps(s.view(seat)) == before
         assert GAME.draw(s.view(seat)) == drawn

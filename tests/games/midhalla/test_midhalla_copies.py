@@ -48,7 +48,7 @@ def _from_scratch_view(st, seat=None):
 
 def _forget() -> None:
     """Empty every cache the drawing and the rules keep (a from-scratch build)."""
-    for cache in (table._MEMO, table._TAO, table._SPACES, table._TILES, table._HERO_PANELS,
+    for cache in (table._MEMO, table._TAO, table._SPACES, table._TILES, table._KEPT,
                   render._EFFECT_TEXT,
                   memo._DUMPS,
                   memo._ONE, memo._SHORT):
@@ -87,16 +87,57 @@ def test_a_copy_replays_to_the_same_game_as_the_original() -> None:
 
 def test_the_fast_view_and_scene_equal_a_from_scratch_build() -> None:
     n = 0
+    handed: list[tuple[dict, str]] = []
     for s, _ in _games(2, 200):
         for seat in (None, *s.seats()):
             v = s.view(seat)
-            assert v == _from_scratch_view(s, seat)
+            # same keys in the same order, same types (True is not 1 in JSON)
+            assert json.dumps(v) == json.dumps(_from_scratch_view(s, seat))
             warm = GAME.draw(v)
             if n % 7 == 0:
                 _forget()
                 assert GAME.draw(v) == warm
+            if n % 13 == 0:
+                handed.append((v, json.dumps(v)))
             n += 1
     assert n > 1000
+    # views share parts: none handed out was changed by the play after it
+    assert all(json.dumps(v) == text for v, text in handed)
+
+
+def _reversed(d: dict) -> dict:
+    return dict(reversed(list(d.items())))
+
+
+def test_the_drawing_is_not_fooled_by_a_view_changed_after_drawing() -> None:
+    """The drawing keeps copies of what it read: a view a caller changes and draws again is
+    drawn anew, exactly as from scratch; so is an equal view whose dicts run in another
+    order, and views of different games drawn in turn."""
+    rows = [s.view(None) for s, r in _games(1, 120) if r.random() < 0.2]
+    r = random.Random(5)
+    for _ in range(300):
+        v = json.loads(json.dumps(rows[r.randrange(len(rows))]))  # a caller's own copy
+        warm = GAME.draw(v)
+        heroes = v["heroes"]
+        hid = r.choice(list(heroes))
+        heroes[hid]["hp"] = max(0, heroes[hid]["hp"] - 1)
+        heroes[hid]["acted"] = not heroes[hid]["acted"]
+        v["silver"] += 1
+        v["party"]["fate"] = -v["party"]["fate"]
+        v["party"]["events"] = {"tier1": {"a": "b", "c": "d"}, "tier2": {"e": "f"}}
+        for e in v["enemies"].values():
+            e["hp"] += 1
+        changed = GAME.draw(v)
+        w = json.loads(json.dumps(v))
+        for k in ("tiles", "heroes", "enemies", "traps", "decks"):
+            w[k] = _reversed(w[k])
+        w["party"]["events"] = {k: _reversed(x) for k, x in w["party"]["events"].items()}
+        turned = GAME.draw(w)
+        _forget()
+        assert changed == GAME.draw(v)
+        _forget()
+        assert turned == GAME.draw(w)
+        assert warm != changed
 
 
 def test_decks_are_copied_when_first_used_and_survive_pickling() -> None:

@@ -204,14 +204,19 @@ def _round_spaces(track: list[str], spawns: Mapping[str, str]) -> list[draw.Spac
 
 
 def rounds_track(view: Mapping[str, Any]) -> draw.Track:
-    """The Rounds track: each space's Spawning symbol; the Twilight marker."""
+    """The Rounds track: each space's Spawning symbol; the Twilight marker (kept whole by the
+    track, the Spawning Areas and the marker's space)."""
     track = view["round_track"]
     spawns = view["map"]["spawns"]
-    spaces = _kept("rounds", (tuple(track), tuple(spawns.items())),
-                   lambda: _round_spaces(track, spawns))
-    marks = {len(track) - 1: "defeat"}
-    return draw.Track("rounds", "Rounds track (Twilight marker)", list(spaces),
-                      value=min(view["twilight_space"] - 1, len(track) - 1), marks=marks)
+    value = min(view["twilight_space"] - 1, len(track) - 1)
+
+    def build() -> draw.Track:
+        spaces = _kept("rounds", (tuple(track), tuple(spawns.items())),
+                       lambda: _round_spaces(track, spawns))
+        return draw.Track("rounds", "Rounds track (Twilight marker)", list(spaces),
+                          value=value, marks={len(track) - 1: "defeat"})
+
+    return _kept("rounds track", (tuple(track), tuple(spawns.items()), value), build)
 
 
 def _rondel_spaces(cid: str, c: Mapping[str, Any]) -> list[draw.Space]:
@@ -269,7 +274,24 @@ def _champion_stats(c: Mapping[str, Any], human: bool) -> list[draw.Stat]:
 
 
 def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
-    """A champion's board: rondel with cubes and Boons, Health, Fury, Attributes, Forms."""
+    """A champion's board: rondel with cubes and Boons, Health, Fury, Attributes, Forms; the
+    whole panel is kept by everything it reads of the champion (scenes share it, so the
+    encoder sees the very same panel while it does not change)."""
+    boons = c["boons"]
+    hf, bz = c["human_form"], c["berserker_form"]
+    a = c["attributes"]
+    ch = c["charges"]
+    key = (cid, c["name"], c["colour"], c.get("seat", cid), tuple(map(tuple, c["spaces"])),
+           tuple((b["level"], b["symbol"]) if b else None for b in boons), tuple(c["rondel"]),
+           c["health"], c["fury"], c["form"], hf["name"], hf["skill"], hf["text"],
+           tuple(hf["upgrades"].items()), bz["name"], bz["skill"], bz["text"],
+           tuple(bz["upgrades"].items()), ch["human"], ch["berserker"], c["stunned_cubes"],
+           c["area"], c.get("next_upgrade"), a["green"], a["red"], a["movement"],
+           tuple(c["offerings"]), c["supply"], c["stunned"])
+    return _kept("champion panel", key, lambda: _champion_panel(cid, c))
+
+
+def _champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     boons = c["boons"]
     spaces = _kept("rondel", (cid, tuple(map(tuple, c["spaces"])),
                               tuple((b["level"], b["symbol"]) if b else None for b in boons)),
@@ -323,19 +345,31 @@ def _face_tokens(t: Mapping[str, Any]) -> list[draw.Token]:
 
 
 def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
-    """Thor's status card: his six Faces (Health, direction, effect) and the God deck."""
+    """Thor's status card: his six Faces (Health, direction, effect) and the God deck; kept
+    whole by everything it reads."""
     t = view["thor"]
-    tokens = list(_kept("faces", _faces_key(t), lambda: _face_tokens(t)))
     deck = view["god_deck"]
     names = view.get("card_names", {})
-    cards = [draw.Card("god-deck", "God deck", f"{deck['size']} cards", "deck", face_down=True)]
     if view.get("god_card"):
         card = view.get("current_card") or view["god_card"]
-        cards.append(draw.Card("god-card", names.get(card, card),
-                               "being resolved", "God card"))
+        shown: tuple[Any, ...] = ("card", names.get(card, card))
     elif deck["discard"]:
-        cards.append(draw.Card("god-discard", names.get(deck["discard"][-1], deck["discard"][-1]),
-                               "last played", "God card"))
+        last = deck["discard"][-1]
+        shown = ("discard", names.get(last, last))
+    else:
+        shown = ()
+    key = (_faces_key(t), t["area"], t["activated"], t["counter"], t["passive"], deck["size"],
+           shown)
+    return _kept("thor panel", key, lambda: _thor_panel(t, deck["size"], shown))
+
+
+def _thor_panel(t: Mapping[str, Any], size: int, shown: tuple[Any, ...]) -> draw.Panel:
+    tokens = list(_kept("faces", _faces_key(t), lambda: _face_tokens(t)))
+    cards = [draw.Card("god-deck", "God deck", f"{size} cards", "deck", face_down=True)]
+    if shown and shown[0] == "card":
+        cards.append(draw.Card("god-card", shown[1], "being resolved", "God card"))
+    elif shown:
+        cards.append(draw.Card("god-discard", shown[1], "last played", "God card"))
     stats = [draw.Stat("Area", t["area"] + ("" if t["activated"] else " (not yet activated)")),
              draw.Stat("Counterattack", t["counter"]),
              draw.Stat("Face Health", t["face_health"]),
@@ -358,18 +392,27 @@ def _minion_cards(view: Mapping[str, Any]) -> list[draw.Card]:
 
 
 def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
-    """The three Minion cards on the Confrontation board, with the side that is up."""
+    """The three Minion cards on the Confrontation board, with the side that is up; kept
+    whole by everything it reads."""
+    mc = view["minion_cards"]
+    ev = view["events_deck"]
+    last = ev["discard"][-1] if ev["discard"] else None
+    shown = None if last is None else view.get("card_names", {}).get(last, last)
+    key = (tuple(mc), *(tuple(card.values()) for card in mc.values()), ev["size"],
+           last is not None, shown)
+    return _kept("confrontation", key, lambda: _minions_panel(view, ev["size"], last, shown))
+
+
+def _minions_panel(view: Mapping[str, Any], size: int, last: str | None,
+                   shown: str | None) -> draw.Panel:
     mc = view["minion_cards"]
     cards = list(_kept("minion cards", (tuple(mc), *(tuple(card.values())
                                                      for card in mc.values())),
                        lambda: _minion_cards(view)))
-    ev = view["events_deck"]
-    cards.append(_kept("event deck", ev["size"], lambda: draw.Card(
-        "event-deck", "Event deck", f"{ev['size']} cards", "deck", face_down=True)))
-    if ev["discard"]:
-        last = ev["discard"][-1]
-        cards.append(draw.Card("event-discard", view.get("card_names", {}).get(last, last),
-                               "last Event", "Event card"))
+    cards.append(_kept("event deck", size, lambda: draw.Card(
+        "event-deck", "Event deck", f"{size} cards", "deck", face_down=True)))
+    if last is not None:
+        cards.append(draw.Card("event-discard", shown, "last Event", "Event card"))
     return draw.Panel("confrontation", "Confrontation board", None, cards=cards)
 
 
@@ -409,18 +452,19 @@ def attack_panel(view: Mapping[str, Any]) -> draw.Panel | None:
 
 
 def decision_panel(view: Mapping[str, Any]) -> draw.Panel | None:
-    """The question being asked, with a button for each choice that has no place."""
+    """The question being asked, with a button for each choice that has no place; kept whole
+    by everything it reads."""
     d = view.get("decision")
     if not d:
         return None
-    tokens = []
-    for a in d.get("actions", []):
-        for t in a["targets"]:
-            if t["kind"] == "option":
-                tokens.append(draw.Token(t["id"], a["label"], a["text"][:3], "neutral",
-                                         target=t["ref"]))
-    return draw.Panel("decision", d["prompt"], d["seat"], tokens=tokens,
-                      notes=[f"Rule: {d['section']}"] if d.get("section") else [])
+    options = tuple((t["id"], a["label"], a["text"][:3], t["ref"])
+                    for a in d.get("actions", []) for t in a["targets"] if t["kind"] == "option")
+    key = (d["prompt"], d["seat"], d.get("section"), options)
+    return _kept("decision", key, lambda: draw.Panel(
+        "decision", d["prompt"], d["seat"],
+        tokens=[draw.Token(i, label, short, "neutral", target=ref)
+                for i, label, short, ref in options],
+        notes=[f"Rule: {d['section']}"] if d.get("section") else []))
 
 
 def scene(title: str, view: Mapping[str, Any]) -> draw.Scene:

@@ -88,20 +88,7 @@ def outcomes(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...
     given), after the target Face's dice effect (``mode``: ``red`` turns the attacker's worst
     white or red die to Counterattack, ``blue`` turns Counterattacks into Damage, ``green``
     suffers none): ``(damage, probability, probability of a Counterattack)`` per damage."""
-    # State: (damage, counterattack rolled, lowest damage among white and red dice; 3: none).
-    dist: dict[tuple[int, int, int], float] = {(0, 0, 3): 1.0}
-    for faces, n, wr in ((white, w, True), (red, r, True), (green, g, False)):
-        p = 1.0 / len(faces)
-        for _ in range(n):
-            nxt: dict[tuple[int, int, int], float] = {}
-            for (d, c, lo), q in dist.items():
-                for f in faces:
-                    fd, fc = FACE_SIDES.get(f, (0, 0))
-                    if mode == "blue" and fc:
-                        fd, fc = 1, 0
-                    key = (d + fd, c | fc, min(lo, fd) if wr else lo)
-                    nxt[key] = nxt.get(key, 0.0) + q * p
-            dist = nxt
+    dist = _dist(white, red, green, w, r, g, mode == "blue")
     out: dict[int, list[float]] = {}
     for (d, c, lo), q in dist.items():
         if mode == "red" and lo < 3:
@@ -112,6 +99,38 @@ def outcomes(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...
         slot[0] += q
         slot[1] += q * c
     return tuple((d, v[0], v[1]) for d, v in sorted(out.items()))
+
+
+@lru_cache(maxsize=8192)
+def _dist(white: tuple[str, ...], red: tuple[str, ...], green: tuple[str, ...],
+          w: int, r: int, g: int, blue: bool) -> dict[tuple[int, int, int], float]:
+    """The roll of ``w`` white, then ``r`` red, then ``g`` green dice, one die at a time:
+    (damage, counterattack rolled, lowest damage among white and red dice; 3: none) ->
+    probability. Each pool is the pool one die smaller plus that die, so every pool a search
+    asks for costs one die's step (the same sums in the same order as rolling the whole pool
+    die by die: the same numbers bit for bit). Never changed once made."""
+    if g:
+        prev, faces, wr = _dist(white, red, green, w, r, g - 1, blue), green, False
+    elif r:
+        prev, faces, wr = _dist(white, red, green, w, r - 1, 0, blue), red, True
+    elif w:
+        prev, faces, wr = _dist(white, red, green, w - 1, 0, 0, blue), white, True
+    else:
+        return {(0, 0, 3): 1.0}
+    p = 1.0 / len(faces)
+    sides = []
+    for f in faces:
+        fd, fc = FACE_SIDES.get(f, (0, 0))
+        if blue and fc:
+            fd, fc = 1, 0
+        sides.append((fd, fc))
+    nxt: dict[tuple[int, int, int], float] = {}
+    get = nxt.get
+    for (d, c, lo), q in prev.items():
+        for fd, fc in sides:
+            key = (d + fd, c | fc, (lo if lo < fd else fd) if wr else lo)
+            nxt[key] = get(key, 0.0) + q * p
+    return nxt
 
 
 def dice_faces(s: BattleForgeState) -> tuple[tuple[str, ...], ...]:
@@ -142,7 +161,7 @@ def thor_state(s: BattleForgeState) -> tuple[tuple[int, ...], int]:
     hp = s.face_health()
     destroyed = s.thor["destroyed"]
     dmg = s.thor["damage"]
-    left = tuple(0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces)
+    left = tuple([0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces])
     return left, len(destroyed)
 
 
@@ -338,11 +357,18 @@ class Planner:
         self.hp = round(hp_price, 1)
         self.kills = kills
         c = s.champs[cid]
-        icons = s.content.boards[c.board].rondel
-        self.melee = [i for i in range(6) if "melee" in icons[i]]
-        self.ranged = [i for i in range(6) if "ranged" in icons[i]]
-        self.bonus = {(i, k): s.boon_bonus(cid, i, k) for i in range(6)
-                      for k in ("melee", "ranged")}
+        board = s.content.boards[c.board]
+        self.melee = list(_icon_spaces(board, "melee"))
+        self.ranged = list(_icon_spaces(board, "ranged"))
+        # s.boon_bonus(cid, i, k) of each space and attack
+        self.bonus = {}
+        for i, b in enumerate(c.boons):
+            for k in ("melee", "ranged"):
+                self.bonus[(i, k)] = b["level"] if b and b["symbol"] == k else 0
+        self.melee_bonus = tuple((i, self.bonus[(i, "melee")]) for i in self.melee)
+        self.ranged_bonus = tuple((i, self.bonus[(i, "ranged")]) for i in self.ranged)
+        self.piles = (*self.ranged, *self.melee)
+        self.attack_space = tuple(j in self.ranged or j in self.melee for j in range(6))
         self.red = c.attrs["red"]
         self.green = c.attrs["green"]
         self.move_attr = c.attrs["movement"]
@@ -402,17 +428,23 @@ class Planner:
     def attack_options(self, cnt: Rondel, pos: Reach, extra_red: int
                        ) -> list[tuple[float, int]]:
         out = []
-        for kind, spaces, faces, minions in (("melee", self.melee, pos[0], pos[2]),
-                                             ("ranged", self.ranged, pos[1], pos[3])):
+        r = self.red + extra_red
+        g = self.green
+        hp = self.hp
+        best = self.p.best
+        for piles, faces, minions in ((self.melee_bonus, pos[0], pos[2]),
+                                      (self.ranged_bonus, pos[1], pos[3])):
             if not faces and not minions:
                 continue
-            for i in spaces:
-                if cnt[i]:
-                    w = cnt[i] + self.bonus[(i, kind)]
-                    r = self.red + extra_red
-                    v = self.p.best(faces, w, r, self.green, self.hp)
+            for i, bonus in piles:
+                n = cnt[i]
+                if n:
+                    w = n + bonus
+                    v = best(faces, w, r, g, hp)
                     for mid in minions:
-                        v = max(v, self.minion_value(mid, w, r, self.green))
+                        m = self.minion_value(mid, w, r, g)
+                        if m > v:  # max(v, m): the first of equals
+                            v = m
                     out.append((v, i))
         return out
 
@@ -427,13 +459,13 @@ class Planner:
     def _next_round(self, cnt: Rondel) -> float:
         best = 0.0
         faces = self.next_faces
-        for kind, spaces, share in (("ranged", self.ranged, 1.0),
-                                    ("melee", self.melee, MELEE_SHARE)):
-            for i in spaces:
+        for piles, share in ((self.ranged_bonus, 1.0), (self.melee_bonus, MELEE_SHARE)):
+            for i, bonus in piles:
                 if cnt[i]:
-                    w = cnt[i] + self.bonus[(i, kind)]
-                    best = max(best, share * self.p.best(faces, w, self.red, self.green,
-                                                         self.hp))
+                    w = cnt[i] + bonus
+                    v = share * self.p.best(faces, w, self.red, self.green, self.hp)
+                    if v > best:  # max(best, v)
+                        best = v
         return best
 
     def value(self, cnt: Rondel, r: int, here: str, extra_red: int,
@@ -451,16 +483,18 @@ class Planner:
             return found
         best = self.later * self.next_round(cnt)
         if r > 0:
+            # (Each ``if x > best: best = x`` is ``best = max(best, x)``.)
             opts = sorted(self.attack_options(cnt, pos, extra_red), reverse=True)[:2]
             for v, i in opts:
                 if v > 0:
-                    best = max(best, v + self.value(spread(cnt, i), r - 1, here, 0,
-                                                    positions, moves, False))
+                    x = v + self.value(spread(cnt, i), r - 1, here, 0, positions, moves, False)
+                    if x > best:
+                        best = x
             # Relocate 2 cubes onto the best pile, from the smallest other spaces.
             if opts:
                 i = opts[0][1]
             else:
-                piles = [j for j in (*self.ranged, *self.melee) if cnt[j]]
+                piles = [j for j in self.piles if cnt[j]]
                 i = max(piles, key=lambda j: cnt[j]) if piles else -1
             if i >= 0:
                 donors = sorted((j for j in range(6) if j != i and cnt[j]),
@@ -473,20 +507,29 @@ class Planner:
                         out[i] += 1
                         moved += 1
                 if moved:
-                    best = max(best, self.value(tuple(out), r - 1, here, extra_red,
-                                                positions, moves, False))
+                    x = self.value(tuple(out), r - 1, here, extra_red, positions, moves, False)
+                    if x > best:
+                        best = x
             if movable and r >= 2:
                 # One Move Action to an Area to attack from: the smallest space that is
                 # enough (a Move Action gives the space's cubes plus the Movement Attribute,
-                # minimum 1, in Movement Points).
+                # minimum 1, in Movement Points); among equals the first space that is not a
+                # Melee or Ranged pile, else the first.
+                attack = self.attack_space
                 for target, dist in moves.items():
                     need = max(1, dist - self.move_attr)
-                    spaces = [j for j in range(6) if cnt[j] >= need]
-                    if not spaces:
+                    j = -1
+                    jk = (0, False)
+                    for k in range(6):
+                        n = cnt[k]
+                        if n >= need and (j < 0 or (n, attack[k]) < jk):
+                            j, jk = k, (n, attack[k])
+                    if j < 0:
                         continue
-                    j = min(spaces, key=lambda j: (cnt[j], j in self.ranged or j in self.melee))
-                    best = max(best, self.value(spread(cnt, j), r - 1, target, extra_red,
-                                                positions, moves, False))
+                    x = self.value(spread(cnt, j), r - 1, target, extra_red, positions, moves,
+                                   False)
+                    if x > best:
+                        best = x
         memo[key] = best
         return best
 
@@ -723,14 +766,35 @@ def health_price(h: float, grey: bool) -> float:
 def defense_blocks(s: BattleForgeState) -> dict[str, int]:
     """Per champion: the most Damage their best Defense space blocks (its cubes and Boon)."""
     out = {}
+    boards = s.content.boards
     for cid, c in s.champs.items():
-        icons = s.content.boards[c.board].rondel
         rondel = c.rondel
         boons = c.boons
-        out[cid] = max((len(rondel[i]) + (b["level"] if (b := boons[i]) and
-                                          b["symbol"] == "defense" else 0)
-                        for i in range(6) if rondel[i] and "defense" in icons[i]), default=0)
+        best = 0
+        for i in _icon_spaces(boards[c.board], "defense"):
+            n = len(rondel[i])
+            if n:
+                b = boons[i]
+                if b and b["symbol"] == "defense":
+                    n += b["level"]
+                if n > best:
+                    best = n
+        out[cid] = best
     return out
+
+
+_ICON_SPACES: dict[tuple[int, str], tuple[Any, tuple[int, ...]]] = {}
+"""The rondel spaces of a champion board that show an icon (the board kept alive with them, so
+that its id stays its own)."""
+
+
+def _icon_spaces(board: Any, icon: str) -> tuple[int, ...]:
+    """The spaces (0-based) of champion board ``board`` that show ``icon``."""
+    found = _ICON_SPACES.get((id(board), icon))
+    if found is None or found[0] is not board:
+        found = _ICON_SPACES[(id(board), icon)] = (
+            board, tuple(i for i in range(6) if icon in board.rondel[i]))
+    return found[1]
 
 
 def pending_losses(s: BattleForgeState, blocks: dict[str, int] | None = None
@@ -741,7 +805,10 @@ def pending_losses(s: BattleForgeState, blocks: dict[str, int] | None = None
     ``blocks`` is :func:`defense_blocks` of ``s`` when the caller has it."""
     out: dict[str, float] = {}
     for cid, c in s.champs.items():
-        frost = sum(sp.count("f") for sp in c.rondel) + c.centre.count("f")
+        frost = c.centre.count("f")
+        for sp in c.rondel:
+            if "f" in sp:
+                frost += sp.count("f")
         if frost:
             out[cid] = 2.0 * frost
     for t in s.tasks:
@@ -787,16 +854,20 @@ def exposure(s: BattleForgeState, sides: dict[int, Any] | None = None,
             continue
         dist = walking(m.area)
         reach = side.actions - 1 + max(side.range, 0)
-        best = None
+        best_d = -1.0
+        best_c = ""
         for cid, area in seats:
             d = dist.get(area)
-            if d is not None and d <= reach and (best is None or d < best[0]):
-                best = (d, cid)
-        if best is not None:
-            hits[best[1]].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
+            if d is not None and d <= reach and (best_c == "" or d < best_d):
+                best_d, best_c = d, cid
+        if best_c:
+            hits[best_c].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
     out = {}
     for cid, hs in hits.items():
-        out[cid] = sum(hs) - min(blocks[cid], max(hs, default=0.0))
+        if hs:
+            out[cid] = sum(hs) - min(blocks[cid], max(hs))
+        else:
+            out[cid] = 0 - min(blocks[cid], 0.0)
     return out
 
 
@@ -804,8 +875,9 @@ def poi_left(s: BattleForgeState) -> int:
     """Points of Interest still protecting the party: Heat and Sacred Flame tokens (The Last
     Flame) or Unlit Furnaces (Forge of Doom)."""
     if s.scenario_poi == "flame":
-        return sum(1 for k in s.tokens.values() if k == "heat" or k == "flame")
-    return sum(1 for n in s.furnaces.values() if n == 0)
+        kinds = list(s.tokens.values())
+        return kinds.count("heat") + kinds.count("flame")
+    return list(s.furnaces.values()).count(0)
 
 
 def fury_worth(s: BattleForgeState, cid: str) -> float:
@@ -834,7 +906,7 @@ def forget() -> None:
     outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
     for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES):
         memo.clear()
-    for f in (outcomes, thor_work, best_roll, _gains, _removed):
+    for f in (outcomes, _dist, thor_work, best_roll, _gains, _removed):
         f.cache_clear()
 
 

@@ -125,6 +125,66 @@ def new_party(content: Content, setup: dict[str, Any]) -> dict[str, Any]:
     return party
 
 
+_VIEWED: dict[int, tuple[Any, Any]] = {}
+"""Parts of views already handed out, by the id of what they show (held with it, so an id
+is never reused while kept): tiles and party sheets never change once a view shows them (a
+change puts a new one in), pieces are compared with their part first."""
+
+
+def _viewed(obj: Any, make: Any) -> Any:
+    hit = _VIEWED.get(id(obj))
+    if hit is None or hit[0] is not obj:
+        if len(_VIEWED) > 8192:
+            _VIEWED.clear()
+        hit = _VIEWED[id(obj)] = (obj, make(obj))
+    return hit[1]
+
+
+def _tile_view(t: Tile) -> dict[str, Any]:
+    """A tile's part of a view (tiles are immutable)."""
+    return _viewed(t, Tile.to_json)  # type: ignore[no-any-return]
+
+
+def _piece_view(p: Any) -> dict[str, Any]:
+    """A hero's, an enemy's or a trap's part of a view: the part handed out last time while
+    the piece's fields read the same (they are numbers, names and lists of names)."""
+    hit = _VIEWED.get(id(p))
+    if hit is not None and hit[0] is p and p.__dict__ == hit[1]:
+        return hit[1]  # type: ignore[no-any-return]
+    if len(_VIEWED) > 8192:
+        _VIEWED.clear()
+    j = to_json(p)
+    _VIEWED[id(p)] = (p, j)
+    return j
+
+
+def _party_view(party: dict[str, Any]) -> dict[str, Any]:
+    """The party sheet's part of a view: a sheet is never changed once shown (each change
+    takes a copy first, :meth:`MidhallaState._party_w`)."""
+    return _viewed(party, _copy_party)  # type: ignore[no-any-return]
+
+
+_START_VIEW: dict[str, dict[str, Any]] = {}
+
+
+def _party_start_view(text: str) -> dict[str, Any]:
+    """The party sheet at the chapter's start (an immutable JSON text) as a view shows it."""
+    v = _START_VIEW.get(text)
+    if v is None:
+        if len(_START_VIEW) > 256:
+            _START_VIEW.clear()
+        v = _START_VIEW[text] = _copy_party(json.loads(text))
+    return v
+
+
+def _choice_view(ch: Choice) -> dict[str, Any]:
+    """The pending choice's part of a view (the choice is immutable)."""
+    j = ch.__dict__.get("_json")
+    if j is None:
+        j = ch.__dict__["_json"] = ch.to_json()
+    return j  # type: ignore[no-any-return]
+
+
 _CLONE_SKIP = frozenset({"content", "setup", "party", "_checkpoint", "_topo", "choice",
                          "_legal_memo", "log", "tiles", "heroes", "enemies", "traps"})
 """What :meth:`MidhallaState.clone` shares (content, setup, the party sheet, the undo
@@ -598,9 +658,52 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return tmp._dump()
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
-        pos = self._dump(public=True)
+        pos = self._public_dump()
         pos["outcome"] = self.outcome().to_json()
         return pos
+
+    def _public_dump(self) -> dict[str, Any]:
+        """``_dump(public=True)``, built sharing what cannot change: a tile's, a hero's, an
+        enemy's or a trap's part already handed out while it reads the same, the party sheet
+        (copied before any change, :meth:`_party_w`) and the pending choice (immutable). The
+        state never changes a part it handed out, so views may share parts (never change a
+        view)."""
+        get = dict.__getitem__
+        decks = {}
+        for n in DECKS:
+            d = get(self.decks, n)
+            decks[n] = {"name": d.name, "size": len(d.top) + len(d.pile) + len(d.bottom),
+                        "discard": d.discard[:]}
+        cb = fastcopy(self.cb)
+        if cb and cb.get("snapshot"):
+            cb["snapshot"] = "the position at the start of step 3.3"
+        ch = self.choice
+        return {
+            "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
+            "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
+            "timer": self.timer, "gate_hp": self.gate_hp, "silver": self.silver,
+            "runestones": self.runestones, "components": list(self.components),
+            "cart": list(self.cart),
+            "tiles": {t: _tile_view(v) for t, v in self.tiles.items()},
+            "heroes": {h: _piece_view(v) for h, v in self.heroes.items()},
+            "enemies": {e: _piece_view(v) for e, v in self.enemies.items()},
+            "traps": {t: _piece_view(v) for t, v in self.traps.items()},
+            "decks": decks,
+            "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
+            "story": list(self.story), "script": fastcopy(self.script),
+            "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
+            "choice": _choice_view(ch) if ch else None,
+            "combat": cb, "hero_turn": fastcopy(self.ht),
+            "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
+            "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
+            "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos,
+                      "rounds": self.rounds, "replays": self.replays},
+            "ending": dict(self.ending) if self.ending else None,
+            "record": [list(r) for r in self.record],
+            "roster": list(self.roster), "next_chapter": self.next_chapter,
+            "party": _party_view(self.party),
+            "party_start": _party_start_view(self.party_start),
+        }
 
     def _dump(self, public: bool = False) -> dict[str, Any]:
         """The position; ``public``: as every player sees it (:meth:`view`): decks by size

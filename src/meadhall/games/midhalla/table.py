@@ -17,6 +17,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from meadhall.core import draw
+from meadhall.core.fastcopy import fastcopy
 from meadhall.core.protocol import PLAYERS
 from meadhall.core.words import plural
 from meadhall.games.midhalla.board import GATE, Topology
@@ -68,6 +69,58 @@ def _unlock(c: Content, kind: str, what: str) -> str:
     return _memo(c, ("unlock", kind, what), lambda: unlock_name(c, kind, what))  # type: ignore[no-any-return]
 
 
+class _Kept:
+    """The pieces last drawn for one content object, by slot: (a copy of what the piece
+    reads of the view, the piece). Consecutive views differ in a few places, so most pieces
+    are handed out again as the very objects drawn last time (drawn pieces are never changed
+    once drawn, so scenes may share them; the observation encoder reuses its numbers for a
+    piece it sees again)."""
+
+    __slots__ = ("content", "last")
+
+    def __init__(self, content: Content) -> None:
+        self.content = content
+        self.last: dict[Any, tuple[Any, Any]] = {}
+
+
+_KEPT: dict[int, _Kept] = {}
+
+
+def _kept(c: Content) -> dict[Any, tuple[Any, Any]]:
+    """The last drawn pieces for content ``c`` (held with the content: its id is never
+    reused while it is held)."""
+    k = _KEPT.get(id(c))
+    if k is None or k.content is not c:
+        k = _KEPT[id(c)] = _Kept(c)
+    elif len(k.last) > 4096:  # pieces of figures long gone
+        k.last.clear()
+    return k.last
+
+
+def _again(last: dict[Any, tuple[Any, Any]], slot: Any, key: Any, make: Any,
+           copy: Any = fastcopy) -> Any:
+    """The piece ``make()`` draws from ``key`` (what it reads of the view), or the very piece
+    drawn last time for ``slot`` when ``key`` reads the same; ``key`` is copied when kept, so
+    a caller's later change to a view can never make a stale piece look current. Equal dicts
+    may differ in order: a key holds the order of every dict whose order is drawn."""
+    hit = last.get(slot)
+    if hit is not None and hit[0] == key:
+        return hit[1]
+    v = make()
+    last[slot] = (copy(key), v)
+    return v
+
+
+def _copy_figure(d: Mapping[str, Any]) -> dict[str, Any]:
+    """A copy of a figure's view (a hero's, an enemy's, a trap's): numbers, names and lists
+    of names."""
+    out = dict(d)
+    for k, v in out.items():
+        if v.__class__ is list:
+            out[k] = v[:]  # replacing a value keeps the dict's size: iterating stays valid
+    return out
+
+
 _TAO: dict[tuple[Any, ...], list[str]] = {}
 """The tile activation order by the drawn tiles' links (the same few dungeons recur)."""
 
@@ -101,7 +154,11 @@ def hero_name(c: Content, hid: str) -> str:
 
 
 def scene(c: Content, title: str, view: Mapping[str, Any]) -> draw.Scene:
-    """The whole table for ``view`` (a seat's :meth:`MidhallaState.view`)."""
+    """The whole table for ``view`` (a seat's :meth:`MidhallaState.view`).
+
+    Each piece is drawn again only when what it reads of the view changed (:func:`_again`);
+    otherwise the piece drawn last time is handed out again."""
+    last = _kept(c)
     chapter = c.chapters[view["chapter"]]
     cycle = min(view["cycle"], chapter.cycles)
     subtitle = f"{chapter.name} - cycle {cycle} of {chapter.cycles} - phase {view['phase']}"
@@ -112,16 +169,33 @@ def scene(c: Content, title: str, view: Mapping[str, Any]) -> draw.Scene:
     outcome = view.get("outcome") or {}
     if outcome.get("result") not in (None, "ongoing"):
         notes.append(f"The game is over: {outcome['result']} - {outcome['reason']}")
+    hero_tokens, hero_panels = _heroes(c, view["heroes"], last)
+    enemy_tokens, enemy_panel = _enemies(c, view["enemies"], last)
+    gate_hp = view["gate_hp"]
+    die = _again(last, "gate-die", gate_hp,
+                 lambda: draw.Die("d20", str(gate_hp), label="Gate HP die"))
     return draw.Scene(
-        title, boards=[_dungeon(c, view)], tracks=_tracks(c, view, chapter),
-        panels=_panels(c, view), cards=[],
-        dice=[draw.Die("d20", str(view["gate_hp"]), label="Gate HP die")],
-        notes=notes, subtitle=subtitle)
+        title, boards=[_dungeon(c, view, last, hero_tokens, enemy_tokens)],
+        tracks=_tracks(c, view, chapter, last),
+        panels=_panels(c, view, last, hero_panels, enemy_panel), cards=[],
+        dice=[die], notes=notes, subtitle=subtitle)
 
 
 # ----------------------------------------------------------------- the dungeon
-def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
+def _dungeon(c: Content, view: Mapping[str, Any], last: dict[Any, tuple[Any, Any]],
+             hero_tokens: tuple[draw.Token, ...], enemy_tokens: tuple[draw.Token, ...]
+             ) -> draw.TileNetwork:
     tiles_v: Mapping[str, Any] = view["tiles"]
+    # the tiles' order is part of the key: markers are drawn in it
+    tiles, links, markers = _again(last, "tiles", (tuple(tiles_v), tiles_v),
+                                   lambda: _map_tiles(tiles_v))
+    tokens = [*markers, *hero_tokens, *enemy_tokens, *_trap_tokens(c, view["traps"], last)]
+    return draw.TileNetwork("dungeon", list(tiles), list(links), tokens, LEGEND, "The dungeon")
+
+
+def _map_tiles(tiles_v: Mapping[str, Any]
+               ) -> tuple[tuple[draw.Tile, ...], tuple[draw.Link, ...], tuple[draw.Token, ...]]:
+    """The map tiles as drawn, with their links and markers."""
     tiles: list[draw.Tile] = []
     links: list[draw.Link] = []
     tokens: list[draw.Token] = []
@@ -142,52 +216,121 @@ def _dungeon(c: Content, view: Mapping[str, Any]) -> draw.TileNetwork:
         tiles.append(drawn[0])
         links.extend(drawn[1])
         tokens.extend(drawn[2])
-    for hid, h in view["heroes"].items():
-        if h.get("tile") and h.get("hp", 1) > 0:
-            tokens.append(draw.Token(
-                hid, hero_name(c, hid), short(c, hid)[:2], "ally" if h.get("follower")
-                else "hero", h["tile"], target=f"figure:{hid}", hp=h["hp"],
-                max_hp=h["max_hp"], badges=_hero_badges(h),
-                stats={"HP": f"{h['hp']}/{h['max_hp']}", "armor": h.get("armor", 0),
-                       "retaliate": h.get("retaliate", 0), "bleed": h.get("bleed", 0)}))
-    for eid, e in view["enemies"].items():
-        d = c.cat.enemies[e["card"]]
-        badges = []
-        if e.get("evasion"):
-            badges.append("evasion")
-        if e.get("slow"):
-            badges.append(e["slow"])
-        if e.get("bleed"):
-            badges.append(f"bleed {e['bleed']}")
-        stats: dict[str, str | int] = {
-            "HP": f"{e['hp']}/{e['max_hp']}", "kind": d.kind, "type": d.type,
-            "preferred target": d.target, "attack": d.attack, "range": str(d.range),
-            "move": d.move if d.move is not None else (0 if d.kind == "boss" else 1)}
-        for key, on in (("armor", d.armor), ("fast", d.fast), ("horde", d.horde),
-                        ("retaliate", d.retaliate)):
-            if on:
-                stats[key] = int(on)
-        if d.kind == "boss" and d.actions:
-            r = e.get("rotation", -1)
-            stats["next action"] = d.actions[(r + 1) % len(d.actions)].name
-        tokens.append(draw.Token(eid, f"{d.name} {eid[1:]}", _glyph(d.name), "boss"
-                                 if d.kind == "boss" else "enemy", e["tile"],
-                                 target=f"figure:{eid}", hp=e["hp"], max_hp=e["max_hp"],
-                                 badges=badges, stats=stats))
-    for trid, t in view["traps"].items():
-        trap = c.cat.traps[t["kind"]]
-        lv = trap.levels[t["level"] - 1]
-        badges = [f"L{t['level']}"]
-        if t["hp"] <= 0:
-            badges.append("destroyed")
-        if t.get("special"):
-            badges.append(c.cat.special_upgrades[t["special"]].name)
-        tokens.append(draw.Token(trid, f"{trap.name} {trid[1:]}", _glyph(trap.name), "ally",
-                                 t["tile"], target=f"figure:{trid}", hp=max(0, t["hp"]),
-                                 max_hp=lv.hp, badges=badges,
-                                 stats={"HP": f"{max(0, t['hp'])}/{lv.hp}",
-                                        "level": t["level"], "attack": _trap_line(lv)}))
-    return draw.TileNetwork("dungeon", tiles, links, tokens, LEGEND, "The dungeon")
+    return tuple(tiles), tuple(links), tuple(tokens)
+
+
+def _heroes(c: Content, heroes_v: Mapping[str, Any], last: dict[Any, tuple[Any, Any]]
+            ) -> tuple[tuple[draw.Token, ...], tuple[draw.Panel, ...]]:
+    """The heroes' figures on the map and their tableaus (each remembered by the hero's
+    view, all of them by the heroes' view)."""
+    hit = last.get("heroes")
+    if hit is not None and hit[0][0] == tuple(heroes_v) and hit[0][1] == heroes_v:
+        return hit[1]  # type: ignore[no-any-return]
+    tokens: list[draw.Token] = []
+    panels: list[draw.Panel] = []
+    for hid, h in heroes_v.items():
+        token, panel = _again(last, ("hero", hid), h,
+                              lambda hid=hid, h=h: (_hero_token(c, hid, h),
+                                                    _hero_panel(c, hid, h, last)),
+                              _copy_figure)
+        if token is not None:
+            tokens.append(token)
+        panels.append(panel)
+    out = (tuple(tokens), tuple(panels))
+    # the copies just kept for each hero: never changed, so they can be shared here
+    last["heroes"] = ((tuple(heroes_v), {hid: last["hero", hid][0] for hid in heroes_v}), out)
+    return out
+
+
+def _hero_token(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Token | None:
+    """A hero's figure on the map (none off the map or KO)."""
+    if not (h.get("tile") and h.get("hp", 1) > 0):
+        return None
+    return draw.Token(
+        hid, hero_name(c, hid), short(c, hid)[:2], "ally" if h.get("follower")
+        else "hero", h["tile"], target=f"figure:{hid}", hp=h["hp"],
+        max_hp=h["max_hp"], badges=_hero_badges(h),
+        stats={"HP": f"{h['hp']}/{h['max_hp']}", "armor": h.get("armor", 0),
+               "retaliate": h.get("retaliate", 0), "bleed": h.get("bleed", 0)})
+
+
+def _enemies(c: Content, enemies_v: Mapping[str, Any], last: dict[Any, tuple[Any, Any]]
+             ) -> tuple[tuple[draw.Token, ...], draw.Panel | None]:
+    """The enemy standees and the enemy cards panel (none without enemies), each standee
+    with its card remembered by the enemy's view, all of them by the enemies' view."""
+    hit = last.get("enemies")
+    if hit is not None and hit[0][0] == tuple(enemies_v) and hit[0][1] == enemies_v:
+        return hit[1]  # type: ignore[no-any-return]
+    tokens: list[draw.Token] = []
+    cards: list[draw.Card] = []
+    for eid, e in enemies_v.items():
+        token, card = _again(last, ("enemy", eid), e,
+                             lambda eid=eid, e=e: _enemy(c, eid, e), _copy_figure)
+        tokens.append(token)
+        cards.append(card)
+    out = (tuple(tokens), draw.Panel("enemy-cards", "Enemy cards", cards=cards)
+           if enemies_v else None)
+    last["enemies"] = ((tuple(enemies_v), {eid: last["enemy", eid][0] for eid in enemies_v}),
+                       out)
+    return out
+
+
+def _enemy(c: Content, eid: str, e: Mapping[str, Any]) -> tuple[draw.Token, draw.Card]:
+    """An enemy standee on the map, and its card."""
+    d = c.cat.enemies[e["card"]]
+    badges = []
+    if e.get("evasion"):
+        badges.append("evasion")
+    if e.get("slow"):
+        badges.append(e["slow"])
+    if e.get("bleed"):
+        badges.append(f"bleed {e['bleed']}")
+    stats: dict[str, str | int] = {
+        "HP": f"{e['hp']}/{e['max_hp']}", "kind": d.kind, "type": d.type,
+        "preferred target": d.target, "attack": d.attack, "range": str(d.range),
+        "move": d.move if d.move is not None else (0 if d.kind == "boss" else 1)}
+    for key, on in (("armor", d.armor), ("fast", d.fast), ("horde", d.horde),
+                    ("retaliate", d.retaliate)):
+        if on:
+            stats[key] = int(on)
+    if d.kind == "boss" and d.actions:
+        r = e.get("rotation", -1)
+        stats["next action"] = d.actions[(r + 1) % len(d.actions)].name
+    token = draw.Token(eid, f"{d.name} {eid[1:]}", _glyph(d.name), "boss"
+                       if d.kind == "boss" else "enemy", e["tile"],
+                       target=f"figure:{eid}", hp=e["hp"], max_hp=e["max_hp"],
+                       badges=badges, stats=stats)
+    card = draw.Card(f"enemy.{eid}", f"{d.name} {eid[1:]} (on map tile {e['tile']})",
+                     _enemy_text(c, e), "enemy")
+    return token, card
+
+
+def _trap_tokens(c: Content, traps_v: Mapping[str, Any], last: dict[Any, tuple[Any, Any]]
+                 ) -> tuple[draw.Token, ...]:
+    """The trap miniatures on the map (remembered by the traps' view)."""
+    hit = last.get("trap-figures")
+    if hit is not None and hit[0][0] == tuple(traps_v) and hit[0][1] == traps_v:
+        return hit[1]  # type: ignore[no-any-return]
+    out = tuple(_again(last, ("trap", trid), t, lambda trid=trid, t=t: _trap_token(c, trid, t),
+                       _copy_figure) for trid, t in traps_v.items())
+    last["trap-figures"] = ((tuple(traps_v), {trid: last["trap", trid][0] for trid in traps_v}),
+                            out)
+    return out
+
+
+def _trap_token(c: Content, trid: str, t: Mapping[str, Any]) -> draw.Token:
+    trap = c.cat.traps[t["kind"]]
+    lv = trap.levels[t["level"] - 1]
+    badges = [f"L{t['level']}"]
+    if t["hp"] <= 0:
+        badges.append("destroyed")
+    if t.get("special"):
+        badges.append(c.cat.special_upgrades[t["special"]].name)
+    return draw.Token(trid, f"{trap.name} {trid[1:]}", _glyph(trap.name), "ally",
+                      t["tile"], target=f"figure:{trid}", hp=max(0, t["hp"]),
+                      max_hp=lv.hp, badges=badges,
+                      stats={"HP": f"{max(0, t['hp'])}/{lv.hp}",
+                             "level": t["level"], "attack": _trap_line(lv)})
 
 
 _TILES: dict[tuple[Any, ...], tuple[draw.Tile, tuple[draw.Link, ...], tuple[draw.Token, ...]]] = {}
@@ -271,24 +414,40 @@ def _track(tid: str, label: str, lo: int, hi: int, value: int | None,
     return draw.Track(tid, label, spaces, index, marks=marks or {})
 
 
-def _tracks(c: Content, view: Mapping[str, Any], chapter: Any) -> list[draw.Track]:
+def _tracks(c: Content, view: Mapping[str, Any], chapter: Any,
+            last: dict[Any, tuple[Any, Any]]) -> list[draw.Track]:
+    """The tracks beside the dungeon (remembered by the numbers they show, each of them and
+    all of them)."""
+    key = (view["chapter"], view["gate_hp"], view["silver"], view["runestones"],
+           view["phase"], view["cycle"], view.get("timer"))
+    return list(_again(last, "tracks", key, lambda: _tracks_drawn(c, view, chapter, last)))
+
+
+def _tracks_drawn(c: Content, view: Mapping[str, Any], chapter: Any,
+                  last: dict[Any, tuple[Any, Any]]) -> tuple[draw.Track, ...]:
     p = c.printed
-    out = [_track("gate", "Gate HP (D20)", 0, p.gate_hp, view["gate_hp"]),
-           _track("silver", "Silver (resource track)", 0, max(20, view["silver"]),
-                  view["silver"]),
-           _track("runestones", "Runestones (resource track)", 0, max(20, view["runestones"]),
-                  view["runestones"])]
+    gate_hp, silver, runestones = view["gate_hp"], view["silver"], view["runestones"]
+    out = [_again(last, ("track", "gate"), gate_hp,
+                  lambda: _track("gate", "Gate HP (D20)", 0, p.gate_hp, gate_hp)),
+           _again(last, ("track", "silver"), silver,
+                  lambda: _track("silver", "Silver (resource track)", 0, max(20, silver),
+                                 silver)),
+           _again(last, ("track", "runestones"), runestones,
+                  lambda: _track("runestones", "Runestones (resource track)", 0,
+                                 max(20, runestones), runestones))]
     phase = view["phase"]
     at = next((i for i, (k, _) in enumerate(PHASES) if phase.startswith(k)),
               1 if phase in ("spawn", "position") else None)
-    out.append(draw.Track("cycle", f"Cycle {min(view['cycle'], chapter.cycles)} of "
-                          f"{chapter.cycles}: phases", [draw.Space(k, label)
-                                                        for k, label in PHASES], at))
+    cycle = min(view["cycle"], chapter.cycles)
+    out.append(_again(last, ("track", "cycle"), (cycle, chapter.cycles, at),
+                      lambda: draw.Track("cycle", f"Cycle {cycle} of {chapter.cycles}: phases",
+                                         [draw.Space(k, label) for k, label in PHASES], at)))
     if chapter.timed:
-        top = max([s.at for s in chapter.timed] + [view["timer"]])
-        out.append(_track("timer", "Time track", 0, top, view["timer"],
-                          {s.at: s.text[:40] for s in chapter.timed}))
-    return out
+        timer = view["timer"]
+        out.append(_again(last, ("track", "timer"), (view["chapter"], timer), lambda: _track(
+            "timer", "Time track", 0, max([s.at for s in chapter.timed] + [timer]), timer,
+            {s.at: s.text[:40] for s in chapter.timed})))
+    return tuple(out)
 
 
 def _fate_track(c: Content, fate: int) -> draw.Track:
@@ -302,40 +461,66 @@ def _fate_track(c: Content, fate: int) -> draw.Track:
 
 
 # ----------------------------------------------------------------- panels
-def _panels(c: Content, view: Mapping[str, Any]) -> list[draw.Panel]:
-    panels = [_hero_panel_seen(c, hid, h) for hid, h in view["heroes"].items()]
-    panels.append(_resources(c, view))
-    panels.append(_cart(c, view))
-    panels.append(_trap_cards(c, view))
-    if view["enemies"]:
-        panels.append(draw.Panel("enemy-cards", "Enemy cards", cards=[
-            draw.Card(f"enemy.{eid}", f"{c.cat.enemies[e['card']].name} {eid[1:]} (on map tile {e['tile']})",
-                      _enemy_text(c, e), "enemy") for eid, e in view["enemies"].items()]))
-    panels.append(_quest_board(c, view))
+def _panels(c: Content, view: Mapping[str, Any], last: dict[Any, tuple[Any, Any]],
+            hero_panels: tuple[draw.Panel, ...], enemy_panel: draw.Panel | None
+            ) -> list[draw.Panel]:
+    """The panels beside the dungeon, each remembered by what it reads of the view."""
+    panels = list(hero_panels)
+    components, decks = view["components"], view.get("decks", {})
+    # the decks' order is part of the key: their notes are drawn in it
+    panels.append(_again(last, "party", (view["gate_hp"], view["silver"], view["runestones"],
+                                         components, tuple(decks), decks),
+                         lambda: _resources(c, view)))
+    panels.append(_again(last, "cart", (view["cart"], view.get("gifts", [])),
+                         lambda: _cart(c, view)))
+    unlocks = view["party"]["unlocks"]
+    panels.append(_again(last, "trap-cards", (
+        unlocks.get("traps", []), unlocks.get("special_upgrades", []),
+        [t["kind"] for t in view["traps"].values()]), lambda: _trap_cards(c, view)))
+    if enemy_panel is not None:
+        panels.append(enemy_panel)
+    panels.append(_again(last, "quests", (view["chapter"], view.get("quests", []),
+                                          view.get("story", [])),
+                         lambda: _quest_board(c, view)))
     lv = view.get("levelup")
     if lv and lv.get("pool"):
-        panels.append(draw.Panel("skill-pool", f"Level {lv['level']} skill pool", cards=[
-            draw.Card(f"pool.{s}", c.cat.skills[s].name, _skill_text(c, s), "skill",
-                      target=f"card:pool.{s}", badges=[f"arrow {c.cat.skills[s].arrow}"])
-            for s in dict.fromkeys(lv["pool"])],
-            notes=[f"Still to choose: {', '.join(short(c, h) for h in lv.get('todo', []))}"]))
+        panels.append(_again(last, "skill-pool", (lv["level"], lv["pool"], lv.get("todo", [])),
+                             lambda: _skill_pool(c, lv)))
     if view["phase"] == "rewards" and view.get("rewards"):
         at = REWARD_INDEX.get(view["rewards"].get("step", ""), 0)
-        steps = draw.Track("rewards", "Phase 4: Rewards", [
-            draw.Space(n, n, note=text) for n, text in REWARD_STEPS], at)
-        panels.append(draw.Panel("rewards", "Phase 4: Rewards", tracks=[steps],
-                                 notes=[f"{n} {text}" for n, text in REWARD_STEPS]))
-    panels.append(_party_sheet(c, view))
+        panels.append(_again(last, "rewards", at, lambda: _rewards(at)))
+    party = view["party"]
+    # the order of evolved event cards is part of the key: the notes are drawn in it
+    events = party.get("events", {})
+    order = (tuple(events), tuple(tuple(ch) if ch.__class__ is dict else None
+                                  for ch in events.values()))
+    panels.append(_again(last, "party-sheet", (order, party), lambda: _party_sheet(c, view)))
     choice = view.get("choice")
     if choice:
         cards = []
+        kind = choice["kind"]
         for text, payload in choice["options"]:
-            opt = option_target(choice["kind"], payload)
+            opt = option_target(kind, payload)
             if opt is not None:
                 cards.append(draw.Card(opt, text, kind="option", target=f"option:{opt}"))
         if cards:
             panels.append(draw.Panel("choice", choice["prompt"], cards=cards))
     return panels
+
+
+def _skill_pool(c: Content, lv: Mapping[str, Any]) -> draw.Panel:
+    return draw.Panel("skill-pool", f"Level {lv['level']} skill pool", cards=[
+        draw.Card(f"pool.{s}", c.cat.skills[s].name, _skill_text(c, s), "skill",
+                  target=f"card:pool.{s}", badges=[f"arrow {c.cat.skills[s].arrow}"])
+        for s in dict.fromkeys(lv["pool"])],
+        notes=[f"Still to choose: {', '.join(short(c, h) for h in lv.get('todo', []))}"])
+
+
+def _rewards(at: int) -> draw.Panel:
+    steps = draw.Track("rewards", "Phase 4: Rewards", [
+        draw.Space(n, n, note=text) for n, text in REWARD_STEPS], at)
+    return draw.Panel("rewards", "Phase 4: Rewards", tracks=[steps],
+                      notes=[f"{n} {text}" for n, text in REWARD_STEPS])
 
 
 def _skill_text(c: Content, sid: str) -> str:
@@ -346,50 +531,43 @@ def _item_text(c: Content, item: str) -> str:
     return _memo(c, ("item", item), lambda: effects_text(c.cat.items[item].effects))  # type: ignore[no-any-return]
 
 
-_HERO_PANELS: dict[tuple[Any, ...], tuple[Content, draw.Panel]] = {}
-"""Hero tableaus by everything of the hero the view shows: a tableau changes a few times a
-round (the drawn panel is never changed once drawn)."""
-
-
-def _hero_panel_seen(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
-    """:func:`_hero_panel`, remembered by the hero's view."""
-    key = (id(c), hid, *((k, tuple(v) if v.__class__ is list else v) for k, v in h.items()))
-    hit = _HERO_PANELS.get(key)
-    if hit is None or hit[0] is not c:
-        if len(_HERO_PANELS) > 4096:
-            _HERO_PANELS.clear()
-        hit = _HERO_PANELS[key] = (c, _hero_panel(c, hid, h))
-    return hit[1]
-
-
-def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
+def _hero_panel(c: Content, hid: str, h: Mapping[str, Any],
+                last: dict[Any, tuple[Any, Any]]) -> draw.Panel:
+    """A hero's tableau; its cards are remembered by all they show (``last``), as a tableau
+    changes a card or two at a time."""
     cat = c.cat
     cards: list[draw.Card] = []
-    exhausted = set(h.get("exhausted", []))
+    exhausted = h.get("exhausted", [])
     for row, at in (("top", h.get("top_at")), ("bottom", h.get("bottom_at"))):
         for i, sid in enumerate(h[row]):
-            badges = [f"{row} row"]
-            if i == at:
-                badges.append("skill token (occupied)")
-            if f"{row}:{i}" in exhausted:
-                badges.append("exhausted")
-            cards.append(draw.Card(f"{hid}.{row}.{i + 1}", cat.skills[sid].name,
-                                   _skill_text(c, sid), "skill",
-                                   target=f"card:{hid}.{row}.{i + 1}", badges=badges))
+            key = ("skill-card", hid, row, i, sid, i == at, f"{row}:{i}" in exhausted)
+            hit = last.get(key)
+            if hit is None:
+                hit = last[key] = (None, _skill_card(c, *key[1:]))
+            cards.append(hit[1])
     if hid in cat.heroes:
-        used = set(h.get("ults_used", []))
+        used = h.get("ults_used", [])
         for u in cat.heroes[hid].ultimates:
-            cards.append(draw.Card(f"{hid}.ult.{u}", cat.ultimates[u].name,
-                                   _memo(c, ("ult", u), lambda u=u: effects_text(
-                                       cat.ultimates[u].effects)), "ultimate",
-                                   target=f"card:{hid}.ult.{u}",
-                                   badges=["used"] if u in used else []))
-    used_items = set(h.get("used_items", []))
+            key = ("ult-card", hid, u, u in used)
+            hit = last.get(key)
+            if hit is None:
+                hit = last[key] = (None, draw.Card(
+                    f"{hid}.ult.{u}", cat.ultimates[u].name, _memo(
+                        c, ("ult", u), lambda u=u: effects_text(cat.ultimates[u].effects)),
+                    "ultimate", target=f"card:{hid}.ult.{u}",
+                    badges=["used"] if u in used else []))
+            cards.append(hit[1])
+    used_items = h.get("used_items", [])
     for item in h.get("items", []):
-        it = cat.items[item]
-        cards.append(draw.Card(f"{hid}.item.{item}", it.name, _item_text(c, item),
-                               f"{it.kind} item", target=f"card:{hid}.item.{item}",
-                               badges=["used (turned sideways)"] if item in used_items else []))
+        key = ("item-card", hid, item, item in used_items)
+        hit = last.get(key)
+        if hit is None:
+            it = cat.items[item]
+            hit = last[key] = (None, draw.Card(
+                f"{hid}.item.{item}", it.name, _item_text(c, item), f"{it.kind} item",
+                target=f"card:{hid}.item.{item}",
+                badges=["used (turned sideways)"] if item in used_items else []))
+        cards.append(hit[1])
     ko = h["hp"] <= 0
     stats = [draw.Stat("HP", "KO" if ko else f"{h['hp']}/{h['max_hp']}"),
              draw.Stat("On map tile", h.get("tile") or "-")]
@@ -404,6 +582,18 @@ def _hero_panel(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Panel:
         stats.append(draw.Stat("Activation token", "inactive (acted)"))
     return draw.Panel(f"hero-{hid}", hero_name(c, hid), None if h.get("follower") else hid,
                       stats=stats, cards=cards, target=f"hero:{hid}")
+
+
+def _skill_card(c: Content, hid: str, row: str, i: int, sid: str, occupied: bool,
+                exhausted: bool) -> draw.Card:
+    """A skill card on a hero's tableau."""
+    badges = [f"{row} row"]
+    if occupied:
+        badges.append("skill token (occupied)")
+    if exhausted:
+        badges.append("exhausted")
+    return draw.Card(f"{hid}.{row}.{i + 1}", c.cat.skills[sid].name, _skill_text(c, sid),
+                     "skill", target=f"card:{hid}.{row}.{i + 1}", badges=badges)
 
 
 def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:

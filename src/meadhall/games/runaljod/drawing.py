@@ -70,6 +70,8 @@ class _Pieces:
 
     LIMIT = 20_000
     """Entries kept per kind before the kind is emptied (values seen in play are few)."""
+    WHOLE = 1024
+    """Whole panels, tracks and card lists kept before they are emptied."""
 
     def __init__(self, content: RunaljodContent) -> None:
         self.content = content
@@ -79,6 +81,10 @@ class _Pieces:
         self.spaces: dict[tuple[Any, ...], list[draw.Space]] = {}
         self.card_lists: dict[tuple[Any, ...], list[draw.Card]] = {}
         self.enemy_stats: dict[str, dict[str, str | int]] = {}
+        self.panels: dict[tuple[Any, ...], draw.Panel] = {}
+        self.tracks: dict[tuple[Any, ...], draw.Track] = {}
+        self.stats: dict[tuple[Any, ...], list[draw.Stat]] = {}
+        self.table: dict[tuple[Any, ...], list[draw.Card]] = {}
 
     def token(self, key: tuple[Any, ...], make: Any) -> draw.Token:
         t = self.tokens.get(key)
@@ -87,6 +93,18 @@ class _Pieces:
                 self.tokens.clear()
             t = self.tokens[key] = make()
         return t
+
+    def kept(self, kind: dict[tuple[Any, ...], Any], key: tuple[Any, ...], make: Any) -> Any:
+        """The piece of ``kind`` kept for ``key``, built by ``make`` the first time. Whole
+        panels and tracks are kept too: the observation encoder reuses what it encoded of a
+        piece handed out again as the very same object."""
+        got = kind.get(key)
+        if got is None:
+            # few entries: whole pieces hold many objects, which the garbage collector walks
+            if len(kind) > self.WHOLE:
+                kind.clear()
+            got = kind[key] = make()
+        return got
 
     def card(self, key: tuple[Any, ...], make: Any) -> draw.Card:
         c = self.cards.get(key)
@@ -243,6 +261,11 @@ def _terrain_note(ch: str) -> str:
 
 
 def _time_track(pc: _Pieces, view: Mapping[str, Any]) -> draw.Track:
+    key = (view["track"], tuple(view["snakes"]), view["time"], view["end"])
+    return pc.kept(pc.tracks, key, lambda: _make_time_track(pc, view))
+
+
+def _make_time_track(pc: _Pieces, view: Mapping[str, Any]) -> draw.Track:
     n = view["track"]
     key = ("time", n, tuple(view["snakes"]))
     spaces = pc.spaces.get(key)
@@ -261,6 +284,11 @@ def _time_track(pc: _Pieces, view: Mapping[str, Any]) -> draw.Track:
 
 
 def _altar(pc: _Pieces, view: Mapping[str, Any]) -> draw.Panel:
+    key = ("altar", *(tuple(p) for p in view["altar"]))
+    return pc.kept(pc.panels, key, lambda: _make_altar(pc, view))
+
+
+def _make_altar(pc: _Pieces, view: Mapping[str, Any]) -> draw.Panel:
     content = pc.content
     tokens = []
     for god, side in view["altar"]:
@@ -289,11 +317,28 @@ def _rune_token(hid: str, icon: str, side: str, place: str) -> draw.Token:
 
 def _hero_panel(pc: _Pieces, view: Mapping[str, Any], hid: str,
                 h: Mapping[str, Any]) -> draw.Panel:
-    content = pc.content
-    hd = content.heroes[hid]
     status = "fallen" if h["fallen"] else ("held" if h["held_by"] else
                                           ("passed" if h["passed"] else
                                            ("acting" if view.get("active") == hid else "")))
+    seat = view.get("seats", {}).get(hid, hid)
+    checks = h["checks"]
+    # every view value the panel shows: its stats, its board (movement values and runes) and
+    # its cards; each part is kept too, so that a panel with one part changed shares the rest
+    stats_key = (hid, status, h["life"], h["damage"], h["defence"], h["glory"],
+                 h["skill_points"], tuple(checks["physical"]), tuple(checks["spiritual"]),
+                 h["trance"], h["mark"], tuple(h["conditions"]), tuple(h["bonus"]))
+    board_key = (hid, tuple(h["move"].items()), tuple(map(tuple, h["runes"])))
+    cards_key = ("cards", hid, h["coloured_available"], tuple(h["turned"]), tuple(h["skills"]),
+                 tuple(h["equipment"]), tuple(h["misc"]))
+    return pc.kept(pc.panels, (seat, stats_key, board_key, cards_key), lambda: draw.Panel(
+        hid, pc.content.heroes[hid].name, seat=seat,
+        stats=pc.kept(pc.stats, stats_key, lambda: _hero_stats(h, status)),
+        tracks=[pc.kept(pc.tracks, board_key, lambda: _hero_board(pc, hid, h))],
+        cards=list(pc.kept(pc.card_lists, cards_key, lambda: _hero_cards(pc, hid, h))),
+        target=f"figure:{hid}"))
+
+
+def _hero_stats(h: Mapping[str, Any], status: str) -> list[draw.Stat]:
     stats = [draw.Stat("Life", f"{h['life'] - h['damage']}/{h['life']}"),
              draw.Stat("Defence", h["defence"]),
              draw.Stat("Glory", f"{h['glory']}/5"),
@@ -310,6 +355,11 @@ def _hero_panel(pc: _Pieces, view: Mapping[str, Any], hid: str,
         stats.append(draw.Stat("God bonus", ", ".join(h["bonus"])))
     if status:
         stats.append(draw.Stat("Status", status))
+    return stats
+
+
+def _hero_board(pc: _Pieces, hid: str, h: Mapping[str, Any]) -> draw.Track:
+    """The hero board: its action spaces and the runes where they lie."""
     mv = h["move"]
     key = ("board", hid, tuple(mv.items()))
     spaces = pc.spaces.get(key)
@@ -322,16 +372,7 @@ def _hero_panel(pc: _Pieces, view: Mapping[str, Any], hid: str,
     runes = [token(("rune", hid, icon, side, place),
                    lambda icon=icon, side=side, place=place: _rune_token(hid, icon, side, place))
              for icon, side, place in h["runes"]]
-    board = draw.Track(f"{hid}:board", "Hero board", spaces, tokens=runes, columns=2)
-    key = ("cards", hid, h["coloured_available"], tuple(h["turned"]), tuple(h["skills"]),
-           tuple(h["equipment"]), tuple(h["misc"]))
-    cards = pc.card_lists.get(key)
-    if cards is None:
-        if len(pc.card_lists) > pc.LIMIT:
-            pc.card_lists.clear()
-        cards = pc.card_lists[key] = _hero_cards(pc, hid, h)
-    return draw.Panel(hid, f"{hd.name}", seat=view.get("seats", {}).get(hid, hid), stats=stats,
-                      tracks=[board], cards=list(cards), target=f"figure:{hid}")
+    return draw.Track(f"{hid}:board", "Hero board", spaces, tokens=runes, columns=2)
 
 
 def _hero_cards(pc: _Pieces, hid: str, h: Mapping[str, Any]) -> list[draw.Card]:
@@ -399,6 +440,17 @@ def _item_text(it: Any) -> str:
 
 
 def _table_cards(pc: _Pieces, view: Mapping[str, Any]) -> list[draw.Card]:
+    ev = view["active_event"]
+    key = (view["active_card"], tuple(ev) if ev else None,
+           tuple(map(tuple, view.get("ai_cards") or ())), bool(view.get("two_player_card")),
+           bool(view.get("two_player_used")),
+           *((k, d["size"], tuple(d.get("known_top") or ()),
+              d["discard"][-1] if d.get("discard") else None)
+             for k, d in view["decks"].items()))
+    return pc.kept(pc.table, key, lambda: _make_table_cards(pc, view))
+
+
+def _make_table_cards(pc: _Pieces, view: Mapping[str, Any]) -> list[draw.Card]:
     content = pc.content
     card = pc.card
     cards = []
