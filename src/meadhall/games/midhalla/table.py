@@ -533,41 +533,42 @@ def _item_text(c: Content, item: str) -> str:
 
 def _hero_panel(c: Content, hid: str, h: Mapping[str, Any],
                 last: dict[Any, tuple[Any, Any]]) -> draw.Panel:
-    """A hero's tableau; its cards are remembered by all they show (``last``), as a tableau
-    changes a card or two at a time."""
+    """A hero's tableau; its skill rows, ultimates and items are remembered by all they show
+    (``last``), as a tableau changes a part or two at a time."""
+    top_at, bottom_at = h.get("top_at"), h.get("bottom_at")
+    exhausted = tuple(h.get("exhausted", ()))
+    key = ("skill-rows", hid, tuple(h["top"]), tuple(h["bottom"]), top_at, bottom_at, exhausted)
+    rows = last.get(key)
+    if rows is None:
+        rows = last[key] = (None, tuple(
+            _skill_card(c, hid, row, i, sid, i == at, f"{row}:{i}" in exhausted)
+            for row, at in (("top", top_at), ("bottom", bottom_at))
+            for i, sid in enumerate(h[row])))
+    cards = list(rows[1])
     cat = c.cat
-    cards: list[draw.Card] = []
-    exhausted = h.get("exhausted", [])
-    for row, at in (("top", h.get("top_at")), ("bottom", h.get("bottom_at"))):
-        for i, sid in enumerate(h[row]):
-            key = ("skill-card", hid, row, i, sid, i == at, f"{row}:{i}" in exhausted)
-            hit = last.get(key)
-            if hit is None:
-                hit = last[key] = (None, _skill_card(c, *key[1:]))
-            cards.append(hit[1])
     if hid in cat.heroes:
-        used = h.get("ults_used", [])
-        for u in cat.heroes[hid].ultimates:
-            key = ("ult-card", hid, u, u in used)
-            hit = last.get(key)
-            if hit is None:
-                hit = last[key] = (None, draw.Card(
-                    f"{hid}.ult.{u}", cat.ultimates[u].name, _memo(
-                        c, ("ult", u), lambda u=u: effects_text(cat.ultimates[u].effects)),
-                    "ultimate", target=f"card:{hid}.ult.{u}",
-                    badges=["used"] if u in used else []))
-            cards.append(hit[1])
-    used_items = h.get("used_items", [])
-    for item in h.get("items", []):
-        key = ("item-card", hid, item, item in used_items)
-        hit = last.get(key)
-        if hit is None:
-            it = cat.items[item]
-            hit = last[key] = (None, draw.Card(
-                f"{hid}.item.{item}", it.name, _item_text(c, item), f"{it.kind} item",
-                target=f"card:{hid}.item.{item}",
-                badges=["used (turned sideways)"] if item in used_items else []))
-        cards.append(hit[1])
+        used = tuple(h.get("ults_used", ()))
+        key = ("ults", hid, used)
+        ults = last.get(key)
+        if ults is None:
+            ults = last[key] = (None, tuple(draw.Card(
+                f"{hid}.ult.{u}", cat.ultimates[u].name, _memo(
+                    c, ("ult", u), lambda u=u: effects_text(cat.ultimates[u].effects)),
+                "ultimate", target=f"card:{hid}.ult.{u}", badges=["used"] if u in used else [])
+                for u in cat.heroes[hid].ultimates))
+        cards += ults[1]
+    items = h.get("items", [])
+    if items:
+        used_items = tuple(h.get("used_items", ()))
+        key = ("items", hid, tuple(items), used_items)
+        drawn = last.get(key)
+        if drawn is None:
+            drawn = last[key] = (None, tuple(draw.Card(
+                f"{hid}.item.{item}", cat.items[item].name, _item_text(c, item),
+                f"{cat.items[item].kind} item", target=f"card:{hid}.item.{item}",
+                badges=["used (turned sideways)"] if item in used_items else [])
+                for item in items))
+        cards += drawn[1]
     ko = h["hp"] <= 0
     stats = [draw.Stat("HP", "KO" if ko else f"{h['hp']}/{h['max_hp']}"),
              draw.Stat("On map tile", h.get("tile") or "-")]
