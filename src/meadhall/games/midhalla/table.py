@@ -230,7 +230,7 @@ def _heroes(c: Content, heroes_v: Mapping[str, Any], last: dict[Any, tuple[Any, 
     panels: list[draw.Panel] = []
     for hid, h in heroes_v.items():
         token, panel = _again(last, ("hero", hid), h,
-                              lambda hid=hid, h=h: (_hero_token(c, hid, h),
+                              lambda hid=hid, h=h: (_hero_token(c, hid, h, last),
                                                     _hero_panel(c, hid, h, last)),
                               _copy_figure)
         if token is not None:
@@ -242,10 +242,21 @@ def _heroes(c: Content, heroes_v: Mapping[str, Any], last: dict[Any, tuple[Any, 
     return out
 
 
-def _hero_token(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Token | None:
-    """A hero's figure on the map (none off the map or KO)."""
+def _hero_token(c: Content, hid: str, h: Mapping[str, Any],
+                last: dict[Any, tuple[Any, Any]]) -> draw.Token | None:
+    """A hero's figure on the map (none off the map or KO), remembered by what it shows: a
+    tableau changes more often than the figure."""
     if not (h.get("tile") and h.get("hp", 1) > 0):
         return None
+    key = ("hero-figure", hid, h["tile"], h["hp"], h["max_hp"], h.get("follower"),
+           h.get("armor", 0), h.get("retaliate", 0), h.get("bleed", 0), h.get("acted"))
+    hit = last.get(key)
+    if hit is None:
+        hit = last[key] = (None, _hero_figure(c, hid, h))
+    return hit[1]  # type: ignore[no-any-return]
+
+
+def _hero_figure(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Token:
     return draw.Token(
         hid, hero_name(c, hid), short(c, hid)[:2], "ally" if h.get("follower")
         else "hero", h["tile"], target=f"figure:{hid}", hp=h["hp"],
