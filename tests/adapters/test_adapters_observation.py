@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import doctest
 import importlib
 import json
@@ -15,6 +16,7 @@ from adapter_cases import Case
 from meadhall import games
 from meadhall.adapters.observation import (
     LIMIT,
+    MAX_DICE,
     Encoder,
     Layout,
     describe_layout,
@@ -317,6 +319,52 @@ def test_boards_that_come_go_or_share_an_id_are_encoded_as_from_scratch(
         got = encoder.flat(state, "ada")
         fresh = encoder._encode(changed(state.view("ada")), "ada", table.heroes["ada"], state)
         np.testing.assert_array_equal(got, fresh, err_msg=f"step {step}")
+        if state.decision() is None:
+            state = table.new_state(step)
+        else:
+            state.apply(bot.choose(state))
+
+
+def test_vector_pieces_that_come_go_change_or_overflow_are_encoded_as_from_scratch(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """The vector reuses what remembered pieces (tracks and panels drawn as the same object as
+    last time) added: pieces that vanish, come back, are drawn twice under one id, grow a stat
+    the layout has no place for, or bring more dice or cards than it holds give the numbers of
+    an encoding from scratch, the step they happen and the steps after."""
+    table = Table.of("battleforge", None)
+    encoder = Encoder(table, layout_of(table))
+    plain = table.game.draw
+    variant = [0]
+
+    def changed(view: Any) -> draw.Scene:
+        # A drawn scene is never changed in place (drawings share pieces): a copy is.
+        scene = dataclasses.replace(plain(view))
+        v = variant[0]
+        panels = list(scene.panels)
+        if v == 1 and panels:
+            scene.panels = panels[1:]  # a panel goes
+        elif v == 2 and panels:
+            scene.panels = [*panels, panels[0]]  # twice under one id: its places sum
+        elif v == 3 and panels:
+            p = panels[0]
+            scene.panels = [draw.Panel(p.id, p.title, p.seat,
+                                       [*p.stats, draw.Stat("Unheard of", "3")], p.tracks,
+                                       p.cards, p.tokens, p.dice), *panels[1:]]
+        elif v == 4:
+            scene.dice = [draw.Die("d6", str(1 + i % 6)) for i in range(MAX_DICE + 2)]
+        elif v == 5:
+            scene.cards = [*scene.cards, draw.Card("x", "A card never seen")]
+            scene.tracks = scene.tracks[1:]  # a track goes
+        return scene
+
+    monkeypatch.setattr(table.game, "draw", changed)
+    state, bot = table.new_state(4), RandomBot(4)
+    seat = table.seats[0]
+    for step in range(40):
+        variant[0] = (step * 7 // 3) % 6 if step % 4 else 0
+        got = encoder.flat(state, seat)
+        fresh = encoder._encode(changed(state.view(seat)), seat, table.heroes[seat], state)
+        np.testing.assert_array_equal(got, fresh, err_msg=f"step {step}, variant {variant[0]}")
         if state.decision() is None:
             state = table.new_state(step)
         else:

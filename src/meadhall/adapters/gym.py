@@ -31,7 +31,7 @@ from meadhall.adapters.observation import (
 )
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
-from meadhall.core.protocol import Event, GameState
+from meadhall.core.protocol import Action, Event, GameState
 
 try:
     import gymnasium
@@ -92,6 +92,7 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._seed = 0
         self._mask: np.ndarray | None = None
         self._mask_key: tuple[Any, ...] = ()
+        self._legal: dict[int, Action] = {}
         self._potential = 0.0
 
     # ------------------------------------------------------------ the Gymnasium API
@@ -134,7 +135,9 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             info["illegal_action"] = (self.vocabulary.text(index) if 0 <= index < len(mask)
                                       else str(index))
             return self._observe(), self.illegal_reward, False, truncated, info
-        events = state.apply(self.vocabulary.text(index))
+        # The Action object the mask came from: applying it skips checking the rules again.
+        act = self._legal.get(index)
+        events = state.apply(self.vocabulary.text(index) if act is None else act)
         events += self._advance()
         over = state.outcome().over
         reward = self.table.returns(state) if over else 0.0
@@ -171,7 +174,8 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         """The mask of ``state``, computed once per position (step and info share it)."""
         key = (state, position_key(state))
         if self._mask is None or self._mask_key[0] is not state or self._mask_key[1] != key[1]:
-            self._mask, self._mask_key = self.vocabulary.mask(state), key
+            self._legal = self.vocabulary.legal(state)
+            self._mask, self._mask_key = self.vocabulary.mask(state, self._legal), key
         return self._mask
 
     def _live(self, allow_over: bool = False) -> GameState:

@@ -108,6 +108,12 @@ def _bucket(text: str, n: int) -> int:
     return zlib.crc32(text.encode()) % n
 
 
+@lru_cache(maxsize=8192)
+def _title_bucket(title: str) -> int:
+    """A card title's bucket (the same card titles come back every step)."""
+    return zlib.crc32(title.encode()) % CARD_BUCKETS
+
+
 def _text_code(text: str) -> float:
     """A stable code in (0, 1] for a non-numeric value (a phase name, a form)."""
     return (zlib.crc32(text.encode()) % 1021 + 1) / 1021
@@ -621,6 +627,8 @@ class Encoder:
         self.table = table
         self.layout = layout
         self._offsets = layout.offsets()
+        self._slices = [(name, a, a + math.prod(shape), shape)
+                        for name, (a, shape) in self._offsets.items()]
         vstart = self._offsets["vector"][0]
         at = {n: i + vstart for n, i in layout._at.items()}  # flat indices
         self._at = at
@@ -654,11 +662,12 @@ class Encoder:
                out: dict[str, np.ndarray] | None = None) -> dict[str, np.ndarray]:
         """The observation of ``seat`` (fresh arrays, or written into ``out``); ``None``
         observes as a spectator (the public view: no seat, nothing of one's own)."""
-        flat = self.flat(state, seat)
+        flat = self.flat_view(state, seat)
         if out is None:
-            return self.layout.split(flat)
-        for name, piece in self.layout.split(flat).items():
-            out[name][...] = piece
+            flat = flat.copy()
+            return {name: flat[a:z].reshape(shape) for name, a, z, shape in self._slices}
+        for name, a, z, shape in self._slices:
+            out[name][...] = flat[a:z].reshape(shape)
         return out
 
     def flat(self, state: GameState, seat: str | None) -> np.ndarray:
@@ -926,7 +935,7 @@ class Encoder:
             base = titles["table"]
             for c in scene.cards:
                 if not c.face_down:
-                    i = base + _bucket(c.title, CARD_BUCKETS)
+                    i = base + _title_bucket(c.title)
                     acc[i] = acc.get(i, 0.0) + 1.0
         for i, die in enumerate(scene.dice):
             if i >= MAX_DICE:
@@ -984,14 +993,14 @@ class Encoder:
         base = self._titles["mine" if own else "others"]
         for c in p.cards:
             if not c.face_down:
-                i = base + _bucket(c.title, CARD_BUCKETS)
+                i = base + _title_bucket(c.title)
                 acc[i] = acc.get(i, 0.0) + 1.0
 
     def _decision(self, state: GameState, seat: str | None, acc: dict[int, float],
                   lost: list[str]) -> None:
         names, fixed = self._names, self._fixed
-        decider = self.table.decider(state)
         d = state.decision()
+        decider = self.table.decider_of(state, d)
         if decider == CHANCE:
             acc[fixed["decider:chance"]] = 1.0
         elif decider is not None:

@@ -148,14 +148,16 @@ class MeadhallAEC(AECEnv[str, dict[str, Any], int]):
         self._clear_rewards()
         self.infos[agent] = {"events": []}
         index = int(action)
-        mask = self.vocabulary.mask(state)
+        legal = self.vocabulary.legal(state)
+        mask = self.vocabulary.mask(state, legal)
         self._steps += 1
         if not 0 <= index < len(mask) or not mask[index]:
             self.rewards[agent] = self.illegal_reward
             self.infos[agent]["illegal_action"] = (self.vocabulary.text(index)
                                                    if 0 <= index < len(mask) else str(index))
         else:
-            events = [str(e) for e in state.apply(self.vocabulary.text(index))]
+            # The Action object the mask came from: applying it skips checking the rules again.
+            events = [str(e) for e in state.apply(legal[index])]
             for a in self.agents:
                 self.infos[a]["events"] = [*self.infos[a]["events"], *events]
             if self.shaping:

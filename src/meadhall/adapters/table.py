@@ -16,7 +16,7 @@ from typing import Any
 
 from meadhall import games
 from meadhall.core.chance import ChanceMode
-from meadhall.core.protocol import CHANCE, PLAYERS, Game, GameState
+from meadhall.core.protocol import CHANCE, PLAYERS, Decision, Game, GameState
 
 DEFAULT_CHOICES = "default"
 """``choices_by`` value: the engine takes each players' choice's automatic default."""
@@ -66,7 +66,10 @@ class Table:
     def decider(self, state: GameState) -> str | None:
         """The seat that answers the current decision, :data:`CHANCE` for a table-mode result,
         or ``None`` when the game is over."""
-        d = state.decision()
+        return self.decider_of(state, state.decision())
+
+    def decider_of(self, state: GameState, d: Decision | None) -> str | None:
+        """:meth:`decider` when the caller has ``state.decision()`` already."""
         if d is None:
             return None
         if d.seat == CHANCE:

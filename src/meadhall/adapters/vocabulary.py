@@ -29,7 +29,7 @@ from typing import Any
 from meadhall import games
 from meadhall.adapters import missing
 from meadhall.core.errors import ContentError
-from meadhall.core.protocol import CHANCE, Game, GameState
+from meadhall.core.protocol import CHANCE, Action, Game, GameState
 from meadhall.core.saves import read, write_json_atomic
 
 try:
@@ -143,17 +143,32 @@ class Vocabulary:
             return []
         return sorted(self.id(a.text) for a in state.legal_actions())
 
-    def mask(self, state: GameState) -> np.ndarray:
-        """An ``int8`` array of ``len(self)``: 1 at each legal action of ``state``."""
-        m = np.zeros(len(self.actions), dtype=np.int8)
+    def legal(self, state: GameState) -> dict[int, Action]:
+        """Each legal action of ``state`` by its index (none while table mode waits for a
+        result or at a chance decision). The values are the very objects
+        ``state.legal_actions()`` returned, so applying one of them is not checked against the
+        rules a second time (:meth:`GameState.apply`)."""
         if state.pending is not None:
-            return m  # table mode waits for a result: the chance player's, not an agent's
+            return {}  # table mode waits for a result: the chance player's, not an agent's
         get = self._index.get
-        ids = [get(a.text, -1) for a in state.legal_actions()]
-        if -1 in ids:
-            ids = self.legal_ids(state)  # names the undeclared action, or a chance decision
-        m[ids] = 1
+        acts = state.legal_actions()
+        out = {get(a.text, -1): a for a in acts}
+        if -1 in out:
+            # names the undeclared action, or finds a chance decision (no agent's actions)
+            return {i: self._action(i) for i in self.legal_ids(state)}
+        return out
+
+    def mask(self, state: GameState, legal: Mapping[int, Action] | None = None) -> np.ndarray:
+        """An ``int8`` array of ``len(self)``: 1 at each legal action of ``state`` (``legal``:
+        what :meth:`legal` just returned for it, when the caller has it)."""
+        m = np.zeros(len(self.actions), dtype=np.int8)
+        ids = list(self.legal(state) if legal is None else legal)
+        if ids:
+            m[ids] = 1
         return m
+
+    def _action(self, index: int) -> Action:
+        return Action(self.actions[index])
 
     # ----------------------------------------------------------------- the file
     def to_json(self, observation: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -137,6 +137,59 @@ def test_the_view_is_the_one_built_from_scratch() -> None:
     assert checked > 500
 
 
+def reference_view(st: RunaljodState) -> dict[str, Any]:
+    """The whole view with every part built from scratch (as before this round's view)."""
+    return {
+        "game": "runaljod", "round": st.round, "phase": st.phase,
+        "time": st.time, "end": st.end, "snakes": list(st.content.altar.snakes),
+        "track": st.content.altar.track,
+        "altar": [list(p) for p in st.altar],
+        "board": reference_board_rows(st),
+        "tiles": [[t.tile, t.card, t.x] for t in st.tiles],
+        "terrain": {t.tile: list(st.content.tiles[t.tile].rows) for t in st.tiles},
+        "heroes": {k: reference_hero_view(st, h) for k, h in st.heroes.items()},
+        "active": st.active,
+        "seats": {h: st.seat_of(h) for h in st.heroes},
+        "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
+                     "also": grid.name(e.also) if e.also else None,
+                     "damage": e.damage, "conditions": list(e.conditions),
+                     "life": st.enemy_data(e).life, "defence": st.enemy_defence(e),
+                     "holding": e.holding, "captor": e.captor}
+                    for e in st.enemies],
+        "search_tokens": [grid.name(s) for s in st.search_tokens],
+        "bonfires": [grid.name(s) for s in st.bonfires],
+        "starts": [grid.name(s) for s in getattr(st, "starts", [])]
+        if st.phase == "setup" else [],
+        "active_card": st.active_card, "active_event": list(st.active_event),
+        "ai_cards": [list(x) for x in st.ai_cards],
+        "two_player_card": st.two_player_card(),
+        "two_player_used": st.two_player_used,
+        "decks": {k: {**d.public(), "known_top": list(d.top)}
+                  for k, d in st.decks().items()},
+        "outcome": st.outcome().to_json(),
+    }
+
+
+def test_the_whole_view_is_the_one_built_from_scratch() -> None:
+    checked = 0
+    for setup in (None, {"scenario": "adventure-level2"},
+                  {"heroes": ["volva", "berserk", "hunter", "warrior"]}, {"players": 2}):
+        for seed in range(2):
+            st = GAME.new_game(setup, seed)
+            bot = RandomBot(seed)
+            for _ in range(300):
+                assert isinstance(st, RunaljodState)
+                view = st.view()
+                assert view == reference_view(st)
+                # a view handed out is the caller's: the next one shares nothing mutable
+                assert st.view() == view and st.view()["board"] is not view["board"]
+                checked += 1
+                if st.decision() is None:
+                    break
+                st.apply(bot.choose(st))
+    assert checked > 1000
+
+
 def test_the_evaluation_is_the_one_computed_from_scratch() -> None:
     checked = 0
     for st in positions(seeds=6, steps=400):

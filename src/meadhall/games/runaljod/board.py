@@ -24,7 +24,7 @@ class BoardMap:
     __shared__ = True  # fastcopy shares it instead of copying
 
     __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits", "tile",
-                 "_rows")
+                 "_rows", "marked")
 
     def __init__(self, terrain: dict[Sq, str]) -> None:
         self.terrain = terrain
@@ -58,6 +58,9 @@ class BoardMap:
         """Each square's tile, by its index in the list of tiles in play (set by
         :func:`board_map`)."""
         self._rows: tuple[int, int, tuple[str, ...]] | None = None
+        self.marked: dict[tuple[tuple[Sq, str], ...], tuple[str, ...]] = {}
+        """The board as text rows with figures and tokens marked, by the marks
+        (``RunaljodState.board_rows``)."""
 
     def rows(self) -> tuple[int, int, tuple[str, ...]]:
         """The terrain as text rows (``" "`` off the tiles) from the westmost column: (west

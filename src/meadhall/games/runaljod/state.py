@@ -433,14 +433,32 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         return ONGOING
 
     def _decision(self) -> Decision | None:
+        # Decisions are immutable: one object for each question, shared by every state of the
+        # content (a step asks for the decision several times)
+        cache = content_cache(self.content, "decisions")
         if self.ask is not None:
             a = self.ask
-            return Decision(a["seat"], a["prompt"], a["section"],
-                            "choice" if a["seat"] == PLAYERS else "turn", a.get("default"))
+            key = (a["seat"], a["prompt"], a["section"], a.get("default"))
+            d = cache.get(key)
+            if d is None:
+                if len(cache) > 4096:
+                    cache.clear()
+                d = cache[key] = Decision(a["seat"], a["prompt"], a["section"],
+                                          "choice" if a["seat"] == PLAYERS else "turn",
+                                          a.get("default"))
+            return d
         h = self.heroes[self.active]
-        free = sum(1 for r in h.pool())
-        return Decision(h.id, f"{self.hname(h)}'s action ({words.plural(free, 'rune')} in the destiny pool)",
-                        S_ACTIONS)
+        free = 0
+        for r in h.runes:
+            if r.place == POOL:
+                free += 1
+        key = (h.id, free)
+        d = cache.get(key)
+        if d is None:
+            d = cache[key] = Decision(
+                h.id, f"{self.hname(h)}'s action ({words.plural(free, 'rune')} in the destiny "
+                "pool)", S_ACTIONS)
+        return d
 
     def _legal(self) -> list[str]:
         if self.ask is not None:
@@ -559,7 +577,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
 
     # ------------------------------------------------------------ views
     def board_rows(self) -> list[str]:
-        x0, x1, base = self.board.rows()
+        board = self.board
+        x0, x1, base = board.rows()
         if not base:
             return []
         marks: dict[Sq, str] = {}
@@ -574,7 +593,12 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             if hero.at is not None:
                 letter = LETTERS.get(hero.id, "?")
                 marks[hero.at] = letter.lower() if hero.fallen else letter
-        # the terrain rows are the board's own (built once); only rows with a mark are redrawn
+        # the terrain rows are the board's own (built once); only rows with a mark are redrawn,
+        # once for each arrangement of marks on this board (kept with the board)
+        key = tuple(marks.items())
+        kept = board.marked.get(key)
+        if kept is not None:
+            return list(kept)
         rows = list(base)
         by_row: dict[int, list[tuple[int, str]]] = {}
         for (x, y), ch in marks.items():
@@ -585,6 +609,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             for i, ch in put:
                 row[i] = ch
             rows[y] = "".join(row)
+        if len(board.marked) > 1024:
+            board.marked.clear()
+        board.marked[key] = tuple(rows)
         return rows
 
     def _hero_json(self, h: Hero) -> dict[str, Any]:
@@ -599,14 +626,15 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 "bonus": list(h.bonus), "passed": h.passed, "held_by": h.held_by,
                 "glory_won": h.glory_won, "returns": list(h.returns)}
 
-    def _hero_view(self, h: Hero) -> dict[str, Any]:
+    def _hero_view(self, h: Hero, cache: dict[Any, Any] | None = None) -> dict[str, Any]:
         """A hero as the table shows it: the board's tokens and cards, and the values the
         rules derive from them (life with items, defence icons, movement spaces)."""
         out = self._hero_json(h)
         # the derived values depend only on the hero, its equipment, skills and whether its
         # coloured life spaces are covered: computed once for each of those (shared by every
         # state of the content)
-        cache = content_cache(self.content, "hero view")
+        if cache is None:
+            cache = content_cache(self.content, "hero view")
         coloured = self.coloured_available(h)
         key = (h.id, coloured, tuple(h.equipment), *h.skills)
         hit = cache.get(key)
@@ -626,6 +654,12 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         return out
 
     def view(self, seat: str | None = None) -> dict[str, Any]:
+        hero_cache = content_cache(self.content, "hero view")
+        enemies = self.enemies
+        if enemies:
+            # the active card's extra defence, once for every enemy (enemy_defence)
+            extra = sum(r.value for r in self.active_rules() if r.kind == "enemy_defence")
+            kinds = self.content.enemies
         return {
             "game": ID, "round": self.round, "phase": self.phase,
             "time": self.time, "end": self.end, "snakes": list(self.content.altar.snakes),
@@ -634,15 +668,15 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             "board": self.board_rows(),
             "tiles": [[t.tile, t.card, t.x] for t in self.tiles],
             "terrain": {t.tile: list(self.content.tiles[t.tile].rows) for t in self.tiles},
-            "heroes": {k: self._hero_view(h) for k, h in self.heroes.items()},
+            "heroes": {k: self._hero_view(h, hero_cache) for k, h in self.heroes.items()},
             "active": self.active,
             "seats": {h: self.seat_of(h) for h in self.heroes},
             "enemies": [{"uid": e.uid, "kind": e.kind, "at": grid.name(e.at),
                          "also": grid.name(e.also) if e.also else None,
                          "damage": e.damage, "conditions": list(e.conditions),
-                         "life": self.enemy_data(e).life, "defence": self.enemy_defence(e),
+                         "life": kinds[e.kind].life, "defence": kinds[e.kind].defence + extra,
                          "holding": e.holding, "captor": e.captor}
-                        for e in self.enemies],
+                        for e in enemies],
             "search_tokens": [grid.name(s) for s in self.search_tokens],
             "bonfires": [grid.name(s) for s in self.bonfires],
             "starts": [grid.name(s) for s in getattr(self, "starts", [])]
@@ -651,7 +685,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             "ai_cards": [list(x) for x in self.ai_cards],
             "two_player_card": self.two_player_card(),
             "two_player_used": self.two_player_used,
-            "decks": {k: {**d.public(), "known_top": list(d.top)}
+            # Deck.public with the known top cards, built at once
+            "decks": {k: {"name": d.name, "size": len(d.top) + len(d.pile) + len(d.bottom),
+                          "discard": list(d.discard), "known_top": list(d.top)}
                       for k, d in self.decks().items()},
             "outcome": self.outcome().to_json(),
         }
