@@ -161,7 +161,7 @@ def thor_state(s: BattleForgeState) -> tuple[tuple[int, ...], int]:
     hp = s.face_health()
     destroyed = s.thor["destroyed"]
     dmg = s.thor["damage"]
-    left = tuple(0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces)
+    left = tuple([0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces])
     return left, len(destroyed)
 
 
@@ -357,11 +357,14 @@ class Planner:
         self.hp = round(hp_price, 1)
         self.kills = kills
         c = s.champs[cid]
-        icons = s.content.boards[c.board].rondel
-        self.melee = [i for i in range(6) if "melee" in icons[i]]
-        self.ranged = [i for i in range(6) if "ranged" in icons[i]]
-        self.bonus = {(i, k): s.boon_bonus(cid, i, k) for i in range(6)
-                      for k in ("melee", "ranged")}
+        board = s.content.boards[c.board]
+        self.melee = list(_icon_spaces(board, "melee"))
+        self.ranged = list(_icon_spaces(board, "ranged"))
+        # s.boon_bonus(cid, i, k) of each space and attack
+        self.bonus = {}
+        for i, b in enumerate(c.boons):
+            for k in ("melee", "ranged"):
+                self.bonus[(i, k)] = b["level"] if b and b["symbol"] == k else 0
         self.melee_bonus = tuple((i, self.bonus[(i, "melee")]) for i in self.melee)
         self.ranged_bonus = tuple((i, self.bonus[(i, "ranged")]) for i in self.ranged)
         self.piles = (*self.ranged, *self.melee)
@@ -763,14 +766,35 @@ def health_price(h: float, grey: bool) -> float:
 def defense_blocks(s: BattleForgeState) -> dict[str, int]:
     """Per champion: the most Damage their best Defense space blocks (its cubes and Boon)."""
     out = {}
+    boards = s.content.boards
     for cid, c in s.champs.items():
-        icons = s.content.boards[c.board].rondel
         rondel = c.rondel
         boons = c.boons
-        out[cid] = max((len(rondel[i]) + (b["level"] if (b := boons[i]) and
-                                          b["symbol"] == "defense" else 0)
-                        for i in range(6) if rondel[i] and "defense" in icons[i]), default=0)
+        best = 0
+        for i in _icon_spaces(boards[c.board], "defense"):
+            n = len(rondel[i])
+            if n:
+                b = boons[i]
+                if b and b["symbol"] == "defense":
+                    n += b["level"]
+                if n > best:
+                    best = n
+        out[cid] = best
     return out
+
+
+_ICON_SPACES: dict[tuple[int, str], tuple[Any, tuple[int, ...]]] = {}
+"""The rondel spaces of a champion board that show an icon (the board kept alive with them, so
+that its id stays its own)."""
+
+
+def _icon_spaces(board: Any, icon: str) -> tuple[int, ...]:
+    """The spaces (0-based) of champion board ``board`` that show ``icon``."""
+    found = _ICON_SPACES.get((id(board), icon))
+    if found is None or found[0] is not board:
+        found = _ICON_SPACES[(id(board), icon)] = (
+            board, tuple(i for i in range(6) if icon in board.rondel[i]))
+    return found[1]
 
 
 def pending_losses(s: BattleForgeState, blocks: dict[str, int] | None = None
@@ -781,7 +805,10 @@ def pending_losses(s: BattleForgeState, blocks: dict[str, int] | None = None
     ``blocks`` is :func:`defense_blocks` of ``s`` when the caller has it."""
     out: dict[str, float] = {}
     for cid, c in s.champs.items():
-        frost = sum(sp.count("f") for sp in c.rondel) + c.centre.count("f")
+        frost = c.centre.count("f")
+        for sp in c.rondel:
+            if "f" in sp:
+                frost += sp.count("f")
         if frost:
             out[cid] = 2.0 * frost
     for t in s.tasks:
@@ -827,16 +854,20 @@ def exposure(s: BattleForgeState, sides: dict[int, Any] | None = None,
             continue
         dist = walking(m.area)
         reach = side.actions - 1 + max(side.range, 0)
-        best = None
+        best_d = -1.0
+        best_c = ""
         for cid, area in seats:
             d = dist.get(area)
-            if d is not None and d <= reach and (best is None or d < best[0]):
-                best = (d, cid)
-        if best is not None:
-            hits[best[1]].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
+            if d is not None and d <= reach and (best_c == "" or d < best_d):
+                best_d, best_c = d, cid
+        if best_c:
+            hits[best_c].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
     out = {}
     for cid, hs in hits.items():
-        out[cid] = sum(hs) - min(blocks[cid], max(hs, default=0.0))
+        if hs:
+            out[cid] = sum(hs) - min(blocks[cid], max(hs))
+        else:
+            out[cid] = 0 - min(blocks[cid], 0.0)
     return out
 
 
@@ -844,8 +875,9 @@ def poi_left(s: BattleForgeState) -> int:
     """Points of Interest still protecting the party: Heat and Sacred Flame tokens (The Last
     Flame) or Unlit Furnaces (Forge of Doom)."""
     if s.scenario_poi == "flame":
-        return sum(1 for k in s.tokens.values() if k == "heat" or k == "flame")
-    return sum(1 for n in s.furnaces.values() if n == 0)
+        kinds = list(s.tokens.values())
+        return kinds.count("heat") + kinds.count("flame")
+    return list(s.furnaces.values()).count(0)
 
 
 def fury_worth(s: BattleForgeState, cid: str) -> float:
