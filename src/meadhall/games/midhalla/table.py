@@ -22,7 +22,12 @@ from meadhall.core.protocol import PLAYERS
 from meadhall.core.words import plural
 from meadhall.games.midhalla.board import GATE, Topology
 from meadhall.games.midhalla.content import Content
-from meadhall.games.midhalla.describe import component_effect_text, option_target, unlock_name
+from meadhall.games.midhalla.describe import (
+    OPTION_KINDS,
+    component_effect_text,
+    option_target,
+    unlock_name,
+)
 from meadhall.games.midhalla.render import describe as effects_text
 
 LEGEND = [
@@ -503,11 +508,11 @@ def _panels(c: Content, view: Mapping[str, Any], last: dict[Any, tuple[Any, Any]
     party = view["party"]
     # the order of evolved event cards is part of the key: the notes are drawn in it
     events = party.get("events", {})
-    order = (tuple(events), tuple(tuple(ch) if ch.__class__ is dict else None
-                                  for ch in events.values()))
+    order = (tuple(events), [tuple(ch) if ch.__class__ is dict else None
+                             for ch in events.values()])
     panels.append(_again(last, "party-sheet", (order, party), lambda: _party_sheet(c, view)))
     choice = view.get("choice")
-    if choice:
+    if choice and choice["kind"] in OPTION_KINDS:
         cards = []
         kind = choice["kind"]
         for text, payload in choice["options"]:
