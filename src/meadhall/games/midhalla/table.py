@@ -615,10 +615,7 @@ def _skill_card(c: Content, hid: str, row: str, i: int, sid: str, occupied: bool
 
 def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
     counts = Counter(view["components"])
-    cards = [draw.Card(f"component.{k}", c.cat.components[k].name,
-                       (component_effect_text(c.cat.components[k].effect)
-                        if c.cat.components[k].effect else "basic component"), "component",
-                       target=f"card:component.{k}", badges=[f"x{n}"])
+    cards = [_memo(c, ("component-card", k, n), lambda k=k, n=n: _component_card(c, k, n))
              for k, n in sorted(counts.items())]
     decks = view.get("decks", {})
     notes = [f"{DECK_NAMES.get(name, name)} deck: {plural(d.get('size', 0), 'card')}, "
@@ -628,6 +625,14 @@ def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
         draw.Stat("Gate HP", view["gate_hp"]), draw.Stat("Silver", view["silver"]),
         draw.Stat("Runestones", view["runestones"]),
         draw.Stat("Trap components", len(view["components"]))], cards=cards, notes=notes)
+
+
+def _component_card(c: Content, k: str, n: int) -> draw.Card:
+    """``n`` trap components of kind ``k`` in the party's supply."""
+    comp = c.cat.components[k]
+    return draw.Card(f"component.{k}", comp.name,
+                     component_effect_text(comp.effect) if comp.effect else "basic component",
+                     "component", target=f"card:component.{k}", badges=[f"x{n}"])
 
 
 def _cart(c: Content, view: Mapping[str, Any]) -> draw.Panel:
