@@ -7,6 +7,10 @@ the timer and the fate scale; each hero's tableau (skill rows with the two skill
 ultimates, items, status tokens); Dara's cart, the trap cards and components, the quest board,
 the skill pool, the party sheet and, during Phase 4, the rewards steps. Target strings are the
 ones :mod:`meadhall.games.midhalla.describe` gives the legal actions.
+
+Consecutive views differ in a few places, so each piece (a figure, a tableau, a panel, a
+track) is remembered by what it reads of the view and handed out again, the very same
+object, while that reads the same: scenes share pieces and never change one once drawn.
 """
 
 from __future__ import annotations
