@@ -16,6 +16,7 @@ from meadhall.bots import (
     check_spec,
     make_bot,
 )
+from meadhall.bots.base import search_copy
 from meadhall.bots.registry import is_timed
 from meadhall.core.protocol import GameState
 from meadhall.core.rng import Rng
@@ -99,6 +100,24 @@ def test_every_bot_answers_every_game_legally(game_id: str, spec: str) -> None:
         assert state.to_json() == before, "choosing must not change the state"
         assert action in state.legal_actions()
         state.apply(action)
+
+
+@pytest.mark.parametrize("game_id", games.ids())
+def test_search_copies_have_the_positions_legal_actions(game_id: str) -> None:
+    """A search copy remembers the position's legal actions (so that applying one is not
+    checked again, bots.base.keep_legal): over random games, a copy made without that memory
+    computes the very same legal actions, whatever determinizing resampled."""
+    state = games.get(game_id).new_game(seed=5)
+    bot = make_bot("random", 5)
+    for step in range(60):
+        if state.decision() is None:
+            break
+        legal = [a.text for a in state.legal_actions()]
+        copy = search_copy(state, Rng(step))
+        assert copy.__dict__.get("_legal_memo") == set(legal)
+        del copy.__dict__["_legal_memo"]
+        assert [a.text for a in copy.legal_actions()] == legal, f"step {step}"
+        state.apply(bot.choose(state))
 
 
 @pytest.mark.parametrize("spec", ["random", *SEARCHERS])

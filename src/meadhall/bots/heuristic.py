@@ -12,7 +12,14 @@ Each game contributes only its evaluation (and optionally an ordering) from its 
 
 from __future__ import annotations
 
-from meadhall.bots.base import Repetition, follow_defaults, game_of, legal_or_fail, search_copy
+from meadhall.bots.base import (
+    Repetition,
+    follow_defaults,
+    game_of,
+    keep_legal,
+    legal_or_fail,
+    search_copy,
+)
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
@@ -29,6 +36,7 @@ def _plain_copy(state: GameState, gen: Rng) -> GameState:
     copy.chance.queue.clear()
     copy._scratch = True
     copy.log = []
+    keep_legal(state, copy)
     return copy
 
 
@@ -92,7 +100,11 @@ class HeuristicBot:
                 else:
                     if base is None:
                         base = _plain_copy(state, gen)
-                    look = base.clone() if i != last else base
+                    if i != last:
+                        look = base.clone()
+                        keep_legal(base, look)
+                    else:
+                        look = base
                     look.apply(actions[i])
                     follow_defaults(look)
                 own = Rng.draws == drawn

@@ -1,7 +1,10 @@
-"""``NiflheimState.settled_after`` (how an evaluation ends an activation): on search copies
-that differ only in their generator, starting later copies from the position remembered
-before the first random draw gives exactly the position a full run gives, at every hero
-decision of random games."""
+"""Search copies share what their steps come to (``NiflheimState._forked``): copies of one
+position that differ only in their generator record each step in its chance tree and later
+copies take the remembered position instead of running the rules again. At the decisions of
+random games in every scenario, a step (and the defaults after it, and the end of the
+activation an evaluation looks past) run that way on several sampled futures gives exactly
+the position, generator and draw count a full run gives; so does the score
+``settled_value`` reads from the trees."""
 
 from __future__ import annotations
 
@@ -9,54 +12,86 @@ from typing import Any
 
 import pytest
 
-from meadhall.bots.base import search_copy
+from meadhall.bots.base import follow_defaults, search_copy
 from meadhall.core.rng import Rng
 from meadhall.games.niflheim import GAME
-from meadhall.games.niflheim.evaluation import SETTLE_STEPS
+from meadhall.games.niflheim.evaluation import SETTLE_STEPS, _settled_value, _under_way
 from meadhall.games.niflheim.state import NiflheimState
 
 SETUPS: list[dict[str, Any]] = [
     {"scenario": "1"},
     {"scenario": "1", "heroes": ["frida", "killian"]},
     {"scenario": "2", "heroes": ["frida", "killian"]},
+    {"scenario": "3", "heroes": ["frida"], "huskarls": ["gunnar"]},
     {"scenario": "4"},
+    {"scenario": "33"},
+    {"scenario": "5", "heroes": ["frida", "killian"]},
 ]
 
 
-def _full(s: NiflheimState) -> NiflheimState:
-    """The plain run: the action, then the defaults, nothing remembered."""
+def _plain(s: NiflheimState) -> NiflheimState:
+    """A copy that remembers nothing and shares nothing: its steps run the rules."""
     c = s.clone()
-    c.__dict__.pop("_ended", None)
-    c._scratch = False  # a state that never forks
-    c._run_atomic("end activation", [])
-    for _ in range(SETTLE_STEPS):
-        if c.take_default() is None:
-            break
-    c._scratch = True
+    c.__dict__.pop("_forks", None)
     return c
 
 
+def _run(s: NiflheimState, action: str) -> int:
+    """Apply ``action`` and the defaults after it, as the heuristic bot's look-ahead does;
+    returns the numbers drawn."""
+    mark = Rng.draws
+    s.apply(action)
+    follow_defaults(s)
+    return Rng.draws - mark
+
+
+def _settled(s: NiflheimState) -> tuple[NiflheimState, int]:
+    mark = Rng.draws
+    got = s.settled_after("end activation", SETTLE_STEPS)
+    return got, Rng.draws - mark
+
+
 @pytest.mark.parametrize("setup", SETUPS, ids=str)
-def test_forked_runs_equal_full_runs(setup: dict[str, Any]) -> None:
-    forked = 0
-    for seed in range(3):
+def test_shared_steps_equal_full_runs(setup: dict[str, Any]) -> None:
+    hits = 0
+    for seed in range(2):
         s = GAME.new_game(setup, seed)
         rng = Rng(seed)
-        for _ in range(150):
+        for _ in range(90):
             actions = s.legal_actions()
             if not actions:
                 break
-            h = s.heroes.get(s.active or "")
-            if s.choice is None and h is not None and h.intent is not None:
-                base = search_copy(s, rng)
-                base.coin_used = True  # forks need the Coin of Fate used (no questions)
-                for k in range(6):
-                    # as the heuristic bot does: later samples are copies of the first one
-                    look = base if k == 0 else base.clone()
-                    look.chance.rng = Rng(100 * seed + k)
-                    memo = look.__dict__.get("_ended")
-                    forked += bool(memo and "end activation" in memo)
-                    got = look.settled_after("end activation", SETTLE_STEPS)
-                    assert got.to_json() == _full(look).to_json()
+            base = search_copy(s, rng)
+            base.coin_used = True  # the steps are shared once the Coin of Fate is used
+            base._forks = {}  # (a position of its own, then)
+            for a in actions[:2]:
+                first: NiflheimState | None = None
+                for k in range(8):
+                    look = base.clone()
+                    look.chance.rng = Rng(1000 * seed + k % 7)  # a future seen twice too
+                    full = _plain(look)
+                    want = _run(full, a.text)
+                    memo = look.__dict__["_forks"]
+                    hits += a.text in memo
+                    got = _run(look, a.text)
+                    assert got == want
+                    assert look.to_json() == full.to_json()
+                    if first is None:
+                        first = look
+                    if not _under_way(look):
+                        continue
+                    # the evaluation's end of the activation, from a copy of the first look
+                    # (as the heuristic bot scores its later samples)
+                    again = first.clone()
+                    again.chance.rng = Rng(77 * k + seed)
+                    plain = _plain(again)
+                    want_s, drawn = _settled(plain)
+                    mark = Rng.draws
+                    score = again.settled_value("end activation", SETTLE_STEPS, _settled_value)
+                    assert Rng.draws - mark == drawn
+                    assert score == _settled_value(want_s)
+                    got_s, drawn_s = _settled(again)
+                    assert drawn_s == drawn
+                    assert got_s.to_json() == want_s.to_json()
             s.apply(actions[rng.below(len(actions))])
-    assert forked > 10
+    assert hits > 10

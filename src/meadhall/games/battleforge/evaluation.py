@@ -161,7 +161,7 @@ def thor_state(s: BattleForgeState) -> tuple[tuple[int, ...], int]:
     hp = s.face_health()
     destroyed = s.thor["destroyed"]
     dmg = s.thor["damage"]
-    left = tuple(0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces)
+    left = tuple([0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces])
     return left, len(destroyed)
 
 
@@ -357,15 +357,9 @@ class Planner:
         self.hp = round(hp_price, 1)
         self.kills = kills
         c = s.champs[cid]
-        icons = s.content.boards[c.board].rondel
-        self.melee = [i for i in range(6) if "melee" in icons[i]]
-        self.ranged = [i for i in range(6) if "ranged" in icons[i]]
-        self.bonus = {(i, k): s.boon_bonus(cid, i, k) for i in range(6)
-                      for k in ("melee", "ranged")}
-        self.melee_bonus = tuple((i, self.bonus[(i, "melee")]) for i in self.melee)
-        self.ranged_bonus = tuple((i, self.bonus[(i, "ranged")]) for i in self.ranged)
-        self.piles = (*self.ranged, *self.melee)
-        self.attack_space = tuple(j in self.ranged or j in self.melee for j in range(6))
+        (self.melee, self.ranged, self.bonus, self.bonus_items, self.melee_bonus,
+         self.ranged_bonus, self.piles, self.attack_space) = _piles(s.content.boards[c.board],
+                                                                    c.boons)
         self.red = c.attrs["red"]
         self.green = c.attrs["green"]
         self.move_attr = c.attrs["movement"]
@@ -373,7 +367,7 @@ class Planner:
         self.next_faces = tuple(f for f in s.content.god.faces if f not in s.thor["destroyed"])
         # everything next_round reads besides the rondel: its results are shared by every
         # plan with the same champion board, Boons, dice and Thor
-        sig = (id(s.content), tuple(self.melee), tuple(self.ranged), tuple(self.bonus.items()),
+        sig = (id(s.content), tuple(self.melee), tuple(self.ranged), self.bonus_items,
                self.red, self.green,
                self.hp, self.next_faces, pricer.left, pricer.k, pricer.counter)
         book = NEXT_ROUNDS.get(sig)
@@ -468,6 +462,13 @@ class Planner:
     def value(self, cnt: Rondel, r: int, here: str, extra_red: int,
               positions: dict[str, Reach], moves: dict[str, int], movable: bool) -> float:
         """Best worth of ``r`` Actions left from Area ``here``."""
+        if r <= 0:
+            # No Action left: the piles' worth next round, wherever the champion stands (what
+            # the memo below would keep for any Area).
+            found = self.next_memo.get(cnt)
+            if found is None:
+                found = self.next_round(cnt)
+            return self.later * found
         pos = positions.get(here, NOWHERE)
         if movable:
             memo = self.memo
@@ -478,7 +479,10 @@ class Planner:
         found = memo.get(key)
         if found is not None:
             return found
-        best = self.later * self.next_round(cnt)
+        nr = self.next_memo.get(cnt)
+        if nr is None:
+            nr = self.next_round(cnt)
+        best = self.later * nr
         if r > 0:
             # (Each ``if x > best: best = x`` is ``best = max(best, x)``.)
             opts = sorted(self.attack_options(cnt, pos, extra_red), reverse=True)[:2]
@@ -492,10 +496,10 @@ class Planner:
                 i = opts[0][1]
             else:
                 piles = [j for j in self.piles if cnt[j]]
-                i = max(piles, key=lambda j: cnt[j]) if piles else -1
+                i = max(piles, key=cnt.__getitem__) if piles else -1
             if i >= 0:
-                donors = sorted((j for j in range(6) if j != i and cnt[j]),
-                                key=lambda j: cnt[j])
+                donors = sorted([j for j in range(6) if j != i and cnt[j]],
+                                key=cnt.__getitem__)
                 out = list(cnt)
                 moved = 0
                 for j in donors:
@@ -532,6 +536,33 @@ class Planner:
 
 
 NOWHERE: Reach = ((), (), (), ())
+
+_PILES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+"""What :class:`Planner` reads of a champion board and its Boons (see :func:`_piles`)."""
+
+
+def _piles(board: Any, boons: list[dict[str, Any] | None]) -> tuple[Any, ...]:
+    """Of a champion board with these Boons: its Melee and Ranged spaces (lists), each space's
+    Boon bonus per attack (what ``boon_bonus`` gives; a dict and its items), the Melee and
+    Ranged spaces with their bonus, the piles (Ranged then Melee spaces) and whether each
+    space is a pile; kept per board and Boons (read only)."""
+    key = (id(board), *[(b["level"], b["symbol"]) if b else None for b in boons])
+    found = _PILES.get(key)
+    if found is None or found[0] is not board:
+        melee = list(_icon_spaces(board, "melee"))
+        ranged = list(_icon_spaces(board, "ranged"))
+        bonus = {}
+        for i, b in enumerate(boons):
+            for k in ("melee", "ranged"):
+                bonus[(i, k)] = b["level"] if b and b["symbol"] == k else 0
+        if len(_PILES) >= PLANS_MAX:
+            _PILES.clear()
+        found = _PILES[key] = (board, (
+            melee, ranged, bonus, tuple(bonus.items()),
+            tuple((i, bonus[(i, "melee")]) for i in melee),
+            tuple((i, bonus[(i, "ranged")]) for i in ranged),
+            (*ranged, *melee), tuple(j in ranged or j in melee for j in range(6))))
+    return found[1]  # type: ignore[no-any-return]
 
 
 def kill_values(s: BattleForgeState, sides: dict[int, Any] | None = None
@@ -763,14 +794,35 @@ def health_price(h: float, grey: bool) -> float:
 def defense_blocks(s: BattleForgeState) -> dict[str, int]:
     """Per champion: the most Damage their best Defense space blocks (its cubes and Boon)."""
     out = {}
+    boards = s.content.boards
     for cid, c in s.champs.items():
-        icons = s.content.boards[c.board].rondel
         rondel = c.rondel
         boons = c.boons
-        out[cid] = max((len(rondel[i]) + (b["level"] if (b := boons[i]) and
-                                          b["symbol"] == "defense" else 0)
-                        for i in range(6) if rondel[i] and "defense" in icons[i]), default=0)
+        best = 0
+        for i in _icon_spaces(boards[c.board], "defense"):
+            n = len(rondel[i])
+            if n:
+                b = boons[i]
+                if b and b["symbol"] == "defense":
+                    n += b["level"]
+                if n > best:
+                    best = n
+        out[cid] = best
     return out
+
+
+_ICON_SPACES: dict[tuple[int, str], tuple[Any, tuple[int, ...]]] = {}
+"""The rondel spaces of a champion board that show an icon (the board kept alive with them, so
+that its id stays its own)."""
+
+
+def _icon_spaces(board: Any, icon: str) -> tuple[int, ...]:
+    """The spaces (0-based) of champion board ``board`` that show ``icon``."""
+    found = _ICON_SPACES.get((id(board), icon))
+    if found is None or found[0] is not board:
+        found = _ICON_SPACES[(id(board), icon)] = (
+            board, tuple(i for i in range(6) if icon in board.rondel[i]))
+    return found[1]
 
 
 def pending_losses(s: BattleForgeState, blocks: dict[str, int] | None = None
@@ -781,7 +833,10 @@ def pending_losses(s: BattleForgeState, blocks: dict[str, int] | None = None
     ``blocks`` is :func:`defense_blocks` of ``s`` when the caller has it."""
     out: dict[str, float] = {}
     for cid, c in s.champs.items():
-        frost = sum(sp.count("f") for sp in c.rondel) + c.centre.count("f")
+        frost = c.centre.count("f")
+        for sp in c.rondel:
+            if "f" in sp:
+                frost += sp.count("f")
         if frost:
             out[cid] = 2.0 * frost
     for t in s.tasks:
@@ -827,16 +882,20 @@ def exposure(s: BattleForgeState, sides: dict[int, Any] | None = None,
             continue
         dist = walking(m.area)
         reach = side.actions - 1 + max(side.range, 0)
-        best = None
+        best_d = -1.0
+        best_c = ""
         for cid, area in seats:
             d = dist.get(area)
-            if d is not None and d <= reach and (best is None or d < best[0]):
-                best = (d, cid)
-        if best is not None:
-            hits[best[1]].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
+            if d is not None and d <= reach and (best_c == "" or d < best_d):
+                best_d, best_c = d, cid
+        if best_c:
+            hits[best_c].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
     out = {}
     for cid, hs in hits.items():
-        out[cid] = sum(hs) - min(blocks[cid], max(hs, default=0.0))
+        if hs:
+            out[cid] = sum(hs) - min(blocks[cid], max(hs))
+        else:
+            out[cid] = 0 - min(blocks[cid], 0.0)
     return out
 
 
@@ -844,8 +903,9 @@ def poi_left(s: BattleForgeState) -> int:
     """Points of Interest still protecting the party: Heat and Sacred Flame tokens (The Last
     Flame) or Unlit Furnaces (Forge of Doom)."""
     if s.scenario_poi == "flame":
-        return sum(1 for k in s.tokens.values() if k == "heat" or k == "flame")
-    return sum(1 for n in s.furnaces.values() if n == 0)
+        kinds = list(s.tokens.values())
+        return kinds.count("heat") + kinds.count("flame")
+    return list(s.furnaces.values()).count(0)
 
 
 def fury_worth(s: BattleForgeState, cid: str) -> float:
@@ -872,7 +932,7 @@ def thor_distance(board: Any, area: str, thor: str) -> float:
 def forget() -> None:
     """Drop everything the evaluation remembers across positions (plans, prices, dice
     outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
-    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES):
+    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES, _PILES, _ICON_SPACES):
         memo.clear()
     for f in (outcomes, _dist, thor_work, best_roll, _gains, _removed):
         f.cache_clear()

@@ -12,9 +12,10 @@ being resolved) and ``option:<slug>`` for choices with no place on the table.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Any
 
-from meadhall.core.protocol import Action, Target
+from meadhall.core.protocol import RESULT, Action, Target
 from meadhall.core.words import plural
 
 from .basics import MAX_HEALTH, TRANSFORM_FURY
@@ -49,9 +50,20 @@ def wrap(line: str, width: int = 99) -> list[str]:
                          drop_whitespace=True) or [""]
 
 
+@lru_cache(maxsize=4096)
 def option_id(text: str) -> str:
     """The ``option:`` target id of a choice with no place: its text as a slug."""
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
+
+
+@lru_cache(maxsize=4096)
+def _option(text: str, note: str) -> Target:
+    """The ``option:`` target of a choice (targets are immutable: one object per text)."""
+    return Target("option", option_id(text), note)
+
+
+_RONDEL_TARGETS: dict[tuple[str, int, str], Target] = {}
+""":meth:`Presentation.rondel_target` per champion, space and note."""
 
 
 class Presentation:
@@ -77,8 +89,15 @@ class Presentation:
 
     # ------------------------------------------------------------------ targets
     def rondel_target(self, cid: str, space: int, note: str = "") -> Target:
-        """Rondel space ``space`` (0-based) of champion ``cid``."""
-        return Target("rondel", f"{cid}:{space + 1}", note)
+        """Rondel space ``space`` (0-based) of champion ``cid`` (targets are immutable: one
+        object per champion, space and note)."""
+        key = (cid, space, note)
+        found = _RONDEL_TARGETS.get(key)
+        if found is None:
+            if len(_RONDEL_TARGETS) >= 20_000:
+                _RONDEL_TARGETS.clear()
+            found = _RONDEL_TARGETS[key] = Target("rondel", f"{cid}:{space + 1}", note)
+        return found
 
     def skill_target(self, cid: str, name: str) -> Target:
         """The Form card whose Special Skill is called ``name``."""
@@ -88,7 +107,7 @@ class Presentation:
 
     @staticmethod
     def option(text: str, note: str = "") -> Target:
-        return Target("option", option_id(text), note)
+        return _option(text, note)
 
     def space_text(self, cid: str, space: int) -> str:
         return "/".join(self.space_icons(cid, space))
@@ -525,23 +544,54 @@ class Presentation:
         }
         outcome = self.outcome()
         asked = None if outcome.over else self._asked()
-        pos["decision"] = asked and {**asked[0], "options": list(asked[1]),
-                                     "actions": [a.to_json() for a in asked[2]]}
+        pos["decision"] = asked and {
+            **asked[0], "options": list(asked[1]),
+            "actions": [{"text": text, "label": label,
+                         "targets": [{"kind": k, "id": i, "ref": r, "note": n}
+                                     for k, i, r, n in targets]}
+                        for text, label, targets in asked[2]]}
         pos["outcome"] = outcome.to_json()
         return pos
 
-    def _asked(self) -> tuple[dict[str, Any], tuple[str, ...], tuple[Action, ...]] | None:
-        """The current decision as the view shows it (seat, prompt, section; the options; the
-        described actions), kept with the question: questions are replaced, never changed,
-        and nothing else changes while one waits for its answer."""
+    def _asked(self) -> tuple[dict[str, Any], tuple[str, ...],
+                              tuple[tuple[str, str, tuple[tuple[str, str, str, str], ...]],
+                                    ...]] | None:
+        """The current decision as the view shows it (seat, prompt, section; the options; each
+        described action as its text, label and targets' kind, id, ref and note: what
+        ``Action.to_json`` gives), kept with the question: questions are replaced, never
+        changed, and nothing else changes while one waits for its answer."""
         key = (self.ask, self.pending)
         kept = self._view_ask
         if kept is not None and kept[0][0] is key[0] and kept[0][1] is key[1]:
             return kept[1]
         d = self.decision()
-        made = d and ({"seat": d.seat, "prompt": d.prompt, "section": d.section},
-                      tuple(a.text for a in self.legal_actions()),
-                      tuple(self.described_actions()))
+        if d is None:
+            made = None
+        elif self.pending is not None or any(t.startswith(RESULT) for t in self._legal()):
+            # Table mode waits for a result: the chance decision's own options and labels.
+            made = ({"seat": d.seat, "prompt": d.prompt, "section": d.section},
+                    tuple(a.text for a in self.legal_actions()),
+                    tuple(_described(a) for a in self.described_actions()))
+        else:
+            # What legal_actions() and described_actions() give, without their Action
+            # objects: the question's options, each described by _describe.
+            options = tuple(self._legal())
+            acts = []
+            a = self.ask
+            fn = getattr(self, "d_" + a["h"], None)
+            for text in options:
+                # what _describe(text) gives, the handler looked up once
+                try:
+                    label, targets = fn(text, a) if fn is not None else (text, [])
+                except (KeyError, IndexError, ValueError, TypeError, AttributeError):
+                    label, targets = text, []
+                if not targets:
+                    targets = [self.option(text)]
+                acts.append((text, label or text,
+                             tuple([(t.kind, t.id, f"{t.kind}:{t.id}", t.note)
+                                    for t in targets])))
+            made = ({"seat": d.seat, "prompt": d.prompt, "section": d.section}, options,
+                    tuple(acts))
         self._view_ask = (key, made)
         return made
 
@@ -639,6 +689,14 @@ class Presentation:
                   f"{god.passive}", 90),
             faces,
         ])
+
+
+def _described(a: Action) -> tuple[str, str, tuple[tuple[str, str, str, str], ...]]:
+    """A described action as :meth:`Presentation._asked` keeps it (``Action.to_json``'s
+    fields)."""
+    j = a.to_json()
+    return j["text"], j["label"], tuple((t["kind"], t["id"], t["ref"], t["note"])
+                                        for t in j["targets"])
 
 
 def jcopy(v: Any) -> Any:

@@ -191,6 +191,22 @@ SETTLE_STEPS = 200
 """Players' choices taken by default when a look-ahead ends an activation (a safety net)."""
 
 
+def _under_way(s: NiflheimState) -> bool:
+    """A hero in the middle of an activation whose end the evaluation looks past (see
+    :func:`activation_ended`)."""
+    if s.active is None:
+        return False
+    h = s.heroes[s.active]
+    if h.intent is None or (h.mp >= MP[h.intent] and not h.acted):
+        return False  # a fresh declaration: its MP are still to be used (scored as they are)
+    d = s.decision()
+    # a table-mode question for a die's result is not the hero's to answer
+    if d is None or d.seat in (PLAYERS, CHANCE):
+        return False
+    # a covering attack asked of a hero's seat is not an activation to end
+    return s.choice is None or "end activation" in s.choice["options"]
+
+
 def activation_ended(s: NiflheimState) -> NiflheimState:
     """A hero in the middle of an activation (intent declared, MP or an action already
     spent): the position once it ends now and the undead have answered, up to the next
@@ -199,17 +215,8 @@ def activation_ended(s: NiflheimState) -> NiflheimState:
     otherwise ending the activation (after which the undead close in and strike) looks worse
     than any way of putting it off, and a one-ply bot wastes its MP readying weapons back
     and forth. Other positions are returned as they are."""
-    if s.active is None:
+    if not _under_way(s):
         return s
-    h = s.heroes[s.active]
-    if h.intent is None or (h.mp >= MP[h.intent] and not h.acted):
-        return s  # a fresh declaration: its MP are still to be used (scored as they are)
-    d = s.decision()
-    # a table-mode question for a die's result is not the hero's to answer
-    if d is None or d.seat in (PLAYERS, CHANCE):
-        return s
-    if s.choice is not None and "end activation" not in s.choice["options"]:
-        return s  # a covering attack asked of a hero's seat: not an activation to end
     # The active hero's own decision with an intent declared always offers "end activation"
     # (heroes.legal lists it last in every case), so it is run without listing the others.
     # A search bot scores the same position on several sampled futures (copies differing
@@ -217,14 +224,8 @@ def activation_ended(s: NiflheimState) -> NiflheimState:
     return s.settled_after("end activation", SETTLE_STEPS)
 
 
-def evaluate(s: NiflheimState) -> float:
-    """The party's prospects, 0 (lost) to 1 (won): the scenario's, or in a campaign the share
-    of scenarios completed plus the one under way; a hero's activation under way is scored
-    as ended (:func:`activation_ended`)."""
-    o = s.outcome()
-    if o.over:
-        return 1.0 if o.result == "win" else 0.0
-    s = activation_ended(s)
+def _settled_value(s: NiflheimState) -> float:
+    """:func:`evaluate` of a position whose activation under way (if any) has ended."""
     o = s.outcome()
     if o.over:
         return 1.0 if o.result == "win" else 0.0
@@ -235,6 +236,26 @@ def evaluate(s: NiflheimState) -> float:
     if s.segment == "retry":
         here = 0.0
     return max(0.01, min(0.99, (played + here) / (CAMPAIGN_LENGTH + 1)))
+
+
+def evaluate(s: NiflheimState) -> float:
+    """The party's prospects, 0 (lost) to 1 (won): the scenario's, or in a campaign the share
+    of scenarios completed plus the one under way; a hero's activation under way is scored
+    as ended (:func:`activation_ended`; the copies of one position a search bot scores share
+    the scores of the positions it ends in, see :meth:`.NiflheimState.settled_value`)."""
+    o = s.outcome()
+    if o.over:
+        return 1.0 if o.result == "win" else 0.0
+    if _under_way(s):
+        return s.settled_value("end activation", SETTLE_STEPS, _settled_value)
+    # the copies of one position a search bot scores share the score (it reads no generator)
+    memo = s.position_memo()
+    if memo is None:
+        return _settled_value(s)
+    v = memo.get(_settled_value)
+    if v is None:
+        v = memo[_settled_value] = _settled_value(s)
+    return v  # type: ignore[no-any-return]
 
 
 ORDER = ("exit", "rescue", "search", "force", "pick", "attack", "cover:", "throw", "move",

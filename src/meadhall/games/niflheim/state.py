@@ -3,10 +3,11 @@ initiative segment, hero and undead turns (start, action and final phases), end 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from meadhall.core import grid, words
-from meadhall.core.chance import ChanceMode, NeedChance
+from meadhall.core.chance import Chance, ChanceMode, NeedChance
 from meadhall.core.deck import Deck, Pool
 from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
@@ -81,56 +82,80 @@ def _undead_chance(heroes: int, mod: int) -> str:
     return f"cannot beat or tie the heroes' {heroes}"
 
 
-def _figures(figs: dict[Any, Any]) -> dict[Any, Any]:
-    return {k: f.__fastcopy__(f) for k, f in figs.items()}
+_HERO_COPY = Hero.__fastcopy__  # type: ignore[attr-defined]
+_UNDEAD_COPY = Undead.__fastcopy__  # type: ignore[attr-defined]
+_new = object.__new__
+
+_LISTS = ("log", "coin_script", "players", "discard", "done", "order", "forced")
+"""Attributes that are lists of strings and numbers (copied one level by a clone)."""
+_COPIED = frozenset({
+    *_LISTS, "chance", "heroes", "undead", "items", "ground_runes", "control", "tally",
+    "pool", "uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"})
+"""Attributes :meth:`NiflheimState.clone` copies by hand."""
 
 
-_CLONERS: dict[str, Any] = {
-    "log": list.copy, "coin_script": list.copy, "players": list.copy, "discard": list.copy,
-    "done": list.copy, "order": list.copy, "forced": list.copy, "result": list.copy,
-    "spawn_queue": list.copy, "control": dict.copy, "uact": dict.copy,
-    "heroes": _figures, "undead": _figures,
-    "items": lambda items: {q: v[:] for q, v in items.items()},
-    "ground_runes": lambda runes: {q: v.copy() for q, v in runes.items()},
-}
-"""How :meth:`NiflheimState.clone` copies an attribute: lists of strings and numbers, dicts of
-them (``uact`` holds numbers only), figures; the rest goes to the kernel's copier."""
-
-
-class _Kept:
-    """What a run of :meth:`NiflheimState.settled_after` remembered: the position just before
-    the initiative roll, the step under way then and the loop rounds used; by the roll's
-    outcome, the settled position when nothing more was drawn (``False``: something was)."""
+class _Draw:
+    """A node of a step's chance tree (see :meth:`NiflheimState._forked`): one random draw
+    made with nothing forced (a pick of one of ``n`` options, uniform or ``weights``; or, with
+    ``mod`` set, a whole initiative roll, ties rolled again) and what followed each result:
+    the next draw, or the position the step ended in."""
 
     __shared__ = True
-    __slots__ = ("before", "step", "used", "after")
+    __slots__ = ("n", "weights", "mod", "kids", "before")
 
-    def __init__(self, before: NiflheimState, step: str, used: int) -> None:
-        self.before, self.step, self.used = before, step, used
-        self.after: dict[tuple[Any, ...], NiflheimState | bool] = {}
+    def __init__(self, n: int, weights: tuple[float, ...] | None, mod: int | None,
+                 before: NiflheimState | None) -> None:
+        self.n, self.weights, self.mod = n, weights, mod
+        self.kids: dict[Any, Any] = {}
+        self.before = before
+        """For an initiative roll: the position just before it (a run whose outcome the
+        tree does not know yet goes on from there)."""
+
+    def draw(self, rng: Rng) -> Any:
+        """The result this draw gives with ``rng``, drawn as the rules draw it: a seeded
+        :meth:`Chance.pick`, or :meth:`NiflheimState._initiative`'s d12s (``below(12) + 1``;
+        did the heroes win?)."""
+        mod = self.mod
+        if mod is None:
+            if self.weights is None:
+                return rng.below(self.n)
+            return rng.weighted_index(self.weights)
+        while True:
+            hr = rng.below(12) + 1
+            ur = rng.below(12) + 1
+            if hr != ur + mod:
+                return hr > ur + mod
 
 
-class _Probe:
-    """A run of :meth:`NiflheimState.settled_after` being watched: the draw count it started at
-    (after the roll: the count then), where to remember, the step under way and the loop
-    rounds used, what it kept and the roll's outcome."""
+class _Tape(Chance):
+    """The chance of a step being recorded for the chance tree: every real draw (a pick with
+    more than one distinct option) and its result; an initiative roll is recorded whole, by
+    its outcome (:meth:`NiflheimState._advance`), while ``paused``."""
 
-    __shared__ = True
-    __slots__ = ("mark", "memo", "key", "step", "used", "kept", "outcome")
+    __slots__ = ("path", "paused")
 
-    def __init__(self, mark: int, memo: dict[str, _Kept], key: str) -> None:
-        self.mark, self.memo, self.key, self.step = mark, memo, key, key
-        self.used = 0
-        self.kept: _Kept | None = None
-        self.outcome: tuple[Any, ...] | None = None
+    def __init__(self, chance: Chance) -> None:
+        super().__init__(chance.game, chance.rng, chance.mode)
+        self.queue = chance.queue
+        self.path: list[tuple[int, tuple[float, ...] | None, int | None, Any, Any]] = []
+        self.paused = False
+
+    def pick(self, what: str, options: Any, weights: Any = None,
+             section: str | None = None) -> int:
+        mark = Rng.draws
+        i = Chance.pick(self, what, options, weights, section)
+        if Rng.draws != mark and not self.paused:
+            self.path.append((len(options), None if weights is None else tuple(weights),
+                              None, i, None))
+        return i
 
 
-class _Settled(Exception):  # noqa: N818 - control flow
-    """A watched run reached a position whose settled outcome is already known."""
-
-    def __init__(self, state: NiflheimState) -> None:
-        super().__init__("settled")
-        self.state = state
+_NEXT = object()
+"""Key of a remembered position's memo: the default its players' choice takes next (``None``:
+no such choice is open)."""
+_OWNER = object()
+"""Key of the memo of a position remembered by the copy that reached it (a step that drew
+nothing): the memo and action text it is remembered under, until that copy moves on."""
 
 
 class NiflheimState(GameState):
@@ -139,13 +164,14 @@ class NiflheimState(GameState):
     game = S.ID
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Memos of the position (see moved()): never changed in place, so clones share them.
-    _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps", "_ended"}
-    _ended: dict[str, _Kept] | None = None
-    """Search copies only (see :func:`.evaluation.activation_ended`): the position an action
-    led to just before its first random draw, by action text, shared by the copies of this
-    position that differ only in their generator (forgotten by any step)."""
-    _probe: _Probe | None = None
-    """While a search copy runs an action and its defaults for :attr:`_ended`."""
+    _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps", "_forks",
+                                   "_legal_memo"}
+    _forks: dict[Any, Any] | None = None
+    """What the steps from this position came to, shared by the copies of this position that
+    differ only in their generator (see :meth:`_forked`; forgotten by any step): by action
+    text, the step's chance tree (a :class:`_Draw`) or, when it drew nothing, the position it
+    ended in; under :data:`_NEXT` the default taken next, under a scoring function the
+    position's score (:meth:`settled_value`)."""
     _occ: dict[Sq, str] | None = None
     _zoc: tuple[Board, dict[Sq, set[int]]] | None = None
     _reach: undead.Reach | None = None
@@ -257,14 +283,47 @@ class NiflheimState(GameState):
         place; the copy has the same legal actions, determinizing resamples nothing that
         decides them): a search bot's look-ahead applies an action of the position's list to
         a copy without the rules checking it a second time (see :meth:`GameState.apply`)."""
-        new = object.__new__(type(self))
-        d = self.__dict__.copy()
-        for k in d.keys() - _SHARED_AS_IS:
+        new = _new(NiflheimState)
+        d = self.__dict__.copy()  # immutable values and shared memos as they are
+        if not _KNOWN.issuperset(d):
+            for k in d.keys() - _KNOWN:
+                v = d[k]
+                if v.__class__ not in _ATOMIC:
+                    d[k] = fastcopy(v)
+        for k in _LISTS:
+            d[k] = d[k][:]
+        ch = self.chance
+        if ch.__class__ is Chance and not ch.queue:
+            c = _new(Chance)
+            c.game, c.mode, c.queue = ch.game, ch.mode, []
+            r = c.rng = _new(Rng)
+            r.state = ch.rng.state
+            d["chance"] = c
+        else:
+            d["chance"] = ch.clone()
+        d["heroes"] = {k: _HERO_COPY(h) for k, h in self.heroes.items()}
+        d["undead"] = {k: _UNDEAD_COPY(u) for k, u in self.undead.items()}
+        d["items"] = {q: v[:] for q, v in self.items.items()}
+        if self.ground_runes:
+            d["ground_runes"] = {q: v.copy() for q, v in self.ground_runes.items()}
+        else:
+            d["ground_runes"] = {}
+        d["control"] = self.control.copy()
+        t = self.tally
+        d["tally"] = {**t, "knockouts": [k.copy() for k in t["knockouts"]]}
+        d["pool"] = self.pool.__fastcopy__(self.pool)
+        for k in ("uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"):
             v = d[k]
-            if v.__class__ not in _ATOMIC:
-                d[k] = _CLONERS.get(k, fastcopy)(v)
+            if v is not None:
+                d[k] = fastcopy(v)
         new.__dict__ = d
         return new
+
+    def __getstate__(self) -> dict[str, Any]:
+        # what search copies remembered of the position stays behind (see _forks)
+        state = super().__getstate__()
+        state.pop("_forks", None)
+        return state
 
     @property
     def scenario(self) -> ScenarioData:
@@ -518,6 +577,8 @@ class NiflheimState(GameState):
             + combat.phial_targets(self, h, only=only, prefix=pre)
 
     def _legal(self) -> list[str]:
+        if not self._scratch:
+            self.remember_steps()  # the copies a search bot makes of this position share it
         if self.choice is not None:
             return list(self.choice["options"])
         assert self.active is not None
@@ -537,9 +598,19 @@ class NiflheimState(GameState):
         return None
 
     def _apply(self, action: str, events: list[Event]) -> None:
-        self._ended = None  # the position changes: what was remembered of it is forgotten
-        if self._probe is not None:
-            self._probe.step = action
+        forks = self.__dict__.get("_forks")
+        if forks is not None and _OWNER in forks:
+            # this copy remembers the position for later runs: it leaves a copy there instead
+            memo, text = forks.pop(_OWNER)
+            if memo.get(text, (None,))[0] is self:
+                memo[text] = (self.clone(), forks)
+        self._forks = None  # the position changes: what was remembered of it is forgotten
+        if forks is not None and self.forks():
+            self._forked(forks, action, events)
+        else:
+            self._step(action, events)
+
+    def _step(self, action: str, events: list[Event]) -> None:
         if self.choice is not None and self.choice["kind"] == "coin":
             self._coin(action, events)
         else:
@@ -572,7 +643,7 @@ class NiflheimState(GameState):
             self._cover_revealed(events[n:], self.seat_of(h.id))
 
     def _start(self, events: list[Event]) -> None:
-        self._ended = None
+        self._forks = None
         self._guarded(START_ACTION, events)
 
     # ------------------------------------------------------------------ coin of fate
@@ -776,13 +847,19 @@ class NiflheimState(GameState):
                     continue
                 return
             if self.segment == "initiative":
-                probe = self._probe
-                if probe is not None and probe.kept is None:
-                    self._keep_before_draw(probe)
-                self._initiative(events)
-                probe = self._probe
-                if probe is not None and probe.kept is not None and probe.outcome is None:
-                    self._after_roll(probe)
+                tape = self.chance
+                if tape.__class__ is _Tape and self.coin_pos >= len(self.coin_script):
+                    # a recorded run: the roll is one draw of the chance tree, by who won
+                    before = self.clone()
+                    tape.paused = True  # type: ignore[attr-defined]
+                    try:
+                        self._initiative(events)
+                    finally:
+                        tape.paused = False  # type: ignore[attr-defined]
+                    tape.path.append((0, None, before._initiative_mod(),  # type: ignore[attr-defined]
+                                      self.segment == "choosing", before))
+                else:
+                    self._initiative(events)
             elif self.segment == "heroes":
                 if not self._hero_turn(events) and not self._campaign_goes_on():
                     return
@@ -794,99 +871,176 @@ class NiflheimState(GameState):
         raise RuntimeError("niflheim: the round structure did not reach a decision")
 
     def forks(self) -> bool:
-        """Can an action's automated steps up to the initiative roll be remembered for copies
-        that differ only in their generator (:attr:`_ended`)? Search copies of a scenario
-        outside a campaign with the Coin of Fate used (the steps then ask nothing: no coin
-        question replays them), seeded, with nothing forced or pending."""
+        """Can what a step comes to be remembered for copies that differ only in their
+        generator (:attr:`_forks`)? Search copies of a scenario outside a campaign with the
+        Coin of Fate used (the steps then ask nothing: no coin question replays them),
+        seeded, with nothing forced or pending."""
         return (self._scratch and self.coin_used and self.camp is None and not self.auto_choices
                 and self.pending is None and self.chance.mode == "seeded"
                 and not self.chance.queue)
 
-    def _keep_before_draw(self, probe: _Probe) -> None:
-        """At the initiative roll of a probed run: if nothing was drawn since it began, the
-        steps so far come out the same for any generator; remember this position, the step
-        under way and the defaults taken (the run goes on from it)."""
-        if Rng.draws != probe.mark:
-            self._probe = None
-            return
-        before = self.clone()
-        before.__dict__.pop("_probe", None)
-        probe.kept = probe.memo[probe.key] = _Kept(before, probe.step, probe.used)
+    def remember_steps(self) -> None:
+        """Let the search copies of this position share what their steps come to
+        (:attr:`_forks`); called when the legal actions are listed (a search bot lists them
+        before it copies the position)."""
+        if self.__dict__.get("_forks") is None:
+            self._forks = {}
 
-    def _after_roll(self, probe: _Probe) -> None:
-        """Just after the initiative roll of a run that started from a remembered position:
-        the roll left one of few positions (who won, besides the generator); when a run from
-        the same position and outcome drew nothing more, its settled position is the answer
-        (:class:`_Settled`), else this run watches whether it draws again."""
-        assert probe.kept is not None
-        outcome = (self.segment, self.phase, tuple(self.order), self.turn_no,
-                   self.choice is None, self.coin_pos)
-        settled = probe.kept.after.get(outcome)
-        if settled is None:
-            probe.outcome, probe.mark = outcome, Rng.draws
+    def _forked(self, memo: dict[Any, Any], action: str, events: list[Event]) -> None:
+        """Run ``action`` on a search copy whose position's copies share ``memo``.
+
+        A search bot runs the same step on several copies of one position that differ only
+        in their generator (its sampled futures). The step is a function of the position and
+        the results of its random draws, so the first run of each sequence of results
+        records it in the step's chance tree, with the position it ended in; a later run
+        makes the same draws with its own generator and, when the tree knows where those
+        results lead, takes that position without running the rules again. An initiative
+        roll counts as one draw by who won it (the position after it depends on nothing
+        else). Each remembered position shares a memo of its own with its copies, so the
+        steps after it are shared in turn. Only the generator and the log are a run's own
+        (the generator ends as the full run leaves it); events of the skipped steps are not
+        reported (search copies read none). ``tests/games/niflheim/test_niflheim_settled.py``
+        compares the positions with full runs."""
+        c = self.choice
+        if c is not None and not c.get("seat") and action == c["default"]:
+            memo[_NEXT] = action  # the players' choice open here takes this by default
+        got = _leaf(memo.get(action), self.chance.rng)
+        if got is None:
+            self._record(memo, action, events, None)
             return
-        self._probe = None
-        if settled is not False:
-            done = settled.clone()
-            done.chance = fastcopy(self.chance)
-            raise _Settled(done)
+        if len(got) == 2:
+            self._become(got[0])
+            self.chance.rng.state = got[1].state
+            return
+        # the tree knows the steps up to an initiative roll whose outcome is new: go on there
+        node, path, at = got  # type: ignore[misc]
+        self._become(node.before)
+        self.chance.rng.state = at
+        self._record(memo, action, events, path)
+
+    def _record(self, memo: dict[Any, Any], action: str, events: list[Event],
+                path: list[Any] | None) -> None:
+        """A run of ``action`` recorded in its chance tree (:meth:`_forked`): from its start,
+        or (``path``: the draws so far) from the initiative roll it reached. A step that drew
+        nothing is remembered by this copy itself (while it stays there, see
+        :data:`_OWNER`), one that drew by a copy of the position."""
+        chance = self.chance
+        tape = self.chance = _Tape(chance)
+        try:
+            if path is None:
+                self._step(action, events)
+            else:
+                tape.path[:] = path
+                self._advance(events)  # at the initiative roll, as the full run was
+        finally:
+            self.chance = chance  # the same generator, advanced by the run
+        if not tape.path:
+            mine = self._forks = {_OWNER: (memo, action)}
+            memo[action] = (self, mine)
+            return
+        end = self._remember()
+        node = memo.get(action)
+        if node.__class__ is not _Draw:
+            node = None
+        for i, (n, weights, mod, result, before) in enumerate(tape.path):
+            if node is None:
+                node = _Draw(n, weights, mod, before)
+                if i == 0:
+                    memo[action] = node
+                else:
+                    parent.kids[last] = node  # noqa: F821 - set by the previous round
+            parent, last = node, result
+            node = node.kids.get(result)
+        parent.kids[last] = end
+
+    def _become(self, template: NiflheimState) -> None:
+        """Take on a remembered position, keeping this copy's generator and log."""
+        chance, log = self.chance, self.log
+        self.__dict__ = template.clone().__dict__
+        self.chance, self.log = chance, log
+        self._legal_memo = None
+
+    def _remember(self) -> NiflheimState:
+        """A copy of this position for later runs, sharing a fresh memo with it."""
+        self._forks = {}
+        keep = self.clone()
+        keep._legal_memo = None
+        return keep
+
+    def position_memo(self) -> dict[Any, Any] | None:
+        """The memo this search copy shares with the copies of its position that differ only
+        in their generator (:attr:`_forks`; made now if it has none), or ``None`` when its
+        steps are not shared (:meth:`forks`). An evaluation keeps scores there that read
+        only the position."""
+        if not self.forks():
+            return None
+        memo = self.__dict__.get("_forks")
+        if memo is None:
+            memo = self._forks = {}
+        return memo
 
     def settled_after(self, text: str, limit: int) -> NiflheimState:
         """A copy of this search copy with ``text`` applied (an action known to be legal, run
         as :meth:`_run_atomic` runs it), then up to ``limit`` players'-choice defaults
-        (:meth:`take_default`) until none is open.
-
-        A search bot asks this of copies of one position that differ only in their
-        generator (its sampled futures). The steps before the first random draw come out
-        the same for all of them: the first run remembers the position just before the
-        initiative roll (when nothing was drawn before it), later runs start there
-        (:attr:`_ended`); and when nothing is drawn after the roll, the settled position
-        depends only on who won it, so it is remembered by that outcome too.
-        ``tests/games/niflheim/test_niflheim_settled.py`` compares both with full runs."""
-        forks = self.forks()
-        memo = self.__dict__.get("_ended") if forks else None
-        kept = memo.get(text) if memo is not None else None
-        probe: _Probe | None = None
-        try:
-            if kept is None:
-                c = self.clone()
-                if forks:
-                    if memo is None:
-                        memo = self._ended = {}
-                    probe = c._probe = _Probe(Rng.draws, memo, text)
-                c._run_atomic(text, [])
-                used = 0
-            else:
-                c = kept.before.clone()
-                c.chance = fastcopy(self.chance)
-                c._legal_memo = None
-                probe = c._probe = _Probe(Rng.draws, memo, text)  # type: ignore[arg-type]
-                probe.kept = kept
-                c._advance([])  # goes on at the initiative roll, as the full run did
-                c.log.append(kept.step)
-                used = kept.used
-            for n in range(used + 1, limit + 1):
-                if probe is not None:
-                    probe.used = n
-                if c.take_default() is None:
-                    break
-        except _Settled as done:
-            return done.state
-        probe = c.__dict__.pop("_probe", None)
-        if probe is not None and probe.outcome is not None:
-            assert probe.kept is not None
-            probe.kept.after[probe.outcome] = c.clone() if Rng.draws == probe.mark else False
+        (:meth:`take_default`) until none is open. On copies of one position that differ
+        only in their generator, the steps are shared as :meth:`_forked` says."""
+        c = self.clone()
+        c._run_atomic(text, [])
+        for _ in range(limit):
+            if c.take_default() is None:
+                break
         return c
+
+    def settled_value(self, text: str, limit: int,
+                      score: Callable[[NiflheimState], float]) -> float:
+        """``score(self.settled_after(text, limit))``, for a ``score`` that reads only the
+        position (not the generator). On copies of one position that differ only in their
+        generator, a copy whose draws lead where an earlier copy's led, with nothing drawn
+        after, makes its draws and runs nothing (the score is kept in the memo of the last
+        position a draw led to, or of this position when the steps drew nothing)."""
+        memo = self.position_memo()
+        if memo is not None:
+            after = ("after", text, score)
+            v = memo.get(after)
+            if v is not None:
+                return v  # type: ignore[no-any-return]
+            mark = Rng.draws
+            v = _known_score(memo, text, self.chance.rng.clone(), limit, ("settled", score))
+            if v is not None:
+                return v  # the generator is a copy, but the draws were made as a run makes them
+            Rng.draws = mark
+        start = Rng.draws
+        c = self.clone()
+        c._run_atomic(text, [])
+        seen = [(c.__dict__.get("_forks"), Rng.draws)]
+        for _ in range(limit):
+            if c.take_default() is None:
+                break
+            seen.append((c.__dict__.get("_forks"), Rng.draws))
+        else:
+            return score(c)
+        v = score(c)
+        if memo is not None:
+            now = Rng.draws
+            if now == start:
+                memo[after] = v
+            for m, at in seen:
+                if m is not None and at == now:
+                    m[("settled", score)] = v
+        return v
 
     def _campaign_goes_on(self) -> bool:
         """The scenario ended mid-turn inside a campaign: go on to the interim stage."""
         return self.camp is not None and self.choice is None and self.scenario_outcome().over
 
+    def _initiative_mod(self) -> int:
+        """The undead initiative roll's modifier: -4, none while Mardröm is on the map."""
+        return 0 if any(u.kind == "mardrom" for u in self.undead.values()) else -4
+
     def _initiative(self, events: list[Event]) -> None:
         """Hero d12 against undead d12 - 4 (no -4 while Mardröm is on the map); ties re-roll;
         undead that win always go first; heroes that win choose."""
-        mardrom = any(u.kind == "mardrom" for u in self.undead.values())
-        mod = 0 if mardrom else -4
+        mod = self._initiative_mod()
         mark, pos = len(events), self.coin_pos
         try:  # nothing changes before both rolls: a Coin of Fate question goes on from here
             while True:
@@ -1549,6 +1703,65 @@ class NiflheimState(GameState):
         return h
 
 
-_SHARED_AS_IS = NiflheimState._shared | {"_checkpoint", "board", "_probe"}
-"""Attributes a clone shares: content, setup, the position memos, the undo checkpoint and the
-(immutable) board."""
+def _leaf(node: Any, rng: Rng) -> Any:
+    """Where a step's chance tree (see :meth:`NiflheimState._forked`) leads with the draws
+    ``rng`` makes (on a copy): the remembered position and the generator after the draws.
+    When the tree does not know where: ``None``, or, when what it does not know is the
+    outcome of an initiative roll, the roll's node, the draws before it (as a recorded path)
+    and the generator's state before it; the draw count is then put back to before the
+    draws it does not know."""
+    if node is None:
+        return None
+    if node.__class__ is tuple:
+        state, mine = node
+        # remembered by the copy that reached it: while that copy is still there
+        return (state, rng) if state.__dict__.get("_forks") is mine else None
+    rng = rng.clone()
+    start = Rng.draws
+    path = []
+    while True:
+        at, mark = rng.state, Rng.draws
+        r = node.draw(rng)
+        nxt = node.kids.get(r)
+        if nxt is None:
+            if node.before is not None:
+                Rng.draws = mark
+                return node, path, at
+            Rng.draws = start  # a full run draws the same numbers again
+            return None
+        if nxt.__class__ is not _Draw:
+            return nxt, rng
+        path.append((node.n, node.weights, node.mod, r, None))
+        node = nxt
+
+
+def _known_score(memo: dict[Any, Any], text: str, rng: Rng, limit: int, key: Any
+                 ) -> float | None:
+    """The score :meth:`NiflheimState.settled_value` would give, read from the chance trees
+    of the steps (``text``, then up to ``limit`` defaults) when the draws made with ``rng``
+    lead to a position scored under ``key``; ``None`` otherwise."""
+    node = memo.get(text)
+    for _ in range(limit + 1):
+        mark = Rng.draws
+        got = _leaf(node, rng)
+        if got is None or len(got) != 2:
+            Rng.draws = mark
+            return None
+        state, rng = got
+        end = state._forks
+        v = end.get(key)  # type: ignore[union-attr]
+        if v is not None:
+            return v  # type: ignore[no-any-return]
+        nxt = end.get(_NEXT)  # type: ignore[union-attr]
+        if nxt is None:
+            return None
+        node = end.get(nxt)  # type: ignore[union-attr]
+    return None
+
+
+_KNOWN = NiflheimState._shared | _COPIED | {
+    "_checkpoint", "board", "seed", "auto_choices", "conceded", "coin_pos", "scenario_id",
+    "round", "track", "lap", "segment", "phase", "turn_no", "active", "coin_used",
+    "next_active", "_scratch"}
+"""Attributes a clone knows: copied by hand, immutable values, or shared (content, setup, the
+position memos, the undo checkpoint and the (immutable) board)."""
