@@ -786,7 +786,7 @@ class Encoder:
             n = len(acc)
             idx = np.fromiter(acc.keys(), np.intp, n)
             vals = np.fromiter(acc.values(), np.float32, n)
-            flat[idx] = np.clip(vals, self._low[idx], self._high[idx], out=vals)
+            flat[idx] = _clip(vals, self._low[idx], self._high[idx])
 
     def _put(self, flat: np.ndarray, memo: _BoardMemo, part: int, acc: dict[int, float],
              lost: list[str]) -> None:
@@ -797,7 +797,7 @@ class Encoder:
         n = len(acc)
         idx = np.fromiter(acc.keys(), np.intp, n)
         vals = np.fromiter(acc.values(), np.float32, n)
-        flat[idx] = np.clip(vals, self._low[idx], self._high[idx], out=vals)
+        flat[idx] = _clip(vals, self._low[idx], self._high[idx])
         memo.idx[part] = idx
         memo.lost[part] = lost
 
@@ -1215,6 +1215,13 @@ class _Canvas:
         self.boards: dict[str, _BoardMemo] = {}
         self.panels: dict[Any, Any] = {}
         self.dirty = False
+
+
+def _clip(vals: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:
+    """``vals`` clipped to [``low``, ``high``] in place: ``np.clip``'s numbers (NaN stays NaN)
+    for a fraction of its Python-level cost on a few dozen values."""
+    np.minimum(vals, high, out=vals)
+    return np.maximum(vals, low, out=vals)
 
 
 @cache

@@ -163,3 +163,34 @@ def test_a_hero_copy_owns_its_lists_of_ids(field: str) -> None:
     for v in vars(h).values():  # the hand-written copy assumes ids and plain values only
         assert v is None or isinstance(v, int | str | bool) or (
             isinstance(v, list) and all(isinstance(x, str) for x in v))
+
+
+def test_only_the_option_kinds_have_option_targets() -> None:
+    """The drawing looks for option cards in choices of ``OPTION_KINDS`` only."""
+    from meadhall.games.midhalla.describe import OPTION_KINDS, option_target
+
+    kinds = set()
+    for s, _ in _games(1, 200):
+        ch = s.choice
+        kinds.add(ch.kind)
+        if ch.kind not in OPTION_KINDS:
+            assert all(option_target(ch.kind, p) is None for _, p in ch.options)
+    assert len(kinds) > 10
+    for kind in OPTION_KINDS:
+        assert option_target(kind, ["add", "x"]) is not None
+
+
+def test_the_snapshot_of_step_3_3_shares_the_party_sheet_and_keeps_it() -> None:
+    """The 3.3 snapshot shares the party sheet (changed only through a copy): a change after
+    it never reaches the snapshot, and going back gives the sheet as it was."""
+    s = GAME.new_game(None, 0)
+    before = json.dumps(s.party)
+    attrs = s._capture()
+    assert attrs["party"] is s.party
+    s._party_w()["fate"] = s.party["fate"] + 1
+    s._party_w()["unlocks"]["lore"].append("x")
+    assert json.dumps(attrs["party"]) == before
+    s._restore(attrs)
+    assert json.dumps(s.party) == before
+    s._party_w()["new"].append(["lore", "y"])
+    assert json.dumps(attrs["party"]) == before

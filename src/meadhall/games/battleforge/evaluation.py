@@ -357,18 +357,9 @@ class Planner:
         self.hp = round(hp_price, 1)
         self.kills = kills
         c = s.champs[cid]
-        board = s.content.boards[c.board]
-        self.melee = list(_icon_spaces(board, "melee"))
-        self.ranged = list(_icon_spaces(board, "ranged"))
-        # s.boon_bonus(cid, i, k) of each space and attack
-        self.bonus = {}
-        for i, b in enumerate(c.boons):
-            for k in ("melee", "ranged"):
-                self.bonus[(i, k)] = b["level"] if b and b["symbol"] == k else 0
-        self.melee_bonus = tuple((i, self.bonus[(i, "melee")]) for i in self.melee)
-        self.ranged_bonus = tuple((i, self.bonus[(i, "ranged")]) for i in self.ranged)
-        self.piles = (*self.ranged, *self.melee)
-        self.attack_space = tuple(j in self.ranged or j in self.melee for j in range(6))
+        (self.melee, self.ranged, self.bonus, self.bonus_items, self.melee_bonus,
+         self.ranged_bonus, self.piles, self.attack_space) = _piles(s.content.boards[c.board],
+                                                                    c.boons)
         self.red = c.attrs["red"]
         self.green = c.attrs["green"]
         self.move_attr = c.attrs["movement"]
@@ -376,7 +367,7 @@ class Planner:
         self.next_faces = tuple(f for f in s.content.god.faces if f not in s.thor["destroyed"])
         # everything next_round reads besides the rondel: its results are shared by every
         # plan with the same champion board, Boons, dice and Thor
-        sig = (id(s.content), tuple(self.melee), tuple(self.ranged), tuple(self.bonus.items()),
+        sig = (id(s.content), tuple(self.melee), tuple(self.ranged), self.bonus_items,
                self.red, self.green,
                self.hp, self.next_faces, pricer.left, pricer.k, pricer.counter)
         book = NEXT_ROUNDS.get(sig)
@@ -471,6 +462,13 @@ class Planner:
     def value(self, cnt: Rondel, r: int, here: str, extra_red: int,
               positions: dict[str, Reach], moves: dict[str, int], movable: bool) -> float:
         """Best worth of ``r`` Actions left from Area ``here``."""
+        if r <= 0:
+            # No Action left: the piles' worth next round, wherever the champion stands (what
+            # the memo below would keep for any Area).
+            found = self.next_memo.get(cnt)
+            if found is None:
+                found = self.next_round(cnt)
+            return self.later * found
         pos = positions.get(here, NOWHERE)
         if movable:
             memo = self.memo
@@ -481,7 +479,10 @@ class Planner:
         found = memo.get(key)
         if found is not None:
             return found
-        best = self.later * self.next_round(cnt)
+        nr = self.next_memo.get(cnt)
+        if nr is None:
+            nr = self.next_round(cnt)
+        best = self.later * nr
         if r > 0:
             # (Each ``if x > best: best = x`` is ``best = max(best, x)``.)
             opts = sorted(self.attack_options(cnt, pos, extra_red), reverse=True)[:2]
@@ -495,10 +496,10 @@ class Planner:
                 i = opts[0][1]
             else:
                 piles = [j for j in self.piles if cnt[j]]
-                i = max(piles, key=lambda j: cnt[j]) if piles else -1
+                i = max(piles, key=cnt.__getitem__) if piles else -1
             if i >= 0:
-                donors = sorted((j for j in range(6) if j != i and cnt[j]),
-                                key=lambda j: cnt[j])
+                donors = sorted([j for j in range(6) if j != i and cnt[j]],
+                                key=cnt.__getitem__)
                 out = list(cnt)
                 moved = 0
                 for j in donors:
@@ -535,6 +536,33 @@ class Planner:
 
 
 NOWHERE: Reach = ((), (), (), ())
+
+_PILES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+"""What :class:`Planner` reads of a champion board and its Boons (see :func:`_piles`)."""
+
+
+def _piles(board: Any, boons: list[dict[str, Any] | None]) -> tuple[Any, ...]:
+    """Of a champion board with these Boons: its Melee and Ranged spaces (lists), each space's
+    Boon bonus per attack (what ``boon_bonus`` gives; a dict and its items), the Melee and
+    Ranged spaces with their bonus, the piles (Ranged then Melee spaces) and whether each
+    space is a pile; kept per board and Boons (read only)."""
+    key = (id(board), *[(b["level"], b["symbol"]) if b else None for b in boons])
+    found = _PILES.get(key)
+    if found is None or found[0] is not board:
+        melee = list(_icon_spaces(board, "melee"))
+        ranged = list(_icon_spaces(board, "ranged"))
+        bonus = {}
+        for i, b in enumerate(boons):
+            for k in ("melee", "ranged"):
+                bonus[(i, k)] = b["level"] if b and b["symbol"] == k else 0
+        if len(_PILES) >= PLANS_MAX:
+            _PILES.clear()
+        found = _PILES[key] = (board, (
+            melee, ranged, bonus, tuple(bonus.items()),
+            tuple((i, bonus[(i, "melee")]) for i in melee),
+            tuple((i, bonus[(i, "ranged")]) for i in ranged),
+            (*ranged, *melee), tuple(j in ranged or j in melee for j in range(6))))
+    return found[1]  # type: ignore[no-any-return]
 
 
 def kill_values(s: BattleForgeState, sides: dict[int, Any] | None = None
@@ -904,7 +932,7 @@ def thor_distance(board: Any, area: str, thor: str) -> float:
 def forget() -> None:
     """Drop everything the evaluation remembers across positions (plans, prices, dice
     outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
-    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES):
+    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES, _PILES, _ICON_SPACES):
         memo.clear()
     for f in (outcomes, _dist, thor_work, best_roll, _gains, _removed):
         f.cache_clear()

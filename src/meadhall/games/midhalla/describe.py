@@ -26,6 +26,10 @@ from meadhall.games.midhalla.render import describe as effects_text
 Described = tuple[str, tuple[Target, ...]]
 
 
+OPTION_KINDS = frozenset({"event_choice", "play", "roster"})
+"""The kinds of choice whose options :func:`option_target` may name (no other has any)."""
+
+
 def option_target(kind: str, payload: Any) -> str | None:
     """The ``option:`` target id of a choice with no place on the table, or ``None``.
 

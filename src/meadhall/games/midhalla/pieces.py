@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
 from meadhall.core.deck import Deck
-from meadhall.core.fastcopy import fastcopy
+from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.protocol import Decision
 
 T = TypeVar("T")
@@ -169,7 +169,9 @@ class Choice:
     def to_json(self) -> dict[str, Any]:
         # copies: the choice is shared by clones, so nothing of it may leave by reference
         return {"kind": self.kind, "seat": self.seat, "prompt": self.prompt,
-                "section": self.section, "options": [[t, fastcopy(p)] for t, p in self.options],
+                "section": self.section,
+                "options": [[t, p if p.__class__ in _ATOMIC else fastcopy(p)]
+                            for t, p in self.options],
                 "default": self.default, "ctx": fastcopy(self.ctx)}
 
     @classmethod

@@ -640,14 +640,17 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return render_help(self)
 
     def _capture(self) -> dict[str, Any]:
-        """Copies of the position attributes (for the snapshot at the start of step 3.3)."""
+        """Copies of the position attributes (for the snapshot at the start of step 3.3); the
+        party sheet is shared (each change takes a copy first, :meth:`_party_w`)."""
         d = self.__dict__
-        return {k: fastcopy(d[k]) for k in POSITION_ATTRS}
+        return {k: d[k] if k == "party" else fastcopy(d[k]) for k in POSITION_ATTRS}
 
     def _restore(self, attrs: dict[str, Any]) -> None:
-        """Back to captured position attributes (copied again: the capture stays intact)."""
+        """Back to captured position attributes (copied again: the capture stays intact;
+        the party sheet is shared, as in :meth:`_capture`)."""
+        d = self.__dict__
         for k, v in attrs.items():
-            self.__dict__[k] = fastcopy(v)
+            d[k] = v if k == "party" else fastcopy(v)
         self._tiles_changed()
 
     def _snapshot_dump(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -663,11 +666,14 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return pos
 
     def _public_dump(self) -> dict[str, Any]:
-        """``_dump(public=True)``, built sharing what cannot change: a tile's, a hero's, an
-        enemy's or a trap's part already handed out while it reads the same, the party sheet
-        (copied before any change, :meth:`_party_w`) and the pending choice (immutable). The
-        state never changes a part it handed out, so views may share parts (never change a
-        view)."""
+        """The position as every player sees it (:meth:`view`): decks by size and discard,
+        and of the saved start of step 3.3 only that a replay is possible (it holds full
+        decks), neither of them worked out in full first. Built sharing what cannot change: a
+        tile's, a hero's, an enemy's or a trap's part already handed out while it reads the
+        same, the party sheet (copied before any change, :meth:`_party_w`) and the pending
+        choice (immutable). The state never changes a part it handed out, so views may share
+        parts (never change a view)."""
+        # Deck.public() of each deck, written out (a view is built at every step)
         get = dict.__getitem__
         decks = {}
         for n in DECKS:
@@ -706,23 +712,11 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         }
 
     def _dump(self, public: bool = False) -> dict[str, Any]:
-        """The position; ``public``: as every player sees it (:meth:`view`): decks by size
-        and discard, and of the saved start of step 3.3 only that a replay is possible (it
-        holds full decks), neither of them worked out in full first."""
+        """The position; ``public``: as every player sees it (:meth:`_public_dump`)."""
         if public:
-            # Deck.public() of each deck, written out (a view is built at every step)
-            get = dict.__getitem__
-            decks = {}
-            for n in DECKS:
-                d = get(self.decks, n)
-                decks[n] = {"name": d.name, "size": len(d.top) + len(d.pile) + len(d.bottom),
-                            "discard": d.discard[:]}
-            cb = fastcopy(self.cb)
-            if cb and cb.get("snapshot"):
-                cb["snapshot"] = "the position at the start of step 3.3"
-        else:
-            decks = {n: self.decks.read(n).to_json() for n in DECKS}
-            cb = self._dump_combat()
+            return self._public_dump()
+        decks = {n: self.decks.read(n).to_json() for n in DECKS}
+        cb = self._dump_combat()
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
             "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,

@@ -7,6 +7,10 @@ the timer and the fate scale; each hero's tableau (skill rows with the two skill
 ultimates, items, status tokens); Dara's cart, the trap cards and components, the quest board,
 the skill pool, the party sheet and, during Phase 4, the rewards steps. Target strings are the
 ones :mod:`meadhall.games.midhalla.describe` gives the legal actions.
+
+Consecutive views differ in a few places, so each piece (a figure, a tableau, a panel, a
+track) is remembered by what it reads of the view and handed out again, the very same
+object, while that reads the same: scenes share pieces and never change one once drawn.
 """
 
 from __future__ import annotations
@@ -22,7 +26,12 @@ from meadhall.core.protocol import PLAYERS
 from meadhall.core.words import plural
 from meadhall.games.midhalla.board import GATE, Topology
 from meadhall.games.midhalla.content import Content
-from meadhall.games.midhalla.describe import component_effect_text, option_target, unlock_name
+from meadhall.games.midhalla.describe import (
+    OPTION_KINDS,
+    component_effect_text,
+    option_target,
+    unlock_name,
+)
 from meadhall.games.midhalla.render import describe as effects_text
 
 LEGEND = [
@@ -230,7 +239,7 @@ def _heroes(c: Content, heroes_v: Mapping[str, Any], last: dict[Any, tuple[Any, 
     panels: list[draw.Panel] = []
     for hid, h in heroes_v.items():
         token, panel = _again(last, ("hero", hid), h,
-                              lambda hid=hid, h=h: (_hero_token(c, hid, h),
+                              lambda hid=hid, h=h: (_hero_token(c, hid, h, last),
                                                     _hero_panel(c, hid, h, last)),
                               _copy_figure)
         if token is not None:
@@ -242,10 +251,21 @@ def _heroes(c: Content, heroes_v: Mapping[str, Any], last: dict[Any, tuple[Any, 
     return out
 
 
-def _hero_token(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Token | None:
-    """A hero's figure on the map (none off the map or KO)."""
+def _hero_token(c: Content, hid: str, h: Mapping[str, Any],
+                last: dict[Any, tuple[Any, Any]]) -> draw.Token | None:
+    """A hero's figure on the map (none off the map or KO), remembered by what it shows: a
+    tableau changes more often than the figure."""
     if not (h.get("tile") and h.get("hp", 1) > 0):
         return None
+    key = ("hero-figure", hid, h["tile"], h["hp"], h["max_hp"], h.get("follower"),
+           h.get("armor", 0), h.get("retaliate", 0), h.get("bleed", 0), h.get("acted"))
+    hit = last.get(key)
+    if hit is None:
+        hit = last[key] = (None, _hero_figure(c, hid, h))
+    return hit[1]  # type: ignore[no-any-return]
+
+
+def _hero_figure(c: Content, hid: str, h: Mapping[str, Any]) -> draw.Token:
     return draw.Token(
         hid, hero_name(c, hid), short(c, hid)[:2], "ally" if h.get("follower")
         else "hero", h["tile"], target=f"figure:{hid}", hp=h["hp"],
@@ -492,11 +512,11 @@ def _panels(c: Content, view: Mapping[str, Any], last: dict[Any, tuple[Any, Any]
     party = view["party"]
     # the order of evolved event cards is part of the key: the notes are drawn in it
     events = party.get("events", {})
-    order = (tuple(events), tuple(tuple(ch) if ch.__class__ is dict else None
-                                  for ch in events.values()))
+    order = (tuple(events), [tuple(ch) if ch.__class__ is dict else None
+                             for ch in events.values()])
     panels.append(_again(last, "party-sheet", (order, party), lambda: _party_sheet(c, view)))
     choice = view.get("choice")
-    if choice:
+    if choice and choice["kind"] in OPTION_KINDS:
         cards = []
         kind = choice["kind"]
         for text, payload in choice["options"]:
@@ -533,41 +553,42 @@ def _item_text(c: Content, item: str) -> str:
 
 def _hero_panel(c: Content, hid: str, h: Mapping[str, Any],
                 last: dict[Any, tuple[Any, Any]]) -> draw.Panel:
-    """A hero's tableau; its cards are remembered by all they show (``last``), as a tableau
-    changes a card or two at a time."""
+    """A hero's tableau; its skill rows, ultimates and items are remembered by all they show
+    (``last``), as a tableau changes a part or two at a time."""
+    top_at, bottom_at = h.get("top_at"), h.get("bottom_at")
+    exhausted = tuple(h.get("exhausted", ()))
+    key = ("skill-rows", hid, tuple(h["top"]), tuple(h["bottom"]), top_at, bottom_at, exhausted)
+    rows = last.get(key)
+    if rows is None:
+        rows = last[key] = (None, tuple(
+            _skill_card(c, hid, row, i, sid, i == at, f"{row}:{i}" in exhausted)
+            for row, at in (("top", top_at), ("bottom", bottom_at))
+            for i, sid in enumerate(h[row])))
+    cards = list(rows[1])
     cat = c.cat
-    cards: list[draw.Card] = []
-    exhausted = h.get("exhausted", [])
-    for row, at in (("top", h.get("top_at")), ("bottom", h.get("bottom_at"))):
-        for i, sid in enumerate(h[row]):
-            key = ("skill-card", hid, row, i, sid, i == at, f"{row}:{i}" in exhausted)
-            hit = last.get(key)
-            if hit is None:
-                hit = last[key] = (None, _skill_card(c, *key[1:]))
-            cards.append(hit[1])
     if hid in cat.heroes:
-        used = h.get("ults_used", [])
-        for u in cat.heroes[hid].ultimates:
-            key = ("ult-card", hid, u, u in used)
-            hit = last.get(key)
-            if hit is None:
-                hit = last[key] = (None, draw.Card(
-                    f"{hid}.ult.{u}", cat.ultimates[u].name, _memo(
-                        c, ("ult", u), lambda u=u: effects_text(cat.ultimates[u].effects)),
-                    "ultimate", target=f"card:{hid}.ult.{u}",
-                    badges=["used"] if u in used else []))
-            cards.append(hit[1])
-    used_items = h.get("used_items", [])
-    for item in h.get("items", []):
-        key = ("item-card", hid, item, item in used_items)
-        hit = last.get(key)
-        if hit is None:
-            it = cat.items[item]
-            hit = last[key] = (None, draw.Card(
-                f"{hid}.item.{item}", it.name, _item_text(c, item), f"{it.kind} item",
-                target=f"card:{hid}.item.{item}",
-                badges=["used (turned sideways)"] if item in used_items else []))
-        cards.append(hit[1])
+        used = tuple(h.get("ults_used", ()))
+        key = ("ults", hid, used)
+        ults = last.get(key)
+        if ults is None:
+            ults = last[key] = (None, tuple(draw.Card(
+                f"{hid}.ult.{u}", cat.ultimates[u].name, _memo(
+                    c, ("ult", u), lambda u=u: effects_text(cat.ultimates[u].effects)),
+                "ultimate", target=f"card:{hid}.ult.{u}", badges=["used"] if u in used else [])
+                for u in cat.heroes[hid].ultimates))
+        cards += ults[1]
+    items = h.get("items", [])
+    if items:
+        used_items = tuple(h.get("used_items", ()))
+        key = ("items", hid, tuple(items), used_items)
+        drawn = last.get(key)
+        if drawn is None:
+            drawn = last[key] = (None, tuple(draw.Card(
+                f"{hid}.item.{item}", cat.items[item].name, _item_text(c, item),
+                f"{cat.items[item].kind} item", target=f"card:{hid}.item.{item}",
+                badges=["used (turned sideways)"] if item in used_items else [])
+                for item in items))
+        cards += drawn[1]
     ko = h["hp"] <= 0
     stats = [draw.Stat("HP", "KO" if ko else f"{h['hp']}/{h['max_hp']}"),
              draw.Stat("On map tile", h.get("tile") or "-")]
@@ -598,10 +619,7 @@ def _skill_card(c: Content, hid: str, row: str, i: int, sid: str, occupied: bool
 
 def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
     counts = Counter(view["components"])
-    cards = [draw.Card(f"component.{k}", c.cat.components[k].name,
-                       (component_effect_text(c.cat.components[k].effect)
-                        if c.cat.components[k].effect else "basic component"), "component",
-                       target=f"card:component.{k}", badges=[f"x{n}"])
+    cards = [_memo(c, ("component-card", k, n), lambda k=k, n=n: _component_card(c, k, n))
              for k, n in sorted(counts.items())]
     decks = view.get("decks", {})
     notes = [f"{DECK_NAMES.get(name, name)} deck: {plural(d.get('size', 0), 'card')}, "
@@ -611,6 +629,14 @@ def _resources(c: Content, view: Mapping[str, Any]) -> draw.Panel:
         draw.Stat("Gate HP", view["gate_hp"]), draw.Stat("Silver", view["silver"]),
         draw.Stat("Runestones", view["runestones"]),
         draw.Stat("Trap components", len(view["components"]))], cards=cards, notes=notes)
+
+
+def _component_card(c: Content, k: str, n: int) -> draw.Card:
+    """``n`` trap components of kind ``k`` in the party's supply."""
+    comp = c.cat.components[k]
+    return draw.Card(f"component.{k}", comp.name,
+                     component_effect_text(comp.effect) if comp.effect else "basic component",
+                     "component", target=f"card:component.{k}", badges=[f"x{n}"])
 
 
 def _cart(c: Content, view: Mapping[str, Any]) -> draw.Panel:
