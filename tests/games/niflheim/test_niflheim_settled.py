@@ -3,8 +3,9 @@ position that differ only in their generator record each step in its chance tree
 copies take the remembered position instead of running the rules again. At the decisions of
 random games in every scenario, a step (and the defaults after it, and the end of the
 activation an evaluation looks past) run that way on several sampled futures gives exactly
-the position, generator and draw count a full run gives; so does the score
-``settled_value`` reads from the trees."""
+the position, generator and draw count a full run of a game's own state gives (which words
+its events, a search copy's quiet steps do not); so does the score ``settled_value`` reads
+from the trees."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ SETUPS: list[dict[str, Any]] = [
 
 
 def _plain(s: NiflheimState) -> NiflheimState:
-    """A copy that remembers nothing and shares nothing: its steps run the rules."""
+    """A copy that remembers nothing and shares nothing, and words every event (no search
+    copy): its steps run the rules as a game's do."""
     c = s.clone()
     c.__dict__.pop("_forks", None)
+    c._scratch = False
     return c
 
 

@@ -151,6 +151,9 @@ class _Tape(Chance):
         return i
 
 
+_DECISIONS: dict[tuple[Any, ...], Decision] = {}
+"""A hero's decisions by what their wording reads (see :meth:`NiflheimState._decision`)."""
+
 _NEXT = object()
 """Key of a remembered position's memo: the default its players' choice takes next (``None``:
 no such choice is open)."""
@@ -502,16 +505,24 @@ class NiflheimState(GameState):
                             c["default"])
         if self.active is not None:
             h = self.heroes[self.active]
+            # Co-op Play: the controlling player decides; solo, the hero's own id (seat_of maps
+            # it to a person's seat).
+            seat = self.control.get(h.id, h.id) if self.players else h.id
+            key = (seat, h.name, h.intent, h.mp, h.locked_by is not None)
+            got = _DECISIONS.get(key)
+            if got is not None:
+                return got  # decisions are immutable: one per wording
             if h.intent is None:
                 what = "declare stationary, walking or running"
                 if h.locked_by is not None:
                     what += " (then roll to break the lock)"
             else:
                 what = f"{h.mp} MP left: move, act or end the activation"
-            # Co-op Play: the controlling player decides; solo, the hero's own id (seat_of maps
-            # it to a person's seat).
-            seat = self.control.get(h.id, h.id) if self.players else h.id
-            return Decision(seat, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
+            if len(_DECISIONS) > 4096:
+                _DECISIONS.clear()
+            got = _DECISIONS[key] = Decision(seat, f"{h.name}'s activation: {what}",
+                                             S.ACTION_PHASE)
+            return got
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
 
@@ -871,6 +882,13 @@ class NiflheimState(GameState):
                 self._end_segment(events)
         raise RuntimeError("niflheim: the round structure did not reach a decision")
 
+    def quiet(self) -> bool:
+        """Are this state's events read by no one? A search copy's steps (search bots read no
+        event) once the Coin of Fate is used (no question replays a step, counting its
+        events): the commonest events (turns, activations, initiative rolls, undead moves)
+        are then not worded at all. Reveals are always reported (covering heroes read them)."""
+        return self._scratch and self.coin_used
+
     def forks(self) -> bool:
         """Can what a step comes to be remembered for copies that differ only in their
         generator (:attr:`_forks`)? Search copies of a scenario outside a campaign with the
@@ -1043,14 +1061,18 @@ class NiflheimState(GameState):
         undead that win always go first; heroes that win choose."""
         mod = self._initiative_mod()
         mark, pos = len(events), self.coin_pos
+        quiet = self.quiet()
         try:  # nothing changes before both rolls: a Coin of Fate question goes on from here
             while True:
                 hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
                               S.INITIATIVE)
-                ur = self.d12(f"undead initiative roll ({mod:+d}; {_undead_chance(hr, mod)})",
+                ur = self.d12("undead initiative roll" if quiet else
+                              f"undead initiative roll ({mod:+d}; {_undead_chance(hr, mod)})",
                               S.INITIATIVE, mod)
                 if hr != ur + mod:
                     break
+                if quiet:
+                    continue
                 events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}"
                                     f"{mod:+d} = {ur + mod}: a tie, roll again", S.INITIATIVE,
                                     {"heroes": hr, "undead": ur,
@@ -1058,18 +1080,22 @@ class NiflheimState(GameState):
         except AskCoin as ask:
             self.rolled_first(ask, events, mark, pos)
             raise
-        score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
-        data = {"heroes": hr, "undead": ur, "dice": [d12(hr), d12(ur, mod)]}
         self.turn_no = 0
+        if not quiet:
+            score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
+            data = {"heroes": hr, "undead": ur, "dice": [d12(hr), d12(ur, mod)]}
         if hr > ur + mod:
-            events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
-                                "heroes win and choose who goes first", S.INITIATIVE, data))
+            if not quiet:
+                events.append(Event("initiative", f"Round {self.round} initiative: {score}; "
+                                    "the heroes win and choose who goes first", S.INITIATIVE,
+                                    data))
             self.segment = "choosing"
             self._ask("initiative", "The heroes won the initiative: who takes the first turn?",
                       S.INITIATIVE, ["heroes go first", "undead go first"])
             return
-        events.append(Event("initiative", f"Round {self.round} initiative: {score}; the undead "
-                            "win and always go first", S.INITIATIVE, data))
+        if not quiet:
+            events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
+                                "undead win and always go first", S.INITIATIVE, data))
         self.order = ["undead", "heroes"]
         self._begin_turns()
 
@@ -1095,8 +1121,9 @@ class NiflheimState(GameState):
                 h.activated = h.acted = h.zoc_stop = False
                 h.intent = None
                 h.mp = 0
-            events.append(Event("turn", f"Round {self.round}: the heroes' turn; Cover and "
-                                "Attacked markers are removed", S.START_PHASE))
+            if not self.quiet():
+                events.append(Event("turn", f"Round {self.round}: the heroes' turn; Cover "
+                                    "and Attacked markers are removed", S.START_PHASE))
             self.phase = "action"
             return True
         if self.phase == "action":
@@ -1166,7 +1193,9 @@ class NiflheimState(GameState):
                 return
         self.active = hid
         h.intent, h.mp, h.acted, h.zoc_stop = None, 0, False, False
-        events.append(Event("activate", f"{h.name} activates", S.ACTION_PHASE, {"hero": hid}))
+        if not self.quiet():
+            events.append(Event("activate", f"{h.name} activates", S.ACTION_PHASE,
+                                {"hero": hid}))
 
     def _undead_turn(self, events: list[Event]) -> bool:
         """Start phase, action phase (every undead activates, closest to a hero first),
@@ -1174,7 +1203,9 @@ class NiflheimState(GameState):
         if self.phase == "start":
             for u in self.undead.values():
                 u.activated = False
-            events.append(Event("turn", f"Round {self.round}: the undead turn", S.START_PHASE))
+            if not self.quiet():
+                events.append(Event("turn", f"Round {self.round}: the undead turn",
+                                    S.START_PHASE))
             self.phase = "action"
             return True
         if self.phase == "action":
@@ -1358,7 +1389,7 @@ class NiflheimState(GameState):
                 return
         opt, squares, why = undead.move_options(self, u)
         if opt == 0:
-            if not self.uact["moved"]:
+            if not self.uact["moved"] and not self.quiet():
                 events.append(Event("stay", f"{uname(self, u)} does not move: {why}",
                                     S.MOVE_UNDEAD, {"undead": u.id}))
             self.uact = None
@@ -1372,12 +1403,20 @@ class NiflheimState(GameState):
 
     def _undead_step(self, u: Undead, q: Sq, why: str, events: list[Event]) -> None:
         assert self.uact is not None
-        u.at = q
+        old, u.at = u.at, q
+        occ = self._occ
         self.moved(heroes=False)
+        if occ is not None:
+            # one figure moved: the occupancy is the last one with its square changed (a new
+            # dict: the old one may be shared by copies)
+            occ = occ.copy()
+            occ[q] = occ.pop(old)
+            self._occ = occ
         self.uact["moves"] -= 1
         self.uact["moved"] += 1
-        events.append(Event("move", f"{uname(self, u)} moves to {grid.name(q)}: it {why}",
-                            S.MOVE_UNDEAD, {"undead": u.id, "to": grid.name(q)}))
+        if not self.quiet():
+            events.append(Event("move", f"{uname(self, u)} moves to {grid.name(q)}: it {why}",
+                                S.MOVE_UNDEAD, {"undead": u.id, "to": grid.name(q)}))
         undead.reveal(self, events)
         self._offer_cover(u)
 
