@@ -87,11 +87,11 @@ _HERO_COPY = Hero.__fastcopy__  # type: ignore[attr-defined]
 _UNDEAD_COPY = Undead.__fastcopy__  # type: ignore[attr-defined]
 _new = object.__new__
 
-_LISTS = ("log", "coin_script", "players", "discard", "done", "order", "forced")
+_LISTS = ("log", "discard", "done", "forced")
 """Attributes that are lists of strings and numbers (copied one level by a clone)."""
 _COPIED = frozenset({
-    *_LISTS, "chance", "heroes", "undead", "items", "ground_runes", "control", "tally",
-    "pool", "uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"})
+    *_LISTS, "chance", "heroes", "undead", "items", "ground_runes", "control",
+    "uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"})
 """Attributes :meth:`NiflheimState.clone` copies by hand."""
 
 
@@ -169,7 +169,11 @@ class NiflheimState(GameState):
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Memos of the position (see moved()): never changed in place, so clones share them.
     _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps", "_forks",
-                                   "_legal_memo"}
+                                   "_legal_memo", "players", "order", "coin_script", "tally",
+                                   "pool"}
+    """Never changed in place, so clones share them: the memos of the position, and parts
+    the rules replace rather than change (the undead pool is copied before a draw or an
+    addition, see :meth:`own_pool`; the lab's tally is made anew when it counts)."""
     _forks: dict[Any, Any] | None = None
     """What the steps from this position came to, shared by the copies of this position that
     differ only in their generator (see :meth:`_forked`; forgotten by any step): by action
@@ -313,9 +317,6 @@ class NiflheimState(GameState):
         else:
             d["ground_runes"] = {}
         d["control"] = self.control.copy()
-        t = self.tally
-        d["tally"] = {**t, "knockouts": [k.copy() for k in t["knockouts"]]}
-        d["pool"] = self.pool.__fastcopy__(self.pool)
         for k in ("uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"):
             v = d[k]
             if v is not None:
@@ -359,6 +360,12 @@ class NiflheimState(GameState):
         self._occ = self._zoc = self._hsteps = None
         if heroes:
             self._reach = None
+
+    def own_pool(self) -> Deck:
+        """The undead pool, to change: a copy of its own (copies of the state share the
+        pool, which is never changed in place)."""
+        pool = self.pool = self.pool.__fastcopy__(self.pool)  # type: ignore[attr-defined]
+        return pool
 
     def occupancy(self) -> dict[Sq, str]:
         """Squares holding a figure: ``h:<id>`` heroes, ``u:<id>`` undead, ``f:<label>`` others.
@@ -405,8 +412,10 @@ class NiflheimState(GameState):
         events.append(Event("knockout", f"{h.name} is killed"
                             + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
                             S.LOSING, {"hero": h.id, "by": by, "by_type": by_type}))
-        self.tally["knockouts"].append({"hero": h.id, "by": by, "by_type": by_type,
-                                        "round": self.round})
+        # a new tally (copies of the state share the old one)
+        self.tally = {**self.tally, "knockouts": [
+            *self.tally["knockouts"],
+            {"hero": h.id, "by": by, "by_type": by_type, "round": self.round}]}
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
@@ -1387,19 +1396,23 @@ class NiflheimState(GameState):
                     return
                 self._undead_step(u, seeing[0], why, events)
                 return
-        opt, squares, why = undead.move_options(self, u)
+        opt, squares, reason = undead.move_choice(self, u)
         if opt == 0:
             if not self.uact["moved"] and not self.quiet():
+                why = undead.why_text(self, reason)
                 events.append(Event("stay", f"{uname(self, u)} does not move: {why}",
                                     S.MOVE_UNDEAD, {"undead": u.id}))
             self.uact = None
             return
         if len(squares) > 1:
+            why = undead.why_text(self, reason)
             self._ask("undead move", f"{uname(self, u)} {why}: several squares qualify, choose "
                       "one", S.MOVE_UNDEAD, [f"undead {u.id} to {grid.name(q)}" for q in squares],
                       uid=u.id, why=why)
             return
-        self._undead_step(u, squares[0], why, events)
+        # the explanation is worded only for an event someone reads
+        self._undead_step(u, squares[0], "" if self.quiet() else undead.why_text(self, reason),
+                          events)
 
     def _undead_step(self, u: Undead, q: Sq, why: str, events: list[Event]) -> None:
         assert self.uact is not None
@@ -1431,7 +1444,7 @@ class NiflheimState(GameState):
             self.lap += 1
             text = "End of the round: the round track resets to its first space"
             if self.discard:
-                self.pool.add(self.discard)
+                self.own_pool().add(self.discard)
                 text += f"; {len(self.discard)} eliminated undead return to the pool"
                 self.discard = []
         events.append(Event("round", text, S.END_SEGMENT, {"round": self.round}))
