@@ -1297,7 +1297,8 @@ class NiflheimState(GameState):
         player decides only for the heroes they control."""
         groups: dict[str, list[str]] = {}
         for h in self.heroes.values():
-            if h.on_map and h.marker and h.marker.startswith("cover"):
+            m = h.marker  # (the marker first: most heroes have none)
+            if m and m.startswith("cover") and h.on_map:
                 seat = self.seat_of(h.id)
                 if seats is not None and seat not in seats:
                     continue
