@@ -178,3 +178,19 @@ def test_only_the_option_kinds_have_option_targets() -> None:
     assert len(kinds) > 10
     for kind in OPTION_KINDS:
         assert option_target(kind, ["add", "x"]) is not None
+
+
+def test_the_snapshot_of_step_3_3_shares_the_party_sheet_and_keeps_it() -> None:
+    """The 3.3 snapshot shares the party sheet (changed only through a copy): a change after
+    it never reaches the snapshot, and going back gives the sheet as it was."""
+    s = GAME.new_game(None, 0)
+    before = json.dumps(s.party)
+    attrs = s._capture()
+    assert attrs["party"] is s.party
+    s._party_w()["fate"] = s.party["fate"] + 1
+    s._party_w()["unlocks"]["lore"].append("x")
+    assert json.dumps(attrs["party"]) == before
+    s._restore(attrs)
+    assert json.dumps(s.party) == before
+    s._party_w()["new"].append(["lore", "y"])
+    assert json.dumps(attrs["party"]) == before

@@ -640,14 +640,17 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return render_help(self)
 
     def _capture(self) -> dict[str, Any]:
-        """Copies of the position attributes (for the snapshot at the start of step 3.3)."""
+        """Copies of the position attributes (for the snapshot at the start of step 3.3); the
+        party sheet is shared (each change takes a copy first, :meth:`_party_w`)."""
         d = self.__dict__
-        return {k: fastcopy(d[k]) for k in POSITION_ATTRS}
+        return {k: d[k] if k == "party" else fastcopy(d[k]) for k in POSITION_ATTRS}
 
     def _restore(self, attrs: dict[str, Any]) -> None:
-        """Back to captured position attributes (copied again: the capture stays intact)."""
+        """Back to captured position attributes (copied again: the capture stays intact;
+        the party sheet is shared, as in :meth:`_capture`)."""
+        d = self.__dict__
         for k, v in attrs.items():
-            self.__dict__[k] = fastcopy(v)
+            d[k] = v if k == "party" else fastcopy(v)
         self._tiles_changed()
 
     def _snapshot_dump(self, attrs: dict[str, Any]) -> dict[str, Any]:
