@@ -129,7 +129,10 @@ def _board(content: NiflheimContent, view: Mapping[str, Any], memo: dict[Any, An
     cells = memo.get(key)
     if cells is None:
         cells = memo[key] = _cells(content, view)
-    walls = [draw.Wall(a, b) for a, b in view.get("walls", ())]
+    key = ("walls", *map(tuple, view.get("walls", ())))
+    walls = memo.get(key)
+    if walls is None:
+        walls = memo[key] = [draw.Wall(a, b) for a, b in view.get("walls", ())]
     key = ("specials", view["scenario"], tuple(view["done"]))
     specials = memo.get(key)
     if specials is None:
@@ -162,11 +165,17 @@ def _board(content: NiflheimContent, view: Mapping[str, Any], memo: dict[Any, An
             if got is None:
                 got = memo[key] = _hero_token(hid, h)
             tokens.append(got)
-    legend = list(LEGEND)
-    if sc.exits:
-        legend.append(EXIT_LEGEND)
-    return draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens, legend,
-                           title=f"Scenario {sc.number}: {sc.name}")
+    # The same pieces make the same map: it is remembered by them (the memo keeps them alive,
+    # so their ids name them).
+    key = ("map", view["scenario"], id(cells), id(walls), *map(id, tokens))
+    got = memo.get(key)
+    if got is None:
+        legend = list(LEGEND)
+        if sc.exits:
+            legend.append(EXIT_LEGEND)
+        got = memo[key] = draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens,
+                                          legend, title=f"Scenario {sc.number}: {sc.name}")
+    return got
 
 
 EXIT_LEGEND = draw.Terrain("exit", "Exit point (green arrow)", "stone", "", "→", "green")

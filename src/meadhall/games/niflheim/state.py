@@ -27,6 +27,7 @@ from meadhall.core.rng import Rng
 from meadhall.games.niflheim import campaign, combat, heroes, position, present, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board, layout, special_figures, sq
+from meadhall.games.niflheim.board import name as sq_name
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
@@ -1408,7 +1409,7 @@ class NiflheimState(GameState):
             "walls": self._walls_json(), "forced": list(self.forced),
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
             "seats": {h: self.seat_of(h) for h in self.heroes},
-            "undead": [self._undead_json(u, public=True) for u in self.undead.values()],
+            "undead": self._undead_view(),
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
             "ground_runes": {grid.name(q): dict(v) for q, v in sorted(self.ground_runes.items())},
@@ -1445,9 +1446,37 @@ class NiflheimState(GameState):
             d["mv"] = undead.move_value(self, u)
         return d
 
+    def _undead_view(self) -> list[dict[str, Any]]:
+        """The undead as a view shows them (:meth:`_undead_json` with ``public``), Leader of
+        the Pack looked up once for all of them."""
+        undead = self.undead.values()
+        leaders = [u.id for u in undead if u.kind == "mardrom"]
+        kinds = self.content.undead
+        out = []
+        for u in undead:
+            d: dict[str, Any] = {"id": u.id, "kind": u.kind, "at": sq_name(u.at),
+                                 "wounds": u.wounds, "stunned": u.stunned,
+                                 "activated": u.activated}
+            if u.orange:
+                d["orange"] = True
+            kind = u.kind
+            if kind is not None:
+                mv = kinds[kind].mv
+                # as undead.move_value: MV 1 undead +1 while another undead is Mardröm
+                if mv == 1 and kind != "mardrom" and any(i != u.id for i in leaders):
+                    mv += 1
+                d["mv"] = mv
+            out.append(d)
+        return out
+
     def _walls_json(self) -> list[list[str]]:
-        return [sorted(grid.name(q) for q in e) for e in sorted(
-            self.board.walls, key=lambda e: sorted(e))]
+        board = self.board
+        got = board.cache.get("walls json")
+        if got is None:
+            got = board.remember("walls json", tuple(tuple(sorted(grid.name(q) for q in e))
+                                                     for e in sorted(board.walls,
+                                                                     key=lambda e: sorted(e))))
+        return [list(pair) for pair in got]
 
     def _render_more(self, h: Hero) -> str:
         """Supplies, the Fate track (once in use) and unlocked skills with their effects."""
