@@ -298,3 +298,12 @@ def test_the_enemies_remembered_choices_are_those_computed_afresh() -> None:
                             checked += 1
                 st.apply(bot.choose(st))
     assert checked > 300
+
+
+def test_the_remembered_ai_card_words_are_those_built_afresh() -> None:
+    st = GAME.new_game(None, 0)
+    assert isinstance(st, RunaljodState)
+    for deck, cards in GAME.content.ai_decks.items():
+        for card in cards:
+            assert st.describe_ai(deck, card) == st._describe_ai(deck, card)
+            assert st.describe_ai(deck, card) == st._describe_ai(deck, card)  # remembered
