@@ -628,8 +628,16 @@ class NiflheimState(GameState):
         self._forks = None  # the position changes: what was remembered of it is forgotten
         if forks is not None and self.forks():
             self._forked(forks, action, events)
-        else:
-            self._step(action, events)
+            return
+        self._step(action, events)
+        if forks is not None and not self._scratch:
+            # A search copy of this position found that the step draws nothing: this state
+            # is now where that copy was (a bot's chosen action, as it looked ahead), and its
+            # copies share what that copy's evaluation remembered (the end of the activation,
+            # the undead turn after it).
+            got = forks.get(action)
+            if got.__class__ is tuple:
+                self._forks = got[1]
 
     def _step(self, action: str, events: list[Event]) -> None:
         if self.choice is not None and self.choice["kind"] == "coin":
