@@ -194,3 +194,16 @@ def test_the_snapshot_of_step_3_3_shares_the_party_sheet_and_keeps_it() -> None:
     assert json.dumps(s.party) == before
     s._party_w()["new"].append(["lore", "y"])
     assert json.dumps(attrs["party"]) == before
+
+
+def test_the_repetition_text_is_the_json_text_of_the_view() -> None:
+    """``repetition_text`` (put together from remembered parts) writes exactly what
+    ``Repetition.key`` writes from the view, so the heuristic bot's keys stay the same."""
+    n = 0
+    for s, _ in _games(2, 200):
+        d = s.decision()
+        slow = json.dumps([d.to_json() if d else None, s.view(None)], sort_keys=True,
+                          default=str, separators=(",", ":"), check_circular=False)
+        assert s.repetition_text() == slow
+        n += 1
+    assert n > 1000
