@@ -52,9 +52,30 @@ def _kept(kind: str, key: Hashable, build: Callable[[], T]) -> T:
     return found  # type: ignore[no-any-return]
 
 
+_RECENT: dict[str, dict[Hashable, Any]] = {}
+RECENT_MAX = 64
+
+
+def _recent(kind: str, key: Hashable, build: Callable[[], T]) -> T:
+    """The piece ``build`` makes for ``key`` (everything it reads), kept among the last
+    :data:`RECENT_MAX` of its kind: whole panels, which rarely come back once they changed
+    (a cache that only grows keeps every old panel alive for the garbage collector to scan
+    again and again; these are dropped oldest first)."""
+    kept = _RECENT.get(kind)
+    if kept is None:
+        kept = _RECENT[kind] = {}
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= RECENT_MAX:
+            del kept[next(iter(kept))]
+        found = kept[key] = build()
+    return found  # type: ignore[no-any-return]
+
+
 def forget() -> None:
     """Drop every kept piece (tests compare a drawing with one built afresh)."""
     _KEPT.clear()
+    _RECENT.clear()
 
 
 def degrees(direction: int) -> int:
@@ -216,7 +237,7 @@ def rounds_track(view: Mapping[str, Any]) -> draw.Track:
         return draw.Track("rounds", "Rounds track (Twilight marker)", list(spaces),
                           value=value, marks={len(track) - 1: "defeat"})
 
-    return _kept("rounds track", (tuple(track), tuple(spawns.items()), value), build)
+    return _recent("rounds track", (tuple(track), tuple(spawns.items()), value), build)
 
 
 def _rondel_spaces(cid: str, c: Mapping[str, Any]) -> list[draw.Space]:
@@ -288,7 +309,7 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
            tuple(bz["upgrades"].items()), ch["human"], ch["berserker"], c["stunned_cubes"],
            c["area"], c.get("next_upgrade"), a["green"], a["red"], a["movement"],
            tuple(c["offerings"]), c["supply"], c["stunned"])
-    return _kept("champion panel", key, lambda: _champion_panel(cid, c))
+    return _recent("champion panel", key, lambda: _champion_panel(cid, c))
 
 
 def _champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
@@ -360,7 +381,7 @@ def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
         shown = ()
     key = (_faces_key(t), t["area"], t["activated"], t["counter"], t["passive"], deck["size"],
            shown)
-    return _kept("thor panel", key, lambda: _thor_panel(t, deck["size"], shown))
+    return _recent("thor panel", key, lambda: _thor_panel(t, deck["size"], shown))
 
 
 def _thor_panel(t: Mapping[str, Any], size: int, shown: tuple[Any, ...]) -> draw.Panel:
@@ -400,7 +421,8 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
     shown = None if last is None else view.get("card_names", {}).get(last, last)
     key = (tuple(mc), *(tuple(card.values()) for card in mc.values()), ev["size"],
            last is not None, shown)
-    return _kept("confrontation", key, lambda: _minions_panel(view, ev["size"], last, shown))
+    return _recent("confrontation", key,
+                   lambda: _minions_panel(view, ev["size"], last, shown))
 
 
 def _minions_panel(view: Mapping[str, Any], size: int, last: str | None,
@@ -460,7 +482,7 @@ def decision_panel(view: Mapping[str, Any]) -> draw.Panel | None:
     options = tuple((t["id"], a["label"], a["text"][:3], t["ref"])
                     for a in d.get("actions", []) for t in a["targets"] if t["kind"] == "option")
     key = (d["prompt"], d["seat"], d.get("section"), options)
-    return _kept("decision", key, lambda: draw.Panel(
+    return _recent("decision", key, lambda: draw.Panel(
         "decision", d["prompt"], d["seat"],
         tokens=[draw.Token(i, label, short, "neutral", target=ref)
                 for i, label, short, ref in options],
