@@ -142,9 +142,11 @@ def _champion_token(cid: str, c: Mapping[str, Any]) -> draw.Token:
 
 
 def _minion_token(mid: str, mn: Mapping[str, Any], card: Mapping[str, Any],
-                  spawns: Mapping[str, str]) -> draw.Token:
+                  spawns: Mapping[str, str], card_key: Hashable = None) -> draw.Token:
+    """A minion; ``card_key`` is ``tuple(card.items())`` when the caller has it."""
     at = spawns.get(mn.get("lying") or "", "") if mn["area"] is None else mn["area"]
-    key = (mid, mn["area"], mn["damage"], at, tuple(card.items()))
+    key = (mid, mn["area"], mn["damage"], at,
+           tuple(card.items()) if card_key is None else card_key)
 
     def build() -> draw.Token:
         name = f"{card['model']} {minion_letter(mid)}"
@@ -164,13 +166,14 @@ def _minion_token(mid: str, mn: Mapping[str, Any], card: Mapping[str, Any],
 
 
 def _faces_key(t: Mapping[str, Any]) -> Hashable:
-    return (t["face_health"], tuple((f, d["direction"], d["damage"], d["destroyed"], d["front"])
-                                    for f, d in t["faces"].items()))
+    return (t["face_health"], tuple([(f, d["direction"], d["damage"], d["destroyed"], d["front"])
+                                     for f, d in t["faces"].items()]))
 
 
-def _thor_token(t: Mapping[str, Any]) -> draw.Token:
+def _thor_token(t: Mapping[str, Any], faces_key: Hashable = None) -> draw.Token:
+    """Thor; ``faces_key`` is :func:`_faces_key` of ``t`` when the caller has it."""
     faces = t["faces"]
-    key = (t["activated"], t["area"], _faces_key(t))
+    key = (t["activated"], t["area"], _faces_key(t) if faces_key is None else faces_key)
     return _kept("thor", key, lambda: draw.Token(
         "thor", "Thor" + ("" if t["activated"] else " (not yet activated)"), "T", "god",
         t["area"], target="figure:thor", facing=degrees(faces["red"]["direction"]),
@@ -196,8 +199,9 @@ def _furnace_token(a: str, n: int) -> draw.Token:
         badges=[] if n == 0 else ["lit"]))
 
 
-def board(view: Mapping[str, Any]) -> draw.HexGrid:
-    """The scenario map with every figure and token on it."""
+def board(view: Mapping[str, Any], faces_key: Hashable = None) -> draw.HexGrid:
+    """The scenario map with every figure and token on it; ``faces_key`` is
+    :func:`_faces_key` of Thor when the caller has it."""
     m = view["map"]
     cells, walls = _kept("map", _map_key(m), lambda: _areas(m))
     tokens: list[draw.Token] = [_marker_token(a, kind)
@@ -207,10 +211,12 @@ def board(view: Mapping[str, Any]) -> draw.HexGrid:
     for cid, c in view["champions"].items():
         tokens.append(_champion_token(cid, c))
     cards = view["minion_cards"]
+    keys = {k: tuple(card.items()) for k, card in cards.items()}
     spawns = m["spawns"]
     for mid, mn in sorted(view["minions"].items()):
-        tokens.append(_minion_token(mid, mn, cards[str(mn["type"])], spawns))
-    tokens.append(_thor_token(view["thor"]))
+        k = str(mn["type"])
+        tokens.append(_minion_token(mid, mn, cards[k], spawns, keys[k]))
+    tokens.append(_thor_token(view["thor"], faces_key))
     return draw.HexGrid("map", m["width"], m["height"], list(cells), list(walls), tokens,
                         list(LEGEND), title="Scenario map")
 
@@ -303,7 +309,7 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     a = c["attributes"]
     ch = c["charges"]
     key = (cid, c["name"], c["colour"], c.get("seat", cid), tuple(map(tuple, c["spaces"])),
-           tuple((b["level"], b["symbol"]) if b else None for b in boons), tuple(c["rondel"]),
+           tuple([(b["level"], b["symbol"]) if b else None for b in boons]), tuple(c["rondel"]),
            c["health"], c["fury"], c["form"], hf["name"], hf["skill"], hf["text"],
            tuple(hf["upgrades"].items()), bz["name"], bz["skill"], bz["text"],
            tuple(bz["upgrades"].items()), ch["human"], ch["berserker"], c["stunned_cubes"],
@@ -365,10 +371,13 @@ def _face_tokens(t: Mapping[str, Any]) -> list[draw.Token]:
     return tokens
 
 
-def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
+def thor_panel(view: Mapping[str, Any], faces_key: Hashable = None) -> draw.Panel:
     """Thor's status card: his six Faces (Health, direction, effect) and the God deck; kept
-    whole by everything it reads."""
+    whole by everything it reads (``faces_key``: :func:`_faces_key` of Thor when the caller
+    has it)."""
     t = view["thor"]
+    if faces_key is None:
+        faces_key = _faces_key(t)
     deck = view["god_deck"]
     names = view.get("card_names", {})
     if view.get("god_card"):
@@ -379,13 +388,14 @@ def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
         shown = ("discard", names.get(last, last))
     else:
         shown = ()
-    key = (_faces_key(t), t["area"], t["activated"], t["counter"], t["passive"], deck["size"],
+    key = (faces_key, t["area"], t["activated"], t["counter"], t["passive"], deck["size"],
            shown)
-    return _recent("thor panel", key, lambda: _thor_panel(t, deck["size"], shown))
+    return _recent("thor panel", key, lambda: _thor_panel(t, deck["size"], shown, faces_key))
 
 
-def _thor_panel(t: Mapping[str, Any], size: int, shown: tuple[Any, ...]) -> draw.Panel:
-    tokens = list(_kept("faces", _faces_key(t), lambda: _face_tokens(t)))
+def _thor_panel(t: Mapping[str, Any], size: int, shown: tuple[Any, ...],
+                faces_key: Hashable) -> draw.Panel:
+    tokens = list(_kept("faces", faces_key, lambda: _face_tokens(t)))
     cards = [draw.Card("god-deck", "God deck", f"{size} cards", "deck", face_down=True)]
     if shown and shown[0] == "card":
         cards.append(draw.Card("god-card", shown[1], "being resolved", "God card"))
@@ -419,7 +429,7 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
     ev = view["events_deck"]
     last = ev["discard"][-1] if ev["discard"] else None
     shown = None if last is None else view.get("card_names", {}).get(last, last)
-    key = (tuple(mc), *(tuple(card.values()) for card in mc.values()), ev["size"],
+    key = (tuple(mc), *[tuple(card.values()) for card in mc.values()], ev["size"],
            last is not None, shown)
     return _recent("confrontation", key,
                    lambda: _minions_panel(view, ev["size"], last, shown))
@@ -491,7 +501,8 @@ def decision_panel(view: Mapping[str, Any]) -> draw.Panel | None:
 
 def scene(title: str, view: Mapping[str, Any]) -> draw.Scene:
     """The whole table for one seat's view."""
-    panels = [thor_panel(view), minions_panel(view)]
+    faces_key = _faces_key(view["thor"])
+    panels = [thor_panel(view, faces_key), minions_panel(view)]
     panels += [champion_panel(cid, c) for cid, c in view["champions"].items()]
     for extra in (attack_panel(view), decision_panel(view)):
         if extra is not None:
@@ -511,5 +522,5 @@ def scene(title: str, view: Mapping[str, Any]) -> draw.Scene:
     if o["result"] != "ongoing":
         notes.append(f"The Champions {'win' if o['result'] == 'win' else 'lose'}: {o['reason']}")
     sub = view.get("decision", {}) or {}
-    return draw.Scene(title, [board(view)], [rounds_track(view)], panels, notes=notes,
+    return draw.Scene(title, [board(view, faces_key)], [rounds_track(view)], panels, notes=notes,
                       subtitle=sub.get("prompt", ""))
