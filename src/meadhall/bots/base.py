@@ -100,9 +100,15 @@ class Repetition:
 
     @staticmethod
     def key(state: GameState) -> bytes:
-        d = state.decision()
-        text = json.dumps([d.to_json() if d else None, state.view(None)], sort_keys=True,
-                          default=str, separators=(",", ":"), check_circular=False)
+        # A game may write the very same text faster (``repetition_text``, tested against
+        # this json.dumps), so the keys and the bot's choices stay the same.
+        fast = getattr(state, "repetition_text", None)
+        if fast is not None:
+            text = fast()
+        else:
+            d = state.decision()
+            text = json.dumps([d.to_json() if d else None, state.view(None)], sort_keys=True,
+                              default=str, separators=(",", ":"), check_circular=False)
         return hashlib.blake2b(text.encode(), digest_size=16).digest()
 
     def allowed(self, state: GameState, actions: list[Action], key: bytes | None = None

@@ -178,3 +178,32 @@ def test_only_the_option_kinds_have_option_targets() -> None:
     assert len(kinds) > 10
     for kind in OPTION_KINDS:
         assert option_target(kind, ["add", "x"]) is not None
+
+
+def test_the_snapshot_of_step_3_3_shares_the_party_sheet_and_keeps_it() -> None:
+    """The 3.3 snapshot shares the party sheet (changed only through a copy): a change after
+    it never reaches the snapshot, and going back gives the sheet as it was."""
+    s = GAME.new_game(None, 0)
+    before = json.dumps(s.party)
+    attrs = s._capture()
+    assert attrs["party"] is s.party
+    s._party_w()["fate"] = s.party["fate"] + 1
+    s._party_w()["unlocks"]["lore"].append("x")
+    assert json.dumps(attrs["party"]) == before
+    s._restore(attrs)
+    assert json.dumps(s.party) == before
+    s._party_w()["new"].append(["lore", "y"])
+    assert json.dumps(attrs["party"]) == before
+
+
+def test_the_repetition_text_is_the_json_text_of_the_view() -> None:
+    """``repetition_text`` (put together from remembered parts) writes exactly what
+    ``Repetition.key`` writes from the view, so the heuristic bot's keys stay the same."""
+    n = 0
+    for s, _ in _games(2, 200):
+        d = s.decision()
+        slow = json.dumps([d.to_json() if d else None, s.view(None)], sort_keys=True,
+                          default=str, separators=(",", ":"), check_circular=False)
+        assert s.repetition_text() == slow
+        n += 1
+    assert n > 1000

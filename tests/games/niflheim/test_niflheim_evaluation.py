@@ -150,3 +150,51 @@ def test_evaluate_at_a_table_mode_die_question_leaves_the_question_alone() -> No
                 assert s.to_json() == before
             s.apply(bot.choose(s))
     assert asked > 0
+
+
+@pytest.mark.parametrize("setup", [
+    {"scenario": "1", "heroes": ["frida", "killian"]},
+    {"scenario": "2", "heroes": ["frida", "killian"]},
+    {"scenario": "3", "heroes": ["frida"], "huskarls": ["gunnar"]},
+    {"scenario": "4"}, {"scenario": "33"},
+    {"scenario": "5", "heroes": ["frida", "killian"]},
+    {"campaign": True},
+], ids=str)
+def test_the_scores_equal_the_plain_computation(setup: dict[str, Any]) -> None:
+    """Objective stages, progress, health, safety and the order of actions come out exactly
+    as the plain computation (``niflheim_evaluation_reference``) gives them, at every step of
+    random games in every scenario."""
+    import niflheim_evaluation_reference as ref
+
+    from meadhall.core.rng import Rng
+    from meadhall.games.niflheim import evaluation
+
+    for seed in range(3):
+        s = GAME.new_game(setup, seed)
+        rng = Rng(seed)
+        for _ in range(150):
+            if s.outcome().over:
+                break
+            done, total, open_ = evaluation.tasks(s)
+            assert (done, total, [(list(q), w) for q, w in open_]) == ref.tasks(s)
+            assert evaluation.scenario_value(s) == ref.scenario_value(s)
+            actions = s.legal_actions()
+            if not actions:
+                break
+            assert evaluation.order_actions(s, actions) == sorted(
+                actions, key=lambda a: _plain_rank(s, a, ref))
+            s.apply(actions[rng.below(len(actions))])
+
+
+def _plain_rank(s: Any, a: Any, ref: Any) -> tuple[int, int]:
+    """order_actions' key, with the plain walking fields."""
+    from meadhall.core import grid
+    from meadhall.games.niflheim.evaluation import FAR, ORDER
+
+    fields = [ref.walk_field(s, squares) for squares, _ in ref.tasks(s)[2]]
+    word = a.text.split(" ", 1)[0]
+    kind = ORDER.index(word) if word in ORDER else len(ORDER)
+    if word == "move" and fields:
+        q = grid.sq(a.text.split()[1])
+        return kind, min(f.get(q, FAR) for f in fields)
+    return kind, 0

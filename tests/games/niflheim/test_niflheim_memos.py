@@ -44,3 +44,25 @@ def answers(s: NiflheimState) -> dict[str, Any]:
 def test_memos_answer_as_fresh_computations_at_every_step(setup: dict[str, Any],
                                                          seeds: range) -> None:
     check_memos(GAME, setup, seeds, answers, NiflheimState.moved)
+
+
+@pytest.mark.parametrize(("setup", "seeds"), SETUPS, ids=lambda x: str(x))
+def test_view_parts_built_at_once_equal_the_plain_builds(setup: dict[str, Any],
+                                                         seeds: range) -> None:
+    """The view's undead (Leader of the Pack looked up once) and red lines (kept with the
+    board) are what the per-figure JSON and a fresh sort give."""
+    from meadhall.core import grid
+    from meadhall.core.rng import Rng
+
+    for seed in seeds[:2]:
+        s = GAME.new_game(setup, seed)
+        rng = Rng(seed)
+        for _ in range(200):
+            assert s._undead_view() == [s._undead_json(u, public=True)
+                                        for u in s.undead.values()]
+            assert s._walls_json() == [sorted(grid.name(q) for q in e) for e in sorted(
+                s.board.walls, key=lambda e: sorted(e))]
+            actions = s.legal_actions()
+            if not actions:
+                break
+            s.apply(actions[rng.below(len(actions))])

@@ -3,8 +3,9 @@ position that differ only in their generator record each step in its chance tree
 copies take the remembered position instead of running the rules again. At the decisions of
 random games in every scenario, a step (and the defaults after it, and the end of the
 activation an evaluation looks past) run that way on several sampled futures gives exactly
-the position, generator and draw count a full run gives; so does the score
-``settled_value`` reads from the trees."""
+the position, generator and draw count a full run of a game's own state gives (which words
+its events, a search copy's quiet steps do not); so does the score ``settled_value`` reads
+from the trees."""
 
 from __future__ import annotations
 
@@ -30,9 +31,11 @@ SETUPS: list[dict[str, Any]] = [
 
 
 def _plain(s: NiflheimState) -> NiflheimState:
-    """A copy that remembers nothing and shares nothing: its steps run the rules."""
+    """A copy that remembers nothing and shares nothing, and words every event (no search
+    copy): its steps run the rules as a game's do."""
     c = s.clone()
     c.__dict__.pop("_forks", None)
+    c._scratch = False
     return c
 
 
@@ -95,3 +98,27 @@ def test_shared_steps_equal_full_runs(setup: dict[str, Any]) -> None:
                     assert got_s.to_json() == want_s.to_json()
             s.apply(actions[rng.below(len(actions))])
     assert hits > 10
+
+
+@pytest.mark.parametrize("setup", SETUPS[:5], ids=str)
+def test_a_game_that_keeps_what_its_copies_remembered_plays_the_same(
+        setup: dict[str, Any]) -> None:
+    """After a step its search copies found to draw nothing, a game's state shares the memo
+    of the position they reached; the heuristic bot then chooses exactly as it does when the
+    state forgets everything its copies remembered."""
+    from meadhall.bots import make_bot
+
+    for seed in range(2):
+        logs = []
+        for forget in (False, True):
+            s = GAME.new_game(setup, seed)
+            s.coin_used = True  # the copies share their steps from the start
+            bot = make_bot("heuristic", seed)
+            for _ in range(60):
+                if s.decision() is None:
+                    break
+                if forget:
+                    s.__dict__.pop("_forks", None)
+                s.apply(bot.choose(s))
+            logs.append(s.log)
+        assert logs[0] == logs[1]

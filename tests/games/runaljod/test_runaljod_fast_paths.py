@@ -190,6 +190,21 @@ def test_the_whole_view_is_the_one_built_from_scratch() -> None:
     assert checked > 1000
 
 
+def test_the_remembered_equip_texts_are_those_built_afresh() -> None:
+    checked = 0
+    items = [i for i, it in GAME.content.items.items() if it.slot != "misc"]
+    for i, st in enumerate(positions()):
+        for h in st.heroes.values():
+            for item in dict.fromkeys([*h.misc, *(items if i % 25 == 0 else [])]):
+                if GAME.content.items[item].slot == "misc":
+                    continue
+                fresh = [f"equip {st.iname(item)}{c}" for c in st.equip_choices(h, item)]
+                assert st.equip_texts(h, item) == fresh
+                assert st.equip_texts(h, item) == fresh  # remembered
+                checked += 1
+    assert checked > 200
+
+
 def test_the_evaluation_is_the_one_computed_from_scratch() -> None:
     checked = 0
     for st in positions(seeds=6, steps=400):
@@ -283,3 +298,12 @@ def test_the_enemies_remembered_choices_are_those_computed_afresh() -> None:
                             checked += 1
                 st.apply(bot.choose(st))
     assert checked > 300
+
+
+def test_the_remembered_ai_card_words_are_those_built_afresh() -> None:
+    st = GAME.new_game(None, 0)
+    assert isinstance(st, RunaljodState)
+    for deck, cards in GAME.content.ai_decks.items():
+        for card in cards:
+            assert st.describe_ai(deck, card) == st._describe_ai(deck, card)
+            assert st.describe_ai(deck, card) == st._describe_ai(deck, card)  # remembered

@@ -144,8 +144,9 @@ def fresh_board(st: RunaljodState) -> BoardMap:
 
 
 def board_answers(m: BoardMap) -> dict[str, Any]:
-    # the text rows are built on first use: compared as the board answers them
-    return {**{k: getattr(m, k) for k in BoardMap.__slots__ if k != "_rows"},
+    # the text rows are built on first use: compared as the board answers them (the marked
+    # rows are a cache of RunaljodState.board_rows, compared with a fresh build elsewhere)
+    return {**{k: getattr(m, k) for k in BoardMap.__slots__ if k not in ("_rows", "_marked")},
             "rows": m.rows()}
 
 

@@ -185,6 +185,37 @@ def _choice_view(ch: Choice) -> dict[str, Any]:
     return j  # type: ignore[no-any-return]
 
 
+_MARK_TILES, _MARK_HEROES, _MARK_ENEMIES = "\0tiles", "\0heroes", "\0enemies"
+_MARK_TRAPS, _MARK_CHOICE, _MARK_PARTY = "\0traps", "\0choice", "\0party"
+_MARK_PARTY_START = "\0party_start"
+_MARKS = tuple(json.dumps(m) for m in (_MARK_TILES, _MARK_HEROES, _MARK_ENEMIES, _MARK_TRAPS,
+                                       _MARK_CHOICE, _MARK_PARTY, _MARK_PARTY_START))
+"""The marks of :meth:`MidhallaState._public_base` as JSON writes them (a NUL character
+cannot come from the rules: names and ids are printable)."""
+_ENCODE = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"),
+                           check_circular=False).encode
+"""``json.dumps`` with :meth:`~meadhall.bots.base.Repetition.key`'s options (made once)."""
+_KEY_TEXT = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+_TEXTS: dict[int, tuple[Any, str]] = {}
+"""The JSON text of view parts already written, by the id of the part (held with it): a part
+handed out is never changed (:data:`_VIEWED`)."""
+
+
+def _text(part: Any) -> str:
+    hit = _TEXTS.get(id(part))
+    if hit is None or hit[0] is not part:
+        if len(_TEXTS) > 8192:
+            _TEXTS.clear()
+        hit = _TEXTS[id(part)] = (part, _ENCODE(part))
+    return hit[1]
+
+
+def _pieces_text(pieces: dict[str, Any], view: Any) -> str:
+    """The JSON text of ``{id: view(piece)}`` with sorted keys, from the parts' texts."""
+    return "{" + ",".join([_KEY_TEXT(k) + ":" + _text(view(pieces[k]))
+                           for k in sorted(pieces)]) + "}"
+
+
 _CLONE_SKIP = frozenset({"content", "setup", "party", "_checkpoint", "_topo", "choice",
                          "_legal_memo", "log", "tiles", "heroes", "enemies", "traps"})
 """What :meth:`MidhallaState.clone` shares (content, setup, the party sheet, the undo
@@ -640,14 +671,17 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         return render_help(self)
 
     def _capture(self) -> dict[str, Any]:
-        """Copies of the position attributes (for the snapshot at the start of step 3.3)."""
+        """Copies of the position attributes (for the snapshot at the start of step 3.3); the
+        party sheet is shared (each change takes a copy first, :meth:`_party_w`)."""
         d = self.__dict__
-        return {k: fastcopy(d[k]) for k in POSITION_ATTRS}
+        return {k: d[k] if k == "party" else fastcopy(d[k]) for k in POSITION_ATTRS}
 
     def _restore(self, attrs: dict[str, Any]) -> None:
-        """Back to captured position attributes (copied again: the capture stays intact)."""
+        """Back to captured position attributes (copied again: the capture stays intact;
+        the party sheet is shared, as in :meth:`_capture`)."""
+        d = self.__dict__
         for k, v in attrs.items():
-            self.__dict__[k] = fastcopy(v)
+            d[k] = v if k == "party" else fastcopy(v)
         self._tiles_changed()
 
     def _snapshot_dump(self, attrs: dict[str, Any]) -> dict[str, Any]:
@@ -670,6 +704,22 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         same, the party sheet (copied before any change, :meth:`_party_w`) and the pending
         choice (immutable). The state never changes a part it handed out, so views may share
         parts (never change a view)."""
+        pos = self._public_base()
+        ch = self.choice
+        # the marks replaced in place: the view's keys keep their order
+        pos["tiles"] = {t: _tile_view(v) for t, v in self.tiles.items()}
+        pos["heroes"] = {h: _piece_view(v) for h, v in self.heroes.items()}
+        pos["enemies"] = {e: _piece_view(v) for e, v in self.enemies.items()}
+        pos["traps"] = {t: _piece_view(v) for t, v in self.traps.items()}
+        pos["choice"] = _choice_view(ch) if ch else None
+        pos["party"] = _party_view(self.party)
+        pos["party_start"] = _party_start_view(self.party_start)
+        return pos
+
+    def _public_base(self) -> dict[str, Any]:
+        """:meth:`_public_dump` with a mark (:data:`_MARKS`) in place of each part that views
+        share (tiles, pieces, the pending choice, the party sheets): what is left is small
+        and built anew every time."""
         # Deck.public() of each deck, written out (a view is built at every step)
         get = dict.__getitem__
         decks = {}
@@ -680,22 +730,21 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         cb = fastcopy(self.cb)
         if cb and cb.get("snapshot"):
             cb["snapshot"] = "the position at the start of step 3.3"
-        ch = self.choice
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
             "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
             "timer": self.timer, "gate_hp": self.gate_hp, "silver": self.silver,
             "runestones": self.runestones, "components": list(self.components),
             "cart": list(self.cart),
-            "tiles": {t: _tile_view(v) for t, v in self.tiles.items()},
-            "heroes": {h: _piece_view(v) for h, v in self.heroes.items()},
-            "enemies": {e: _piece_view(v) for e, v in self.enemies.items()},
-            "traps": {t: _piece_view(v) for t, v in self.traps.items()},
+            "tiles": _MARK_TILES,
+            "heroes": _MARK_HEROES,
+            "enemies": _MARK_ENEMIES,
+            "traps": _MARK_TRAPS,
             "decks": decks,
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
             "story": list(self.story), "script": fastcopy(self.script),
             "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
-            "choice": _choice_view(ch) if ch else None,
+            "choice": _MARK_CHOICE,
             "combat": cb, "hero_turn": fastcopy(self.ht),
             "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
@@ -704,9 +753,33 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "ending": dict(self.ending) if self.ending else None,
             "record": [list(r) for r in self.record],
             "roster": list(self.roster), "next_chapter": self.next_chapter,
-            "party": _party_view(self.party),
-            "party_start": _party_start_view(self.party_start),
+            "party": _MARK_PARTY,
+            "party_start": _MARK_PARTY_START,
         }
+
+
+    def repetition_text(self) -> str:
+        """Exactly the text :meth:`meadhall.bots.base.Repetition.key` would write for this
+        position, ``json.dumps([decision, view(None)], sort_keys=True, default=str,
+        separators=(",", ":"))``, written faster: the shared parts of the view (tiles, pieces,
+        the choice, the party sheets) keep their JSON text with them, so only the small rest
+        is encoded at each decision. Sorted keys make the text of a dict the sorted
+        ``"key":value`` pairs, so the parts' texts can be put together by hand."""
+        pos = self._public_base()
+        pos["outcome"] = self.outcome().to_json()
+        d = self.decision()
+        dj = d.to_json() if d else None
+        text = _ENCODE([dj, pos])
+        if text.count("\\u0000") != len(_MARKS):  # a NUL in the position: write it plainly
+            return _ENCODE([dj, self.view(None)])  # type: ignore[no-any-return]
+        ch = self.choice
+        parts = (_pieces_text(self.tiles, _tile_view), _pieces_text(self.heroes, _piece_view),
+                 _pieces_text(self.enemies, _piece_view), _pieces_text(self.traps, _piece_view),
+                 _text(_choice_view(ch)) if ch else "null", _text(_party_view(self.party)),
+                 _text(_party_start_view(self.party_start)))
+        for mark, part in zip(_MARKS, parts, strict=True):
+            text = text.replace(mark, part, 1)
+        return text  # type: ignore[no-any-return]
 
     def _dump(self, public: bool = False) -> dict[str, Any]:
         """The position; ``public``: as every player sees it (:meth:`_public_dump`)."""

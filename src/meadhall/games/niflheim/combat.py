@@ -329,7 +329,7 @@ def wound_undead(s: NiflheimState, u: Undead, by: Hero | None, events: list[Even
         if by is not None and ud.glory and not by.huskarl and s.fate_track_in_use():
             skills.change_fate(s, by, ud.glory, events)
             xp += f"; {by.name} gains {ud.glory} Glory"
-        s.tally["kills"] += 1
+        s.tally = {**s.tally, "kills": s.tally["kills"] + 1}  # copies share the old tally
         # kind "kill" with by/enemy/enemy_type when a hero dealt the blow (the lab counts these).
         data = {"undead": u.id, "enemy": f"undead{u.id}", "enemy_type": kind}
         if by is not None:

@@ -79,7 +79,7 @@ def scene(content: NiflheimContent, title: str, view: Mapping[str, Any],
     memo: dict[Any, Any] = {} if fresh else _memo(content)
     sc = content.scenarios[view["scenario"]]
     hero_keys = {hid: _hero_key(h) for hid, h in view["heroes"].items()}
-    boards: list[draw.SquareGrid] = [_board(content, view, memo, hero_keys)]
+    boards: list[draw.SquareGrid] = [_board(content, view, memo, hero_keys, fresh)]
     seats = view.get("seats", {})
     panels = []
     for hid, h in view["heroes"].items():
@@ -122,14 +122,17 @@ def _segment(view: Mapping[str, Any]) -> str:
 
 # ----------------------------------------------------------------------------- the map
 def _board(content: NiflheimContent, view: Mapping[str, Any], memo: dict[Any, Any],
-           hero_keys: Mapping[str, tuple[Any, ...]]) -> draw.SquareGrid:
+           hero_keys: Mapping[str, tuple[Any, ...]], fresh: bool = False) -> draw.SquareGrid:
     sc = content.scenarios[view["scenario"]]
     rows: list[str] = view["map"]
     key = ("cells", view["scenario"], tuple(rows), tuple(view.get("forced", ())))
     cells = memo.get(key)
     if cells is None:
         cells = memo[key] = _cells(content, view)
-    walls = [draw.Wall(a, b) for a, b in view.get("walls", ())]
+    key = ("walls", *map(tuple, view.get("walls", ())))
+    walls = memo.get(key)
+    if walls is None:
+        walls = memo[key] = [draw.Wall(a, b) for a, b in view.get("walls", ())]
     key = ("specials", view["scenario"], tuple(view["done"]))
     specials = memo.get(key)
     if specials is None:
@@ -162,11 +165,34 @@ def _board(content: NiflheimContent, view: Mapping[str, Any], memo: dict[Any, An
             if got is None:
                 got = memo[key] = _hero_token(hid, h)
             tokens.append(got)
-    legend = list(LEGEND)
-    if sc.exits:
-        legend.append(EXIT_LEGEND)
-    return draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens, legend,
-                           title=f"Scenario {sc.number}: {sc.name}")
+    # The same pieces make the same map: it is remembered by them (the memo keeps them alive,
+    # so their ids name them).
+    key = ("map", view["scenario"], id(cells), id(walls), *map(id, tokens))
+    got = memo.get(key)
+    if got is None:
+        legend = list(LEGEND)
+        if sc.exits:
+            legend.append(EXIT_LEGEND)
+        title = f"Scenario {sc.number}: {sc.name}"
+        if fresh:
+            got = draw.SquareGrid("map", len(rows[0]), len(rows), cells, walls, tokens, legend,
+                                  title=title)
+        else:
+            got = _square_grid(len(rows[0]), len(rows), cells, walls, tokens, legend, title)
+        memo[key] = got
+    return got
+
+
+def _square_grid(cols: int, rows: int, cells: list[draw.Cell], walls: list[draw.Wall],
+                 tokens: list[draw.Token], legend: list[draw.Terrain],
+                 title: str) -> draw.SquareGrid:
+    """``draw.SquareGrid("map", ...)`` without its pass over the cells giving each a target:
+    every cell of this map has its target already (:func:`_cells`). The memo test compares
+    it with the constructor's."""
+    g = object.__new__(draw.SquareGrid)
+    g.id, g.cols, g.rows, g.cells, g.walls, g.tokens = "map", cols, rows, cells, walls, tokens
+    g.legend, g.title, g.kind = legend, title, "square_grid"
+    return g
 
 
 EXIT_LEGEND = draw.Terrain("exit", "Exit point (green arrow)", "stone", "", "→", "green")

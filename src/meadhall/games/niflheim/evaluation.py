@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import heapq
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from meadhall.core import grid
 from meadhall.core.grid import Sq
 from meadhall.core.protocol import CHANCE, PLAYERS, Action
+from meadhall.games.niflheim.board import sq
 from meadhall.games.niflheim.figures import MP, Hero
 
 if TYPE_CHECKING:
@@ -33,11 +35,15 @@ def walk_field(s: NiflheimState, goals: Iterable[Sq]) -> dict[Sq, int]:
     the Movement Actions table prices them; a diagonal past two blocked squares is no step).
     Cached on terrain, red lines and goals: the map changes only when a door does."""
     board = s.board
-    goal_t = tuple(sorted(set(goals)))
+    raw = ("walk as given", goals if goals.__class__ is tuple else tuple(goals))
+    got = board.cache.get(raw)
+    if got is not None:
+        return got  # type: ignore[no-any-return]
+    goal_t = tuple(sorted(set(raw[1])))
     key = ("walk", goal_t)
     got = board.cache.get(key)
     if got is not None:
-        return got
+        return board.remember(raw, got)  # type: ignore[no-any-return]
     dist: dict[Sq, int] = {}
     heap = [(0, g) for g in goal_t if board.inside(g) and board.at(g) in STEP_COST]
     heapq.heapify(heap)
@@ -57,21 +63,23 @@ def walk_field(s: NiflheimState, goals: Iterable[Sq]) -> dict[Sq, int]:
                 continue
             # Moving from b to a costs entering a (the field is walked backwards).
             heapq.heappush(heap, (d + cost_a + (1 if diagonal else 0), b))
+    board.remember(raw, dist)
     return board.remember(key, dist)
 
 
-def _near(q: Sq, figure: bool) -> list[Sq]:
+@lru_cache(maxsize=4096)
+def _near(q: Sq, figure: bool) -> tuple[Sq, ...]:
     """Where a hero may act on ``q``: on or adjacent to it (only adjacent to a figure)."""
-    return list(grid.neighbours(q)) + ([] if figure else [q])
+    return (*grid.neighbours(q), *(() if figure else (q,)))
 
 
-def tasks(s: NiflheimState) -> tuple[int, int, list[tuple[list[Sq], str | None]]]:
+def tasks(s: NiflheimState) -> tuple[int, int, list[tuple[tuple[Sq, ...], str | None]]]:
     """The primary objective as stages: (done, total, goals of the stages open now). Each goal
     is the squares that complete it and the hero who must reach them (``None``: any)."""
     sc = s.scenario
     obj = sc.objective
     done = total = 0
-    open_: list[tuple[list[Sq], str | None]] = []
+    open_: list[tuple[tuple[Sq, ...], str | None]] = []
     carrier: str | None = None
     if obj.carry:
         total += 1
@@ -88,17 +96,17 @@ def tasks(s: NiflheimState) -> tuple[int, int, list[tuple[list[Sq], str | None]]
             done += 1
         else:
             sp = sc.specials[label]
-            open_.append((_near(grid.sq(sp.square), sp.figure), None))
+            open_.append((_near(sq(sp.square), sp.figure), None))
     for kind in obj.kill:
         total += 1
         foes = [u for u in s.undead.values() if u.kind == kind]
         if not foes:
             done += 1
         else:
-            open_ += [([n for n in grid.neighbours(u.at)], None) for u in foes]
+            open_ += [(tuple(grid.neighbours(u.at)), None) for u in foes]
     total += 1  # leaving by the exit
     if not open_ and done == total - 1:
-        exits = [grid.sq(e.square) for e in sc.exits]
+        exits = tuple(sq(e.square) for e in sc.exits)
         open_.append((exits, carrier))
     return done, total, open_
 
@@ -108,8 +116,14 @@ def progress(s: NiflheimState) -> float:
     nearest able hero is (0..1)."""
     done, total, open_ = tasks(s)
     best = 0.0
+    on_map = None
     for squares, who in open_:
-        heroes = [s.heroes[who]] if who else [h for h in s.heroes.values() if h.on_map]
+        if who:
+            heroes = [s.heroes[who]]
+        else:
+            if on_map is None:
+                on_map = [h for h in s.heroes.values() if h.on_map]
+            heroes = on_map
         field = walk_field(s, squares)
         for h in heroes:
             if not h.on_map:
@@ -129,7 +143,7 @@ def _special_ready(s: NiflheimState, h: Hero) -> bool:
     needed = [lab for lab in s.scenario.objective.after if lab not in s.done]
     for lab in needed:
         sp = s.scenario.specials[lab]
-        q = grid.sq(sp.square)
+        q = sq(sp.square)
         if grid.is_orthogonal(q, h.at) or (q == h.at and not sp.figure):  # type: ignore[arg-type]
             return True
     return any(s.board.at(d) == "L" for d in grid.neighbours(h.at))  # type: ignore[arg-type]
@@ -146,13 +160,15 @@ def danger(s: NiflheimState, h: Hero) -> float:
     """How exposed a hero is: a lock, undead next to it (they lock and wound), undead one
     move away; stunned undead threaten little."""
     assert h.at is not None
+    x, y = h.at
     d = 1.5 if h.locked_by is not None else 0.0
     for u in s.undead.values():
-        reach = grid.chebyshev(u.at, h.at)
+        ux, uy = u.at
+        dx, dy = abs(ux - x), abs(uy - y)
         w = 0.3 if u.stunned else 1.0
-        if grid.is_orthogonal(u.at, h.at):
+        if dx + dy == 1:  # orthogonally adjacent
             d += w
-        elif reach <= 1:
+        elif dx <= 1 and dy <= 1:  # within a king's move
             d += 0.3 * w
     return d * (2.0 if h.health <= 1 else 1.0)
 

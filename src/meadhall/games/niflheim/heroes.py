@@ -136,6 +136,26 @@ def step_text(all_steps: list[Step], st: Step) -> str:
     return base
 
 
+_TEXTS: dict[tuple[Step, ...], tuple[list[str], dict[str, Step]]] = {}
+"""The action texts of lists of steps (:func:`step_texts`); steps are plain values."""
+
+
+def step_texts(all_steps: list[Step]) -> tuple[list[str], dict[str, Step]]:
+    """Each step's action text (:func:`step_text`) in order, and the first step of each text,
+    remembered by the steps."""
+    key = tuple(all_steps)
+    got = _TEXTS.get(key)
+    if got is None:
+        if len(_TEXTS) > 20_000:
+            _TEXTS.clear()
+        texts = [step_text(all_steps, x) for x in all_steps]
+        first: dict[str, Step] = {}
+        for t, x in zip(texts, all_steps, strict=True):
+            first.setdefault(t, x)
+        got = _TEXTS[key] = (texts, first)
+    return got
+
+
 def fits(s: NiflheimState, h: Hero, item: str) -> bool:
     """Gear Slots: four gear slots (from scenarios 3 and 4: three slots and the belt, which holds
     three one-handed or small items); huskarls carry 2 gear and/or weapons in all; a weapon also
@@ -207,7 +227,7 @@ def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:
         return
     if not h.zoc_stop and h.mp > 0:
         st = steps(s, h)
-        yield from (step_text(st, x) for x in st)
+        yield from step_texts(st)[0]
         for e in s.scenario.exits:
             if sq(e.square) == at:
                 yield f"exit {e.direction}"
@@ -456,9 +476,7 @@ def apply(s: NiflheimState, h: Hero, action: str, events: list[Event]) -> None:
         end(s, h, events)
         return
     if words[0] == "move":
-        to = sq(words[1])
-        st = steps(s, h)
-        choice = [x for x in st if x.to == to and step_text(st, x) == action][0]
+        choice = step_texts(steps(s, h))[1][action]
         move(s, h, choice, events)
         return
     if words[0] == "exit":

@@ -27,6 +27,7 @@ from meadhall.core.rng import Rng
 from meadhall.games.niflheim import campaign, combat, heroes, position, present, skills, undead
 from meadhall.games.niflheim import sections as S
 from meadhall.games.niflheim.board import Board, layout, special_figures, sq
+from meadhall.games.niflheim.board import name as sq_name
 from meadhall.games.niflheim.content import TERRAIN, NiflheimContent, ScenarioData
 from meadhall.games.niflheim.figures import Hero, Undead
 from meadhall.games.niflheim.names import Names, names
@@ -86,11 +87,11 @@ _HERO_COPY = Hero.__fastcopy__  # type: ignore[attr-defined]
 _UNDEAD_COPY = Undead.__fastcopy__  # type: ignore[attr-defined]
 _new = object.__new__
 
-_LISTS = ("log", "coin_script", "players", "discard", "done", "order", "forced")
+_LISTS = ("log", "discard", "done", "forced")
 """Attributes that are lists of strings and numbers (copied one level by a clone)."""
 _COPIED = frozenset({
-    *_LISTS, "chance", "heroes", "undead", "items", "ground_runes", "control", "tally",
-    "pool", "uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"})
+    *_LISTS, "chance", "heroes", "undead", "items", "ground_runes", "control",
+    "uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"})
 """Attributes :meth:`NiflheimState.clone` copies by hand."""
 
 
@@ -150,6 +151,9 @@ class _Tape(Chance):
         return i
 
 
+_DECISIONS: dict[tuple[Any, ...], Decision] = {}
+"""A hero's decisions by what their wording reads (see :meth:`NiflheimState._decision`)."""
+
 _NEXT = object()
 """Key of a remembered position's memo: the default its players' choice takes next (``None``:
 no such choice is open)."""
@@ -165,7 +169,11 @@ class NiflheimState(GameState):
     STATE_VERSION = 2  # 2026-12-01: migration from 1 in the position module (core.migrate)
     # Memos of the position (see moved()): never changed in place, so clones share them.
     _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps", "_forks",
-                                   "_legal_memo"}
+                                   "_legal_memo", "players", "order", "coin_script", "tally",
+                                   "pool"}
+    """Never changed in place, so clones share them: the memos of the position, and parts
+    the rules replace rather than change (the undead pool is copied before a draw or an
+    addition, see :meth:`own_pool`; the lab's tally is made anew when it counts)."""
     _forks: dict[Any, Any] | None = None
     """What the steps from this position came to, shared by the copies of this position that
     differ only in their generator (see :meth:`_forked`; forgotten by any step): by action
@@ -309,9 +317,6 @@ class NiflheimState(GameState):
         else:
             d["ground_runes"] = {}
         d["control"] = self.control.copy()
-        t = self.tally
-        d["tally"] = {**t, "knockouts": [k.copy() for k in t["knockouts"]]}
-        d["pool"] = self.pool.__fastcopy__(self.pool)
         for k in ("uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"):
             v = d[k]
             if v is not None:
@@ -355,6 +360,12 @@ class NiflheimState(GameState):
         self._occ = self._zoc = self._hsteps = None
         if heroes:
             self._reach = None
+
+    def own_pool(self) -> Deck:
+        """The undead pool, to change: a copy of its own (copies of the state share the
+        pool, which is never changed in place)."""
+        pool = self.pool = self.pool.__fastcopy__(self.pool)  # type: ignore[attr-defined]
+        return pool
 
     def occupancy(self) -> dict[Sq, str]:
         """Squares holding a figure: ``h:<id>`` heroes, ``u:<id>`` undead, ``f:<label>`` others.
@@ -401,8 +412,10 @@ class NiflheimState(GameState):
         events.append(Event("knockout", f"{h.name} is killed"
                             + (f" and drops their gear on {grid.name(at)}" if dropped else ""),
                             S.LOSING, {"hero": h.id, "by": by, "by_type": by_type}))
-        self.tally["knockouts"].append({"hero": h.id, "by": by, "by_type": by_type,
-                                        "round": self.round})
+        # a new tally (copies of the state share the old one)
+        self.tally = {**self.tally, "knockouts": [
+            *self.tally["knockouts"],
+            {"hero": h.id, "by": by, "by_type": by_type, "round": self.round}]}
         if h.huskarl and self.scenario.glory:
             for x in self.heroes.values():
                 if not x.huskarl and x.status in ("active", "exited"):
@@ -501,16 +514,24 @@ class NiflheimState(GameState):
                             c["default"])
         if self.active is not None:
             h = self.heroes[self.active]
+            # Co-op Play: the controlling player decides; solo, the hero's own id (seat_of maps
+            # it to a person's seat).
+            seat = self.control.get(h.id, h.id) if self.players else h.id
+            key = (seat, h.name, h.intent, h.mp, h.locked_by is not None)
+            got = _DECISIONS.get(key)
+            if got is not None:
+                return got  # decisions are immutable: one per wording
             if h.intent is None:
                 what = "declare stationary, walking or running"
                 if h.locked_by is not None:
                     what += " (then roll to break the lock)"
             else:
                 what = f"{h.mp} MP left: move, act or end the activation"
-            # Co-op Play: the controlling player decides; solo, the hero's own id (seat_of maps
-            # it to a person's seat).
-            seat = self.control.get(h.id, h.id) if self.players else h.id
-            return Decision(seat, f"{h.name}'s activation: {what}", S.ACTION_PHASE)
+            if len(_DECISIONS) > 4096:
+                _DECISIONS.clear()
+            got = _DECISIONS[key] = Decision(seat, f"{h.name}'s activation: {what}",
+                                             S.ACTION_PHASE)
+            return got
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
 
@@ -607,8 +628,16 @@ class NiflheimState(GameState):
         self._forks = None  # the position changes: what was remembered of it is forgotten
         if forks is not None and self.forks():
             self._forked(forks, action, events)
-        else:
-            self._step(action, events)
+            return
+        self._step(action, events)
+        if forks is not None and not self._scratch:
+            # A search copy of this position found that the step draws nothing: this state
+            # is now where that copy was (a bot's chosen action, as it looked ahead), and its
+            # copies share what that copy's evaluation remembered (the end of the activation,
+            # the undead turn after it).
+            got = forks.get(action)
+            if got.__class__ is tuple:
+                self._forks = got[1]
 
     def _step(self, action: str, events: list[Event]) -> None:
         if self.choice is not None and self.choice["kind"] == "coin":
@@ -870,6 +899,13 @@ class NiflheimState(GameState):
                 self._end_segment(events)
         raise RuntimeError("niflheim: the round structure did not reach a decision")
 
+    def quiet(self) -> bool:
+        """Are this state's events read by no one? A search copy's steps (search bots read no
+        event) once the Coin of Fate is used (no question replays a step, counting its
+        events): the commonest events (turns, activations, initiative rolls, undead moves)
+        are then not worded at all. Reveals are always reported (covering heroes read them)."""
+        return self._scratch and self.coin_used
+
     def forks(self) -> bool:
         """Can what a step comes to be remembered for copies that differ only in their
         generator (:attr:`_forks`)? Search copies of a scenario outside a campaign with the
@@ -1042,14 +1078,18 @@ class NiflheimState(GameState):
         undead that win always go first; heroes that win choose."""
         mod = self._initiative_mod()
         mark, pos = len(events), self.coin_pos
+        quiet = self.quiet()
         try:  # nothing changes before both rolls: a Coin of Fate question goes on from here
             while True:
                 hr = self.d12("heroes' initiative roll (higher than the undead's wins)",
                               S.INITIATIVE)
-                ur = self.d12(f"undead initiative roll ({mod:+d}; {_undead_chance(hr, mod)})",
+                ur = self.d12("undead initiative roll" if quiet else
+                              f"undead initiative roll ({mod:+d}; {_undead_chance(hr, mod)})",
                               S.INITIATIVE, mod)
                 if hr != ur + mod:
                     break
+                if quiet:
+                    continue
                 events.append(Event("initiative", f"Initiative: heroes {hr}, undead {ur}"
                                     f"{mod:+d} = {ur + mod}: a tie, roll again", S.INITIATIVE,
                                     {"heroes": hr, "undead": ur,
@@ -1057,18 +1097,22 @@ class NiflheimState(GameState):
         except AskCoin as ask:
             self.rolled_first(ask, events, mark, pos)
             raise
-        score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
-        data = {"heroes": hr, "undead": ur, "dice": [d12(hr), d12(ur, mod)]}
         self.turn_no = 0
+        if not quiet:
+            score = f"heroes {hr}, undead {ur}{mod:+d} = {ur + mod}"
+            data = {"heroes": hr, "undead": ur, "dice": [d12(hr), d12(ur, mod)]}
         if hr > ur + mod:
-            events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
-                                "heroes win and choose who goes first", S.INITIATIVE, data))
+            if not quiet:
+                events.append(Event("initiative", f"Round {self.round} initiative: {score}; "
+                                    "the heroes win and choose who goes first", S.INITIATIVE,
+                                    data))
             self.segment = "choosing"
             self._ask("initiative", "The heroes won the initiative: who takes the first turn?",
                       S.INITIATIVE, ["heroes go first", "undead go first"])
             return
-        events.append(Event("initiative", f"Round {self.round} initiative: {score}; the undead "
-                            "win and always go first", S.INITIATIVE, data))
+        if not quiet:
+            events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
+                                "undead win and always go first", S.INITIATIVE, data))
         self.order = ["undead", "heroes"]
         self._begin_turns()
 
@@ -1094,8 +1138,9 @@ class NiflheimState(GameState):
                 h.activated = h.acted = h.zoc_stop = False
                 h.intent = None
                 h.mp = 0
-            events.append(Event("turn", f"Round {self.round}: the heroes' turn; Cover and "
-                                "Attacked markers are removed", S.START_PHASE))
+            if not self.quiet():
+                events.append(Event("turn", f"Round {self.round}: the heroes' turn; Cover "
+                                    "and Attacked markers are removed", S.START_PHASE))
             self.phase = "action"
             return True
         if self.phase == "action":
@@ -1165,7 +1210,9 @@ class NiflheimState(GameState):
                 return
         self.active = hid
         h.intent, h.mp, h.acted, h.zoc_stop = None, 0, False, False
-        events.append(Event("activate", f"{h.name} activates", S.ACTION_PHASE, {"hero": hid}))
+        if not self.quiet():
+            events.append(Event("activate", f"{h.name} activates", S.ACTION_PHASE,
+                                {"hero": hid}))
 
     def _undead_turn(self, events: list[Event]) -> bool:
         """Start phase, action phase (every undead activates, closest to a hero first),
@@ -1173,7 +1220,9 @@ class NiflheimState(GameState):
         if self.phase == "start":
             for u in self.undead.values():
                 u.activated = False
-            events.append(Event("turn", f"Round {self.round}: the undead turn", S.START_PHASE))
+            if not self.quiet():
+                events.append(Event("turn", f"Round {self.round}: the undead turn",
+                                    S.START_PHASE))
             self.phase = "action"
             return True
         if self.phase == "action":
@@ -1256,7 +1305,8 @@ class NiflheimState(GameState):
         player decides only for the heroes they control."""
         groups: dict[str, list[str]] = {}
         for h in self.heroes.values():
-            if h.on_map and h.marker and h.marker.startswith("cover"):
+            m = h.marker  # (the marker first: most heroes have none)
+            if m and m.startswith("cover") and h.on_map:
                 seat = self.seat_of(h.id)
                 if seats is not None and seat not in seats:
                     continue
@@ -1355,28 +1405,40 @@ class NiflheimState(GameState):
                     return
                 self._undead_step(u, seeing[0], why, events)
                 return
-        opt, squares, why = undead.move_options(self, u)
+        opt, squares, reason = undead.move_choice(self, u)
         if opt == 0:
-            if not self.uact["moved"]:
+            if not self.uact["moved"] and not self.quiet():
+                why = undead.why_text(self, reason)
                 events.append(Event("stay", f"{uname(self, u)} does not move: {why}",
                                     S.MOVE_UNDEAD, {"undead": u.id}))
             self.uact = None
             return
         if len(squares) > 1:
+            why = undead.why_text(self, reason)
             self._ask("undead move", f"{uname(self, u)} {why}: several squares qualify, choose "
                       "one", S.MOVE_UNDEAD, [f"undead {u.id} to {grid.name(q)}" for q in squares],
                       uid=u.id, why=why)
             return
-        self._undead_step(u, squares[0], why, events)
+        # the explanation is worded only for an event someone reads
+        self._undead_step(u, squares[0], "" if self.quiet() else undead.why_text(self, reason),
+                          events)
 
     def _undead_step(self, u: Undead, q: Sq, why: str, events: list[Event]) -> None:
         assert self.uact is not None
-        u.at = q
+        old, u.at = u.at, q
+        occ = self._occ
         self.moved(heroes=False)
+        if occ is not None:
+            # one figure moved: the occupancy is the last one with its square changed (a new
+            # dict: the old one may be shared by copies)
+            occ = occ.copy()
+            occ[q] = occ.pop(old)
+            self._occ = occ
         self.uact["moves"] -= 1
         self.uact["moved"] += 1
-        events.append(Event("move", f"{uname(self, u)} moves to {grid.name(q)}: it {why}",
-                            S.MOVE_UNDEAD, {"undead": u.id, "to": grid.name(q)}))
+        if not self.quiet():
+            events.append(Event("move", f"{uname(self, u)} moves to {grid.name(q)}: it {why}",
+                                S.MOVE_UNDEAD, {"undead": u.id, "to": grid.name(q)}))
         undead.reveal(self, events)
         self._offer_cover(u)
 
@@ -1391,7 +1453,7 @@ class NiflheimState(GameState):
             self.lap += 1
             text = "End of the round: the round track resets to its first space"
             if self.discard:
-                self.pool.add(self.discard)
+                self.own_pool().add(self.discard)
                 text += f"; {len(self.discard)} eliminated undead return to the pool"
                 self.discard = []
         events.append(Event("round", text, S.END_SEGMENT, {"round": self.round}))
@@ -1408,7 +1470,7 @@ class NiflheimState(GameState):
             "walls": self._walls_json(), "forced": list(self.forced),
             "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
             "seats": {h: self.seat_of(h) for h in self.heroes},
-            "undead": [self._undead_json(u, public=True) for u in self.undead.values()],
+            "undead": self._undead_view(),
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
             "ground_runes": {grid.name(q): dict(v) for q, v in sorted(self.ground_runes.items())},
@@ -1445,9 +1507,37 @@ class NiflheimState(GameState):
             d["mv"] = undead.move_value(self, u)
         return d
 
+    def _undead_view(self) -> list[dict[str, Any]]:
+        """The undead as a view shows them (:meth:`_undead_json` with ``public``), Leader of
+        the Pack looked up once for all of them."""
+        undead = self.undead.values()
+        leaders = [u.id for u in undead if u.kind == "mardrom"]
+        kinds = self.content.undead
+        out = []
+        for u in undead:
+            d: dict[str, Any] = {"id": u.id, "kind": u.kind, "at": sq_name(u.at),
+                                 "wounds": u.wounds, "stunned": u.stunned,
+                                 "activated": u.activated}
+            if u.orange:
+                d["orange"] = True
+            kind = u.kind
+            if kind is not None:
+                mv = kinds[kind].mv
+                # as undead.move_value: MV 1 undead +1 while another undead is Mardröm
+                if mv == 1 and kind != "mardrom" and any(i != u.id for i in leaders):
+                    mv += 1
+                d["mv"] = mv
+            out.append(d)
+        return out
+
     def _walls_json(self) -> list[list[str]]:
-        return [sorted(grid.name(q) for q in e) for e in sorted(
-            self.board.walls, key=lambda e: sorted(e))]
+        board = self.board
+        got = board.cache.get("walls json")
+        if got is None:
+            got = board.remember("walls json", tuple(tuple(sorted(grid.name(q) for q in e))
+                                                     for e in sorted(board.walls,
+                                                                     key=lambda e: sorted(e))))
+        return [list(pair) for pair in got]
 
     def _render_more(self, h: Hero) -> str:
         """Supplies, the Fate track (once in use) and unlocked skills with their effects."""

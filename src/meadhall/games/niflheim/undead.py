@@ -55,7 +55,7 @@ def reveal(s: NiflheimState, events: list[Event]) -> None:
 def draw(s: NiflheimState) -> str | None:
     """Draw an identity from the pool (Revealing Undead). A pool holding one kind only is no
     chance event: the kernel's ``Chance.pick`` takes a single distinct option without asking."""
-    return s.pool.draw(s.chance, S.REVEALING)
+    return s.own_pool().draw(s.chance, S.REVEALING)
 
 
 def physical_pool(s: NiflheimState) -> int:
@@ -276,11 +276,39 @@ def closest(s: NiflheimState, u: Undead) -> tuple[int, list[str]]:
 def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
     """The first option of the movement list the undead can complete, with every square that
     qualifies: (option number 1-3, squares, explanation); (0, [], why) when it does not move."""
+    opt, squares, why = move_choice(s, u)
+    return opt, squares, why_text(s, why)
+
+
+Why = tuple[str, list[str], int]
+"""Why an undead moves as it does, to be worded by :func:`why_text`: the case, the heroes
+it heads for and their distance."""
+
+
+def why_text(s: NiflheimState, why: Why) -> str:
+    """The explanation :func:`move_options` gives."""
+    case, targets, best = why
+    if case == "none":
+        return "no hero can be reached"
+    if case == "adjacent":
+        return "it is already adjacent to a hero"
+    if case == "1":
+        return f"moves adjacent to {_names(s, targets)}"
+    if case == "2":
+        return f"moves diagonally adjacent to {_names(s, targets)}"
+    if case == "3":
+        return (f"moves towards {_names(s, targets)} ({best} moves away) by the shortest "
+                "path")
+    return f"every square towards {_names(s, targets)} is occupied or inaccessible"
+
+
+def move_choice(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], Why]:
+    """:func:`move_options` with its explanation not yet worded (:func:`why_text`)."""
     best, targets = closest(s, u)
     if not targets:
-        return 0, [], "no hero can be reached"
+        return 0, [], ("none", targets, best)
     if best == 0:
-        return 0, [], "it is already adjacent to a hero"
+        return 0, [], ("adjacent", targets, best)
     heroes = s.heroes
     tat: list[Sq] = [heroes[t].at for t in targets]  # type: ignore[misc]
     steps = steps_from(s, u.at, s.occupancy())
@@ -300,9 +328,9 @@ def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
         elif near == 2:
             opt2.append(b)
     if opt1:
-        return 1, _order(opt1), f"moves adjacent to {_names(s, targets)}"
+        return 1, _order(opt1), ("1", targets, best)
     if opt2:
-        return 2, _order(opt2), f"moves diagonally adjacent to {_names(s, targets)}"
+        return 2, _order(opt2), ("2", targets, best)
     all_fields = hero_fields(s)
     fields = [all_fields[t] for t in tat]
     opt3 = []
@@ -315,9 +343,8 @@ def move_options(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], str]:
         if d == best - 1:
             opt3.append(b)
     if opt3:
-        return 3, _order(opt3), (f"moves towards {_names(s, targets)} ({best} moves away) by "
-                                 "the shortest path")
-    return 0, [], f"every square towards {_names(s, targets)} is occupied or inaccessible"
+        return 3, _order(opt3), ("3", targets, best)
+    return 0, [], ("blocked", targets, best)
 
 
 def _names(s: NiflheimState, hids: list[str]) -> str:
@@ -325,6 +352,8 @@ def _names(s: NiflheimState, hids: list[str]) -> str:
 
 
 def _order(squares: list[Sq]) -> list[Sq]:
+    if len(squares) == 1:
+        return squares
     return sorted(squares, key=lambda q: (q[1], q[0]))
 
 
@@ -433,7 +462,7 @@ def place_marker(s: NiflheimState, at: Sq, events: list[Event], section: str) ->
     it; when the pool has run out, the discard area returns to it first. Returns its number,
     or None when no marker is left."""
     if physical_pool(s) <= 0 and s.discard:
-        s.pool.add(s.discard)
+        s.own_pool().add(s.discard)
         events.append(Event("pool", f"The undead pool ran out: {words.plural(len(s.discard), 'marker')} return "
                             "from the discard area", S.ELIMINATED))
         s.discard = []

@@ -24,7 +24,7 @@ class BoardMap:
     __shared__ = True  # fastcopy shares it instead of copying
 
     __slots__ = ("terrain", "open", "nbrs", "difficult", "walk", "leap", "exits", "tile",
-                 "_rows", "marked")
+                 "_rows", "_marked")
 
     def __init__(self, terrain: dict[Sq, str]) -> None:
         self.terrain = terrain
@@ -58,7 +58,7 @@ class BoardMap:
         """Each square's tile, by its index in the list of tiles in play (set by
         :func:`board_map`)."""
         self._rows: tuple[int, int, tuple[str, ...]] | None = None
-        self.marked: dict[tuple[tuple[Sq, str], ...], tuple[str, ...]] = {}
+        self._marked: dict[tuple[tuple[Sq, str], ...], tuple[str, ...]] = {}
         """The board as text rows with figures and tokens marked, by the marks
         (``RunaljodState.board_rows``)."""
 

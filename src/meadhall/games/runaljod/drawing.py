@@ -85,6 +85,7 @@ class _Pieces:
         self.tracks: dict[tuple[Any, ...], draw.Track] = {}
         self.stats: dict[tuple[Any, ...], list[draw.Stat]] = {}
         self.table: dict[tuple[Any, ...], list[draw.Card]] = {}
+        self.grids: dict[tuple[Any, ...], draw.SquareGrid] = {}
 
     def token(self, key: tuple[Any, ...], make: Any) -> draw.Token:
         t = self.tokens.get(key)
@@ -147,12 +148,17 @@ def draw_scene(content: RunaljodContent, title: str, view: Mapping[str, Any]) ->
     return scene
 
 
-def _cells(pc: _Pieces, view: Mapping[str, Any]) -> tuple[int, int, list[draw.Cell], str]:
+def _cells_key(view: Mapping[str, Any]) -> tuple[Any, ...]:
+    terrain = view["terrain"]
+    return tuple((tile, tx, tuple(terrain[tile])) for tile, _card, tx in view["tiles"])
+
+
+def _cells(pc: _Pieces, view: Mapping[str, Any], key: tuple[Any, ...]
+           ) -> tuple[int, int, list[draw.Cell], str]:
     """The board's cells, size and title for the tiles in play (built once per arrangement of
-    tiles and their terrain)."""
+    tiles and their terrain: ``key``, :func:`_cells_key`)."""
     tiles = view["tiles"]
     terrain = view["terrain"]
-    key = tuple((tile, tx, tuple(terrain[tile])) for tile, _card, tx in tiles)
     hit = pc.boards.get(key)
     if hit is not None:
         return hit
@@ -178,8 +184,25 @@ def _cells(pc: _Pieces, view: Mapping[str, Any]) -> tuple[int, int, list[draw.Ce
 
 
 def _board(pc: _Pieces, view: Mapping[str, Any]) -> draw.SquareGrid:
+    """The map: the tiles' cells and the tokens on them, kept whole for the tiles and the
+    view values each token shows (the same board object while nothing on it changes)."""
+    hero_keys = tuple(("hero", hid, h["at"], tuple(h["conditions"]), h["fallen"], h["held_by"],
+                       h["passed"], h["life"], h["damage"], h["defence"], h["glory"])
+                      for hid, h in view["heroes"].items() if h["at"])
+    enemy_keys = tuple(("enemy", e["uid"], e["kind"], e["at"], e.get("also"),
+                        tuple(e["conditions"]), e.get("captor"), e["life"], e["damage"],
+                        e["defence"]) for e in view["enemies"])
+    key = (_cells_key(view), tuple(view.get("search_tokens", ())),
+           tuple(view.get("bonfires", ())), tuple(view.get("starts", ())), hero_keys,
+           enemy_keys)
+    return pc.kept(pc.grids, key, lambda: _make_board(pc, view, key[0], hero_keys, enemy_keys))
+
+
+def _make_board(pc: _Pieces, view: Mapping[str, Any], cells_key: tuple[Any, ...],
+                hero_keys: tuple[tuple[Any, ...], ...],
+                enemy_keys: tuple[tuple[Any, ...], ...]) -> draw.SquareGrid:
     content = pc.content
-    cols, rows, cells, title = _cells(pc, view)
+    cols, rows, cells, title = _cells(pc, view, cells_key)
     tokens: list[draw.Token] = []
     for s in view.get("search_tokens", []):
         tokens.append(pc.token(("search", s), lambda s=s: draw.Token(
@@ -191,15 +214,10 @@ def _board(pc: _Pieces, view: Mapping[str, Any]) -> draw.SquareGrid:
     for s in view.get("starts", []):
         tokens.append(pc.token(("start", s), lambda s=s: draw.Token(
             f"start:{s}", f"Heroes' starting space {s}", "○", "marker", s)))
-    for hid, h in view["heroes"].items():
-        if not h["at"]:
-            continue
-        key = ("hero", hid, h["at"], tuple(h["conditions"]), h["fallen"], h["held_by"],
-               h["passed"], h["life"], h["damage"], h["defence"], h["glory"])
+    standing = [(hid, h) for hid, h in view["heroes"].items() if h["at"]]
+    for key, (hid, h) in zip(hero_keys, standing, strict=True):
         tokens.append(pc.token(key, lambda hid=hid, h=h: _hero_token(content, hid, h)))
-    for e in view["enemies"]:
-        key = ("enemy", e["uid"], e["kind"], e["at"], e.get("also"), tuple(e["conditions"]),
-               e.get("captor"), e["life"], e["damage"], e["defence"])
+    for key, e in zip(enemy_keys, view["enemies"], strict=True):
         tokens.append(pc.token(key, lambda e=e: _enemy_token(pc, e)))
     # the cells already carry their targets: the grid's own check of them finds nothing to do
     return draw.SquareGrid("map", cols, rows, cells, tokens=tokens, legend=list(LEGEND),

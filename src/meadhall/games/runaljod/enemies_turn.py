@@ -265,7 +265,14 @@ class EnemiesMixin:
 
     def describe_ai(self, deck: str, card_id: str) -> str:
         """An AI card in words: each group in activation order with its actions and the
-        hero-icon target order."""
+        hero-icon target order (built once per card: the words come from the content)."""
+        cache = content_cache(self.content, "AI card words")
+        text = cache.get((deck, card_id))
+        if text is None:
+            text = cache[(deck, card_id)] = self._describe_ai(deck, card_id)
+        return text
+
+    def _describe_ai(self, deck: str, card_id: str) -> str:
         names = {d.group: d.name for d in self.content.enemies.values()}
         parts = []
         for g in self.content.ai_decks[deck][card_id].groups:

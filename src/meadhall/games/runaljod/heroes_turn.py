@@ -14,6 +14,7 @@ from meadhall.core.protocol import Event
 
 from .content import Effect, SkillData
 from .dice_rules import dice_data, roll_pool, rune_data, throw_rune, upgrades_of
+from .memo import content_cache
 from .model import (
     GOD_RUNE,
     POOL,
@@ -943,8 +944,21 @@ class HeroesMixin:
         return out
 
     def equip_texts(self, h: Hero, item: str) -> list[str]:
-        """``equip X`` or ``equip X replacing Y`` for each way to equip ``item``."""
-        return [f"equip {self.iname(item)}{c}" for c in self.equip_choices(h, item)]
+        """``equip X`` or ``equip X replacing Y`` for each way to equip ``item``.
+
+        They depend only on the hero, the item, the equipped cards (in order) and the damage
+        taken (life left): built once for each of those, shared by every state of the content
+        (the legal actions list them on every step while the card waits in a miscellaneous
+        space)."""
+        cache = content_cache(self.content, "equip texts")
+        key = (h.id, item, h.damage, *h.equipment)
+        hit = cache.get(key)
+        if hit is None:
+            if len(cache) > 4096:
+                cache.clear()
+            hit = cache[key] = tuple(f"equip {self.iname(item)}{c}"
+                                     for c in self.equip_choices(h, item))
+        return list(hit)
 
     def can_equip(self, h: Hero, item: str) -> bool:
         """A hero may not unequip an item granting life points if that makes the hero fall."""

@@ -596,7 +596,7 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         # the terrain rows are the board's own (built once); only rows with a mark are redrawn,
         # once for each arrangement of marks on this board (kept with the board)
         key = tuple(marks.items())
-        kept = board.marked.get(key)
+        kept = board._marked.get(key)
         if kept is not None:
             return list(kept)
         rows = list(base)
@@ -609,9 +609,9 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
             for i, ch in put:
                 row[i] = ch
             rows[y] = "".join(row)
-        if len(board.marked) > 1024:
-            board.marked.clear()
-        board.marked[key] = tuple(rows)
+        if len(board._marked) > 1024:
+            board._marked.clear()
+        board._marked[key] = tuple(rows)
         return rows
 
     def _hero_json(self, h: Hero) -> dict[str, Any]:
