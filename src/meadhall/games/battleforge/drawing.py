@@ -52,9 +52,30 @@ def _kept(kind: str, key: Hashable, build: Callable[[], T]) -> T:
     return found  # type: ignore[no-any-return]
 
 
+_RECENT: dict[str, dict[Hashable, Any]] = {}
+RECENT_MAX = 64
+
+
+def _recent(kind: str, key: Hashable, build: Callable[[], T]) -> T:
+    """The piece ``build`` makes for ``key`` (everything it reads), kept among the last
+    :data:`RECENT_MAX` of its kind: whole panels, which rarely come back once they changed
+    (a cache that only grows keeps every old panel alive for the garbage collector to scan
+    again and again; these are dropped oldest first)."""
+    kept = _RECENT.get(kind)
+    if kept is None:
+        kept = _RECENT[kind] = {}
+    found = kept.get(key)
+    if found is None:
+        if len(kept) >= RECENT_MAX:
+            del kept[next(iter(kept))]
+        found = kept[key] = build()
+    return found  # type: ignore[no-any-return]
+
+
 def forget() -> None:
     """Drop every kept piece (tests compare a drawing with one built afresh)."""
     _KEPT.clear()
+    _RECENT.clear()
 
 
 def degrees(direction: int) -> int:
@@ -121,9 +142,11 @@ def _champion_token(cid: str, c: Mapping[str, Any]) -> draw.Token:
 
 
 def _minion_token(mid: str, mn: Mapping[str, Any], card: Mapping[str, Any],
-                  spawns: Mapping[str, str]) -> draw.Token:
+                  spawns: Mapping[str, str], card_key: Hashable = None) -> draw.Token:
+    """A minion; ``card_key`` is ``tuple(card.items())`` when the caller has it."""
     at = spawns.get(mn.get("lying") or "", "") if mn["area"] is None else mn["area"]
-    key = (mid, mn["area"], mn["damage"], at, tuple(card.items()))
+    key = (mid, mn["area"], mn["damage"], at,
+           tuple(card.items()) if card_key is None else card_key)
 
     def build() -> draw.Token:
         name = f"{card['model']} {minion_letter(mid)}"
@@ -143,13 +166,14 @@ def _minion_token(mid: str, mn: Mapping[str, Any], card: Mapping[str, Any],
 
 
 def _faces_key(t: Mapping[str, Any]) -> Hashable:
-    return (t["face_health"], tuple((f, d["direction"], d["damage"], d["destroyed"], d["front"])
-                                    for f, d in t["faces"].items()))
+    return (t["face_health"], tuple([(f, d["direction"], d["damage"], d["destroyed"], d["front"])
+                                     for f, d in t["faces"].items()]))
 
 
-def _thor_token(t: Mapping[str, Any]) -> draw.Token:
+def _thor_token(t: Mapping[str, Any], faces_key: Hashable = None) -> draw.Token:
+    """Thor; ``faces_key`` is :func:`_faces_key` of ``t`` when the caller has it."""
     faces = t["faces"]
-    key = (t["activated"], t["area"], _faces_key(t))
+    key = (t["activated"], t["area"], _faces_key(t) if faces_key is None else faces_key)
     return _kept("thor", key, lambda: draw.Token(
         "thor", "Thor" + ("" if t["activated"] else " (not yet activated)"), "T", "god",
         t["area"], target="figure:thor", facing=degrees(faces["red"]["direction"]),
@@ -175,8 +199,9 @@ def _furnace_token(a: str, n: int) -> draw.Token:
         badges=[] if n == 0 else ["lit"]))
 
 
-def board(view: Mapping[str, Any]) -> draw.HexGrid:
-    """The scenario map with every figure and token on it."""
+def board(view: Mapping[str, Any], faces_key: Hashable = None) -> draw.HexGrid:
+    """The scenario map with every figure and token on it; ``faces_key`` is
+    :func:`_faces_key` of Thor when the caller has it."""
     m = view["map"]
     cells, walls = _kept("map", _map_key(m), lambda: _areas(m))
     tokens: list[draw.Token] = [_marker_token(a, kind)
@@ -186,10 +211,12 @@ def board(view: Mapping[str, Any]) -> draw.HexGrid:
     for cid, c in view["champions"].items():
         tokens.append(_champion_token(cid, c))
     cards = view["minion_cards"]
+    keys = {k: tuple(card.items()) for k, card in cards.items()}
     spawns = m["spawns"]
     for mid, mn in sorted(view["minions"].items()):
-        tokens.append(_minion_token(mid, mn, cards[str(mn["type"])], spawns))
-    tokens.append(_thor_token(view["thor"]))
+        k = str(mn["type"])
+        tokens.append(_minion_token(mid, mn, cards[k], spawns, keys[k]))
+    tokens.append(_thor_token(view["thor"], faces_key))
     return draw.HexGrid("map", m["width"], m["height"], list(cells), list(walls), tokens,
                         list(LEGEND), title="Scenario map")
 
@@ -216,7 +243,7 @@ def rounds_track(view: Mapping[str, Any]) -> draw.Track:
         return draw.Track("rounds", "Rounds track (Twilight marker)", list(spaces),
                           value=value, marks={len(track) - 1: "defeat"})
 
-    return _kept("rounds track", (tuple(track), tuple(spawns.items()), value), build)
+    return _recent("rounds track", (tuple(track), tuple(spawns.items()), value), build)
 
 
 def _rondel_spaces(cid: str, c: Mapping[str, Any]) -> list[draw.Space]:
@@ -282,13 +309,13 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     a = c["attributes"]
     ch = c["charges"]
     key = (cid, c["name"], c["colour"], c.get("seat", cid), tuple(map(tuple, c["spaces"])),
-           tuple((b["level"], b["symbol"]) if b else None for b in boons), tuple(c["rondel"]),
+           tuple([(b["level"], b["symbol"]) if b else None for b in boons]), tuple(c["rondel"]),
            c["health"], c["fury"], c["form"], hf["name"], hf["skill"], hf["text"],
            tuple(hf["upgrades"].items()), bz["name"], bz["skill"], bz["text"],
            tuple(bz["upgrades"].items()), ch["human"], ch["berserker"], c["stunned_cubes"],
            c["area"], c.get("next_upgrade"), a["green"], a["red"], a["movement"],
            tuple(c["offerings"]), c["supply"], c["stunned"])
-    return _kept("champion panel", key, lambda: _champion_panel(cid, c))
+    return _recent("champion panel", key, lambda: _champion_panel(cid, c))
 
 
 def _champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
@@ -344,10 +371,13 @@ def _face_tokens(t: Mapping[str, Any]) -> list[draw.Token]:
     return tokens
 
 
-def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
+def thor_panel(view: Mapping[str, Any], faces_key: Hashable = None) -> draw.Panel:
     """Thor's status card: his six Faces (Health, direction, effect) and the God deck; kept
-    whole by everything it reads."""
+    whole by everything it reads (``faces_key``: :func:`_faces_key` of Thor when the caller
+    has it)."""
     t = view["thor"]
+    if faces_key is None:
+        faces_key = _faces_key(t)
     deck = view["god_deck"]
     names = view.get("card_names", {})
     if view.get("god_card"):
@@ -358,13 +388,14 @@ def thor_panel(view: Mapping[str, Any]) -> draw.Panel:
         shown = ("discard", names.get(last, last))
     else:
         shown = ()
-    key = (_faces_key(t), t["area"], t["activated"], t["counter"], t["passive"], deck["size"],
+    key = (faces_key, t["area"], t["activated"], t["counter"], t["passive"], deck["size"],
            shown)
-    return _kept("thor panel", key, lambda: _thor_panel(t, deck["size"], shown))
+    return _recent("thor panel", key, lambda: _thor_panel(t, deck["size"], shown, faces_key))
 
 
-def _thor_panel(t: Mapping[str, Any], size: int, shown: tuple[Any, ...]) -> draw.Panel:
-    tokens = list(_kept("faces", _faces_key(t), lambda: _face_tokens(t)))
+def _thor_panel(t: Mapping[str, Any], size: int, shown: tuple[Any, ...],
+                faces_key: Hashable) -> draw.Panel:
+    tokens = list(_kept("faces", faces_key, lambda: _face_tokens(t)))
     cards = [draw.Card("god-deck", "God deck", f"{size} cards", "deck", face_down=True)]
     if shown and shown[0] == "card":
         cards.append(draw.Card("god-card", shown[1], "being resolved", "God card"))
@@ -398,9 +429,10 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
     ev = view["events_deck"]
     last = ev["discard"][-1] if ev["discard"] else None
     shown = None if last is None else view.get("card_names", {}).get(last, last)
-    key = (tuple(mc), *(tuple(card.values()) for card in mc.values()), ev["size"],
+    key = (tuple(mc), *[tuple(card.values()) for card in mc.values()], ev["size"],
            last is not None, shown)
-    return _kept("confrontation", key, lambda: _minions_panel(view, ev["size"], last, shown))
+    return _recent("confrontation", key,
+                   lambda: _minions_panel(view, ev["size"], last, shown))
 
 
 def _minions_panel(view: Mapping[str, Any], size: int, last: str | None,
@@ -460,7 +492,7 @@ def decision_panel(view: Mapping[str, Any]) -> draw.Panel | None:
     options = tuple((t["id"], a["label"], a["text"][:3], t["ref"])
                     for a in d.get("actions", []) for t in a["targets"] if t["kind"] == "option")
     key = (d["prompt"], d["seat"], d.get("section"), options)
-    return _kept("decision", key, lambda: draw.Panel(
+    return _recent("decision", key, lambda: draw.Panel(
         "decision", d["prompt"], d["seat"],
         tokens=[draw.Token(i, label, short, "neutral", target=ref)
                 for i, label, short, ref in options],
@@ -469,7 +501,8 @@ def decision_panel(view: Mapping[str, Any]) -> draw.Panel | None:
 
 def scene(title: str, view: Mapping[str, Any]) -> draw.Scene:
     """The whole table for one seat's view."""
-    panels = [thor_panel(view), minions_panel(view)]
+    faces_key = _faces_key(view["thor"])
+    panels = [thor_panel(view, faces_key), minions_panel(view)]
     panels += [champion_panel(cid, c) for cid, c in view["champions"].items()]
     for extra in (attack_panel(view), decision_panel(view)):
         if extra is not None:
@@ -489,5 +522,5 @@ def scene(title: str, view: Mapping[str, Any]) -> draw.Scene:
     if o["result"] != "ongoing":
         notes.append(f"The Champions {'win' if o['result'] == 'win' else 'lose'}: {o['reason']}")
     sub = view.get("decision", {}) or {}
-    return draw.Scene(title, [board(view)], [rounds_track(view)], panels, notes=notes,
+    return draw.Scene(title, [board(view, faces_key)], [rounds_track(view)], panels, notes=notes,
                       subtitle=sub.get("prompt", ""))

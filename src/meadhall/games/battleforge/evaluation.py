@@ -422,7 +422,10 @@ class Planner:
         r = self.red + extra_red
         g = self.green
         hp = self.hp
-        best = self.p.best
+        p = self.p
+        best_get = p.memo.get  # p.best, its memo read here
+        minion_get = p.minion_memo.get  # self.minion_value, its memo read here
+        kills = self.kills
         for piles, faces, minions in ((self.melee_bonus, pos[0], pos[2]),
                                       (self.ranged_bonus, pos[1], pos[3])):
             if not faces and not minions:
@@ -431,9 +434,13 @@ class Planner:
                 n = cnt[i]
                 if n:
                     w = n + bonus
-                    v = best(faces, w, r, g, hp)
+                    v = best_get((faces, w, r, g, hp))
+                    if v is None:
+                        v = p.best(faces, w, r, g, hp)
                     for mid in minions:
-                        m = self.minion_value(mid, w, r, g)
+                        m = minion_get((kills[mid], w, r, g, hp))
+                        if m is None:
+                            m = self.minion_value(mid, w, r, g)
                         if m > v:  # max(v, m): the first of equals
                             v = m
                     out.append((v, i))
@@ -485,7 +492,14 @@ class Planner:
         best = self.later * nr
         if r > 0:
             # (Each ``if x > best: best = x`` is ``best = max(best, x)``.)
-            opts = sorted(self.attack_options(cnt, pos, extra_red), reverse=True)[:2]
+            # sorted(self.attack_options(...), reverse=True)[:2]: the two best (value, space)
+            opts = self.attack_options(cnt, pos, extra_red)
+            if len(opts) > 2:
+                top = max(opts)
+                opts.remove(top)
+                opts = [top, max(opts)]
+            elif len(opts) == 2 and opts[0] < opts[1]:
+                opts.reverse()
             for v, i in opts:
                 if v > 0:
                     x = v + self.value(spread(cnt, i), r - 1, here, 0, positions, moves, False)
@@ -610,16 +624,17 @@ turn): a search evaluates the same champion in the same position many times."""
 PLANS_MAX = 50_000
 
 
-def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, float, float]]
-              ) -> dict[Any, Any]:
+def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, float, float]],
+              figures: tuple[tuple[Any, ...], ...] | None = None) -> dict[Any, Any]:
     """The plans already made (:data:`PLANS`) in positions that share with ``s`` everything a
     plan reads but the champion's own board and turn: Thor, the minions, the last round."""
     book = PLANS.get((id(s.content), id(s.board)))
     if book is None:
         book = PLANS[(id(s.content), id(s.board))] = (s.content, s.board, {})
     t = s.thor
-    common = (pricer.left, t["area"], t["rot"], t["activated"],
-              tuple([(m.area, m.damage, m.type) for m in s.minions.values()]),
+    if figures is None:
+        figures = tuple([(m.area, m.damage, m.type) for m in s.minions.values()])
+    common = (pricer.left, t["area"], t["rot"], t["activated"], figures,
               tuple(kills.items()), last_round(s))
     books = book[2]
     plans = books.get(common)
@@ -955,16 +970,20 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     w0 = thor_work(tuple([s.face_health()] * 6), 0)
     work = pricer.work
     counter_risk: dict[str, float] = {}
-    pending = attack_in_progress(s, pricer)
+    atk = s.atk
+    pending = attack_in_progress(s, pricer) if atk else None
     if pending is not None:
         gain, counter = pending
         work -= gain
-        counter_risk[s.atk["c"]] = counter * s.content.god.counter
-    sides = minion_sides(s)
-    hit = minion_in_progress(s)
+        counter_risk[atk["c"]] = counter * s.content.god.counter
+    # minion_sides(s)
+    cards = s._cards
+    over = s.overheated
+    sides = {k: cards[k].overheated if over[str(k)] else cards[k].standard for k in (1, 2, 3)}
+    hit = minion_in_progress(s) if atk else None
     if hit is not None:
         side = sides[s.minions[hit[0]].type]
-        counter_risk[s.atk["c"]] = hit[2] * side.counter
+        counter_risk[atk["c"]] = hit[2] * side.counter
     out["thor"] = w0 - work
 
     blocks = defense_blocks(s)
@@ -972,21 +991,40 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     threat = exposure(s, sides, blocks)
     prices = {}
     health = fury = 0.0
+    champs = s.champs
     for cid in s.order:
-        c = s.champs[cid]
+        c = champs[cid]
         h = c.health - counter_risk.get(cid, 0.0) - losses.get(cid, 0.0) - \
             EXPOSURE_WEIGHT * threat.get(cid, 0.0)
         health += health_worth(h, grey)
         prices[cid] = health_price(c.health, grey)
-        fury += FURY_VALUE * fury_worth(s, cid)
+        fury += FURY_VALUE * float(c.fury)  # fury_worth
     out["health"] = health
     out["fury"] = fury
     out["spare"] = 0.0 if grey else SPARE_LIFE
 
+    # One pass over the minions: kill_values, the plan book's figures, the hunters of the
+    # Points of Interest (each as its own function computes it).
+    kills = {}
+    figures = []
+    hunters = 0.0
+    hunt = s.scenario_poi == "flame"
+    for m in s.minions.values():
+        figures.append((m.area, m.damage, m.type))
+        if m.area is None:
+            continue
+        side = sides[m.type]
+        worth = FURY_VALUE * side.fury
+        if side.target != "champions":
+            if hunt:
+                worth += MINION_VALUE * (side.health - m.damage)
+            dmg = m.damage + (hit[1] if hit and hit[0] == m.id else 0.0)
+            hunters -= MINION_VALUE * max(0.0, side.health - dmg)
+        kills[m.id] = (side.health - m.damage, worth, float(side.counter))
+
     # What the champions can still do: this round's remaining turns, then the next round.
     plans = 0.0
-    kills = kill_values(s, sides)
-    book = plan_book(s, pricer, kills)
+    book = plan_book(s, pricer, kills, tuple(figures))
     if s.phase == "champions":
         order = s.turn_order()
         pos = min(s.turn_pos, len(order) - 1)
@@ -1005,15 +1043,6 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
 
     # Points of Interest, and the minions that hunt them.
     out["poi"] = POI_VALUE * (1 - math.exp(-poi_left(s) / POI_SCALE))
-    hunters = 0.0
-    for m in s.minions.values():
-        if m.area is None:
-            continue
-        side = sides[m.type]
-        if side.target == "champions":
-            continue
-        dmg = m.damage + (hit[1] if hit and hit[0] == m.id else 0.0)
-        hunters -= MINION_VALUE * max(0.0, side.health - dmg)
     out["hunters"] = hunters
 
     # Closeness to Thor for the next round.
