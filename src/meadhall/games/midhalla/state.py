@@ -187,11 +187,13 @@ def _choice_view(ch: Choice) -> dict[str, Any]:
 
 _MARK_TILES, _MARK_HEROES, _MARK_ENEMIES = "\0tiles", "\0heroes", "\0enemies"
 _MARK_TRAPS, _MARK_CHOICE, _MARK_PARTY = "\0traps", "\0choice", "\0party"
-_MARK_PARTY_START = "\0party_start"
-_MARKS = tuple(json.dumps(m) for m in (_MARK_TILES, _MARK_HEROES, _MARK_ENEMIES, _MARK_TRAPS,
-                                       _MARK_CHOICE, _MARK_PARTY, _MARK_PARTY_START))
-"""The marks of :meth:`MidhallaState._public_base` as JSON writes them (a NUL character
-cannot come from the rules: names and ids are printable)."""
+_MARK_PARTY_START, _MARK_DECKS = "\0party_start", "\0decks"
+_MARKS = (_MARK_TILES, _MARK_HEROES, _MARK_ENEMIES, _MARK_TRAPS, _MARK_CHOICE, _MARK_PARTY,
+          _MARK_PARTY_START, _MARK_DECKS)
+"""The marks of :meth:`MidhallaState._public_base`: JSON writes each as ``"\\u0000name"``
+(a NUL character cannot come from the rules: names and ids are printable)."""
+_MARK_OPEN = '"\\u0000'
+_DECKS_SORTED = tuple(sorted(DECKS))
 _ENCODE = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"),
                            check_circular=False).encode
 """``json.dumps`` with :meth:`~meadhall.bots.base.Repetition.key`'s options (made once)."""
@@ -210,6 +212,24 @@ def _text(part: Any) -> str:
     return hit[1]
 
 
+def _same(obj: Any) -> Any:
+    return obj
+
+
+_DISCARDS: dict[tuple[str, ...], str] = {}
+
+
+def _discard_text(discard: list[str]) -> str:
+    """The JSON text of a discard pile (card ids), remembered by its cards."""
+    key = tuple(discard)
+    t = _DISCARDS.get(key)
+    if t is None:
+        if len(_DISCARDS) > 4096:
+            _DISCARDS.clear()
+        t = _DISCARDS[key] = _ENCODE(discard)
+    return t  # type: ignore[no-any-return]
+
+
 def _pieces_text(pieces: dict[str, Any], view: Any) -> str:
     """The JSON text of ``{id: view(piece)}`` with sorted keys, from the parts' texts."""
     return "{" + ",".join([_KEY_TEXT(k) + ":" + _text(view(pieces[k]))
@@ -221,6 +241,8 @@ _CLONE_SKIP = frozenset({"content", "setup", "party", "_checkpoint", "_topo", "c
 """What :meth:`MidhallaState.clone` shares (content, setup, the party sheet, the undo
 checkpoint, the dungeon's shape, the immutable choice) or copies by hand (the rest)."""
 _copy_hero = HeroState.__fastcopy__
+_ID_LISTS = frozenset({"roster", "components", "cart", "gifts", "story"})
+"""Attributes that are lists of ids (strings, see the position format): a copy is a slice."""
 
 
 class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, RewardRules,
@@ -255,9 +277,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         d.pop("_legal_memo", None)
         skip = _CLONE_SKIP
         atomic = _ATOMIC
+        ids = _ID_LISTS
         for k, v in src.items():
             if v.__class__ not in atomic and k not in skip:
-                d[k] = fastcopy(v)
+                d[k] = v[:] if k in ids and v.__class__ is list else fastcopy(v)
         d["log"] = src["log"][:]
         d["tiles"] = src["tiles"].copy()
         d["heroes"] = {k: _copy_hero(v) for k, v in src["heroes"].items()}
@@ -674,7 +697,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         """Copies of the position attributes (for the snapshot at the start of step 3.3); the
         party sheet is shared (each change takes a copy first, :meth:`_party_w`)."""
         d = self.__dict__
-        return {k: d[k] if k == "party" else fastcopy(d[k]) for k in POSITION_ATTRS}
+        ids = _ID_LISTS
+        return {k: d[k] if k == "party" else d[k][:] if k in ids else fastcopy(d[k])
+                for k in POSITION_ATTRS}
 
     def _restore(self, attrs: dict[str, Any]) -> None:
         """Back to captured position attributes (copied again: the capture stays intact;
@@ -704,9 +729,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         same, the party sheet (copied before any change, :meth:`_party_w`) and the pending
         choice (immutable). The state never changes a part it handed out, so views may share
         parts (never change a view)."""
-        pos = self._public_base()
+        pos = self._public_base(fastcopy)
         ch = self.choice
         # the marks replaced in place: the view's keys keep their order
+        pos["decks"] = self._public_decks()
         pos["tiles"] = {t: _tile_view(v) for t, v in self.tiles.items()}
         pos["heroes"] = {h: _piece_view(v) for h, v in self.heroes.items()}
         pos["enemies"] = {e: _piece_view(v) for e, v in self.enemies.items()}
@@ -716,20 +742,36 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         pos["party_start"] = _party_start_view(self.party_start)
         return pos
 
-    def _public_base(self) -> dict[str, Any]:
-        """:meth:`_public_dump` with a mark (:data:`_MARKS`) in place of each part that views
-        share (tiles, pieces, the pending choice, the party sheets): what is left is small
-        and built anew every time."""
-        # Deck.public() of each deck, written out (a view is built at every step)
+    def _public_decks(self) -> dict[str, Any]:
+        """Deck.public() of each deck, written out (a view is built at every step)."""
         get = dict.__getitem__
         decks = {}
         for n in DECKS:
             d = get(self.decks, n)
             decks[n] = {"name": d.name, "size": len(d.top) + len(d.pile) + len(d.bottom),
                         "discard": d.discard[:]}
-        cb = fastcopy(self.cb)
+        return decks
+
+    def _decks_text(self) -> str:
+        """The JSON text (sorted keys) of :meth:`_public_decks`, written by hand."""
+        get = dict.__getitem__
+        out = []
+        for n in _DECKS_SORTED:
+            d = get(self.decks, n)
+            out.append(f'{_KEY_TEXT(n)}:{{"discard":{_discard_text(d.discard)},"name":'
+                       f'{_KEY_TEXT(d.name)},"size":{len(d.top) + len(d.pile) + len(d.bottom)}}}')
+        return "{" + ",".join(out) + "}"
+
+    def _public_base(self, copy: Any) -> dict[str, Any]:
+        """:meth:`_public_dump` with a mark (:data:`_MARKS`) in place of the decks and of
+        each part that views share (tiles, pieces, the pending choice, the party sheets):
+        what is left is small and built anew every time. ``copy`` copies the parts that
+        the state may change later (``fastcopy`` for a view; the identity for a text)."""
+        cb = self.cb
         if cb and cb.get("snapshot"):
+            cb = dict(cb)
             cb["snapshot"] = "the position at the start of step 3.3"
+        cb = copy(cb)
         return {
             "chapter": self.chapter, "phase": self.phase, "cycle": self.cycle,
             "result": list(self.result) if self.result else None, "explored_in_cycle": self.explored_in_cycle,
@@ -740,13 +782,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "heroes": _MARK_HEROES,
             "enemies": _MARK_ENEMIES,
             "traps": _MARK_TRAPS,
-            "decks": decks,
+            "decks": _MARK_DECKS,
             "gifts": list(self.gifts), "quests": [list(q) for q in self.quests],
-            "story": list(self.story), "script": fastcopy(self.script),
+            "story": list(self.story), "script": copy(self.script),
             "here": self.here, "exploring": list(self.exploring) if self.exploring else None,
             "choice": _MARK_CHOICE,
-            "combat": cb, "hero_turn": fastcopy(self.ht),
-            "rewards": fastcopy(self.rw), "levelup": fastcopy(self.lv),
+            "combat": cb, "hero_turn": copy(self.ht),
+            "rewards": copy(self.rw), "levelup": copy(self.lv),
             "curses_to_place": self.curses_to_place, "epilogue_read": self.epilogue_read,
             "tally": {"kills": self.kills, "traps_lost": self.traps_lost, "kos": self.kos,
                       "rounds": self.rounds, "replays": self.replays},
@@ -765,21 +807,28 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         the choice, the party sheets) keep their JSON text with them, so only the small rest
         is encoded at each decision. Sorted keys make the text of a dict the sorted
         ``"key":value`` pairs, so the parts' texts can be put together by hand."""
-        pos = self._public_base()
+        pos = self._public_base(_same)
         pos["outcome"] = self.outcome().to_json()
         d = self.decision()
         dj = d.to_json() if d else None
-        text = _ENCODE([dj, pos])
-        if text.count("\\u0000") != len(_MARKS):  # a NUL in the position: write it plainly
+        chunks = _ENCODE([dj, pos]).split(_MARK_OPEN)
+        if len(chunks) != len(_MARKS) + 1:  # a NUL in the position: write it plainly
             return _ENCODE([dj, self.view(None)])  # type: ignore[no-any-return]
         ch = self.choice
-        parts = (_pieces_text(self.tiles, _tile_view), _pieces_text(self.heroes, _piece_view),
-                 _pieces_text(self.enemies, _piece_view), _pieces_text(self.traps, _piece_view),
-                 _text(_choice_view(ch)) if ch else "null", _text(_party_view(self.party)),
-                 _text(_party_start_view(self.party_start)))
-        for mark, part in zip(_MARKS, parts, strict=True):
-            text = text.replace(mark, part, 1)
-        return text  # type: ignore[no-any-return]
+        parts = {"tiles": _pieces_text(self.tiles, _tile_view),
+                 "heroes": _pieces_text(self.heroes, _piece_view),
+                 "enemies": _pieces_text(self.enemies, _piece_view),
+                 "traps": _pieces_text(self.traps, _piece_view),
+                 "choice": _text(_choice_view(ch)) if ch else "null",
+                 "party": _text(_party_view(self.party)),
+                 "party_start": _text(_party_start_view(self.party_start)),
+                 "decks": self._decks_text()}
+        out = [chunks[0]]
+        for c in chunks[1:]:
+            name, rest = c.split('"', 1)  # the mark's name, then what follows the mark
+            out.append(parts[name])
+            out.append(rest)
+        return "".join(out)
 
     def _dump(self, public: bool = False) -> dict[str, Any]:
         """The position; ``public``: as every player sees it (:meth:`_public_dump`)."""

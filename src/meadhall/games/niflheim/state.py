@@ -317,7 +317,9 @@ class NiflheimState(GameState):
         else:
             d["ground_runes"] = {}
         d["control"] = self.control.copy()
-        for k in ("uact", "choice", "spawn_queue", "spawn_at", "result", "camp", "pending"):
+        if self.uact is not None:
+            d["uact"] = self.uact.copy()  # numbers only
+        for k in ("choice", "spawn_queue", "spawn_at", "result", "camp", "pending"):
             v = d[k]
             if v is not None:
                 d[k] = fastcopy(v)
@@ -1481,7 +1483,9 @@ class NiflheimState(GameState):
             "choice": None if self.choice is None else {
                 k: _plain(self.choice.get(k)) for k in ("kind", "prompt", "options", "default",
                                                         "seat")} | {
-                "labels": {o: self.describe(o).label for o in self.choice.get("options", [])}},
+                # describe(o).label, without making the Action and its targets
+                "labels": {o: self._describe(o)[0] or o
+                           for o in self.choice.get("options", [])}},
             "outcome": self.outcome().to_json(),
         }
 
