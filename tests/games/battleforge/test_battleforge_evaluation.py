@@ -235,6 +235,32 @@ def test_attack_outcomes_equal_rolling_each_pool_from_nothing() -> None:
                     bf_reference.outcomes(*dice, w, r, g, mode), (w, r, g, mode)
 
 
+def test_evaluation_gives_ea89f14s_values_bit_for_bit() -> None:
+    """Every fast path of the evaluation (dice pools built die on die, the turn planner's
+    memos and loops, one pass over the minions) gives the numbers ea89f14's evaluation gave,
+    bit for bit, at every position of random games of both scenarios and solo play
+    (``fixtures/evaluation_values.json``: ``float.hex`` of ea89f14's ``evaluate``, computed on
+    these very positions; regenerate it with that code if the rules change the games)."""
+    import json
+    from pathlib import Path
+
+    from meadhall.bots.random import RandomBot
+    from meadhall.games.battleforge import evaluation
+
+    games_ = json.loads((Path(__file__).parent / "fixtures" / "evaluation_values.json")
+                        .read_text())
+    evaluation.forget()
+    n = 0
+    for g in games_:
+        s = GAME.new_game(g["setup"], g["seed"])
+        bot = RandomBot(g["seed"])
+        for i, want in enumerate(g["values"]):
+            assert evaluation.evaluate(s).hex() == want, (g["setup"], g["seed"], i)
+            n += 1
+            s.apply(bot.choose(s))
+    assert n > 1000
+
+
 def next_to_thor(rondel: list[list[str]]) -> object:
     """Ragnar next to Thor, whose Blue Face points at him; three Faces are destroyed and the
     other three have 1 Health left (they need attacks of 4, 5 and 6 Damage)."""

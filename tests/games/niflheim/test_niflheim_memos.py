@@ -49,8 +49,9 @@ def test_memos_answer_as_fresh_computations_at_every_step(setup: dict[str, Any],
 @pytest.mark.parametrize(("setup", "seeds"), SETUPS, ids=lambda x: str(x))
 def test_view_parts_built_at_once_equal_the_plain_builds(setup: dict[str, Any],
                                                          seeds: range) -> None:
-    """The view's undead (Leader of the Pack looked up once) and red lines (kept with the
-    board) are what the per-figure JSON and a fresh sort give."""
+    """The view's undead (Leader of the Pack looked up once), red lines (kept with the
+    board) and choice labels are what the per-figure JSON, a fresh sort and ``describe``
+    give."""
     from meadhall.core import grid
     from meadhall.core.rng import Rng
 
@@ -62,6 +63,9 @@ def test_view_parts_built_at_once_equal_the_plain_builds(setup: dict[str, Any],
                                         for u in s.undead.values()]
             assert s._walls_json() == [sorted(grid.name(q) for q in e) for e in sorted(
                 s.board.walls, key=lambda e: sorted(e))]
+            choice = s.view(None)["choice"]
+            if choice is not None:
+                assert choice["labels"] == {o: s.describe(o).label for o in choice["options"]}
             actions = s.legal_actions()
             if not actions:
                 break

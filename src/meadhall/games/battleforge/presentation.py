@@ -490,17 +490,33 @@ class Presentation:
         dmg = th["damage"]
         destroyed = th["destroyed"]
         champs = {}
+        solo = self.setup.get("players") == 1
         for cid in self.order:
             c = self.champs[cid]
-            j = c.to_json()
-            j["seat"] = self.seat_of(cid)
-            j["spaces"] = [list(x) for x in pr.spaces[c.board]]
             hf, bz = pr.forms[cid], pr.berserkers[c.berserker]
-            j["human_form"] = {**hf, "upgrades": dict(hf["upgrades"])}
-            j["berserker_form"] = {**bz, "upgrades": dict(bz["upgrades"])}
             ups = pr.human_ups[cid] if c.form == "human" else pr.berserker_ups[c.berserker]
-            j["next_upgrade"] = next((k for k in ups if k > c.fury), None)
-            champs[cid] = j
+            fury = c.fury
+            nxt = None
+            for k in ups:
+                if k > fury:
+                    nxt = k
+                    break
+            # Champion.to_json's keys, then the view's own (seat_of, the printed spaces and
+            # Forms, the next Upgrade), in one dict.
+            champs[cid] = {
+                "name": c.name, "colour": c.colour, "board": c.board,
+                "berserker": c.berserker, "area": c.area, "health": c.health,
+                "fury": fury, "form": c.form,
+                "rondel": ["".join(sp) for sp in c.rondel],
+                "boons": [dict(b) if b else None for b in c.boons],
+                "tokens_left": list(c.tokens_left), "attributes": dict(c.attrs),
+                "charges": dict(c.charges), "stunned_cubes": "".join(c.centre),
+                "stunned": c.stunned, "offerings": list(c.offerings), "supply": c.supply,
+                "seat": SOLO_SEAT if solo else cid,
+                "spaces": [list(x) for x in pr.spaces[c.board]],
+                "human_form": {**hf, "upgrades": dict(hf["upgrades"])},
+                "berserker_form": {**bz, "upgrades": dict(bz["upgrades"])},
+                "next_upgrade": nxt}
         rot = th["rot"]
         faces = pr.faces
         pos: dict[str, Any] = {
