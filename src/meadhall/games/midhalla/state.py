@@ -282,8 +282,17 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         atomic = _ATOMIC
         ids = _ID_LISTS
         for k, v in src.items():
-            if v.__class__ not in atomic and k not in skip:
-                d[k] = v[:] if k in ids and v.__class__ is list else fastcopy(v)
+            c = v.__class__
+            if c in atomic or k in skip:
+                continue
+            # what fastcopy would make, made directly: lists of ids and empty lists and
+            # dicts (the script, the quests, last_ctx) are copied in C
+            if c is list and (k in ids or not v):
+                d[k] = v[:]
+            elif c is dict and not v:
+                d[k] = {}
+            else:
+                d[k] = fastcopy(v)
         d["log"] = src["log"][:]
         d["tiles"] = src["tiles"].copy()
         d["heroes"] = {k: _copy_hero(v) for k, v in src["heroes"].items()}
