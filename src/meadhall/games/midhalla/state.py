@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from typing import Any
 
 from meadhall.core import words
@@ -510,9 +511,18 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
     # ----------------------------------------------------------- the decision machine
     def _ask(self, kind: str, seat: str, prompt: str, section: str,
-             options: list[tuple[str, Any]], default: str | None = None,
-             ctx: dict[str, Any] | None = None, turn: bool = False) -> None:
+             options: list[tuple[str, Any]] | Callable[[], list[tuple[str, Any]]],
+             default: str | None = None, ctx: dict[str, Any] | None = None,
+             turn: bool = False) -> None:
+        """Ask a decision; ``options`` may be a function that lists them, which a search
+        copy calls only when they are read (:meth:`Choice.lazy`), any other state at once."""
         assert self.choice is None, "two decisions at once"
+        if callable(options):
+            if self._scratch:
+                self.choice = Choice.lazy(kind, seat, prompt, section, options,
+                                          None if turn else default, ctx)
+                return
+            options = options()
         self.choice = Choice(kind, seat, prompt, section, tuple(options),
                              None if turn else default, ctx or {})
 
@@ -799,7 +809,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "party_start": _MARK_PARTY_START,
         }
 
-
     def repetition_text(self) -> str:
         """Exactly the text :meth:`meadhall.bots.base.Repetition.key` would write for this
         position, ``json.dumps([decision, view(None)], sort_keys=True, default=str,
@@ -812,7 +821,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         d = self.decision()
         dj = d.to_json() if d else None
         chunks = _ENCODE([dj, pos]).split(_MARK_OPEN)
-        if len(chunks) != len(_MARKS) + 1:  # a NUL in the position: write it plainly
+        if len(chunks) != len(_MARKS) + 1:  # a text starting with NUL: write it plainly
             return _ENCODE([dj, self.view(None)])  # type: ignore[no-any-return]
         ch = self.choice
         parts = {"tiles": _pieces_text(self.tiles, _tile_view),

@@ -128,6 +128,28 @@ class _Draw:
                 return hr > ur + mod
 
 
+class _HeroesWon:
+    """Where a step ended when its last draw was an initiative roll the heroes won (they are
+    asked who goes first): the position just before the roll, and the memo the position's
+    copies share (:meth:`NiflheimState._forked`). The position itself is made when a copy
+    takes it: the roll's outcome on a copy of the one before."""
+
+    __shared__ = True
+    __slots__ = ("before", "_forks")
+
+    def __init__(self, before: NiflheimState, memo: dict[Any, Any]) -> None:
+        self.before, self._forks = before, memo
+
+    def position(self) -> NiflheimState:
+        """A new state in this position (as :meth:`NiflheimState._initiative` leaves it)."""
+        c = self.before.clone()
+        c.turn_no = 0
+        c._heroes_choose()
+        c._forks = self._forks
+        c._legal_memo = None
+        return c
+
+
 class _Tape(Chance):
     """The chance of a step being recorded for the chance tree: every real draw (a pick with
     more than one distinct option) and its result; an initiative roll is recorded whole, by
@@ -947,7 +969,13 @@ class NiflheimState(GameState):
             self._record(memo, action, events, None)
             return
         if len(got) == 2:
-            self._become(got[0])
+            end = got[0]
+            if end.__class__ is _HeroesWon:
+                chance, log = self.chance, self.log
+                self.__dict__ = end.position().__dict__
+                self.chance, self.log = chance, log
+            else:
+                self._become(end)
             self.chance.rng.state = got[1].state
             return
         # the tree knows the steps up to an initiative roll whose outcome is new: go on there
@@ -976,7 +1004,16 @@ class NiflheimState(GameState):
             mine = self._forks = {_OWNER: (memo, action)}
             memo[action] = (self, mine)
             return
-        end = self._remember()
+        _, _, mod, won, before = tape.path[-1]
+        end: NiflheimState | _HeroesWon
+        if mod is not None and won is True and self.segment == "choosing" \
+                and self.choice is not None and self.choice["kind"] == "initiative":
+            # the step ended as the heroes won the roll (they are asked who goes first): the
+            # position is the one before the roll with that outcome, made when needed
+            self._forks = {}
+            end = _HeroesWon(before, self._forks)
+        else:
+            end = self._remember()
         node = memo.get(action)
         if node.__class__ is not _Draw:
             node = None
@@ -1108,15 +1145,19 @@ class NiflheimState(GameState):
                 events.append(Event("initiative", f"Round {self.round} initiative: {score}; "
                                     "the heroes win and choose who goes first", S.INITIATIVE,
                                     data))
-            self.segment = "choosing"
-            self._ask("initiative", "The heroes won the initiative: who takes the first turn?",
-                      S.INITIATIVE, ["heroes go first", "undead go first"])
+            self._heroes_choose()
             return
         if not quiet:
             events.append(Event("initiative", f"Round {self.round} initiative: {score}; the "
                                 "undead win and always go first", S.INITIATIVE, data))
         self.order = ["undead", "heroes"]
         self._begin_turns()
+
+    def _heroes_choose(self) -> None:
+        """The heroes won the initiative: they choose who takes the first turn."""
+        self.segment = "choosing"
+        self._ask("initiative", "The heroes won the initiative: who takes the first turn?",
+                  S.INITIATIVE, ["heroes go first", "undead go first"])
 
     def _begin_turns(self) -> None:
         self.turn_no = 0
