@@ -72,8 +72,7 @@ class HeroState:
         """The copy :func:`~meadhall.core.fastcopy.fastcopy` makes: the lists hold ids
         (strings), every other field is a number, a string or None."""
         n = object.__new__(HeroState)
-        d = n.__dict__
-        d.update(h.__dict__)
+        d = n.__dict__ = h.__dict__.copy()  # faster than filling n's own dict
         d["top"], d["bottom"] = h.top[:], h.bottom[:]
         d["exhausted"], d["ults_used"] = h.exhausted[:], h.ults_used[:]
         d["items"], d["used_items"] = h.items[:], h.used_items[:]
@@ -83,7 +82,7 @@ class HeroState:
 def _flat_copy(obj: T) -> T:
     """A copy of a piece whose fields are all numbers, strings, booleans or None."""
     n = object.__new__(obj.__class__)
-    n.__dict__.update(obj.__dict__)
+    n.__dict__ = obj.__dict__.copy()  # faster than filling n's own dict key by key
     return n
 
 

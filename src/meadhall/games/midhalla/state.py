@@ -273,8 +273,10 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         enemies and traps copied field by field, decks shared until used."""
         new = object.__new__(type(self))
         src = self.__dict__
-        d = new.__dict__
-        d.update(src)
+        # a copy of the dict handed over whole: filling a new instance's own dict key by key
+        # costs several times more
+        d = src.copy()
+        new.__dict__ = d
         d.pop("_legal_memo", None)
         skip = _CLONE_SKIP
         atomic = _ATOMIC
