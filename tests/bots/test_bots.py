@@ -120,6 +120,19 @@ def test_search_copies_have_the_positions_legal_actions(game_id: str) -> None:
         state.apply(bot.choose(state))
 
 
+@pytest.mark.parametrize("game_id", games.ids())
+def test_a_games_repetition_text_is_the_kernels(game_id: str) -> None:
+    """A game that writes its repetition text its own (faster) way writes the kernel's text,
+    so that a bot's memory of positions, and its choices, stay the same."""
+    state = games.get(game_id).new_game(seed=6)
+    bot = make_bot("random", 6)
+    for step in range(80):
+        assert state.repetition_text() == GameState.repetition_text(state), f"step {step}"
+        if state.decision() is None:
+            break
+        state.apply(bot.choose(state))
+
+
 @pytest.mark.parametrize("spec", ["random", *SEARCHERS])
 def test_same_seed_same_game(spec: str) -> None:
     a = play(spec, 4)

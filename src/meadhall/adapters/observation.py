@@ -876,26 +876,29 @@ class Encoder:
             if memo is None or (plan is not None and plan.extra):
                 self._track(key, t, acc, extra)
                 continue
-            # A track or a panel drawn as the very same object as last time (a drawing that
-            # remembers its pieces never changes one it hands out again) adds what it added
-            # then. Its places are its own (assigned, or summed from nothing), except the card
-            # titles' buckets, which panels share and which count whole cards: adding those
-            # counts is exact.
-            kept = memo.get(key)
-            if kept is None or kept[1] is not t:
+            # A track or a panel drawn as the very same object as one of the last few times
+            # (a drawing that remembers its pieces never changes one it hands out again, and
+            # hands some out in turns) adds what it added then. Its places are its own
+            # (assigned, or summed from nothing), except the card titles' buckets, which
+            # panels share and which count whole cards: adding those counts is exact.
+            recent = memo.get(key)
+            if recent is None:
+                recent = memo[key] = {}
+            kept = recent.get(id(t))
+            if kept is None or kept[0] is not t:
                 # Drawn anew: encoded as usual; its entries are kept once it comes again.
-                memo[key] = (None, t)
+                _remember(recent, t, (t, None, None))
                 self._track(key, t, acc, extra)
                 continue
-            if kept[0] is None:
+            if kept[1] is None:
                 mine_acc: dict[int, float] = {}
                 mine_extra: list[str] = []
                 self._track(key, t, mine_acc, mine_extra)
                 if mine_extra:  # hashed places are shared: no memory
                     self._track(key, t, acc, extra)
                     continue
-                kept = memo[key] = (mine_acc, t)
-            acc.update(kept[0])  # a track's places are its own
+                kept = _remember(recent, t, (t, mine_acc, None))
+            acc.update(kept[1])  # a track's places are its own
         titles = self._titles
         panels = self._panels
         title_places = self._title_places
@@ -907,24 +910,25 @@ class Encoder:
             if memo is None or plan.extra:
                 self._panel(p, plan, own, acc, extra)
                 continue
-            kept = memo.get(pkey := ("panel", p.id))
-            if kept is None or kept[2] is not p:
-                memo[pkey] = (None, None, p)
+            recent = memo.get(pkey := ("panel", p.id))
+            if recent is None:
+                recent = memo[pkey] = {}
+            kept = recent.get(id(p))
+            if kept is None or kept[0] is not p:
+                _remember(recent, p, (p, None, None))
                 self._panel(p, plan, own, acc, extra)
                 continue
-            if kept[0] is None:
+            if kept[1] is None:
                 mine_acc = {}
                 mine_extra = []
                 self._panel(p, plan, own, mine_acc, mine_extra)
                 if mine_extra:  # a stat the layout has no place for: hashed places are shared
                     self._panel(p, plan, own, acc, extra)
                     continue
-                shared = {i: v for i, v in mine_acc.items() if i in title_places}
-                for i in shared:
-                    del mine_acc[i]
-                kept = memo[pkey] = (mine_acc, shared, p)
-            acc.update(kept[0])
-            for i, v in kept[1].items():
+                shared = {i: mine_acc.pop(i) for i in [i for i in mine_acc if i in title_places]}
+                kept = _remember(recent, p, (p, mine_acc, shared))
+            acc.update(kept[1])
+            for i, v in kept[2].items():
                 acc[i] = acc[i] + v if i in acc else v
         fixed = self._fixed
         if scene.cards:
@@ -1215,6 +1219,19 @@ class _Canvas:
         self.boards: dict[str, _BoardMemo] = {}
         self.panels: dict[Any, Any] = {}
         self.dirty = False
+
+
+RECENT = 6
+"""Drawn tracks and panels remembered per id and seat (a drawing may hand out a few in turns)."""
+
+
+def _remember(recent: dict[int, Any], piece: Any, entry: Any) -> Any:
+    """Keep ``entry`` for ``piece`` (by identity; the entry holds the piece, so its id stays
+    its own), forgetting the oldest beyond :data:`RECENT`."""
+    if len(recent) >= RECENT and id(piece) not in recent:
+        del recent[next(iter(recent))]
+    recent[id(piece)] = entry
+    return entry
 
 
 def _clip(vals: np.ndarray, low: np.ndarray, high: np.ndarray) -> np.ndarray:

@@ -10,7 +10,6 @@ from the bot's own generator, so that nothing the players cannot see can steer a
 from __future__ import annotations
 
 import hashlib
-import json
 from typing import Protocol, runtime_checkable
 
 from meadhall.core.errors import MeadhallError
@@ -100,16 +99,7 @@ class Repetition:
 
     @staticmethod
     def key(state: GameState) -> bytes:
-        # A game may write the very same text faster (``repetition_text``, tested against
-        # this json.dumps), so the keys and the bot's choices stay the same.
-        fast = getattr(state, "repetition_text", None)
-        if fast is not None:
-            text = fast()
-        else:
-            d = state.decision()
-            text = json.dumps([d.to_json() if d else None, state.view(None)], sort_keys=True,
-                              default=str, separators=(",", ":"), check_circular=False)
-        return hashlib.blake2b(text.encode(), digest_size=16).digest()
+        return hashlib.blake2b(state.repetition_text().encode(), digest_size=16).digest()
 
     def allowed(self, state: GameState, actions: list[Action], key: bytes | None = None
                 ) -> list[Action]:

@@ -353,6 +353,17 @@ class GameState(ABC):
         """JSON-ready picture of the game for ``seat`` (``None``: a spectator), hidden
         information removed."""
 
+    def repetition_text(self) -> str:
+        """The position as everyone sees it, with its decision, as one canonical text (what a
+        bot's memory of positions it decided in keys on, :class:`meadhall.bots.base.Repetition`).
+        A game may write the very same text faster; it must be exactly this one, so that bots
+        make the same choices."""
+        import json
+
+        d = self.decision()
+        return json.dumps([d.to_json() if d else None, self.view(None)], sort_keys=True,
+                          default=str, separators=(",", ":"), check_circular=False)
+
     def render(self) -> str:
         """The board, tracks and status drawn as plain text for the terminal (``meadhall show``).
 
