@@ -207,3 +207,36 @@ def test_the_repetition_text_is_the_json_text_of_the_view() -> None:
         assert s.repetition_text() == slow
         n += 1
     assert n > 1000
+
+
+def _scratch(s):
+    c = s.clone()
+    c._scratch = True
+    c.log = []
+    return c
+
+
+def test_a_search_copy_lists_its_options_when_read_and_the_same_ones() -> None:
+    """A search copy's choice of 2.1 works out its options only when they are read
+    (``Choice.lazy``): the same options as a played state, even when the copy's original
+    (or a copy of the copy) moved on first, and they survive pickling."""
+    lazy = 0
+    for s, r in _games(2, 200):
+        acts = s.legal_actions()
+        a = acts[r.randrange(len(acts))]
+        plain, look = s.clone(), _scratch(s)
+        plain.apply(a)
+        look.apply(a)
+        ch = look.choice
+        if ch is None or "_make" not in ch.__dict__:
+            continue
+        lazy += 1
+        twin = look.clone()
+        more = look.legal_actions() if r.random() < 0.5 else None  # read by the original
+        if more:
+            look.apply(more[r.randrange(len(more))])
+        pickled = pickle.loads(pickle.dumps(twin.choice))
+        assert twin.choice == plain.choice and twin.choice.options == plain.choice.options
+        assert pickled == plain.choice and "_make" not in pickled.__dict__
+        assert [x.text for x in twin.legal_actions()] == [x.text for x in plain.legal_actions()]
+    assert lazy > 30

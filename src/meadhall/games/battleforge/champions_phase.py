@@ -73,7 +73,7 @@ class ChampionsPhase:
         opts = self.turn_options(cid)
         c = self.champs[cid]
         r = c.rondel
-        cubes = ", ".join(f"{len(r[i])} in space {i + 1}" for i in range(6))
+        cubes = ", ".join([f"{len(r[i])} in space {i + 1}" for i in range(6)])
         self.ask_seat(cid, f"{self.cname(cid)}'s turn in {c.area}: "
                       f"{plural(self.turn['actions'], 'action')} left; health {c.health}; "
                       f"rondel cubes: {cubes}",
@@ -124,7 +124,8 @@ class ChampionsPhase:
                                     for o in self.heal_others(cid)]
                 out.append(f"move space {n}")
             # Relocate needs a cube other than a Frost Cube (Frost Cubes cannot be Relocated).
-            if any(k != "f" for sp in c.rondel for k in sp):
+            cubes = "".join(map("".join, c.rondel))
+            if cubes.count("f") < len(cubes):
                 out.append("relocate")
             if self.thor_adjacent(c.area):
                 out.append("taunt")
@@ -196,7 +197,7 @@ class ChampionsPhase:
     def leave_cost(self, area: str) -> int:
         """1 Movement Point, plus 1 per Minion in the area left; a God counts as 1 Minion
         (Crossing Areas with Enemies)."""
-        extra = sum(1 for m in self.minions.values() if m.area == area)
+        extra = [m.area for m in self.minions.values()].count(area)
         if area == self.thor_area:
             extra += 1
         return 1 + extra

@@ -60,14 +60,14 @@ def _recent(kind: str, key: Hashable, build: Callable[[], T]) -> T:
     """The piece ``build`` makes for ``key`` (everything it reads), kept among the last
     :data:`RECENT_MAX` of its kind: whole panels, which rarely come back once they changed
     (a cache that only grows keeps every old panel alive for the garbage collector to scan
-    again and again; these are dropped oldest first)."""
+    again and again; these are all dropped when the kind has that many)."""
     kept = _RECENT.get(kind)
     if kept is None:
         kept = _RECENT[kind] = {}
     found = kept.get(key)
     if found is None:
         if len(kept) >= RECENT_MAX:
-            del kept[next(iter(kept))]
+            kept.clear()
         found = kept[key] = build()
     return found  # type: ignore[no-any-return]
 
@@ -321,7 +321,7 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
 def _champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     boons = c["boons"]
     spaces = _kept("rondel", (cid, tuple(map(tuple, c["spaces"])),
-                              tuple((b["level"], b["symbol"]) if b else None for b in boons)),
+                              tuple([(b["level"], b["symbol"]) if b else None for b in boons])),
                    lambda: _rondel_spaces(cid, c))
     tokens: list[draw.Token] = []
     colour = c["colour"]
@@ -489,8 +489,9 @@ def decision_panel(view: Mapping[str, Any]) -> draw.Panel | None:
     d = view.get("decision")
     if not d:
         return None
-    options = tuple((t["id"], a["label"], a["text"][:3], t["ref"])
-                    for a in d.get("actions", []) for t in a["targets"] if t["kind"] == "option")
+    options = tuple([(t["id"], a["label"], a["text"][:3], t["ref"])
+                     for a in d.get("actions", []) for t in a["targets"]
+                     if t["kind"] == "option"])
     key = (d["prompt"], d["seat"], d.get("section"), options)
     return _recent("decision", key, lambda: draw.Panel(
         "decision", d["prompt"], d["seat"],

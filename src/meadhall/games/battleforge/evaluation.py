@@ -684,7 +684,7 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
                reaches: dict[tuple[str, bool], Reach]) -> float:
     c = s.champs[cid]
     p = Planner(s, cid, pricer, prices[cid], kills, 0.0 if last_round(s) else NEXT / NOW)
-    cnt = tuple(len(sp) for sp in c.rondel)
+    cnt = tuple([len(sp) for sp in c.rondel])
     if actions <= 0:
         return p.later * p.next_round(cnt)
     current = s.phase == "champions" and s.current() == cid
@@ -704,7 +704,7 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
     moves: dict[str, int] = {}
     free = [c.area]
     dist = s.board.walking(c.area, s.thor_area)
-    leave = sum(1 for m in s.minions.values() if m.area == c.area)
+    leave = [m.area for m in s.minions.values()].count(c.area)
     moving = current and s.turn.get("moving")
     for a in targets:
         d = dist.get(a)

@@ -462,7 +462,7 @@ class OtherRules:
 
     def relocate_options(self, cid: str) -> list[str]:
         """Every cube (not Frost) that can move, to every other space (Relocate)."""
-        key = tuple(tuple(dict.fromkeys(sp)) for sp in self.champs[cid].rondel)
+        key = tuple([tuple(dict.fromkeys(sp)) for sp in self.champs[cid].rondel])
         found = _RELOCATE.get(key)
         if found is None:
             # The options depend only on which kinds of cube each space holds (in the order

@@ -11,6 +11,7 @@ being resolved) and ``option:<slug>`` for choices with no place on the table.
 
 from __future__ import annotations
 
+import operator
 import re
 from functools import lru_cache
 from typing import Any
@@ -62,6 +63,8 @@ def _option(text: str, note: str) -> Target:
     return Target("option", option_id(text), note)
 
 
+_IS_RESULT = operator.methodcaller("startswith", RESULT)
+"""Whether an option is a table-mode result (``result ...``)."""
 _RONDEL_TARGETS: dict[tuple[str, int, str], Target] = {}
 """:meth:`Presentation.rondel_target` per champion, space and note."""
 
@@ -241,7 +244,7 @@ class Presentation:
             notes.append(f"{side.health - m.damage}/{side.health} Health left")
             notes.append(f"Counterattack {side.counter}")
             notes.append(f"{side.fury} Fury if Destroyed")
-        dice = "+".join(x.split()[0] + x.split()[1][0].upper() for x in pool)
+        dice = "+".join([x.split()[0] + x.split()[1][0].upper() for x in pool])
         label = (f"{self.cname(cid)}: {kind} Attack on {self.target_name(target)} with space "
                  f"{space + 1} ({what}): roll {', '.join(pool)} "
                  f"{'die' if n + red + green == 1 else 'dice'}; {'; '.join(notes)}")
@@ -583,7 +586,7 @@ class Presentation:
         d = self.decision()
         if d is None:
             made = None
-        elif self.pending is not None or any(t.startswith(RESULT) for t in self._legal()):
+        elif self.pending is not None or any(map(_IS_RESULT, self.ask["options"])):
             # Table mode waits for a result: the chance decision's own options and labels.
             made = ({"seat": d.seat, "prompt": d.prompt, "section": d.section},
                     tuple(a.text for a in self.legal_actions()),
@@ -591,7 +594,7 @@ class Presentation:
         else:
             # What legal_actions() and described_actions() give, without their Action
             # objects: the question's options, each described by _describe.
-            options = tuple(self._legal())
+            options = tuple(self._legal())  # the options as legal_actions() gives them
             acts = []
             a = self.ask
             fn = getattr(self, "d_" + a["h"], None)

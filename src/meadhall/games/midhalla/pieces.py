@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, TypeVar
 
@@ -71,8 +72,7 @@ class HeroState:
         """The copy :func:`~meadhall.core.fastcopy.fastcopy` makes: the lists hold ids
         (strings), every other field is a number, a string or None."""
         n = object.__new__(HeroState)
-        d = n.__dict__
-        d.update(h.__dict__)
+        d = n.__dict__ = h.__dict__.copy()  # faster than filling n's own dict
         d["top"], d["bottom"] = h.top[:], h.bottom[:]
         d["exhausted"], d["ults_used"] = h.exhausted[:], h.ults_used[:]
         d["items"], d["used_items"] = h.items[:], h.used_items[:]
@@ -82,7 +82,7 @@ class HeroState:
 def _flat_copy(obj: T) -> T:
     """A copy of a piece whose fields are all numbers, strings, booleans or None."""
     n = object.__new__(obj.__class__)
-    n.__dict__.update(obj.__dict__)
+    n.__dict__ = obj.__dict__.copy()  # faster than filling n's own dict key by key
     return n
 
 
@@ -145,6 +145,34 @@ class Choice:
 
     def __getitem__(self, key: str) -> Any:
         return getattr(self, key)
+
+    @classmethod
+    def lazy(cls, kind: str, seat: str, prompt: str, section: str,
+             make: Callable[[], Sequence[tuple[str, Any]]], default: str | None = None,
+             ctx: dict[str, Any] | None = None) -> Choice:
+        """A choice whose options are worked out by ``make()`` when first read (a search
+        copy's look-ahead mostly stops at the choice and never reads them). ``make`` reads
+        the state that asks, which stays at this decision until the options are read: a
+        state leaves a decision only by applying one of its options, which reads them first
+        (:meth:`MidhallaState._apply`)."""
+        ch = object.__new__(cls)
+        ch.__dict__.update(kind=kind, seat=seat, prompt=prompt, section=section,
+                           default=default, ctx=ctx or {}, _make=make)
+        return ch
+
+    def __getattr__(self, name: str) -> Any:
+        # Only reached for an attribute not set: the options of a lazy choice, not read yet.
+        if name == "options":
+            d = self.__dict__
+            make = d.pop("_make", None)
+            if make is not None:
+                opts = d["options"] = tuple(make())
+                return opts
+        raise AttributeError(name)
+
+    def __getstate__(self) -> dict[str, Any]:
+        self.options  # noqa: B018 - a lazy choice works out its options before it is saved
+        return self.__dict__
 
     # Remembered in the instance's __dict__ by hand: functools.cached_property takes a lock
     # at every read in Python 3.11, and these are read at every step of a search.

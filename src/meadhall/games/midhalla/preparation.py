@@ -173,7 +173,7 @@ class PreparationRules:
                   f"{words.plural(self.runestones, 'runestone')}, "
                   f"{words.plural(len(self.components), 'component')}), "
                   "then "
-                  "'done preparing'", S.SPEND, self._prep_options(), turn=True)
+                  "'done preparing'", S.SPEND, self._prep_options, turn=True)
 
     def _on_prep(self, p: list[Any], events: list[Event]) -> None:
         cat = self.content.cat

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+from collections.abc import Callable
 from typing import Any
 
 from meadhall.core import words
@@ -272,15 +273,26 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         enemies and traps copied field by field, decks shared until used."""
         new = object.__new__(type(self))
         src = self.__dict__
-        d = new.__dict__
-        d.update(src)
+        # a copy of the dict handed over whole: filling a new instance's own dict key by key
+        # costs several times more
+        d = src.copy()
+        new.__dict__ = d
         d.pop("_legal_memo", None)
         skip = _CLONE_SKIP
         atomic = _ATOMIC
         ids = _ID_LISTS
         for k, v in src.items():
-            if v.__class__ not in atomic and k not in skip:
-                d[k] = v[:] if k in ids and v.__class__ is list else fastcopy(v)
+            c = v.__class__
+            if c in atomic or k in skip:
+                continue
+            # what fastcopy would make, made directly: lists of ids and empty lists and
+            # dicts (the script, the quests, last_ctx) are copied in C
+            if c is list and (k in ids or not v):
+                d[k] = v[:]
+            elif c is dict and not v:
+                d[k] = {}
+            else:
+                d[k] = fastcopy(v)
         d["log"] = src["log"][:]
         d["tiles"] = src["tiles"].copy()
         d["heroes"] = {k: _copy_hero(v) for k, v in src["heroes"].items()}
@@ -510,9 +522,18 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
 
     # ----------------------------------------------------------- the decision machine
     def _ask(self, kind: str, seat: str, prompt: str, section: str,
-             options: list[tuple[str, Any]], default: str | None = None,
-             ctx: dict[str, Any] | None = None, turn: bool = False) -> None:
+             options: list[tuple[str, Any]] | Callable[[], list[tuple[str, Any]]],
+             default: str | None = None, ctx: dict[str, Any] | None = None,
+             turn: bool = False) -> None:
+        """Ask a decision; ``options`` may be a function that lists them, which a search
+        copy calls only when they are read (:meth:`Choice.lazy`), any other state at once."""
         assert self.choice is None, "two decisions at once"
+        if callable(options):
+            if self._scratch:
+                self.choice = Choice.lazy(kind, seat, prompt, section, options,
+                                          None if turn else default, ctx)
+                return
+            options = options()
         self.choice = Choice(kind, seat, prompt, section, tuple(options),
                              None if turn else default, ctx or {})
 
@@ -799,7 +820,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
             "party_start": _MARK_PARTY_START,
         }
 
-
     def repetition_text(self) -> str:
         """Exactly the text :meth:`meadhall.bots.base.Repetition.key` would write for this
         position, ``json.dumps([decision, view(None)], sort_keys=True, default=str,
@@ -812,7 +832,7 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         d = self.decision()
         dj = d.to_json() if d else None
         chunks = _ENCODE([dj, pos]).split(_MARK_OPEN)
-        if len(chunks) != len(_MARKS) + 1:  # a NUL in the position: write it plainly
+        if len(chunks) != len(_MARKS) + 1:  # a text starting with NUL: write it plainly
             return _ENCODE([dj, self.view(None)])  # type: ignore[no-any-return]
         ch = self.choice
         parts = {"tiles": _pieces_text(self.tiles, _tile_view),
