@@ -645,7 +645,9 @@ class NiflheimState(GameState):
     def _apply(self, action: str, events: list[Event]) -> None:
         forks = self.__dict__.get("_forks")
         if forks is not None and _OWNER in forks:
-            # this copy remembers the position for later runs: it leaves a copy there instead
+            # this copy remembers the position for later runs: it leaves a copy there instead.
+            # (Whoever leaves first drops the mark: a memo never keeps the one of the position
+            # before it alive, so a game's state holds no chain of past memos.)
             memo, text = forks.pop(_OWNER)
             if memo.get(text, (None,))[0] is self:
                 memo[text] = (self.clone(), forks)
