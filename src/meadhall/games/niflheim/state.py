@@ -158,8 +158,9 @@ class _Tape(Chance):
     __slots__ = ("path", "paused")
 
     def __init__(self, chance: Chance) -> None:
-        super().__init__(chance.game, chance.rng, chance.mode)
-        self.queue = chance.queue
+        # the slots set directly: the chance it records is valid already (a step makes one)
+        self.game, self.mode, self.rng, self.queue = (chance.game, chance.mode, chance.rng,
+                                                      chance.queue)
         self.path: list[tuple[int, tuple[float, ...] | None, int | None, Any, Any]] = []
         self.paused = False
 
@@ -173,6 +174,9 @@ class _Tape(Chance):
         return i
 
 
+_CHOICE_DECISIONS: dict[int, tuple[dict[str, Any], Decision]] = {}
+"""The decision of each open players' choice, by the choice's identity (a choice is made anew
+whenever one is asked, and never changed in place)."""
 _DECISIONS: dict[tuple[Any, ...], Decision] = {}
 """A hero's decisions by what their wording reads (see :meth:`NiflheimState._decision`)."""
 
@@ -533,9 +537,16 @@ class NiflheimState(GameState):
     def _decision(self) -> Decision | None:
         if self.choice is not None:
             c = self.choice
+            got = _CHOICE_DECISIONS.get(id(c))
+            if got is not None and got[0] is c:
+                return got[1]  # the same choice (never changed in place): the same decision
             # A covering attack is its hero's player's to make; other choices are the players'.
-            return Decision(c.get("seat") or PLAYERS, c["prompt"], c["section"], "choice",
-                            c["default"])
+            d = Decision(c.get("seat") or PLAYERS, c["prompt"], c["section"], "choice",
+                         c["default"])
+            if len(_CHOICE_DECISIONS) > 4096:
+                _CHOICE_DECISIONS.clear()
+            _CHOICE_DECISIONS[id(c)] = (c, d)  # (keeps the choice alive: its id stays its own)
+            return d
         if self.active is not None:
             h = self.heroes[self.active]
             # Co-op Play: the controlling player decides; solo, the hero's own id (seat_of maps
