@@ -11,6 +11,7 @@ being resolved) and ``option:<slug>`` for choices with no place on the table.
 
 from __future__ import annotations
 
+import json
 import operator
 import re
 from functools import lru_cache
@@ -488,7 +489,41 @@ class Presentation:
         Built from parts remembered per content and map (:func:`_printed`) and per question
         (:meth:`_asked`); every call hands out fresh dicts and lists, in the key order of the
         position (``_dump``) followed by the printed parts."""
+        return self._view_pos(False)
+
+    def repetition_text(self) -> str:
+        """Exactly the text of :meth:`meadhall.core.protocol.GameState.repetition_text`,
+        ``json.dumps([decision, view(None)], sort_keys=True, default=str,
+        separators=(",", ":"))``, written faster: the view is built with a mark
+        (:data:`_MARK_OPEN`) in place of each printed part and of the described decision, whose
+        JSON texts are remembered (per :class:`_Printed`, per question), so only the small rest
+        is encoded at each decision. Sorted keys make the text of a dict its sorted
+        ``"key":value`` pairs, so a part's text can go where its mark was written."""
+        pos = self._view_pos(True)
+        texts = pos.pop(_TEXTS_KEY)
+        d = self.decision()
+        dj = d.to_json() if d else None
+        chunks = _ENCODE([dj, pos]).split(_MARK_OPEN)
+        if len(chunks) != len(texts) + 1:  # a text starting with NUL: write it plainly
+            return _ENCODE([dj, self.view(None)])  # type: ignore[no-any-return]
+        out = [chunks[0]]
+        for c in chunks[1:]:
+            i, rest = c.split('"', 1)  # the mark's number, then what follows the mark
+            out.append(texts[int(i)])
+            out.append(rest)
+        return "".join(out)
+
+    def _view_pos(self, marked: bool) -> dict[str, Any]:
+        """:meth:`view`'s dict; ``marked`` (for :meth:`repetition_text`): with the mark
+        ``"\\0<n>"`` in place of each printed part and of the decision, whose texts are
+        listed under :data:`_TEXTS_KEY` (the n-th text for mark n)."""
         pr = _printed(self.content, self.board, self.setup["scenario"])
+        texts: list[str] = []
+
+        def mark(text: str) -> str:
+            texts.append(text)
+            return "\0" + str(len(texts) - 1)
+
         th = self.thor
         dmg = th["damage"]
         destroyed = th["destroyed"]
@@ -516,9 +551,12 @@ class Presentation:
                 "charges": dict(c.charges), "stunned_cubes": "".join(c.centre),
                 "stunned": c.stunned, "offerings": list(c.offerings), "supply": c.supply,
                 "seat": SOLO_SEAT if solo else cid,
-                "spaces": [list(x) for x in pr.spaces[c.board]],
-                "human_form": {**hf, "upgrades": dict(hf["upgrades"])},
-                "berserker_form": {**bz, "upgrades": dict(bz["upgrades"])},
+                "spaces": mark(pr.text("spaces", c.board)) if marked
+                else [list(x) for x in pr.spaces[c.board]],
+                "human_form": mark(pr.text("forms", cid)) if marked
+                else {**hf, "upgrades": dict(hf["upgrades"])},
+                "berserker_form": mark(pr.text("berserkers", c.berserker)) if marked
+                else {**bz, "upgrades": dict(bz["upgrades"])},
                 "next_upgrade": nxt}
         rot = th["rot"]
         faces = pr.faces
@@ -540,7 +578,7 @@ class Presentation:
                      "faces": {f: {"direction": (rot + i) % 6, "front": f in pr.front,
                                    "damage": dmg[f], "destroyed": f in destroyed}
                                for i, f in enumerate(faces)},
-                     "passive": pr.passive},
+                     "passive": mark(pr.text("passive")) if marked else pr.passive},
             "tokens": dict(self.tokens),
             "furnaces": dict(self.furnaces),
             "reserves": {"temporary": self.reserve_temp, "frost": self.reserve_frost},
@@ -554,15 +592,22 @@ class Presentation:
             "events_deck": self.event_deck.public(),
             "god_deck": self.god_deck.public(),
             "furnace_pool": {"size": len(self.furnace_pool)},
-            "map": pr.map_json(),
-            "round_track": list(pr.round_track),
-            "card_names": dict(pr.card_names),
+            "map": mark(pr.text("map")) if marked else pr.map_json(),
+            "round_track": mark(pr.text("round_track")) if marked else list(pr.round_track),
+            "card_names": mark(pr.text("card_names")) if marked else dict(pr.card_names),
             "spawn_symbol": self.spawn_symbol(),
-            "minion_cards": {str(k): dict(pr.minion_cards[(k, self.overheated[str(k)])])
-                             for k in (1, 2, 3)},
+            "minion_cards": mark(pr.text("minion_cards", tuple(
+                self.overheated[str(k)] for k in (1, 2, 3)))) if marked
+            else {str(k): dict(pr.minion_cards[(k, self.overheated[str(k)])])
+                  for k in (1, 2, 3)},
         }
         outcome = self.outcome()
         asked = None if outcome.over else self._asked()
+        if marked:
+            pos["decision"] = mark(_asked_text(asked))
+            pos["outcome"] = outcome.to_json()
+            pos[_TEXTS_KEY] = texts  # taken out before the text is put together
+            return pos
         pos["decision"] = asked and {
             **asked[0], "options": list(asked[1]),
             "actions": [{"text": text, "label": label,
@@ -772,12 +817,66 @@ class _Printed:
                     "name": card.name, "model": card.model,
                     "side": "overheated" if over else "standard", **side.model_dump()}
 
+        self._texts: dict[tuple[str, Any], str] = {}
+
+    def text(self, part: str, key: Any = None) -> str:
+        """The JSON text (:data:`_ENCODE`) of a printed part as the view shows it, written
+        once: ``spaces`` of a board, ``forms`` / ``berserkers`` of a Form card, ``passive``,
+        ``map``, ``round_track``, ``card_names``, ``minion_cards`` of the overheated flags of
+        minion cards 1 to 3."""
+        found = self._texts.get((part, key))
+        if found is None:
+            if part == "spaces":
+                v: Any = [list(x) for x in self.spaces[key]]
+            elif part in ("forms", "berserkers"):
+                v = getattr(self, part)[key]
+            elif part == "passive":
+                v = self.passive
+            elif part == "map":
+                v = self.map_json()
+            elif part == "minion_cards":
+                v = {str(k): self.minion_cards[(k, key[k - 1])] for k in (1, 2, 3)}
+            else:
+                v = getattr(self, part)
+            found = self._texts[(part, key)] = _ENCODE(v)
+        return found
+
     def map_json(self) -> dict[str, Any]:
         return {"width": self.width, "height": self.height, "rows": list(self.rows),
                 "walls": [list(w) for w in self.walls],
                 "god_inaccessible": list(self.god_inaccessible), "altars": list(self.altars),
                 "poi": list(self.poi), "spawns": dict(self.spawns),
                 "god_start": self.god_start}
+
+
+_ENCODE = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"),
+                           check_circular=False).encode
+"""``json.dumps`` with :meth:`~meadhall.core.protocol.GameState.repetition_text`'s options
+(made once)."""
+_MARK_OPEN = '"\\u0000'
+"""How JSON writes the start of a mark of :meth:`Presentation._view_pos` (a NUL character
+cannot come from the rules: names and ids are printable)."""
+_TEXTS_KEY = "\0texts"
+_ASKED_TEXTS: dict[int, tuple[Any, str]] = {}
+"""The JSON text of the view's decision, by the id of :meth:`Presentation._asked`'s answer
+(held with it): an answer is made once per question and never changed."""
+
+
+def _asked_text(asked: Any) -> str:
+    """The JSON text of ``view()["decision"]`` for :meth:`Presentation._asked`'s ``asked``."""
+    if asked is None:
+        return "null"
+    hit = _ASKED_TEXTS.get(id(asked))
+    if hit is None or hit[0] is not asked:
+        if len(_ASKED_TEXTS) > 4096:
+            _ASKED_TEXTS.clear()
+        hit = _ASKED_TEXTS[id(asked)] = (asked, _ENCODE({
+            **asked[0], "options": list(asked[1]),
+            "actions": [{"text": text, "label": label,
+                         "targets": [{"kind": k, "id": i, "ref": r, "note": n}
+                                     for k, i, r, n in targets]}
+                        for text, label, targets in asked[2]]}))
+    return hit[1]
 
 
 _PRINTED: dict[tuple[int, int, str], tuple[Any, Any, _Printed]] = {}
