@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import operator
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -531,6 +532,17 @@ class Presentation:
         solo = self.setup.get("players") == 1
         for cid in self.order:
             c = self.champs[cid]
+            if marked:  # the champion's text, kept by the values it is written from
+                key = ("champion", cid, solo, c.name, c.colour, c.board, c.berserker, c.area,
+                       c.health, c.fury, c.form, tuple(map("".join, c.rondel)),
+                       tuple([tuple(b.items()) if b else None for b in c.boons]),
+                       tuple(c.tokens_left), tuple(c.attrs.items()),
+                       tuple(c.charges.items()), tuple(c.centre), c.stunned,
+                       tuple(c.offerings), c.supply)
+                found = pr.found(key)
+                if found is not None:
+                    champs[cid] = mark(found)
+                    continue
             hf, bz = pr.forms[cid], pr.berserkers[c.berserker]
             ups = pr.human_ups[cid] if c.form == "human" else pr.berserker_ups[c.berserker]
             fury = c.fury
@@ -541,7 +553,7 @@ class Presentation:
                     break
             # Champion.to_json's keys, then the view's own (seat_of, the printed spaces and
             # Forms, the next Upgrade), in one dict.
-            champs[cid] = {
+            champ = {
                 "name": c.name, "colour": c.colour, "board": c.board,
                 "berserker": c.berserker, "area": c.area, "health": c.health,
                 "fury": fury, "form": c.form,
@@ -551,15 +563,29 @@ class Presentation:
                 "charges": dict(c.charges), "stunned_cubes": "".join(c.centre),
                 "stunned": c.stunned, "offerings": list(c.offerings), "supply": c.supply,
                 "seat": SOLO_SEAT if solo else cid,
-                "spaces": mark(pr.text("spaces", c.board)) if marked
-                else [list(x) for x in pr.spaces[c.board]],
-                "human_form": mark(pr.text("forms", cid)) if marked
-                else {**hf, "upgrades": dict(hf["upgrades"])},
-                "berserker_form": mark(pr.text("berserkers", c.berserker)) if marked
-                else {**bz, "upgrades": dict(bz["upgrades"])},
+                "spaces": [list(x) for x in pr.spaces[c.board]],
+                "human_form": {**hf, "upgrades": dict(hf["upgrades"])},
+                "berserker_form": {**bz, "upgrades": dict(bz["upgrades"])},
                 "next_upgrade": nxt}
+            champs[cid] = mark(pr.keep(key, champ)) if marked else champ
         rot = th["rot"]
         faces = pr.faces
+
+        def minions() -> dict[str, Any]:
+            return {m.id: {"type": m.type, "area": m.area, "damage": m.damage,
+                           "lying": m.lying} for m in self.minions.values()}
+
+        def thor() -> dict[str, Any]:
+            return {"area": th["area"], "red_face": (rot + faces.index("red")) % 6,
+                    "activated": th["activated"], "damage": dict(dmg),
+                    "destroyed": list(destroyed),
+                    "name": pr.god_name, "counter": pr.god_counter,
+                    "face_health": self.face_health(),
+                    "faces": {f: {"direction": (rot + i) % 6, "front": f in pr.front,
+                                  "damage": dmg[f], "destroyed": f in destroyed}
+                              for i, f in enumerate(faces)},
+                    "passive": pr.passive}
+
         pos: dict[str, Any] = {
             "scenario": self.setup["scenario"],
             "round": self.round, "twilight_space": self.twilight + 1,
@@ -567,19 +593,18 @@ class Presentation:
             else "grey", "knockouts": self.knockouts, "phase": self.phase,
             "turn_pos": self.turn_pos, "turn": dict(self.turn),
             "champions": champs,
-            "minions": {m.id: {"type": m.type, "area": m.area, "damage": m.damage,
-                               "lying": m.lying} for m in self.minions.values()},
-            "overheated": dict(self.overheated),
-            "thor": {"area": th["area"], "red_face": (rot + faces.index("red")) % 6,
-                     "activated": th["activated"], "damage": dict(dmg),
-                     "destroyed": list(destroyed),
-                     "name": pr.god_name, "counter": pr.god_counter,
-                     "face_health": self.face_health(),
-                     "faces": {f: {"direction": (rot + i) % 6, "front": f in pr.front,
-                                   "damage": dmg[f], "destroyed": f in destroyed}
-                               for i, f in enumerate(faces)},
-                     "passive": mark(pr.text("passive")) if marked else pr.passive},
-            "tokens": dict(self.tokens),
+            # Marked: the texts of the parts made of plain values kept by those values.
+            "minions": mark(pr.kept(("minions", *[
+                (m.id, m.type, m.area, m.damage, m.lying) for m in self.minions.values()]),
+                minions)) if marked else minions(),
+            "overheated": mark(pr.kept(("overheated", *self.overheated.items()),
+                                       self.overheated.copy)) if marked
+            else dict(self.overheated),
+            "thor": mark(pr.kept(("thor", th["area"], rot, th["activated"], *dmg.items(),
+                                  "destroyed", *destroyed, len(self.order)), thor)) if marked
+            else thor(),
+            "tokens": mark(pr.kept(("tokens", *self.tokens.items()), self.tokens.copy))
+            if marked else dict(self.tokens),
             "furnaces": dict(self.furnaces),
             "reserves": {"temporary": self.reserve_temp, "frost": self.reserve_frost},
             "current_card": self.cur_card, "god_card": self.god_card,
@@ -821,24 +846,34 @@ class _Printed:
 
     def text(self, part: str, key: Any = None) -> str:
         """The JSON text (:data:`_ENCODE`) of a printed part as the view shows it, written
-        once: ``spaces`` of a board, ``forms`` / ``berserkers`` of a Form card, ``passive``,
-        ``map``, ``round_track``, ``card_names``, ``minion_cards`` of the overheated flags of
-        minion cards 1 to 3."""
+        once: ``map``, ``round_track``, ``card_names``, ``minion_cards`` of the overheated
+        flags of minion cards 1 to 3."""
         found = self._texts.get((part, key))
         if found is None:
-            if part == "spaces":
-                v: Any = [list(x) for x in self.spaces[key]]
-            elif part in ("forms", "berserkers"):
-                v = getattr(self, part)[key]
-            elif part == "passive":
-                v = self.passive
-            elif part == "map":
-                v = self.map_json()
+            if part == "map":
+                v: Any = self.map_json()
             elif part == "minion_cards":
                 v = {str(k): self.minion_cards[(k, key[k - 1])] for k in (1, 2, 3)}
             else:
                 v = getattr(self, part)
-            found = self._texts[(part, key)] = _ENCODE(v)
+            found = self.keep((part, key), v)
+        return found
+
+    def kept(self, key: tuple[Any, ...], make: Callable[[], Any]) -> str:
+        """The JSON text of ``make()``, a part of the view that only the plain values of
+        ``key`` (and the printed parts) decide, kept by ``key``."""
+        found = self._texts.get(key)
+        return self.keep(key, make()) if found is None else found
+
+    def found(self, key: tuple[Any, ...]) -> str | None:
+        """The text kept by ``key`` (:meth:`kept`), if any."""
+        return self._texts.get(key)
+
+    def keep(self, key: tuple[Any, ...], part: Any) -> str:
+        """Write ``part``'s JSON text and keep it by ``key`` (:meth:`kept`)."""
+        if len(self._texts) > 8192:
+            self._texts.clear()
+        found = self._texts[key] = _ENCODE(part)
         return found
 
     def map_json(self) -> dict[str, Any]:
