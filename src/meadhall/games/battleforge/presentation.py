@@ -905,13 +905,39 @@ def _asked_text(asked: Any) -> str:
     if hit is None or hit[0] is not asked:
         if len(_ASKED_TEXTS) > 4096:
             _ASKED_TEXTS.clear()
-        hit = _ASKED_TEXTS[id(asked)] = (asked, _ENCODE({
-            **asked[0], "options": list(asked[1]),
-            "actions": [{"text": text, "label": label,
-                         "targets": [{"kind": k, "id": i, "ref": r, "note": n}
-                                     for k, i, r, n in targets]}
-                        for text, label, targets in asked[2]]}))
+        head = asked[0]
+        if head.keys() != _ASKED_HEAD:  # not the usual question: write it plainly
+            text = _ENCODE({
+                **head, "options": list(asked[1]),
+                "actions": [{"text": text, "label": label,
+                             "targets": [{"kind": k, "id": i, "ref": r, "note": n}
+                                         for k, i, r, n in targets]}
+                            for text, label, targets in asked[2]]})
+        else:
+            # The sorted "key":value pairs written by hand (JSON's dict and list syntax
+            # around the values' own texts): no dicts to make and sort per action.
+            v = _value_text
+            acts = ",".join([
+                '{"label":' + v(label) + ',"targets":['
+                + ",".join(['{"id":' + v(i) + ',"kind":' + v(k) + ',"note":' + v(n)
+                            + ',"ref":' + v(r) + "}" for k, i, r, n in targets])
+                + '],"text":' + v(text) + "}"
+                for text, label, targets in asked[2]])
+            text = ('{"actions":[' + acts + '],"options":['
+                    + ",".join([v(o) for o in asked[1]]) + '],"prompt":' + v(head["prompt"])
+                    + ',"seat":' + v(head["seat"]) + ',"section":' + v(head["section"]) + "}")
+        hit = _ASKED_TEXTS[id(asked)] = (asked, text)
     return hit[1]
+
+
+_ASKED_HEAD = {"prompt", "section", "seat"}
+_STRING_TEXT = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
+"""How the JSON encoder (``ensure_ascii``) writes a string."""
+
+
+def _value_text(x: Any) -> str:
+    """``_ENCODE(x)``, a string written directly."""
+    return _STRING_TEXT(x) if isinstance(x, str) else _ENCODE(x)  # type: ignore[no-any-return]
 
 
 _PRINTED: dict[tuple[int, int, str], tuple[Any, Any, _Printed]] = {}
