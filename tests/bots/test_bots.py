@@ -105,7 +105,7 @@ def test_every_bot_answers_every_game_legally(game_id: str, spec: str) -> None:
 @pytest.mark.parametrize("game_id", games.ids())
 def test_search_copies_have_the_positions_legal_actions(game_id: str) -> None:
     """A search copy remembers the position's legal actions (so that applying one is not
-    checked again, bots.base.keep_legal): over random games, a copy made without that memory
+    checked again, GameState.determinize): over random games, a copy made without that memory
     computes the very same legal actions, whatever determinizing resampled."""
     state = games.get(game_id).new_game(seed=5)
     bot = make_bot("random", 5)

@@ -111,7 +111,7 @@ def _bucket(text: str, n: int) -> int:
 @lru_cache(maxsize=8192)
 def _title_bucket(title: str) -> int:
     """A card title's bucket (the same card titles come back every step)."""
-    return zlib.crc32(title.encode()) % CARD_BUCKETS
+    return _bucket(title, CARD_BUCKETS)
 
 
 def _text_code(text: str) -> float:

@@ -155,7 +155,7 @@ class Vocabulary:
         out = {get(a.text, -1): a for a in acts}
         if -1 in out:
             # names the undeclared action, or finds a chance decision (no agent's actions)
-            return {i: self._action(i) for i in self.legal_ids(state)}
+            return {i: Action(self.actions[i]) for i in self.legal_ids(state)}
         return out
 
     def mask(self, state: GameState, legal: Mapping[int, Action] | None = None) -> np.ndarray:
@@ -166,9 +166,6 @@ class Vocabulary:
         if ids:
             m[ids] = 1
         return m
-
-    def _action(self, index: int) -> Action:
-        return Action(self.actions[index])
 
     # ----------------------------------------------------------------- the file
     def to_json(self, observation: Mapping[str, Any] | None = None) -> dict[str, Any]:

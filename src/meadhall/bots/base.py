@@ -59,18 +59,7 @@ def search_copy(state: GameState, rng: Rng) -> GameState:
     copy.chance.queue.clear()
     copy._scratch = True
     copy.log = []
-    keep_legal(state, copy)
     return copy
-
-
-def keep_legal(state: GameState, copy: GameState) -> None:
-    """Let ``copy``, a search copy of ``state`` made just now, remember ``state``'s legal
-    actions, so that applying one of them there is not checked against the rules again. The
-    legal actions of a position are the same in a copy and cannot depend on what determinizing
-    resampled: the players see them, and they see nothing hidden."""
-    memo = state.__dict__.get("_legal_memo")
-    if memo is not None:
-        copy._legal_memo = memo
 
 
 def follow_defaults(state: GameState, limit: int = FOLLOW_DEFAULTS) -> None:

@@ -12,14 +12,7 @@ Each game contributes only its evaluation (and optionally an ordering) from its 
 
 from __future__ import annotations
 
-from meadhall.bots.base import (
-    Repetition,
-    follow_defaults,
-    game_of,
-    keep_legal,
-    legal_or_fail,
-    search_copy,
-)
+from meadhall.bots.base import Repetition, follow_defaults, game_of, legal_or_fail, search_copy
 from meadhall.core.protocol import Action, Game, GameState
 from meadhall.core.rng import Rng
 
@@ -36,7 +29,7 @@ def _plain_copy(state: GameState, gen: Rng) -> GameState:
     copy.chance.queue.clear()
     copy._scratch = True
     copy.log = []
-    keep_legal(state, copy)
+    copy._legal_memo = state._legal_memo  # as determinizing keeps it (GameState.determinize)
     return copy
 
 
@@ -100,11 +93,7 @@ class HeuristicBot:
                 else:
                     if base is None:
                         base = _plain_copy(state, gen)
-                    if i != last:
-                        look = base.clone()
-                        keep_legal(base, look)
-                    else:
-                        look = base
+                    look = base.clone() if i != last else base
                     look.apply(actions[i])
                     follow_defaults(look)
                 own = Rng.draws == drawn

@@ -357,12 +357,11 @@ class GameState(ABC):
         """The position as everyone sees it, with its decision, as one canonical text (what a
         bot's memory of positions it decided in keys on, :class:`meadhall.bots.base.Repetition`).
         A game may write the very same text faster; it must be exactly this one, so that bots
-        make the same choices."""
-        import json
+        make the same choices (:mod:`meadhall.core.jsontext` helps)."""
+        from meadhall.core.jsontext import ENCODE
 
         d = self.decision()
-        return json.dumps([d.to_json() if d else None, self.view(None)], sort_keys=True,
-                          default=str, separators=(",", ":"), check_circular=False)
+        return ENCODE([d.to_json() if d else None, self.view(None)])  # type: ignore[no-any-return]
 
     def render(self) -> str:
         """The board, tracks and status drawn as plain text for the terminal (``meadhall show``).
@@ -562,8 +561,10 @@ class GameState(ABC):
     def clone(self) -> Self:
         """An independent copy; content is shared, never copied.
 
-        The undo checkpoint (an immutable earlier copy, see :meth:`_run_atomic`) is shared too;
-        the remembered legal list is not carried over.
+        The undo checkpoint (an immutable earlier copy, see :meth:`_run_atomic`) is shared too.
+        The remembered legal list (a set never changed in place) is carried over only by a
+        searching bot's scratch copies, which nobody edits by hand: the copy of an unchanged
+        position has the same legal actions.
         """
         new = object.__new__(type(self))
         d = new.__dict__
@@ -576,14 +577,19 @@ class GameState(ABC):
                 d[k] = list(v)
             elif k != "_legal_memo":
                 d[k] = fastcopy(v)
+            elif self._scratch:
+                d[k] = v
         return new
 
     def determinize(self, rng: Rng) -> Self:
-        """A copy in which everything this state's players cannot see is resampled."""
+        """A copy in which everything this state's players cannot see is resampled. It keeps
+        the remembered legal actions: they cannot depend on what is resampled, since the
+        players see them and see nothing hidden."""
         c = self.clone()
         c.chance.rng = rng.split()
         c._determinize(rng)
         c._checkpoint = None  # replaying the log would not give the resampled state
+        c._legal_memo = self._legal_memo
         return c
 
     def to_json(self) -> dict[str, Any]:

@@ -41,15 +41,20 @@ _KEPT: dict[tuple[str, Hashable], Any] = {}
 KEPT_MAX = 20_000
 
 
+def _cached(store: dict[Any, Any], key: Hashable, build: Callable[[], T], most: int) -> T:
+    """What ``build`` makes for ``key``, from ``store``, built once; the store is emptied when
+    it holds ``most``."""
+    found = store.get(key)
+    if found is None:
+        if len(store) >= most:
+            store.clear()
+        found = store[key] = build()
+    return found  # type: ignore[no-any-return]
+
+
 def _kept(kind: str, key: Hashable, build: Callable[[], T]) -> T:
     """The piece ``build`` makes for ``key`` (everything it reads), built once."""
-    k = (kind, key)
-    found = _KEPT.get(k)
-    if found is None:
-        if len(_KEPT) >= KEPT_MAX:
-            _KEPT.clear()
-        found = _KEPT[k] = build()
-    return found  # type: ignore[no-any-return]
+    return _cached(_KEPT, (kind, key), build, KEPT_MAX)
 
 
 _RECENT: dict[str, dict[Hashable, Any]] = {}
@@ -64,12 +69,7 @@ def _recent(kind: str, key: Hashable, build: Callable[[], T]) -> T:
     kept = _RECENT.get(kind)
     if kept is None:
         kept = _RECENT[kind] = {}
-    found = kept.get(key)
-    if found is None:
-        if len(kept) >= RECENT_MAX:
-            kept.clear()
-        found = kept[key] = build()
-    return found  # type: ignore[no-any-return]
+    return _cached(kept, key, build, RECENT_MAX)
 
 
 def forget() -> None:

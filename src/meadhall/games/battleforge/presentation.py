@@ -11,14 +11,15 @@ being resolved) and ``option:<slug>`` for choices with no place on the table.
 
 from __future__ import annotations
 
-import json
 import operator
 import re
 from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from meadhall.core.protocol import RESULT, Action, Target
+from meadhall.core import jsontext
+from meadhall.core.jsontext import ENCODE, STRING_TEXT, splice
+from meadhall.core.protocol import RESULT, Action, GameState, Target
 from meadhall.core.words import plural
 
 from .basics import MAX_HEALTH, TRANSFORM_FURY
@@ -496,7 +497,7 @@ class Presentation:
         """Exactly the text of :meth:`meadhall.core.protocol.GameState.repetition_text`,
         ``json.dumps([decision, view(None)], sort_keys=True, default=str,
         separators=(",", ":"))``, written faster: the view is built with a mark
-        (:data:`_MARK_OPEN`) in place of each printed part and of the described decision, whose
+        (:func:`~meadhall.core.jsontext.mark`) in place of each printed part and of the described decision, whose
         JSON texts are remembered (per :class:`_Printed`, per question), so only the small rest
         is encoded at each decision. Sorted keys make the text of a dict its sorted
         ``"key":value`` pairs, so a part's text can go where its mark was written."""
@@ -504,15 +505,9 @@ class Presentation:
         texts = pos.pop(_TEXTS_KEY)
         d = self.decision()
         dj = d.to_json() if d else None
-        chunks = _ENCODE([dj, pos]).split(_MARK_OPEN)
-        if len(chunks) != len(texts) + 1:  # a text starting with NUL: write it plainly
-            return _ENCODE([dj, self.view(None)])  # type: ignore[no-any-return]
-        out = [chunks[0]]
-        for c in chunks[1:]:
-            i, rest = c.split('"', 1)  # the mark's number, then what follows the mark
-            out.append(texts[int(i)])
-            out.append(rest)
-        return "".join(out)
+        text = splice([dj, pos], {str(i): t for i, t in enumerate(texts)})
+        # None: a text starting with NUL, written plainly
+        return GameState.repetition_text(self) if text is None else text
 
     def _view_pos(self, marked: bool) -> dict[str, Any]:
         """:meth:`view`'s dict; ``marked`` (for :meth:`repetition_text`): with the mark
@@ -523,7 +518,7 @@ class Presentation:
 
         def mark(text: str) -> str:
             texts.append(text)
-            return "\0" + str(len(texts) - 1)
+            return jsontext.mark(str(len(texts) - 1))
 
         th = self.thor
         dmg = th["damage"]
@@ -845,7 +840,7 @@ class _Printed:
         self._texts: dict[tuple[str, Any], str] = {}
 
     def text(self, part: str, key: Any = None) -> str:
-        """The JSON text (:data:`_ENCODE`) of a printed part as the view shows it, written
+        """The JSON text (:data:`~meadhall.core.jsontext.ENCODE`) of a printed part as the view shows it, written
         once: ``map``, ``round_track``, ``card_names``, ``minion_cards`` of the overheated
         flags of minion cards 1 to 3."""
         found = self._texts.get((part, key))
@@ -873,7 +868,7 @@ class _Printed:
         """Write ``part``'s JSON text and keep it by ``key`` (:meth:`kept`)."""
         if len(self._texts) > 8192:
             self._texts.clear()
-        found = self._texts[key] = _ENCODE(part)
+        found = self._texts[key] = ENCODE(part)
         return found
 
     def map_json(self) -> dict[str, Any]:
@@ -884,13 +879,6 @@ class _Printed:
                 "god_start": self.god_start}
 
 
-_ENCODE = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"),
-                           check_circular=False).encode
-"""``json.dumps`` with :meth:`~meadhall.core.protocol.GameState.repetition_text`'s options
-(made once)."""
-_MARK_OPEN = '"\\u0000'
-"""How JSON writes the start of a mark of :meth:`Presentation._view_pos` (a NUL character
-cannot come from the rules: names and ids are printable)."""
 _TEXTS_KEY = "\0texts"
 _ASKED_TEXTS: dict[int, tuple[Any, str]] = {}
 """The JSON text of the view's decision, by the id of :meth:`Presentation._asked`'s answer
@@ -907,7 +895,7 @@ def _asked_text(asked: Any) -> str:
             _ASKED_TEXTS.clear()
         head = asked[0]
         if head.keys() != _ASKED_HEAD:  # not the usual question: write it plainly
-            text = _ENCODE({
+            text = ENCODE({
                 **head, "options": list(asked[1]),
                 "actions": [{"text": text, "label": label,
                              "targets": [{"kind": k, "id": i, "ref": r, "note": n}
@@ -931,13 +919,12 @@ def _asked_text(asked: Any) -> str:
 
 
 _ASKED_HEAD = {"prompt", "section", "seat"}
-_STRING_TEXT = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
 """How the JSON encoder (``ensure_ascii``) writes a string."""
 
 
 def _value_text(x: Any) -> str:
-    """``_ENCODE(x)``, a string written directly."""
-    return _STRING_TEXT(x) if isinstance(x, str) else _ENCODE(x)  # type: ignore[no-any-return]
+    """``ENCODE(x)``, a string written directly."""
+    return STRING_TEXT(x) if isinstance(x, str) else ENCODE(x)  # type: ignore[no-any-return]
 
 
 _PRINTED: dict[tuple[int, int, str], tuple[Any, Any, _Printed]] = {}

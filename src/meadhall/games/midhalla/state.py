@@ -16,6 +16,7 @@ from meadhall.core.chance import ChanceMode, NeedChance
 from meadhall.core.deck import Deck
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import _ATOMIC, fastcopy
+from meadhall.core.jsontext import ENCODE, STRING_TEXT, mark, splice
 from meadhall.core.protocol import ONGOING, PLAYERS, Decision, Event, GameState, Outcome
 from meadhall.games.midhalla import memo
 from meadhall.games.midhalla import sections as S
@@ -186,19 +187,11 @@ def _choice_view(ch: Choice) -> dict[str, Any]:
     return j  # type: ignore[no-any-return]
 
 
-_MARK_TILES, _MARK_HEROES, _MARK_ENEMIES = "\0tiles", "\0heroes", "\0enemies"
-_MARK_TRAPS, _MARK_CHOICE, _MARK_PARTY = "\0traps", "\0choice", "\0party"
-_MARK_PARTY_START, _MARK_DECKS = "\0party_start", "\0decks"
-_MARKS = (_MARK_TILES, _MARK_HEROES, _MARK_ENEMIES, _MARK_TRAPS, _MARK_CHOICE, _MARK_PARTY,
-          _MARK_PARTY_START, _MARK_DECKS)
-"""The marks of :meth:`MidhallaState._public_base`: JSON writes each as ``"\\u0000name"``
-(a NUL character cannot come from the rules: names and ids are printable)."""
-_MARK_OPEN = '"\\u0000'
+_MARK_TILES, _MARK_HEROES, _MARK_ENEMIES = mark("tiles"), mark("heroes"), mark("enemies")
+_MARK_TRAPS, _MARK_CHOICE, _MARK_PARTY = mark("traps"), mark("choice"), mark("party")
+_MARK_PARTY_START, _MARK_DECKS = mark("party_start"), mark("decks")
+"""The marks of :meth:`MidhallaState._public_base` (:mod:`meadhall.core.jsontext`)."""
 _DECKS_SORTED = tuple(sorted(DECKS))
-_ENCODE = json.JSONEncoder(sort_keys=True, default=str, separators=(",", ":"),
-                           check_circular=False).encode
-"""``json.dumps`` with :meth:`~meadhall.bots.base.Repetition.key`'s options (made once)."""
-_KEY_TEXT = json.encoder.encode_basestring_ascii  # type: ignore[attr-defined]
 _TEXTS: dict[int, tuple[Any, str]] = {}
 """The JSON text of view parts already written, by the id of the part (held with it): a part
 handed out is never changed (:data:`_VIEWED`)."""
@@ -209,7 +202,7 @@ def _text(part: Any) -> str:
     if hit is None or hit[0] is not part:
         if len(_TEXTS) > 8192:
             _TEXTS.clear()
-        hit = _TEXTS[id(part)] = (part, _ENCODE(part))
+        hit = _TEXTS[id(part)] = (part, ENCODE(part))
     return hit[1]
 
 
@@ -227,13 +220,13 @@ def _discard_text(discard: list[str]) -> str:
     if t is None:
         if len(_DISCARDS) > 4096:
             _DISCARDS.clear()
-        t = _DISCARDS[key] = _ENCODE(discard)
+        t = _DISCARDS[key] = ENCODE(discard)
     return t  # type: ignore[no-any-return]
 
 
 def _pieces_text(pieces: dict[str, Any], view: Any) -> str:
     """The JSON text of ``{id: view(piece)}`` with sorted keys, from the parts' texts."""
-    return "{" + ",".join([_KEY_TEXT(k) + ":" + _text(view(pieces[k]))
+    return "{" + ",".join([STRING_TEXT(k) + ":" + _text(view(pieces[k]))
                            for k in sorted(pieces)]) + "}"
 
 
@@ -277,7 +270,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         # costs several times more
         d = src.copy()
         new.__dict__ = d
-        d.pop("_legal_memo", None)
+        if not self._scratch:  # a search's own copies keep it (GameState.clone)
+            d.pop("_legal_memo", None)
         skip = _CLONE_SKIP
         atomic = _ATOMIC
         ids = _ID_LISTS
@@ -779,13 +773,13 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         out = []
         for n in _DECKS_SORTED:
             d = get(self.decks, n)
-            out.append(f'{_KEY_TEXT(n)}:{{"discard":{_discard_text(d.discard)},"name":'
-                       f'{_KEY_TEXT(d.name)},"size":{len(d.top) + len(d.pile) + len(d.bottom)}}}')
+            out.append(f'{STRING_TEXT(n)}:{{"discard":{_discard_text(d.discard)},"name":'
+                       f'{STRING_TEXT(d.name)},"size":{len(d.top) + len(d.pile) + len(d.bottom)}}}')
         return "{" + ",".join(out) + "}"
 
     def _public_base(self, copy: Any) -> dict[str, Any]:
-        """:meth:`_public_dump` with a mark (:data:`_MARKS`) in place of the decks and of
-        each part that views share (tiles, pieces, the pending choice, the party sheets):
+        """:meth:`_public_dump` with a mark (:func:`~meadhall.core.jsontext.mark`) in place of
+        the decks and of each part that views share (tiles, pieces, the pending choice, the party sheets):
         what is left is small and built anew every time. ``copy`` copies the parts that
         the state may change later (``fastcopy`` for a view; the identity for a text)."""
         cb = self.cb
@@ -821,9 +815,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         }
 
     def repetition_text(self) -> str:
-        """Exactly the text :meth:`meadhall.bots.base.Repetition.key` would write for this
-        position, ``json.dumps([decision, view(None)], sort_keys=True, default=str,
-        separators=(",", ":"))``, written faster: the shared parts of the view (tiles, pieces,
+        """Exactly :meth:`GameState.repetition_text`, written faster
+        (:mod:`meadhall.core.jsontext`): the shared parts of the view (tiles, pieces,
         the choice, the party sheets) keep their JSON text with them, so only the small rest
         is encoded at each decision. Sorted keys make the text of a dict the sorted
         ``"key":value`` pairs, so the parts' texts can be put together by hand."""
@@ -831,9 +824,6 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
         pos["outcome"] = self.outcome().to_json()
         d = self.decision()
         dj = d.to_json() if d else None
-        chunks = _ENCODE([dj, pos]).split(_MARK_OPEN)
-        if len(chunks) != len(_MARKS) + 1:  # a text starting with NUL: write it plainly
-            return _ENCODE([dj, self.view(None)])  # type: ignore[no-any-return]
         ch = self.choice
         parts = {"tiles": _pieces_text(self.tiles, _tile_view),
                  "heroes": _pieces_text(self.heroes, _piece_view),
@@ -843,12 +833,9 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                  "party": _text(_party_view(self.party)),
                  "party_start": _text(_party_start_view(self.party_start)),
                  "decks": self._decks_text()}
-        out = [chunks[0]]
-        for c in chunks[1:]:
-            name, rest = c.split('"', 1)  # the mark's name, then what follows the mark
-            out.append(parts[name])
-            out.append(rest)
-        return "".join(out)
+        text = splice([dj, pos], parts)
+        # None: a text starting with NUL, written plainly
+        return GameState.repetition_text(self) if text is None else text
 
     def _dump(self, public: bool = False) -> dict[str, Any]:
         """The position; ``public``: as every player sees it (:meth:`_public_dump`)."""

@@ -188,16 +188,6 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
                 d[k] = f(v) if f is not None else fastcopy(v)
         return new
 
-    def determinize(self, rng: Rng) -> Self:
-        """:meth:`GameState.determinize`; the copy keeps the remembered legal actions: they
-        never depend on what is resampled (the order of unseen cards), which the players
-        cannot see."""
-        c = super().determinize(rng)
-        memo = self.__dict__.get("_legal_memo")
-        if memo is not None:
-            c._legal_memo = memo
-        return c
-
     # ------------------------------------------------------------ helpers
     def sqname(self, s: Sq) -> str:
         name = _SQ_NAMES.get(s)
