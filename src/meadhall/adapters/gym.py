@@ -31,7 +31,7 @@ from meadhall.adapters.observation import (
 )
 from meadhall.adapters.table import Table, TableError
 from meadhall.adapters.vocabulary import Vocabulary
-from meadhall.core.protocol import Action, Event, GameState
+from meadhall.core.protocol import Action, Event, GameState, Outcome
 
 try:
     import gymnasium
@@ -90,8 +90,8 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._bot: Bot | None = None
         self._steps = 0
         self._seed = 0
-        self._mask: np.ndarray | None = None
-        self._mask_key: tuple[Any, ...] = ()
+        self._legal_at: tuple[Any, ...] = (None, None)
+        """The state object and position (``position_key``) that ``_legal`` belongs to."""
         self._legal: dict[int, Action] = {}
         self._potential = 0.0
 
@@ -116,10 +116,11 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         self._seed = game_seed
         self._bot = make_bot(self.others, bot_seed, self.table.game)
         self._steps = 0
-        events = self._advance()
+        state = self.state
+        events = self._advance(state)
         if self.shaping:
-            self._potential = self.table.game.evaluate(self.state)
-        return self._observe(), self._info(events)
+            self._potential = self.table.game.evaluate(state)
+        return self._observe(state), self._info(state, events, state.outcome())
 
     def step(self, action: SupportsInt) -> tuple[dict[str, np.ndarray], float, bool, bool,
                                                  dict[str, Any]]:
@@ -129,19 +130,20 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         index = int(action)
         self._steps += 1
         truncated = self.max_steps is not None and self._steps >= self.max_steps
-        mask = self._current_mask(state)
-        if not 0 <= index < len(mask) or not mask[index]:
-            info = self._info([], mask)
-            info["illegal_action"] = (self.vocabulary.text(index) if 0 <= index < len(mask)
-                                      else str(index))
-            return self._observe(), self.illegal_reward, False, truncated, info
         # The Action object the mask came from: applying it skips checking the rules again.
-        act = self._legal.get(index)
-        events = state.apply(self.vocabulary.text(index) if act is None else act)
-        events += self._advance()
-        over = state.outcome().over
+        # The legal actions by index are the mask (an index outside them is masked out).
+        act = self._current_legal(state).get(index)
+        if act is None:
+            info = self._info(state, [], state.outcome())
+            info["illegal_action"] = (self.vocabulary.text(index)
+                                      if 0 <= index < len(self.vocabulary) else str(index))
+            return self._observe(state), self.illegal_reward, False, truncated, info
+        events = state.apply(act)
+        events += self._advance(state)
+        outcome = state.outcome()
+        over = outcome.over
         reward = self.table.returns(state) if over else 0.0
-        info = self._info(events)
+        info = self._info(state, events, outcome)
         if self.shaping:
             # Potential-based shaping: the change in the game's own evaluation since the
             # seat's last decision (summed over an episode: end minus start).
@@ -149,7 +151,7 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             info["shaping"] = self.shaping * (potential - self._potential)
             reward += info["shaping"]
             self._potential = potential
-        return self._observe(), reward, over, truncated and not over, info
+        return self._observe(state), reward, over, truncated and not over, info
 
     def render(self) -> str | None:
         """The seat's text view: returned with ``render_mode="ansi"``, printed with
@@ -170,13 +172,14 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
         """The current action mask as booleans (the name sb3-contrib's MaskablePPO calls)."""
         return self.vocabulary.mask(self._live(allow_over=True)).astype(bool)
 
-    def _current_mask(self, state: GameState) -> np.ndarray:
-        """The mask of ``state``, computed once per position (step and info share it)."""
-        key = (state, position_key(state))
-        if self._mask is None or self._mask_key[0] is not state or self._mask_key[1] != key[1]:
+    def _current_legal(self, state: GameState) -> dict[int, Action]:
+        """The legal actions of ``state`` by vocabulary index, computed once per position
+        (``step`` and the info of the step before share them)."""
+        at = self._legal_at
+        if at[0] is not state or at[1] != position_key(state):
             self._legal = self.vocabulary.legal(state)
-            self._mask, self._mask_key = self.vocabulary.mask(state, self._legal), key
-        return self._mask
+            self._legal_at = (state, position_key(state))
+        return self._legal
 
     def _live(self, allow_over: bool = False) -> GameState:
         if self.state is None:
@@ -185,30 +188,33 @@ class MeadhallEnv(gymnasium.Env[dict[str, np.ndarray], np.int64]):
             raise RuntimeError(f"the game is over ({self.state.outcome().reason}): call reset()")
         return self.state
 
-    def _advance(self) -> list[Event]:
+    def _advance(self, state: GameState) -> list[Event]:
         """Let the bots decide until the seat must decide or the game is over."""
-        state = self._live(allow_over=True)
         assert self._bot is not None
         events: list[Event] = []
+        decider_of, seat, choose = self.table.decider_of, self.seat, self._bot.choose
         for _ in range(RUNAWAY):
-            decider = self.table.decider(state)
-            if decider is None or decider == self.seat:
+            decider = decider_of(state, state.decision())
+            if decider is None or decider == seat:
                 return events
-            events += state.apply(self._bot.choose(state))
+            events += state.apply(choose(state))
         raise RuntimeError(f"{self.table.game.id}: the other seats took {RUNAWAY} decisions "
                            "in a row without the game ending")
 
-    def _observe(self) -> dict[str, np.ndarray]:
-        return self.encoder.encode(self._live(allow_over=True), self.seat)
+    def _observe(self, state: GameState) -> dict[str, np.ndarray]:
+        return self.encoder.encode(state, self.seat)
 
-    def _info(self, events: list[Event], mask: np.ndarray | None = None) -> dict[str, Any]:
-        state = self._live(allow_over=True)
-        if mask is None:
-            mask = self._current_mask(state)
-        info: dict[str, Any] = {"action_mask": mask.copy(), "seed": self._seed,
+    def _info(self, state: GameState, events: list[Event], outcome: Outcome) -> dict[str, Any]:
+        """The step's info: a fresh mask (the agent may keep or change it), the seed, the
+        events and, once the game is over, the outcome's reason."""
+        legal = self._current_legal(state)
+        mask = np.zeros(len(self.vocabulary), np.int8)
+        if legal:
+            mask[list(legal)] = 1
+        info: dict[str, Any] = {"action_mask": mask, "seed": self._seed,
                                 "events": [str(e) for e in events]}
-        if state.outcome().over:
-            info["outcome"] = state.outcome().reason
+        if outcome.over:
+            info["outcome"] = outcome.reason
         return info
 
 

@@ -570,6 +570,18 @@ class NiflheimState(GameState):
         raise ContentError("position", "active", "the position is not waiting for a decision: "
                            "name the active hero or a players' choice")
 
+    def take_default(self) -> list[Event] | None:
+        """:meth:`GameState.take_default`, read from the open players' choice without building
+        its :class:`Decision` (search copies follow defaults after nearly every step;
+        ``test_niflheim_fast_paths.py`` compares it with the kernel's)."""
+        c = self.choice
+        if c is None or self.pending is not None:
+            return super().take_default()
+        # _decision's seat and default of a choice, as the kernel's take_default reads them
+        if (c.get("seat") or PLAYERS) != PLAYERS or c["default"] is None or self.outcome().over:
+            return None
+        return self._run_atomic(c["default"], [])
+
     def measures(self) -> dict[str, Any]:
         """Rounds, objectives done, undead left and killed, heroes standing, corruption; on a
         loss its trigger, final blow and margins (see :func:`.evaluation.measures`)."""

@@ -361,9 +361,10 @@ def move_value(s: NiflheimState, u: Undead) -> int:
     """MV; unrevealed undead move as draugr; Leader of the Pack gives MV 1 undead +1."""
     kind = u.kind or "draugr"
     mv = s.content.undead[kind].mv
-    if mv == 1 and kind != "mardrom" and any(
-            x.kind == "mardrom" for x in s.undead.values() if x.id != u.id):
-        mv += 1
+    if mv == 1 and kind != "mardrom":
+        for x in s.undead.values():  # (a loop: this runs at every undead activation)
+            if x.kind == "mardrom" and x.id != u.id:
+                return mv + 1
     return mv
 
 
