@@ -19,6 +19,7 @@ and search, spend face down runes on basic actions, buy attack skills, recover w
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from meadhall.core import grid
@@ -138,7 +139,8 @@ def _distances(bm: BoardMap, goals: set[Sq]) -> dict[Sq, int]:
     return dist
 
 
-def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
+def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]
+               ) -> frozenset[Sq]:
     """Squares a movement in progress can still end on (:func:`_reach`), remembered for what
     decides them: the board, the hero's square, points and keywords, and where the bonfires,
     the other heroes and the enemies stand."""
@@ -151,7 +153,7 @@ def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...
         if len(cache) > 20_000:
             cache.clear()
         hit = cache[key] = frozenset(_reach(st, h, points, keywords))
-    return set(hit)
+    return hit  # type: ignore[no-any-return]  # shared: never changed
 
 
 def _reach(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
@@ -295,7 +297,7 @@ def evaluate(st: RunaljodState) -> float:
         squares = {h.at}
         if ask is not None and ask.get("kind") == "move" and ask["seat"] == h.id:
             squares = _reachable(st, h, ask["points"], tuple(ask["keywords"])) or {h.at}
-        d = min((field.get(s, FAR) for s in squares), default=FAR)
+        d = min(map(field.get, squares, repeat(FAR, len(squares))), default=FAR)
         pos += 1 / (1 + d)
     pos /= len(heroes)
     progress = (stage + 0.7 * within + 0.3 * pos) / STAGES
@@ -306,7 +308,12 @@ def evaluate(st: RunaljodState) -> float:
     extras = 0.0
     for h, (_, _, gear, skills) in zip(heroes, worth, strict=True):
         extras += gear / 4
-        extras += sum(_RUNE_WORTH[r.side] for r in h.runes if r.place == POOL) / 4
+        # the sum of the pool's runes, added in the same order as sum() would
+        pool = 0
+        for r in h.runes:
+            if r.place == POOL:
+                pool += _RUNE_WORTH[r.side]
+        extras += pool / 4
         extras += 0.15 * skills
         extras += 0.03 * h.glory + 0.1 * h.skill_points
     extras = min(1.0, extras / (3 * len(heroes)))
