@@ -175,19 +175,48 @@ def best_roll(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
               ) -> float:
     """The best of the dice a champion may roll from a pool of ``w`` white, ``r`` red and
     ``g`` green ("Champions roll as many and whatever dice they want from the resulting set
-    (minimum 1)"): expected work removed less the Counterattack priced at ``price``."""
+    (minimum 1)"): expected work removed less the Counterattack priced at ``price``.
+
+    The best over every sub-pool is the best of the pool itself and of the best rolls of the
+    pools one die smaller (which cover every smaller sub-pool), so a pool one die larger than
+    one already asked costs a few lookups instead of a loop over all its sub-pools. A maximum
+    of the same numbers is the same number whatever the order it is taken in (none is a NaN
+    or a negative zero: a gain is a sum starting at 0.0, less a product of non-negatives)."""
     gains = _gains(left, k, face, yellow, mode, dice)
+    found = gains.get((w, r, g))
+    if found is None:
+        found = gains[(w, r, g)] = _attack_gain(left, k, face, yellow, mode, dice, w, r, g)
+    gain, counter = found
+    best = gain - counter * price
+    if w:
+        x = best_roll(left, k, face, yellow, mode, dice, w - 1, r, g, price) \
+            if w + r + g > 1 else -1e9
+        if x > best:
+            best = x
+    if r:
+        x = best_roll(left, k, face, yellow, mode, dice, w, r - 1, g, price) \
+            if w + r + g > 1 else -1e9
+        if x > best:
+            best = x
+    if g:
+        x = best_roll(left, k, face, yellow, mode, dice, w, r, g - 1, price) \
+            if w + r + g > 1 else -1e9
+        if x > best:
+            best = x
+    return best
+
+
+def best_roll_plain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+                    dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int, price: float
+                    ) -> float:
+    """:func:`best_roll` as a loop over every sub-pool (what tests compare it with)."""
     best = -1e9
     for nw in range(w + 1):
         for nr in range(r + 1):
             for ng in range(g + 1):
                 if nw + nr + ng == 0:
                     continue
-                found = gains.get((nw, nr, ng))
-                if found is None:
-                    found = gains[(nw, nr, ng)] = _attack_gain(left, k, face, yellow, mode,
-                                                               dice, nw, nr, ng)
-                gain, counter = found
+                gain, counter = _attack_gain(left, k, face, yellow, mode, dice, nw, nr, ng)
                 best = max(best, gain - counter * price)
     return best
 
@@ -349,6 +378,10 @@ class Planner:
     Area from which a pile reaches a standing Face or a minion, relocate cubes onto a pile,
     attack with it; the rondel left at the end is worth its next-round attack (:data:`NEXT`)."""
 
+    NEXT_PILES: dict[tuple[Any, ...], tuple[tuple[int, int, int, float], ...]] = {}
+    """The piles :meth:`_next_round` reads, in its order (Ranged, then Melee spaces), per
+    signature: (place * 64, space, Boon bonus, share)."""
+
     def __init__(self, s: BattleForgeState, cid: str, pricer: Pricer, hp_price: float,
                  kills: dict[str, tuple[int, float, float]], later: float) -> None:
         self.s = s
@@ -374,8 +407,20 @@ class Planner:
         if book is None or book[0] is not s.content:
             if len(NEXT_ROUNDS) >= PLANS_MAX:
                 NEXT_ROUNDS.clear()
-            book = NEXT_ROUNDS[sig] = (s.content, {}, {})
+            book = NEXT_ROUNDS[sig] = (s.content, {}, {}, {})
         self.next_memo: dict[Rondel, float] = book[1]
+        # A pile's share of its next-round attack, by the pile's place in next_piles and its
+        # cubes (number * 64 + cubes: an int key keeps the dict out of the garbage
+        # collector's way): what _next_round takes the best of, each computed once.
+        self.pile_memo: dict[int, float] = book[3]
+        self.next_piles = self.NEXT_PILES.get(sig)
+        if self.next_piles is None:
+            if len(self.NEXT_PILES) >= PLANS_MAX:
+                self.NEXT_PILES.clear()
+            self.next_piles = self.NEXT_PILES[sig] = tuple(
+                (j * 64, i, bonus, share) for j, (i, bonus, share) in enumerate(
+                    [(i, bonus, 1.0) for i, bonus in self.ranged_bonus]
+                    + [(i, bonus, MELEE_SHARE) for i, bonus in self.melee_bonus]))
         # Plans that stay in one Area read, besides the signature, only what can be attacked
         # from it (the Faces, and the Health, worth and Counterattack of the minions): shared
         # by every plan with the same signature, whatever the rest of the board.
@@ -456,6 +501,24 @@ class Planner:
 
     def _next_round(self, cnt: Rondel) -> float:
         best = 0.0
+        memo = self.pile_memo
+        for j, i, bonus, share in self.next_piles:
+            n = cnt[i]
+            if n:
+                v = memo.get(j + n)
+                if v is None:
+                    v = memo[j + n] = self._pile_next(n + bonus, share)
+                if v > best:  # max(best, v)
+                    best = v
+        return best
+
+    def _pile_next(self, w: int, share: float) -> float:
+        """A pile of ``w`` white dice's share of its best attack on a standing Face."""
+        return share * self.p.best(self.next_faces, w, self.red, self.green, self.hp)
+
+    def next_round_plain(self, cnt: Rondel) -> float:
+        """:meth:`_next_round` without its memos (what tests compare it with)."""
+        best = 0.0
         faces = self.next_faces
         for piles, share in ((self.ranged_bonus, 1.0), (self.melee_bonus, MELEE_SHARE)):
             for i, bonus in piles:
@@ -500,9 +563,20 @@ class Planner:
                 opts = [top, max(opts)]
             elif len(opts) == 2 and opts[0] < opts[1]:
                 opts.reverse()
+            next_get = self.next_memo.get
+            later = self.later
             for v, i in opts:
                 if v > 0:
-                    x = v + self.value(spread(cnt, i), r - 1, here, 0, positions, moves, False)
+                    if r == 1:
+                        # value(..., 0, ...) inline: the piles' worth next round
+                        after = spread(cnt, i)
+                        nr = next_get(after)
+                        if nr is None:
+                            nr = self.next_round(after)
+                        x = v + later * nr
+                    else:
+                        x = v + self.value(spread(cnt, i), r - 1, here, 0, positions, moves,
+                                           False)
                     if x > best:
                         best = x
             # Relocate 2 cubes onto the best pile, from the smallest other spaces.
@@ -522,7 +596,15 @@ class Planner:
                         out[i] += 1
                         moved += 1
                 if moved:
-                    x = self.value(tuple(out), r - 1, here, extra_red, positions, moves, False)
+                    if r == 1:
+                        after = tuple(out)
+                        nr = next_get(after)
+                        if nr is None:
+                            nr = self.next_round(after)
+                        x = later * nr
+                    else:
+                        x = self.value(tuple(out), r - 1, here, extra_red, positions, moves,
+                                       False)
                     if x > best:
                         best = x
             if movable and r >= 2:
@@ -625,7 +707,8 @@ PLANS_MAX = 50_000
 
 
 def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, float, float]],
-              figures: tuple[tuple[Any, ...], ...] | None = None) -> dict[Any, Any]:
+              figures: tuple[tuple[Any, ...], ...] | None = None,
+              kill_items: tuple[Any, ...] | None = None) -> dict[Any, Any]:
     """The plans already made (:data:`PLANS`) in positions that share with ``s`` everything a
     plan reads but the champion's own board and turn: Thor, the minions, the last round."""
     book = PLANS.get((id(s.content), id(s.board)))
@@ -635,7 +718,7 @@ def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, f
     if figures is None:
         figures = tuple([(m.area, m.damage, m.type) for m in s.minions.values()])
     common = (pricer.left, t["area"], t["rot"], t["activated"], figures,
-              tuple(kills.items()), last_round(s))
+              tuple(kills.items()) if kill_items is None else kill_items, last_round(s))
     books = book[2]
     plans = books.get(common)
     if plans is None:
@@ -947,7 +1030,8 @@ def thor_distance(board: Any, area: str, thor: str) -> float:
 def forget() -> None:
     """Drop everything the evaluation remembers across positions (plans, prices, dice
     outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
-    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES, _PILES, _ICON_SPACES):
+    for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES, _PILES, _ICON_SPACES, BOARDS,
+                 Planner.NEXT_PILES):
         memo.clear()
     for f in (outcomes, _dist, thor_work, best_roll, _gains, _removed):
         f.cache_clear()
@@ -961,9 +1045,206 @@ def evaluate(s: BattleForgeState) -> float:
     return max(0.01, min(0.99, worth(s) / SCALE))
 
 
+BOARDS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], BoardParts]]] = {}
+"""Per game's Minion cards and map (kept alive here, so that their ids stay theirs), by the
+minions' figures, the Minion cards' sides, Thor's Area and activation and the champions'
+Areas and order: what :func:`worth` reads of them (:class:`BoardParts`)."""
+BOARDS_MAX = 4096
+
+
+class BoardParts:
+    """What :func:`worth` computes from the minions, the Minion cards' sides, Thor's Area and
+    activation and the champions' Areas and order alone: each active minion's
+    :func:`kill_values`, the hunters of the Points of Interest (without an attack on a minion
+    in progress), each champion's :func:`exposure` before their Defense (the sum and the
+    largest of the hits), the closeness to Thor, and the plan books (:func:`plan_book`) by
+    Thor's Faces, facing and the last round. Read only once made."""
+
+    __slots__ = ("kills", "hunters", "hits", "position", "books", "figures", "kill_items")
+
+    def __init__(self, s: BattleForgeState, sides: dict[int, Any],
+                 figures: tuple[tuple[Any, ...], ...]) -> None:
+        kills = {}
+        hunters = 0.0
+        hunt = s.scenario_poi == "flame"
+        for m in s.minions.values():
+            if m.area is None:
+                continue
+            side = sides[m.type]
+            worth = FURY_VALUE * side.fury
+            if side.target != "champions":
+                if hunt:
+                    worth += MINION_VALUE * (side.health - m.damage)
+                hunters -= MINION_VALUE * max(0.0, side.health - m.damage)
+            kills[m.id] = (side.health - m.damage, worth, float(side.counter))
+        self.kills = kills
+        self.kill_items = tuple(kills.items())
+        self.hunters = hunters
+        self.figures = figures
+        # exposure(s) before the blocks: per champion the sum and the largest of the hits
+        hits: dict[str, list[float]] = {c: [] for c in s.order}
+        champs = s.champs
+        if s.thor["activated"]:
+            near = s.board.adjacent(s.thor_area)
+            for cid in s.order:
+                if champs[cid].area in near:
+                    hits[cid].append(3.0)
+        seats = [(cid, champs[cid].area) for cid in s.turn_order()]
+        walking = s.board.walking
+        for m in s.minions.values():
+            if m.area is None:
+                continue
+            side = sides[m.type]
+            if side.target == "poi":
+                continue
+            dist = walking(m.area)
+            reach = side.actions - 1 + max(side.range, 0)
+            best_d = -1.0
+            best_c = ""
+            for cid, area in seats:
+                d = dist.get(area)
+                if d is not None and d <= reach and (best_c == "" or d < best_d):
+                    best_d, best_c = d, cid
+            if best_c:
+                hits[best_c].append(float(side.damage) + (2.0 if side.special == "frost"
+                                                          else 0.0))
+        self.hits = {cid: (sum(hs), max(hs)) for cid, hs in hits.items() if hs}
+        position = 0.0
+        if s.thor["activated"]:
+            for cid in s.order:
+                position += POSITION_VALUE * (1 - min(thor_distance(s.board, champs[cid].area,
+                                                                    s.thor_area),
+                                                      POSITION_RANGE) / POSITION_RANGE)
+        self.position = position
+        self.books: dict[tuple[Any, ...], dict[Any, Any]] = {}
+
+
+def board_of(s: BattleForgeState, sides: dict[int, Any]) -> BoardParts:
+    """The :class:`BoardParts` of ``s`` (shared by every position with the same figures)."""
+    memo = BOARDS.get((id(s._cards), id(s.board)))
+    if memo is None or memo[0] is not s._cards or memo[1] is not s.board:
+        if len(BOARDS) >= 64:
+            BOARDS.clear()
+        memo = BOARDS[(id(s._cards), id(s.board))] = (s._cards, s.board, {})
+    boards = memo[2]
+    figures = tuple([(m.area, m.damage, m.type) for m in s.minions.values()])
+    champs = s.champs
+    th = s.thor
+    key = (figures, tuple(s.overheated.values()), th["area"], th["activated"], s.first,
+           tuple([(cid, champs[cid].area) for cid in s.order]))
+    found = boards.get(key)
+    if found is None:
+        if len(boards) >= BOARDS_MAX:
+            boards.clear()
+        found = boards[key] = BoardParts(s, sides, figures)
+    return found
+
+
 def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     """The position in work units (see the module's docstring); ``parts`` (if given)
-    receives the share of each part."""
+    receives the share of each part. (The same sums in the same order as
+    :func:`worth_plain`, what the minions, Thor's Area and the champions' Areas decide read
+    from the position's :class:`BoardParts`.)"""
+    grey = not s.marker_red
+    pricer = pricer_of(s)
+    out = {} if parts is None else parts
+    w0 = thor_work(tuple([s.face_health()] * 6), 0)
+    work = pricer.work
+    counter_risk: dict[str, float] = {}
+    atk = s.atk
+    pending = attack_in_progress(s, pricer) if atk else None
+    if pending is not None:
+        gain, counter = pending
+        work -= gain
+        counter_risk[atk["c"]] = counter * s.content.god.counter
+    # minion_sides(s)
+    cards = s._cards
+    over = s.overheated
+    sides = {k: cards[k].overheated if over[str(k)] else cards[k].standard for k in (1, 2, 3)}
+    hit = minion_in_progress(s) if atk else None
+    if hit is not None:
+        side = sides[s.minions[hit[0]].type]
+        counter_risk[atk["c"]] = hit[2] * side.counter
+    out["thor"] = w0 - work
+
+    board = board_of(s, sides)
+    blocks = defense_blocks(s)
+    losses = pending_losses(s, blocks)
+    hits = board.hits
+    prices = {}
+    health = fury = 0.0
+    champs = s.champs
+    for cid in s.order:
+        c = champs[cid]
+        found = hits.get(cid)
+        # exposure(s)[cid]
+        threat = found[0] - min(blocks[cid], found[1]) if found else 0 - min(blocks[cid], 0.0)
+        h = c.health - counter_risk.get(cid, 0.0) - losses.get(cid, 0.0) - \
+            EXPOSURE_WEIGHT * threat
+        health += health_worth(h, grey)
+        prices[cid] = health_price(c.health, grey)
+        fury += FURY_VALUE * float(c.fury)  # fury_worth
+    out["health"] = health
+    out["fury"] = fury
+    out["spare"] = 0.0 if grey else SPARE_LIFE
+
+    kills = board.kills
+    if hit is None:
+        hunters = board.hunters
+    else:
+        hunters = 0.0
+        for m in s.minions.values():
+            if m.area is None:
+                continue
+            side = sides[m.type]
+            if side.target != "champions":
+                dmg = m.damage + (hit[1] if hit[0] == m.id else 0.0)
+                hunters -= MINION_VALUE * max(0.0, side.health - dmg)
+
+    # What the champions can still do: this round's remaining turns, then the next round.
+    plans = 0.0
+    last = last_round(s)
+    t = s.thor
+    bkey = (pricer.left, t["rot"], last)
+    book = board.books.get(bkey)
+    if book is None:
+        book = board.books[bkey] = plan_book(s, pricer, kills, board.figures,
+                                             board.kill_items)
+    if s.phase == "champions":
+        order = s.turn_order()
+        pos = min(s.turn_pos, len(order) - 1)
+        for j, cid in enumerate(order):
+            if j < pos or (j == pos and s.turn.get("over")):
+                actions = 0
+            elif j == pos:
+                actions = int(s.turn.get("actions", 0))
+            else:
+                actions = 3
+            plans += NOW * turn_plan(s, cid, pricer, prices, kills, actions, book)
+    else:
+        for cid in s.order:
+            plans += NOW * turn_plan(s, cid, pricer, prices, kills, 0, book)
+    out["plans"] = plans
+
+    # Points of Interest, and the minions that hunt them.
+    out["poi"] = POI_VALUE * (1 - math.exp(-poi_left(s) / POI_SCALE))
+    out["hunters"] = hunters
+
+    # Closeness to Thor for the next round.
+    out["position"] = board.position
+
+    limit = len(s.content.round_track) - 1
+    out["time"] = ROUND_VALUE * max(0, limit - s.twilight)
+    if last:
+        # Only destroying Thor this round can win now.
+        for k in out:
+            if k not in ("thor", "plans"):
+                out[k] *= LAST_ROUND_SHARE
+    return sum(out.values())
+
+
+def worth_plain(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
+    """:func:`worth` without its board memo (:data:`BOARDS`): what tests compare it with."""
     grey = not s.marker_red
     pricer = pricer_of(s)
     out = {} if parts is None else parts

@@ -200,7 +200,41 @@ def legal(s: NiflheimState, h: Hero) -> list[str]:
 def only_end(s: NiflheimState, h: Hero) -> bool:
     """Is ending the activation the hero's only legal action? (Computed lazily: the first
     other action found answers.)"""
+    if h.intent is not None and h.locked_by is None and h.rearranging is None \
+            and not h.zoc_stop and h.mp > 0 and has_steps(s, h):
+        return False  # a move comes first among the actions (see _legal)
     return next(_legal(s, h)) == "end activation"
+
+
+def has_steps(s: NiflheimState, h: Hero) -> bool:
+    """Is :func:`steps` not empty? The first step found answers: the rules ask this after
+    every action of an activation (:func:`only_end`), and a search's look-ahead seldom lists
+    the steps themselves afterwards. ``test_niflheim_memos.py`` compares it with
+    :func:`steps` at every step of random games."""
+    at = h.at
+    assert at is not None
+    mp = h.mp
+    if mp <= 0:
+        return False
+    memo = s._hsteps
+    if memo is not None and memo[0] == (s.board, h.id, at, mp):
+        return bool(memo[1])
+    occ = s.occupancy()
+    z: dict[Sq, set[int]] | None = None
+    for b, s1, s2, cheapest, cases in _ways(s.board, at):
+        if cheapest > mp or b in occ:
+            continue
+        if s1 is None:
+            return True
+        if z is None:
+            z = zoc(s)
+        z1, z2 = z.get(s1), z.get(s2)
+        if z1 and z2 and any(u1 != u2 for u1 in z1 for u2 in z2):
+            continue
+        for st in cases[(s1 not in occ) + 2 * (s2 not in occ)]:
+            if st.cost <= mp:
+                return True
+    return False
 
 
 def _legal(s: NiflheimState, h: Hero) -> Iterator[str]:

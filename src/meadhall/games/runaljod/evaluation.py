@@ -19,6 +19,7 @@ and search, spend face down runes on basic actions, buy attack skills, recover w
 from __future__ import annotations
 
 from collections.abc import Iterator
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from meadhall.core import grid
@@ -59,11 +60,14 @@ _FIELDS: dict[tuple, tuple[object, dict[Sq, float]]] = {}
 card is still to beat): a search meets the same few again and again."""
 
 
-def _goal_field(st: RunaljodState, h: Hero, ranged: bool) -> dict[Sq, float]:
+def _goal_field(st: RunaljodState, h: Hero, ranged: bool,
+                finals: list[Enemy] | None = None) -> dict[Sq, float]:
     """Walking distance to where the hero is needed now (cached: the field depends only on
-    the board and the goals)."""
+    the board and the goals). ``finals``: the final enemies in play, when the caller has
+    them already."""
     board = st.board
-    finals = [e for e in st.enemies if st.enemy_data(e).final]
+    if finals is None:
+        finals = [e for e in st.enemies if st.enemy_data(e).final]
     key = (id(board), ranged, bool(st.active_card), bool(len(st.exploration)),
            tuple(tuple(e.squares) for e in finals or st.enemies))
     hit = _FIELDS.get(key)
@@ -76,9 +80,14 @@ def _goal_field(st: RunaljodState, h: Hero, ranged: bool) -> dict[Sq, float]:
     return field
 
 
+_NEAR4 = tuple((dx, dy) for dx in range(-4, 5) for dy in range(-4, 5))
+"""The offsets of the squares at most 4 squares away (Chebyshev), the square itself included."""
+
+
 def _compute_goal_field(st: RunaljodState, finals: list[Enemy], ranged: bool
                         ) -> dict[Sq, float]:
     t = st.terrain
+    open_ = st.board.open
     goals: set[Sq] = set()
     if st.enemies:
         for e in finals or st.enemies:  # on the final tile, only the final enemy matters
@@ -86,7 +95,11 @@ def _compute_goal_field(st: RunaljodState, finals: list[Enemy], ranged: bool
                 goals.update(n for n in grid.neighbours(q, diagonal=True)
                              if t.get(n, "#") != "#")
                 if ranged:  # near enough to shoot (sight is left to the attack itself)
-                    goals.update(s for s in t if t[s] != "#" and grid.chebyshev(s, q) <= 4)
+                    # the open squares within 4, read from the board's open set (the same
+                    # squares as a scan of the whole terrain)
+                    qx, qy = q
+                    goals.update(s for s in [(qx + dx, qy + dy) for dx, dy in _NEAR4]
+                                 if s in open_)
     if not goals or (not st.active_card and len(st.exploration)):
         last = st.tiles[-1]
         rows = st.content.tiles[last.tile].rows
@@ -126,7 +139,8 @@ def _distances(bm: BoardMap, goals: set[Sq]) -> dict[Sq, int]:
     return dist
 
 
-def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
+def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]
+               ) -> frozenset[Sq]:
     """Squares a movement in progress can still end on (:func:`_reach`), remembered for what
     decides them: the board, the hero's square, points and keywords, and where the bonfires,
     the other heroes and the enemies stand."""
@@ -139,7 +153,7 @@ def _reachable(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...
         if len(cache) > 20_000:
             cache.clear()
         hit = cache[key] = frozenset(_reach(st, h, points, keywords))
-    return set(hit)
+    return hit  # type: ignore[no-any-return]  # shared: never changed
 
 
 def _reach(st: RunaljodState, h: Hero, points: int, keywords: tuple[str, ...]) -> set[Sq]:
@@ -229,11 +243,14 @@ _RUNE_WORTH = {"side": 0.5, "up": 0.35, "down": 0.1}
 (skills and checks), face down."""
 
 
-def _hero_worth(st: RunaljodState, h: Hero) -> tuple[bool, int, float, float]:
+def _hero_worth(st: RunaljodState, h: Hero, cache: dict | None = None
+                ) -> tuple[bool, int, float, float]:
     """(armed with a Range weapon, life value, :func:`_gear`, skill cards' worth): what
     depends only on the hero, its equipment and skills and whether its coloured life spaces
-    are covered, computed once for each (shared by every state of the content)."""
-    cache = content_cache(st.content, "hero worth")
+    are covered, computed once for each (shared by every state of the content; ``cache``:
+    that cache, when the caller has it already)."""
+    if cache is None:
+        cache = content_cache(st.content, "hero worth")
     key = (h.id, h.damage < st.content.heroes[h.id].coloured, tuple(h.equipment), *h.skills)
     hit = cache.get(key)
     if hit is None:
@@ -271,15 +288,16 @@ def evaluate(st: RunaljodState) -> float:
     # Position: each standing hero's distance to where it is needed.
     ask = st.ask
     pos = 0.0
-    worth = [_hero_worth(st, h) for h in heroes]
+    wcache = content_cache(c, "hero worth")
+    worth = [_hero_worth(st, h, wcache) for h in heroes]
     for h, (ranged, _, _, _) in zip(heroes, worth, strict=True):
         if h.fallen or h.at is None:
             continue
-        field = _goal_field(st, h, ranged)
+        field = _goal_field(st, h, ranged, finals)
         squares = {h.at}
         if ask is not None and ask.get("kind") == "move" and ask["seat"] == h.id:
             squares = _reachable(st, h, ask["points"], tuple(ask["keywords"])) or {h.at}
-        d = min((field.get(s, FAR) for s in squares), default=FAR)
+        d = min(map(field.get, squares, repeat(FAR, len(squares))), default=FAR)
         pos += 1 / (1 + d)
     pos /= len(heroes)
     progress = (stage + 0.7 * within + 0.3 * pos) / STAGES
@@ -290,7 +308,12 @@ def evaluate(st: RunaljodState) -> float:
     extras = 0.0
     for h, (_, _, gear, skills) in zip(heroes, worth, strict=True):
         extras += gear / 4
-        extras += sum(_RUNE_WORTH[r.side] for r in h.runes if r.place == POOL) / 4
+        # the sum of the pool's runes, added in the same order as sum() would
+        pool = 0
+        for r in h.runes:
+            if r.place == POOL:
+                pool += _RUNE_WORTH[r.side]
+        extras += pool / 4
         extras += 0.15 * skills
         extras += 0.03 * h.glory + 0.1 * h.skill_points
     extras = min(1.0, extras / (3 * len(heroes)))

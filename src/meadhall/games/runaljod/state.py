@@ -106,6 +106,12 @@ _COPIERS: dict[str, Callable[[Any], Any]] = {
 position module refuses anything else on load). The kernel's :func:`fastcopy` copies the rest
 (the open question ``ask``, whose shape varies)."""
 _PLAIN = frozenset({int, float, str, bool, type(None)})
+_COPY_ITEMS = tuple(_COPIERS.items())
+_ALWAYS_PLAIN = frozenset({
+    "seed", "auto_choices", "level", "round", "phase", "estage", "time", "end", "next_uid",
+    "active_card", "active", "ai_enemy", "ai_step", "lost", "two_player_used", "_scratch"})
+"""Fields that only ever hold a string, a number or a flag (the position module refuses
+anything else on load): a clone shares them with the rest of the dict's copy."""
 
 
 class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixin, DescribeMixin,
@@ -170,22 +176,30 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
         """:meth:`GameState.clone`, with the fields this state is made of copied by what they
         hold (searching bots copy a position once per candidate action): strings, numbers
         and squares shared, lists and decks copied, heroes and enemies by their own copy;
-        any other attribute as the kernel copies it."""
+        any other attribute as the kernel copies it.
+
+        The instance dict is copied whole (in C) and only the fields holding lists, decks,
+        heroes or enemies are replaced: looking at each of the ~50 fields in Python was most
+        of a clone's cost."""
         new = object.__new__(type(self))
-        d = new.__dict__
-        shared = self._shared
-        copiers = _COPIERS
-        for k, v in self.__dict__.items():
-            if v.__class__ in _PLAIN or k in shared or k == "_checkpoint":
-                d[k] = v
-            elif k == "_legal_memo":
-                # a look-ahead copy of an unchanged position has the same legal actions: the
-                # search's own copies keep the list (nobody edits them by hand)
-                if self._scratch:
-                    d[k] = v
-            else:
-                f = copiers.get(k)
-                d[k] = f(v) if f is not None else fastcopy(v)
+        src = self.__dict__
+        d = src.copy()
+        new.__dict__ = d
+        if not self._scratch and src.get("_legal_memo") is not None:
+            # a look-ahead copy of an unchanged position has the same legal actions: only the
+            # search's own copies keep the list (nobody edits them by hand)
+            del d["_legal_memo"]
+        get = src.get
+        for k, f in _COPY_ITEMS:
+            v = get(k)
+            if v is not None:
+                d[k] = f(v)
+        # anything else (the open question ``ask``, a pending request, an attribute this
+        # class does not know) as :meth:`GameState.clone` copies it
+        for k in src.keys() - _CLONE_KNOWN:
+            v = src[k]
+            if v.__class__ not in _PLAIN:
+                d[k] = fastcopy(v)
         return new
 
     # ------------------------------------------------------------ helpers
@@ -831,3 +845,8 @@ class RunaljodState(HeroesMixin, AttackMixin, GodsMixin, EnemiesMixin, BoardMixi
     def _load(self, p: dict[str, Any]) -> None:
         """Read a position and refuse what the rules cannot produce (position.py)."""
         load_position(self, p)
+
+
+_CLONE_KNOWN = (frozenset(_COPIERS) | _ALWAYS_PLAIN | RunaljodState._shared
+                | {"_checkpoint", "_legal_memo"})
+"""The fields :meth:`RunaljodState.clone` handles by name (the rest as the kernel would)."""

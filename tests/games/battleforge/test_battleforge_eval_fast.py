@@ -1,0 +1,112 @@
+"""The evaluation's fast paths give, bit for bit, what their plain computations give, at the
+positions of random games of both scenarios and solo play and at the look-ahead copies a
+heuristic search evaluates: the board memo of :func:`worth` (:func:`worth_plain`), the best
+roll taken over the pools one die smaller (:func:`best_roll_plain`), and the next-round worth
+of a rondel from each pile's remembered worth (:meth:`Planner.next_round_plain`)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from bf_helpers import GAME
+
+from meadhall.bots.random import RandomBot
+from meadhall.games.battleforge import evaluation as ev
+from meadhall.games.battleforge.state import BattleForgeState
+
+SETUPS: list[dict[str, Any] | None] = [
+    None,
+    {"scenario": "forge_of_doom", "heroes": ["gunnar", "siegfried", "lynxshade"]},
+    {"scenario": "last_flame", "heroes": ["ragnar", "lagertha"], "players": 1},
+]
+
+
+def positions(setup: dict[str, Any] | None, seed: int, steps: int) -> list[BattleForgeState]:
+    """The positions of a random game, and every few steps the positions one action ahead
+    (which share Thor and the minions with it, as a search's candidates do)."""
+    s = GAME.new_game(setup, seed)
+    bot = RandomBot(seed)
+    out = []
+    for step in range(steps):
+        if s.decision() is None:
+            break
+        out.append(s.clone())
+        if step % 4 == 0:
+            for a in s.legal_actions()[:5]:
+                c = s.clone()
+                c.apply(a)
+                out.append(c)
+        s.apply(bot.choose(s))
+    return out
+
+
+@pytest.mark.parametrize("setup", SETUPS, ids=str)
+def test_worth_with_its_board_memo_is_worth_plain(setup: dict[str, Any] | None) -> None:
+    checked = 0
+    for seed in range(2):
+        ps = positions(setup, seed, 300)
+        ev.forget()
+        fast = [(ev.worth(s, parts := {}), parts) for s in ps]
+        ev.forget()
+        for s, (v, parts) in zip(ps, fast, strict=True):
+            plain_parts: dict[str, float] = {}
+            assert ev.worth_plain(s, plain_parts).hex() == v.hex(), s.log[-3:]
+            assert {k: x.hex() for k, x in plain_parts.items()} == \
+                {k: float(x).hex() for k, x in parts.items()}
+            checked += 1
+    assert checked > 300
+
+
+def test_best_roll_is_the_best_of_every_sub_pool() -> None:
+    """Every pool of up to 9 white, 3 red and 2 green dice, on each Face, at several Thor
+    states and Counterattack prices, from cold memos and from warm ones."""
+    s = GAME.new_game(None, 0)
+    dice = ev.dice_faces(s)
+    checked = 0
+    for left, k in (((4, 4, 4, 4, 4, 4), 0), ((3, 1, 4, 0, 2, 1), 1), ((0, 2, 0, 1, 0, 0), 4)):
+        for price in (0.0, 0.3, 1.7):
+            ev.forget()
+            for face in range(6):
+                if left[face] <= 0:
+                    continue
+                for mode, yellow in (("", False), ("red", False), ("blue", False),
+                                     ("green", False), ("", True)):
+                    for w in range(10):
+                        for r in range(4):
+                            for g in range(3):
+                                if w + r + g == 0:
+                                    continue
+                                fast = ev.best_roll(left, k, face, yellow, mode, dice, w, r, g,
+                                                    price)
+                                plain = ev.best_roll_plain(left, k, face, yellow, mode, dice,
+                                                           w, r, g, price)
+                                assert fast.hex() == plain.hex(), (left, k, face, mode, w, r, g)
+                                checked += 1
+    assert checked > 5000
+
+
+def test_next_round_from_each_piles_worth_is_the_plain_one() -> None:
+    """At every position of random games, each champion's planner answers every rondel of up
+    to 3 cubes a space (and the champion's own) as the plain loop over the piles does."""
+    from itertools import product
+
+    checked = 0
+    for setup in SETUPS:
+        s = GAME.new_game(setup, 3)
+        bot = RandomBot(3)
+        ev.forget()
+        for step in range(200):
+            if s.decision() is None:
+                break
+            if step % 10 == 0:
+                pricer = ev.pricer_of(s)
+                for cid, c in s.champs.items():
+                    price = ev.health_price(c.health, not s.marker_red)
+                    p = ev.Planner(s, cid, pricer, price, {}, ev.NEXT / ev.NOW)
+                    own = tuple(len(sp) for sp in c.rondel)
+                    for cnt in [own, *product(range(4), repeat=6)][:300]:
+                        assert p.next_round(cnt).hex() == p.next_round_plain(cnt).hex()
+                        checked += 1
+            s.apply(bot.choose(s))
+    assert checked > 1000
