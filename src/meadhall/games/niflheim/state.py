@@ -4,6 +4,7 @@ initiative segment, hero and undead turns (start, action and final phases), end 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import fields
 from typing import Any
 
 from meadhall.core import grid, words
@@ -13,6 +14,7 @@ from meadhall.core.dice import COIN, D12
 from meadhall.core.errors import ContentError, IllegalAction
 from meadhall.core.fastcopy import _ATOMIC, fastcopy
 from meadhall.core.grid import Sq
+from meadhall.core.jsontext import ENCODE, STRING_TEXT, mark, splice
 from meadhall.core.protocol import (
     CHANCE,
     ONGOING,
@@ -141,8 +143,10 @@ class _HeroesWon:
         self.before, self._forks = before, memo
 
     def position(self) -> NiflheimState:
-        """A new state in this position (as :meth:`NiflheimState._initiative` leaves it)."""
-        c = self.before.clone()
+        """A new state in this position (as :meth:`NiflheimState._initiative` leaves it),
+        borrowing the figures and lists of the position before the roll (the roll's outcome
+        changes only the state's own attributes; see :meth:`NiflheimState._borrow`)."""
+        c = self.before._borrow()
         c.turn_no = 0
         c._heroes_choose()
         c._forks = self._forks
@@ -179,6 +183,37 @@ _CHOICE_DECISIONS: dict[int, tuple[dict[str, Any], Decision]] = {}
 whenever one is asked, and never changed in place)."""
 _DECISIONS: dict[tuple[Any, ...], Decision] = {}
 """A hero's decisions by what their wording reads (see :meth:`NiflheimState._decision`)."""
+
+_MARK_MAP, _MARK_WALLS, _MARK_HEROES, _MARK_UNDEAD, _MARK_CHOICE = (
+    mark("map"), mark("walls"), mark("heroes"), mark("undead"), mark("choice"))
+"""The marks of :meth:`NiflheimState._view` (:mod:`meadhall.core.jsontext`)."""
+_UNDEAD_TEXTS: dict[tuple[Any, ...], str] = {}
+"""The JSON text of an undead in the view, by what it shows."""
+_HERO_TEXTS: dict[tuple[Any, ...], str] = {}
+"""The JSON text of a hero in the view, by what it shows (:data:`_HERO_TEXT_KEY`)."""
+_CHOICE_TEXTS: dict[int, tuple[dict[str, Any], str]] = {}
+"""The JSON text of a players' choice in the view, by the choice's identity (a choice is
+made anew whenever one is asked, and never changed in place)."""
+
+
+def _hero_text_key(cls: type) -> Callable[[Any], tuple[Any, ...]]:
+    """A function giving every field of a hero as a hashable tuple (lists and dicts of plain
+    values as tuples), generated from the class's fields so that a new field is never left
+    out of the key of :data:`_HERO_TEXTS`."""
+    parts = []
+    for f in fields(cls):
+        if f.default_factory is list:
+            parts.append(f"tuple(o.{f.name})")
+        elif f.default_factory is dict:
+            parts.append(f"tuple(o.{f.name}.items())")
+        else:
+            parts.append(f"o.{f.name}")
+    env: dict[str, Any] = {}
+    exec("def key(o):\n    return (" + ", ".join(parts) + ",)", env)  # noqa: S102
+    return env["key"]  # type: ignore[no-any-return]
+
+
+_HERO_TEXT_KEY = _hero_text_key(Hero)
 
 _NEXT = object()
 """Key of a remembered position's memo: the default its players' choice takes next (``None``:
@@ -319,6 +354,8 @@ class NiflheimState(GameState):
         a copy without the rules checking it a second time (see :meth:`GameState.apply`)."""
         new = _new(NiflheimState)
         d = self.__dict__.copy()  # immutable values and shared memos as they are
+        if "_borrowed" in d:
+            del d["_borrowed"]  # the copy owns what it is made of
         if not _KNOWN.issuperset(d):
             for k in d.keys() - _KNOWN:
                 v = d[k]
@@ -356,6 +393,7 @@ class NiflheimState(GameState):
         # what search copies remembered of the position stays behind (see _forks)
         state = super().__getstate__()
         state.pop("_forks", None)
+        state.pop("_borrowed", None)
         return state
 
     @property
@@ -528,6 +566,15 @@ class NiflheimState(GameState):
             return Outcome("loss", "no hero is left on the map to complete the objective")
         return ONGOING
 
+    def scenario_over(self) -> bool:
+        """``scenario_outcome().over``, without making the outcome in the common case (the
+        automated steps ask after every undead activation)."""
+        if not self.result:
+            r = self._reach
+            if r is not None and r.board is self.board and r.heroes:
+                return False
+        return self.scenario_outcome().over
+
     def _outcome(self) -> Outcome:
         if self.camp is None:
             return self.scenario_outcome()
@@ -689,6 +736,8 @@ class NiflheimState(GameState):
                 self._forks = got[1]
 
     def _step(self, action: str, events: list[Event]) -> None:
+        if "_borrowed" in self.__dict__:
+            self._own()
         if self.choice is not None and self.choice["kind"] == "coin":
             self._coin(action, events)
         else:
@@ -721,6 +770,8 @@ class NiflheimState(GameState):
             self._cover_revealed(events[n:], self.seat_of(h.id))
 
     def _start(self, events: list[Event]) -> None:
+        if "_borrowed" in self.__dict__:
+            self._own()
         self._forks = None
         self._guarded(START_ACTION, events)
 
@@ -919,7 +970,7 @@ class NiflheimState(GameState):
                 return
             if self.camp is not None and self.camp.get("result"):
                 return
-            if self.scenario_outcome().over:
+            if self.scenario_over():
                 if self.camp is not None:
                     campaign.scenario_over(self, events)
                     continue
@@ -999,8 +1050,10 @@ class NiflheimState(GameState):
                 chance, log = self.chance, self.log
                 self.__dict__ = end.position().__dict__
                 self.chance, self.log = chance, log
+            elif _OWNER in end._forks:
+                self._become(end)  # the copy that reached it, still there: it will move on
             else:
-                self._become(end)
+                self._take(end)
             self.chance.rng.state = got[1].state
             return
         # the tree knows the steps up to an initiative roll whose outcome is new: go on there
@@ -1052,6 +1105,35 @@ class NiflheimState(GameState):
             parent, last = node, result
             node = node.kids.get(result)
         parent.kids[last] = end
+
+    def _borrow(self) -> NiflheimState:
+        """A copy of this position that shares its figures, lists and dicts with it (only
+        the state's own attributes are its own): what a search copy takes of a remembered
+        position, which is never changed (only copied); the copy makes the shared parts its
+        own (:meth:`_own`) before the rules run on it (:meth:`_step`, :meth:`_start`), so
+        a step whose outcome is remembered costs no copy of the figures. Only for positions
+        that stay as they are while the copy borrows (remembered positions; a search copy
+        being evaluated, see :meth:`settled_value`)."""
+        new = _new(NiflheimState)
+        d = new.__dict__ = self.__dict__.copy()
+        d["_borrowed"] = True
+        return new
+
+    def _own(self) -> None:
+        """Make the parts this borrowing copy (:meth:`_borrow`) shares its own, keeping its
+        generator and log."""
+        chance, log = self.chance, self.log
+        d = self.clone().__dict__
+        d["chance"], d["log"] = chance, log
+        self.__dict__ = d
+
+    def _take(self, template: NiflheimState) -> None:
+        """:meth:`_become`, borrowing the remembered position's parts (:meth:`_borrow`)."""
+        d = template.__dict__.copy()
+        d["chance"], d["log"] = self.chance, self.log
+        d["_legal_memo"] = None
+        d["_borrowed"] = True
+        self.__dict__ = d
 
     def _become(self, template: NiflheimState) -> None:
         """Take on a remembered position, keeping this copy's generator and log."""
@@ -1110,7 +1192,11 @@ class NiflheimState(GameState):
                 return v  # the generator is a copy, but the draws were made as a run makes them
             Rng.draws = mark
         start = Rng.draws
-        c = self.clone()
+        # this state stays as it is while the copy runs (an evaluation changes nothing), so
+        # the copy borrows its parts and makes them its own only if the rules run on it
+        c = self._borrow()
+        c.chance = self.chance.clone()
+        c.log = self.log[:]
         c._run_atomic(text, [])
         seen = [(c.__dict__.get("_forks"), Rng.draws)]
         for _ in range(limit):
@@ -1295,7 +1381,7 @@ class NiflheimState(GameState):
             return True
         if self.phase == "action":
             while True:
-                if self.choice is not None or self.scenario_outcome().over:
+                if self.choice is not None or self.scenario_over():
                     return False
                 if self.uact is not None:
                     self._continue_undead(events)
@@ -1328,7 +1414,7 @@ class NiflheimState(GameState):
                           [f"spawn at {grid.name(q)}" for q in spots])
                 return False
             self._spawn(spots[0], events)
-            if self.scenario_outcome().over or self.choice is not None:
+            if self.scenario_over() or self.choice is not None:
                 return False
         self.spawn_queue = None
         self._end_turn()
@@ -1530,15 +1616,23 @@ class NiflheimState(GameState):
 
     # ------------------------------------------------------------------ views
     def view(self, seat: str | None = None) -> dict[str, Any]:
+        return self._view(False)
+
+    def _view(self, marked: bool) -> dict[str, Any]:
+        """:meth:`view`; ``marked`` (for :meth:`repetition_text`): with a mark
+        (:func:`~meadhall.core.jsontext.mark`) in place of the map, the red lines, the heroes,
+        the undead and the choice, whose texts are written from remembered parts."""
         return {
             "game": S.ID, "scenario": self.scenario_id, "name": self.scenario.name,
             "round": self.round, "round_track_space": self.track + 1, "lap": self.lap,
             "segment": self.segment, "phase": self.phase, "order": list(self.order),
-            "active": self.active, "map": list(self.board.rows),
-            "walls": self._walls_json(), "forced": list(self.forced),
-            "heroes": {h.id: self._hero_json(h) for h in self.heroes.values()},
+            "active": self.active, "map": _MARK_MAP if marked else list(self.board.rows),
+            "walls": _MARK_WALLS if marked else self._walls_json(),
+            "forced": list(self.forced),
+            "heroes": _MARK_HEROES if marked else {h.id: self._hero_json(h)
+                                                    for h in self.heroes.values()},
             "seats": {h: self.seat_of(h) for h in self.heroes},
-            "undead": self._undead_view(),
+            "undead": _MARK_UNDEAD if marked else self._undead_view(),
             "undead_pool": undead.physical_pool(self), "discard": sorted(self.discard),
             "items": {grid.name(q): list(v) for q, v in sorted(self.items.items())},
             "ground_runes": {grid.name(q): dict(v) for q, v in sorted(self.ground_runes.items())},
@@ -1546,14 +1640,81 @@ class NiflheimState(GameState):
             "campaign": None if self.camp is None else {
                 k: _plain(self.camp[k]) for k in ("played", "interim_counts", "notes", "motes",
                                                   "runestones", "result", "healed")},
-            "choice": None if self.choice is None else {
-                k: _plain(self.choice.get(k)) for k in ("kind", "prompt", "options", "default",
-                                                        "seat")} | {
-                # describe(o).label, without making the Action and its targets
-                "labels": {o: self._describe(o)[0] or o
-                           for o in self.choice.get("options", [])}},
+            "choice": _MARK_CHOICE if marked and self.choice is not None
+            else self._choice_view(),
             "outcome": self.outcome().to_json(),
         }
+
+    def _choice_view(self) -> dict[str, Any] | None:
+        if self.choice is None:
+            return None
+        return {k: _plain(self.choice.get(k)) for k in ("kind", "prompt", "options", "default",
+                                                        "seat")} | {
+            # describe(o).label, without making the Action and its targets
+            "labels": {o: self._describe(o)[0] or o for o in self.choice.get("options", [])}}
+
+    def repetition_text(self) -> str:
+        """Exactly :meth:`GameState.repetition_text`, written faster
+        (:mod:`meadhall.core.jsontext`): the texts of the map and red lines are kept with the
+        board, each hero's and undead's by what it shows, the choice's with the choice (never
+        changed in place), so only the small rest of the view is encoded at each decision
+        (a search bot keys every decision on it). ``test_niflheim_fast_paths.py`` compares it
+        with the kernel's text at every step of random games."""
+        board = self.board
+        got = board.cache.get("repetition texts")
+        if got is None:
+            got = board.remember("repetition texts", (ENCODE(list(board.rows)),
+                                                      ENCODE(self._walls_json())))
+        kinds = self.content.undead
+        leaders = [u.id for u in self.undead.values() if u.kind == "mardrom"]
+        undead_texts = []
+        for u in self.undead.values():
+            kind = u.kind
+            mv = None
+            if kind is not None:
+                mv = kinds[kind].mv
+                # as _undead_view: MV 1 undead +1 while another undead is Mardröm
+                if mv == 1 and kind != "mardrom" and any(i != u.id for i in leaders):
+                    mv += 1
+            key = (u.id, kind, u.at, u.wounds, u.stunned, u.activated, u.orange, mv)
+            text = _UNDEAD_TEXTS.get(key)
+            if text is None:
+                d: dict[str, Any] = {"id": u.id, "kind": kind, "at": sq_name(u.at),
+                                     "wounds": u.wounds, "stunned": u.stunned,
+                                     "activated": u.activated}
+                if u.orange:
+                    d["orange"] = True
+                if kind is not None:
+                    d["mv"] = mv
+                if len(_UNDEAD_TEXTS) > 20_000:
+                    _UNDEAD_TEXTS.clear()
+                text = _UNDEAD_TEXTS[key] = ENCODE(d)
+            undead_texts.append(text)
+        hero_texts = []
+        for hid in sorted(self.heroes):
+            h = self.heroes[hid]
+            key = _HERO_TEXT_KEY(h)
+            text = _HERO_TEXTS.get(key)
+            if text is None:
+                if len(_HERO_TEXTS) > 20_000:
+                    _HERO_TEXTS.clear()
+                text = _HERO_TEXTS[key] = ENCODE(self._hero_json(h))
+            hero_texts.append(STRING_TEXT(hid) + ":" + text)
+        parts = {"map": got[0], "walls": got[1], "heroes": "{" + ",".join(hero_texts) + "}",
+                 "undead": "[" + ",".join(undead_texts) + "]"}
+        c = self.choice
+        if c is not None:
+            hit = _CHOICE_TEXTS.get(id(c))
+            if hit is None or hit[0] is not c:
+                if len(_CHOICE_TEXTS) > 4096:
+                    _CHOICE_TEXTS.clear()
+                # (keeps the choice alive: its id stays its own)
+                hit = _CHOICE_TEXTS[id(c)] = (c, ENCODE(self._choice_view()))
+            parts["choice"] = hit[1]
+        d = self.decision()
+        text = splice([d.to_json() if d else None, self._view(True)], parts)
+        # None: a text of the rules starting with NUL, written plainly
+        return GameState.repetition_text(self) if text is None else text
 
     def _hero_json(self, h: Hero) -> dict[str, Any]:
         return {

@@ -312,21 +312,33 @@ def move_choice(s: NiflheimState, u: Undead) -> tuple[int, list[Sq], Why]:
     heroes = s.heroes
     tat: list[Sq] = [heroes[t].at for t in targets]  # type: ignore[misc]
     steps = steps_from(s, u.at, s.occupancy())
-    adjacent = s.board.adjacent
     opt1, opt2 = [], []
-    for b in steps:
-        near = 3
-        for t in tat:
-            dx, dy = abs(b[0] - t[0]), abs(b[1] - t[1])
-            if dx + dy == 1 and adjacent(b, t):
-                near = 1
-                break
-            if dx == 1 and dy == 1:
-                near = 2
-        if near == 1:
-            opt1.append(b)
-        elif near == 2:
-            opt2.append(b)
+    if len(tat) == 1:
+        # one closest hero (the common case): a square on the map is adjacent to it when it
+        # is among its near squares (orthogonal, no red line between), as Board.adjacent says
+        t = tat[0]
+        tx, ty = t
+        near1 = s.board.near.get(t, ())
+        for b in steps:
+            if b in near1:
+                opt1.append(b)
+            elif (b[0] - tx) in (1, -1) and (b[1] - ty) in (1, -1):
+                opt2.append(b)
+    else:
+        adjacent = s.board.adjacent
+        for b in steps:
+            near = 3
+            for t in tat:
+                dx, dy = abs(b[0] - t[0]), abs(b[1] - t[1])
+                if dx + dy == 1 and adjacent(b, t):
+                    near = 1
+                    break
+                if dx == 1 and dy == 1:
+                    near = 2
+            if near == 1:
+                opt1.append(b)
+            elif near == 2:
+                opt2.append(b)
     if opt1:
         return 1, _order(opt1), ("1", targets, best)
     if opt2:
