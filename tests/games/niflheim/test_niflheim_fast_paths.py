@@ -18,6 +18,7 @@ from meadhall.core.rng import Rng
 from meadhall.games.niflheim import GAME
 from meadhall.games.niflheim.heroes import _legal, has_steps, only_end, steps
 from meadhall.games.niflheim.state import _OWNER, NiflheimState, _Draw, _HeroesWon
+from meadhall.games.niflheim.undead import closest, move_choice
 
 SETUPS: list[tuple[dict[str, Any], range]] = [
     ({"scenario": "1"}, range(6)),
@@ -72,6 +73,11 @@ def test_fast_paths_answer_as_plain_computations(setup: dict[str, Any], seeds: r
                     assert only_end(s, h) == (next(_legal(fresh, fh)) == "end activation"), \
                         (seed, s.log)
             assert s.repetition_text() == GameState.repetition_text(s), (seed, s.log)
+            fresh = _fresh(s)
+            for u in list(s.undead.values()):
+                # (asked twice: the second answer is the remembered one)
+                assert closest(s, u) == closest(s, u) == closest(fresh, fresh.undead[u.id])
+                assert move_choice(s, u) == move_choice(_fresh(s), u), (seed, s.log)
             taken += _same_default(s.clone(), s.clone())
             # search copies (quiet steps, shared chance trees) take the same defaults too
             rng = Rng(seed * 1000 + step)
