@@ -6,6 +6,7 @@ and the positions search copies borrow from never change."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -83,7 +84,12 @@ def test_fast_paths_answer_as_plain_computations(setup: dict[str, Any], seeds: r
             rng = Rng(seed * 1000 + step)
             a, b = search_copy(s, rng.clone()), search_copy(s, rng.clone())
             _same_default(a, b)
+            choice, copies = s.choice, [s.clone() for _ in range(2)]
+            was = copy.deepcopy(choice)
             s.apply(bot.choose(s))
+            copies[0].apply(copies[0].legal_actions()[0])
+            # a choice is never changed in place (clones share it), whatever is answered
+            assert choice == was, (seed, s.log)
     assert asked and taken  # the paths were exercised
 
 
