@@ -240,3 +240,26 @@ def test_a_search_copy_lists_its_options_when_read_and_the_same_ones() -> None:
         assert pickled == plain.choice and "_make" not in pickled.__dict__
         assert [x.text for x in twin.legal_actions()] == [x.text for x in plain.legal_actions()]
     assert lazy > 30
+
+
+def test_a_choice_made_in_one_step_and_its_shared_decision_are_the_plain_ones() -> None:
+    """``Choice.made`` fills what the dataclass's own ``__init__`` fills, and the shared
+    Decision object of a choice is the one built afresh for it."""
+    from meadhall.core.protocol import Decision
+    from meadhall.games.midhalla.pieces import Choice
+
+    checked = 0
+    for s, _ in _games():
+        ch = s.choice
+        if ch is None:
+            continue
+        plain = Choice(ch.kind, ch.seat, ch.prompt, ch.section, tuple(ch.options), ch.default,
+                       ch.ctx)
+        assert ch == plain and ch.to_json() == plain.to_json()
+        assert ch.__dict__.keys() - {"_decision", "_index"} == plain.__dict__.keys()
+        fresh = Decision(ch.seat, ch.prompt, ch.section, "choice" if ch.default else "turn",
+                         ch.default)
+        assert ch.decision == fresh == plain.decision
+        assert s.decision() == fresh
+        checked += 1
+    assert checked > 300

@@ -123,6 +123,10 @@ class TrapState:
     __fastcopy__ = staticmethod(_flat_copy)
 
 
+_DECISIONS: dict[tuple[str, str, str, str | None], Decision] = {}
+"""Shared :class:`Decision` objects by what they say (:attr:`Choice.decision`)."""
+
+
 @dataclass(frozen=True)
 class Choice:
     """The pending decision: immutable once asked, so clones share it (``__shared__``).
@@ -160,6 +164,18 @@ class Choice:
                            default=default, ctx=ctx or {}, _make=make)
         return ch
 
+    @classmethod
+    def made(cls, kind: str, seat: str, prompt: str, section: str,
+             options: tuple[tuple[str, Any], ...], default: str | None,
+             ctx: dict[str, Any]) -> Choice:
+        """``Choice(kind, seat, prompt, section, options, default, ctx)``, filled in one step
+        (a frozen dataclass's ``__init__`` sets each field through ``object.__setattr__``;
+        a decision is asked at every step)."""
+        ch = object.__new__(cls)
+        ch.__dict__.update(kind=kind, seat=seat, prompt=prompt, section=section,
+                           options=options, default=default, ctx=ctx)
+        return ch
+
     def __getattr__(self, name: str) -> Any:
         # Only reached for an attribute not set: the options of a lazy choice, not read yet.
         if name == "options":
@@ -181,9 +197,17 @@ class Choice:
         """The protocol's Decision for this choice (built once; clones share the choice)."""
         d = self.__dict__.get("_decision")
         if d is None:
-            d = self.__dict__["_decision"] = Decision(
-                self.seat, self.prompt, self.section, "choice" if self.default else "turn",
-                self.default)
+            # Decisions are immutable: one object per question, shared by every choice that
+            # asks it (search copies ask the same few again and again)
+            key = (self.seat, self.prompt, self.section, self.default)
+            d = _DECISIONS.get(key)
+            if d is None:
+                if len(_DECISIONS) > 4096:
+                    _DECISIONS.clear()
+                d = _DECISIONS[key] = Decision(
+                    self.seat, self.prompt, self.section,
+                    "choice" if self.default else "turn", self.default)
+            self.__dict__["_decision"] = d
         return d  # type: ignore[no-any-return]
 
     @property

@@ -528,8 +528,8 @@ class MidhallaState(ExplorationRules, PreparationRules, CombatRules, HeroRules, 
                                           None if turn else default, ctx)
                 return
             options = options()
-        self.choice = Choice(kind, seat, prompt, section, tuple(options),
-                             None if turn else default, ctx or {})
+        self.choice = Choice.made(kind, seat, prompt, section, tuple(options),
+                                  None if turn else default, ctx or {})
 
     def _advance(self, events: list[Event]) -> None:
         for _ in range(100_000):
