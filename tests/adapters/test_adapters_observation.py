@@ -327,10 +327,11 @@ def test_boards_that_come_go_or_share_an_id_are_encoded_as_from_scratch(
 
 def test_vector_pieces_that_come_go_change_or_overflow_are_encoded_as_from_scratch(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The vector reuses what remembered pieces (tracks and panels drawn as the same object as
-    last time) added: pieces that vanish, come back, are drawn twice under one id, grow a stat
-    the layout has no place for, or bring more dice or cards than it holds give the numbers of
-    an encoding from scratch, the step they happen and the steps after."""
+    """The vector rewrites only the tracks and panels drawn as other objects than last time:
+    pieces that vanish, come back, are drawn twice under one id, have ids that name another's
+    places, tracks that share an id or a place the layout lacks, grow a stat the layout has no
+    place for, or bring more dice or cards than it holds give the numbers of an encoding from
+    scratch, the step they happen and the steps after."""
     table = Table.of("battleforge", None)
     encoder = Encoder(table, layout_of(table))
     plain = table.game.draw
@@ -355,13 +356,26 @@ def test_vector_pieces_that_come_go_change_or_overflow_are_encoded_as_from_scrat
         elif v == 5:
             scene.cards = [*scene.cards, draw.Card("x", "A card never seen")]
             scene.tracks = scene.tracks[1:]  # a track goes
+        elif v == 6 and panels:
+            # an id that is another's and ":": their places could be the same names
+            p = panels[0]
+            scene.panels = [*panels, dataclasses.replace(p, id=f"{p.id}:stat")]
+            scene.tracks = [*scene.tracks, *(dataclasses.replace(t, id=f"{t.id}:at")
+                                             for t in scene.tracks[:1])]
+        elif v == 7:
+            # a panel whose tracks share an id, and one that grows a track
+            scene.panels = [dataclasses.replace(p, tracks=[*p.tracks, *p.tracks[:1]])
+                            if p.tracks else p for p in panels]
+            if panels and scene.tracks:
+                scene.panels[-1] = dataclasses.replace(
+                    panels[-1], tracks=[*panels[-1].tracks, scene.tracks[0]])
         return scene
 
     monkeypatch.setattr(table.game, "draw", changed)
     state, bot = table.new_state(4), RandomBot(4)
     seat = table.seats[0]
-    for step in range(40):
-        variant[0] = (step * 7 // 3) % 6 if step % 4 else 0
+    for step in range(60):
+        variant[0] = (step * 7 // 3) % 8 if step % 4 else 0
         got = encoder.flat(state, seat)
         fresh = encoder._encode(changed(state.view(seat)), seat, table.heroes[seat], state)
         np.testing.assert_array_equal(got, fresh, err_msg=f"step {step}, variant {variant[0]}")
@@ -369,3 +383,16 @@ def test_vector_pieces_that_come_go_change_or_overflow_are_encoded_as_from_scrat
             state = table.new_state(step)
         else:
             state.apply(bot.choose(state))
+
+
+@pytest.mark.parametrize(("ids", "shared"), [
+    (["a", "b"], False), (["a", "a"], True), (["a", "a:b"], True), (["a:b", "a:c"], False),
+    (["x:y:z", "x:y"], True), (["berserk:board", "volva:board"], False)])
+def test_pieces_whose_ids_could_name_each_others_places_are_encoded_whole(
+        ids: list[str], shared: bool) -> None:
+    """A track's or a panel's places are named ``<kind>:<id>:...``: only an id drawn twice, or
+    one that is another's and ``:``, could write another piece's places (then the vector is
+    encoded whole, not piece by piece)."""
+    from meadhall.adapters import observation
+
+    assert observation._shared_ids(ids) is shared
