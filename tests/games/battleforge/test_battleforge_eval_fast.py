@@ -1,8 +1,10 @@
 """The evaluation's fast paths give, bit for bit, what their plain computations give, at the
 positions of random games of both scenarios and solo play and at the look-ahead copies a
 heuristic search evaluates: the board memo of :func:`worth` (:func:`worth_plain`), the best
-roll taken over the pools one die smaller (:func:`best_roll_plain`), and the next-round worth
-of a rondel from each pile's remembered worth (:meth:`Planner.next_round_plain`)."""
+roll taken over the pools one die smaller (:func:`best_roll_plain`), an attack's gain from its
+remembered net Damages (:func:`attack_gain_plain`), the next-round worth of a rondel from each
+pile's remembered worth (:meth:`Planner.next_round_plain`), and planners made from what is
+kept per Thor, champion board, Boons and Health price (``Pricer.planners``)."""
 
 from __future__ import annotations
 
@@ -82,6 +84,10 @@ def test_best_roll_is_the_best_of_every_sub_pool() -> None:
                                 plain = ev.best_roll_plain(left, k, face, yellow, mode, dice,
                                                            w, r, g, price)
                                 assert fast.hex() == plain.hex(), (left, k, face, mode, w, r, g)
+                                gain = ev.attack_gain(left, k, face, yellow, mode, dice, w, r, g)
+                                want = ev.attack_gain_plain(left, k, face, yellow, mode, dice,
+                                                            w, r, g)
+                                assert [x.hex() for x in gain] == [x.hex() for x in want]
                                 checked += 1
     assert checked > 5000
 
@@ -110,3 +116,43 @@ def test_next_round_from_each_piles_worth_is_the_plain_one() -> None:
                         checked += 1
             s.apply(bot.choose(s))
     assert checked > 1000
+
+
+def test_planners_from_kept_parts_plan_as_fresh_ones() -> None:
+    """Each champion's turn plan with every number of Actions, from a planner made afresh and
+    from one made of the parts kept per Thor (the second one asked), at positions of random
+    games: the same worth bit for bit."""
+    checked = 0
+    for setup in SETUPS:
+        s = GAME.new_game(setup, 5)
+        bot = RandomBot(5)
+        for step in range(300):
+            if s.decision() is None:
+                break
+            if step % 7 == 0:
+                for actions in (0, 1, 2, 3):
+                    for cid in s.order:
+                        values = []
+                        for _ in range(3):  # afresh, then twice from kept parts
+                            ev.forget()
+                            pricer = ev.pricer_of(s)
+                            grey = not s.marker_red
+                            prices = {c: ev.health_price(s.champs[c].health, grey)
+                                      for c in s.order}
+                            kills = ev.kill_values(s)
+                            plans = ev.plan_book(s, pricer, kills)
+                            key = ev.plan_key(s, cid, tuple(len(sp) for sp in
+                                                            s.champs[cid].rondel),
+                                              actions, round(prices[cid], 1),
+                                              s.phase == "champions" and s.current() == cid)
+                            if values:
+                                # the parts kept, a fresh book: only the planner is shared
+                                ev.turn_plan(s, cid, pricer, prices, kills, actions, plans, key)
+                                plans.clear()
+                                plans[None] = {}
+                            values.append(ev.turn_plan(s, cid, pricer, prices, kills, actions,
+                                                       plans, key).hex())
+                        assert len(set(values)) == 1, (setup, step, cid, actions, values)
+                        checked += 1
+            s.apply(bot.choose(s))
+    assert checked > 100
