@@ -156,3 +156,30 @@ def test_planners_from_kept_parts_plan_as_fresh_ones() -> None:
                         checked += 1
             s.apply(bot.choose(s))
     assert checked > 100
+
+
+def test_kept_rondel_steps_are_the_plain_ones() -> None:
+    """The rondels one Action leads to, as RONDELS keeps them, are spread's and relocated's
+    own answers for every rondel of up to 3 cubes a space, and relocating moves 2 cubes
+    onto the space from the smallest others, as the rules' Relocate Action does."""
+    from itertools import product
+
+    ev.forget()
+    for cnt in product(range(4), repeat=6):
+        for i in range(6):
+            after = ev.relocated(cnt, i)
+            others = sum(cnt) - cnt[i]
+            if others == 0:
+                assert after == ()
+            else:
+                assert sum(after) == sum(cnt) and after[i] == cnt[i] + min(2, others)
+    # the planner's kept steps, after plans at random positions, are the plain ones
+    for s in positions(None, 1, 120):
+        ev.worth(s)
+    assert ev.RONDELS
+    for cnt, steps in ev.RONDELS.items():
+        for i in range(6):
+            if steps[i] is not None:
+                assert steps[i] == ev.spread(cnt, i)
+            if steps[6 + i] is not None:
+                assert steps[6 + i] == ev.relocated(cnt, i)

@@ -17,6 +17,7 @@ from meadhall.bots.random import RandomBot
 from meadhall.core.protocol import GameState
 from meadhall.core.rng import Rng
 from meadhall.games.niflheim import GAME
+from meadhall.games.niflheim.evaluation import _under_way, _under_way_now
 from meadhall.games.niflheim.heroes import _legal, has_steps, only_end, steps
 from meadhall.games.niflheim.state import _OWNER, NiflheimState, _Draw, _HeroesWon
 from meadhall.games.niflheim.undead import closest, move_choice
@@ -74,6 +75,7 @@ def test_fast_paths_answer_as_plain_computations(setup: dict[str, Any], seeds: r
                     assert only_end(s, h) == (next(_legal(fresh, fh)) == "end activation"), \
                         (seed, s.log)
             assert s.repetition_text() == GameState.repetition_text(s), (seed, s.log)
+            assert _under_way_now(s) == _under_way(s), (seed, s.log)
             fresh = _fresh(s)
             for u in list(s.undead.values()):
                 # (asked twice: the second answer is the remembered one)

@@ -669,18 +669,25 @@ class Planner:
                 opts.reverse()
             next_get = self.next_memo.get
             later = self.later
+            # the rondels one Action leads to from cnt, kept (see RONDELS)
+            steps = RONDELS.get(cnt)
+            if steps is None:
+                if len(RONDELS) >= PLANS_MAX:
+                    RONDELS.clear()
+                steps = RONDELS[cnt] = [None] * 12
             for v, i in opts:
                 if v > 0:
+                    after = steps[i]
+                    if after is None:
+                        after = steps[i] = spread(cnt, i)
                     if r == 1:
                         # value(..., 0, ...) inline: the piles' worth next round
-                        after = spread(cnt, i)
                         nr = next_get(after)
                         if nr is None:
                             nr = self.next_round(after)
                         x = v + later * nr
                     else:
-                        x = v + self.value(spread(cnt, i), r - 1, here, 0, positions, moves,
-                                           False)
+                        x = v + self.value(after, r - 1, here, 0, positions, moves, False)
                     if x > best:
                         best = x
             # Relocate 2 cubes onto the best pile, from the smallest other spaces.
@@ -690,25 +697,17 @@ class Planner:
                 piles = [j for j in self.piles if cnt[j]]
                 i = max(piles, key=cnt.__getitem__) if piles else -1
             if i >= 0:
-                donors = sorted([j for j in range(6) if j != i and cnt[j]],
-                                key=cnt.__getitem__)
-                out = list(cnt)
-                moved = 0
-                for j in donors:
-                    while out[j] and moved < 2:
-                        out[j] -= 1
-                        out[i] += 1
-                        moved += 1
-                if moved:
+                after = steps[6 + i]
+                if after is None:
+                    after = steps[6 + i] = relocated(cnt, i)
+                if after:
                     if r == 1:
-                        after = tuple(out)
                         nr = next_get(after)
                         if nr is None:
                             nr = self.next_round(after)
                         x = later * nr
                     else:
-                        x = self.value(tuple(out), r - 1, here, extra_red, positions, moves,
-                                       False)
+                        x = self.value(after, r - 1, here, extra_red, positions, moves, False)
                     if x > best:
                         best = x
             if movable and r >= 2:
@@ -727,8 +726,10 @@ class Planner:
                             j, jk = k, (n, attack[k])
                     if j < 0:
                         continue
-                    x = self.value(spread(cnt, j), r - 1, target, extra_red, positions, moves,
-                                   False)
+                    after = steps[j]
+                    if after is None:
+                        after = steps[j] = spread(cnt, j)
+                    x = self.value(after, r - 1, target, extra_red, positions, moves, False)
                     if x > best:
                         best = x
         memo[key] = best
@@ -736,6 +737,25 @@ class Planner:
 
 
 NOWHERE: Reach = ((), (), (), ())
+
+RONDELS: dict[Rondel, list[Any]] = {}
+"""Per rondel (cube counts): the counts after the Three Steps on each space (:func:`spread`,
+places 0-5) and after relocating 2 cubes onto each space (:func:`relocated`, places 6-11;
+``()`` when no cube moves), each worked out when first asked (read only)."""
+
+
+def relocated(cnt: Rondel, i: int) -> Rondel:
+    """Cube counts after relocating 2 cubes onto space ``i`` from the smallest other spaces
+    (``()`` if no other space has a cube)."""
+    donors = sorted([j for j in range(6) if j != i and cnt[j]], key=cnt.__getitem__)
+    out = list(cnt)
+    moved = 0
+    for j in donors:
+        while out[j] and moved < 2:
+            out[j] -= 1
+            out[i] += 1
+            moved += 1
+    return tuple(out) if moved else ()
 
 _PILES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 """What :class:`Planner` reads of a champion board and its Boons (see :func:`_piles`)."""
@@ -1167,7 +1187,7 @@ def forget() -> None:
     """Drop everything the evaluation remembers across positions (plans, prices, dice
     outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
     for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES, _PILES, _ICON_SPACES, BOARDS,
-                 Planner.NEXT_PILES):
+                 Planner.NEXT_PILES, RONDELS):
         memo.clear()
     for f in (outcomes, _dist, thor_work, _best_table, _gains, _removed, _nets):
         f.cache_clear()
@@ -1304,13 +1324,22 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     out["thor"] = w0 - work
 
     board = board_of(s, sides)
-    # defense_blocks(s) and each champion's cube counts (which plan_key reads)
+    # defense_blocks(s), each champion's cube counts (which plan_key reads) and
+    # pending_losses(s, blocks): the Frost Cubes here, the queued losses below
     blocks = {}
     counts = {}
+    losses: dict[str, float] = {}
     champs = s.champs
     boards = s.content.boards
     for cid, c in champs.items():
-        cnt = counts[cid] = tuple(map(len, c.rondel))
+        rondel = c.rondel
+        cnt = counts[cid] = tuple(map(len, rondel))
+        frost = c.centre.count("f")
+        for sp in rondel:
+            if "f" in sp:
+                frost += sp.count("f")
+        if frost:
+            losses[cid] = 2.0 * frost
         boons = c.boons
         best = 0
         for i in _icon_spaces(boards[c.board], "defense"):
@@ -1322,7 +1351,17 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
                 if n > best:
                     best = n
         blocks[cid] = best
-    losses = pending_losses(s, blocks)
+    for task in s.tasks:
+        kind = task.get("t")
+        if kind != "damage" and kind != "lose":
+            continue
+        cid = task.get("c")
+        if cid not in champs:
+            continue
+        n = float(task.get("n", 0))
+        if kind == "damage" and task.get("stage", 0) < 2:
+            n = max(0.0, n - blocks[cid])
+        losses[cid] = losses.get(cid, 0.0) + n
     hits = board.hits
     prices = {}
     health = fury = 0.0
