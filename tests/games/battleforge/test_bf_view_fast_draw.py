@@ -102,3 +102,30 @@ def test_a_view_from_json_draws_the_same() -> None:
         assert drawing.scene(GAME.title, json.loads(json.dumps(v))) == GAME.draw(v)
         if len(s.log) > 60:
             break
+
+
+def _reordered(d: dict[str, Any]) -> dict[str, Any]:
+    return dict(reversed(list(d.items())))
+
+
+def test_a_view_with_its_dicts_in_another_order_draws_as_from_scratch() -> None:
+    """Values recognised by ``==`` (which ignores dicts' order) are drawn in their own
+    order."""
+    for k, (s, _d) in enumerate(interleaved(7)):
+        if k % 11 or k > 600:
+            continue
+        v = s.view(None)
+        GAME.draw(v)  # the usual order seen last
+        w = json.loads(json.dumps(v))
+        w["thor"]["faces"] = _reordered(w["thor"]["faces"])
+        w["map"]["spawns"] = _reordered(w["map"]["spawns"])
+        w["minion_cards"] = _reordered(w["minion_cards"])
+        for c in w["champions"].values():
+            c["human_form"]["upgrades"] = _reordered(c["human_form"]["upgrades"])
+            c["berserker_form"]["upgrades"] = _reordered(c["berserker_form"]["upgrades"])
+        fast = GAME.draw(w)
+        ref = bf_reference.scene(GAME.title, w)
+        assert fast == ref
+        assert [t.id for t in fast.panels[0].tokens] == [t.id for t in ref.panels[0].tokens]
+        assert [list(t.marks.items()) for p in fast.panels for t in p.tracks] == \
+            [list(t.marks.items()) for p in ref.panels for t in p.tracks]

@@ -73,12 +73,40 @@ def _recent(kind: str, key: Hashable, build: Callable[[], T]) -> T:
     return _cached(kept, key, build, RECENT_MAX)
 
 
+_SEEN: dict[Hashable, tuple[Any, int]] = {}
+"""Per slot, the value last numbered (a private copy, so what a caller later does to its
+view cannot reach it) and its number (:func:`_number`)."""
+_NUMBERS: dict[Hashable, int] = {}
+"""The number of each value's key (:func:`_number`)."""
+_COUNT = itertools.count()
+
+
+def _number(slot: Hashable, value: Any, key_of: Callable[[], Hashable]) -> int:
+    """A number that stands for ``value`` (JSON-like) in the keys of kept pieces: the same
+    for values that read the same (``key_of()``, a key of everything the pieces read of
+    it, gives the same key), and never one used for another value. A value equal to the last
+    one numbered in ``slot`` (the usual case: the map, the Minion cards, a champion's printed
+    board, Thor's Faces at step after step of one game) is recognised by one ``==`` at C
+    speed, without its key being built."""
+    seen = _SEEN.get(slot)
+    if seen is not None and seen[0] == value:
+        return seen[1]
+    key = key_of()
+    n = _NUMBERS.get(key)
+    if n is None:
+        if len(_NUMBERS) >= KEPT_MAX:
+            _NUMBERS.clear()  # numbers are never reused: the count goes on
+        n = _NUMBERS[key] = next(_COUNT)
+    _SEEN[slot] = (_json_copy(value), n)
+    return n
+
+
 def forget() -> None:
     """Drop every kept piece (tests compare a drawing with one built afresh)."""
     _KEPT.clear()
     _RECENT.clear()
-    _MAP_SEEN.clear()
-    _PRINTED_SEEN.clear()
+    _SEEN.clear()
+    _NUMBERS.clear()
 
 
 def degrees(direction: int) -> int:
@@ -129,20 +157,11 @@ def _map_key(m: Mapping[str, Any]) -> Hashable:
             tuple(m["spawns"].items()))
 
 
-_MAP_SEEN: list[tuple[dict[str, Any], Any]] = []
-"""The last map drawn (a private copy, so what a caller later does to its view cannot
-reach it) with its areas and Walls."""
-
-
 def _map_pieces(m: Mapping[str, Any]) -> Any:
-    """The map's areas and Walls, kept by the map; a map equal to the last one drawn (the
-    usual case: one game's map at every step) is recognised by one comparison instead of its
-    key being built again."""
-    if _MAP_SEEN and _MAP_SEEN[0][0] == m:
-        return _MAP_SEEN[0][1]
-    found = _kept("map", _map_key(m), lambda: _areas(m))
-    _MAP_SEEN[:] = [(_json_copy(m), found)]
-    return found
+    """The map's areas and Walls, kept by the map."""
+    # ``==`` of dicts ignores their order: the order read (the Spawning Areas') is compared too.
+    return _kept("map", _number("map", (tuple(m["spawns"]), m), lambda: _map_key(m)),
+                 lambda: _areas(m))
 
 
 def _json_copy(v: Any) -> Any:
@@ -151,7 +170,15 @@ def _json_copy(v: Any) -> Any:
         return {k: _json_copy(x) for k, x in v.items()}
     if isinstance(v, list):
         return [_json_copy(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple([_json_copy(x) for x in v])
     return v
+
+
+def _cards_key(cards: Mapping[str, Any]) -> int:
+    """A number for the Minion cards (every field of each, in order)."""
+    return _number("minion cards", cards, lambda: tuple([
+        (k, tuple(card.items())) for k, card in cards.items()]))
 
 
 def _minion_tokens(minions: Mapping[str, Any], cards: Mapping[str, Any],
@@ -159,8 +186,7 @@ def _minion_tokens(minions: Mapping[str, Any], cards: Mapping[str, Any],
     """Every minion's token (by id), the whole run kept by what it reads."""
     key = (tuple([(mid, mn["type"], mn["area"], mn["damage"], mn.get("lying"))
                   for mid, mn in minions.items()]),
-           tuple([(k, tuple(card.items())) for k, card in cards.items()]),
-           tuple(spawns.items()))
+           _cards_key(cards), tuple(spawns.items()))
 
     def build() -> list[draw.Token]:
         keys = {k: tuple(card.items()) for k, card in cards.items()}
@@ -213,8 +239,12 @@ def _minion_token(mid: str, mn: Mapping[str, Any], card: Mapping[str, Any],
 
 
 def _faces_key(t: Mapping[str, Any]) -> Hashable:
-    return (t["face_health"], tuple([(f, d["direction"], d["damage"], d["destroyed"], d["front"])
-                                     for f, d in t["faces"].items()]))
+    """A number for Thor's Faces (all that his token and the Face tokens read of them)."""
+    fh, faces = t["face_health"], t["faces"]
+    # ``==`` of dicts ignores their order: the Faces' order (their tokens') is compared too.
+    return _number("faces", (fh, tuple(faces), faces), lambda: (fh, tuple([
+        (f, d["direction"], d["damage"], d["destroyed"], d["front"])
+        for f, d in faces.items()])))
 
 
 def _thor_token(t: Mapping[str, Any], faces_key: Hashable = None) -> draw.Token:
@@ -348,25 +378,17 @@ def _champion_stats(c: Mapping[str, Any], human: bool) -> list[draw.Stat]:
     return stats
 
 
-_PRINTED_SEEN: dict[str, tuple[tuple[Any, ...], int]] = {}
-"""Per champion id, the printed parts of its board last drawn (a private copy) and their
-number (:func:`_printed_id`)."""
-_PRINTED_IDS = itertools.count()
-
-
 def _printed_id(cid: str, c: Mapping[str, Any]) -> int:
     """A number for what a champion's board shows printed (name, colour, seat, rondel icons,
-    Form cards with their Upgrades), the same while those read the same: keys carry it in
-    place of those values, so they are compared at C speed (one ``==`` with the copy of the
-    last ones) instead of turned into tuples at every drawing. A number is never reused."""
-    now = (c["name"], c["colour"], c.get("seat", cid), c["spaces"], c["human_form"],
-           c["berserker_form"])
-    seen = _PRINTED_SEEN.get(cid)
-    if seen is not None and seen[0] == now:
-        return seen[1]
-    n = next(_PRINTED_IDS)
-    _PRINTED_SEEN[cid] = (tuple([_json_copy(x) for x in now]), n)
-    return n
+    Form cards with their Upgrades): keys carry it in place of those values."""
+    hf, bz = c["human_form"], c["berserker_form"]
+    # ``==`` of dicts ignores their order: the order read (the Upgrades') is compared too.
+    return _number(("printed", cid), (c["name"], c["colour"], c.get("seat", cid), c["spaces"],
+                                      hf, bz, tuple(hf["upgrades"]), tuple(bz["upgrades"])),
+                   lambda: (
+        cid, c["name"], c["colour"], c.get("seat", cid), tuple(map(tuple, c["spaces"])),
+        hf["name"], hf["skill"], hf["text"], tuple(hf["upgrades"].items()), bz["name"],
+        bz["skill"], bz["text"], tuple(bz["upgrades"].items())))
 
 
 def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
@@ -509,8 +531,7 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
     ev = view["events_deck"]
     last = ev["discard"][-1] if ev["discard"] else None
     shown = None if last is None else view.get("card_names", {}).get(last, last)
-    key = (tuple(mc), *[tuple(card.values()) for card in mc.values()], ev["size"],
-           last is not None, shown)
+    key = (_cards_key(mc), ev["size"], last is not None, shown)
     return _recent("confrontation", key,
                    lambda: _minions_panel(view, ev["size"], last, shown))
 
@@ -518,9 +539,7 @@ def minions_panel(view: Mapping[str, Any]) -> draw.Panel:
 def _minions_panel(view: Mapping[str, Any], size: int, last: str | None,
                    shown: str | None) -> draw.Panel:
     mc = view["minion_cards"]
-    cards = list(_kept("minion cards", (tuple(mc), *(tuple(card.values())
-                                                     for card in mc.values())),
-                       lambda: _minion_cards(view)))
+    cards = list(_kept("minion cards", _cards_key(mc), lambda: _minion_cards(view)))
     cards.append(_kept("event deck", size, lambda: draw.Card(
         "event-deck", "Event deck", f"{size} cards", "deck", face_down=True)))
     if last is not None:
