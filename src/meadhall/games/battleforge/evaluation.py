@@ -161,7 +161,12 @@ def thor_state(s: BattleForgeState) -> tuple[tuple[int, ...], int]:
     hp = s.face_health()
     destroyed = s.thor["destroyed"]
     dmg = s.thor["damage"]
-    left = tuple([0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces])
+    if destroyed:
+        left = tuple([0 if f in destroyed else max(1, hp - dmg[f])
+                      for f in s.content.god.faces])
+    else:
+        # (x if x > 1 else 1 is max(1, x) for ints, without the call)
+        left = tuple([x if x > 1 else 1 for x in [hp - dmg[f] for f in s.content.god.faces]])
     return left, len(destroyed)
 
 
@@ -1201,10 +1206,12 @@ def evaluate(s: BattleForgeState) -> float:
     return max(0.01, min(0.99, worth(s) / SCALE))
 
 
-BOARDS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], BoardParts]]] = {}
+BOARDS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], BoardParts],
+                                   dict[tuple[bool, ...], dict[int, Any]]]] = {}
 """Per game's Minion cards and map (kept alive here, so that their ids stay theirs), by the
 minions' figures, the Minion cards' sides, Thor's Area and activation and the champions'
-Areas and order: what :func:`worth` reads of them (:class:`BoardParts`)."""
+Areas and order: what :func:`worth` reads of them (:class:`BoardParts`); and the Minion
+cards' sides by the Overheated flags."""
 BOARDS_MAX = 4096
 
 
@@ -1275,25 +1282,33 @@ class BoardParts:
         self.books: dict[tuple[Any, ...], dict[Any, Any]] = {}
 
 
-def board_of(s: BattleForgeState, sides: dict[int, Any]) -> BoardParts:
-    """The :class:`BoardParts` of ``s`` (shared by every position with the same figures)."""
-    memo = BOARDS.get((id(s._cards), id(s.board)))
-    if memo is None or memo[0] is not s._cards or memo[1] is not s.board:
+def board_of(s: BattleForgeState) -> tuple[BoardParts, dict[int, Any]]:
+    """The :class:`BoardParts` of ``s`` (shared by every position with the same figures),
+    and :func:`minion_sides` of ``s`` (kept per game's Minion cards and Overheated flags)."""
+    cards = s._cards
+    memo = BOARDS.get((id(cards), id(s.board)))
+    if memo is None or memo[0] is not cards or memo[1] is not s.board:
         if len(BOARDS) >= 64:
             BOARDS.clear()
-        memo = BOARDS[(id(s._cards), id(s.board))] = (s._cards, s.board, {})
+        memo = BOARDS[(id(cards), id(s.board))] = (cards, s.board, {}, {})
+    over = s.overheated
+    over_t = (over["1"], over["2"], over["3"])
+    sides = memo[3].get(over_t)
+    if sides is None:
+        sides = memo[3][over_t] = {k: cards[k].overheated if over[str(k)] else cards[k].standard
+                                   for k in (1, 2, 3)}
     boards = memo[2]
     figures = tuple([(m.area, m.damage, m.type) for m in s.minions.values()])
     champs = s.champs
     th = s.thor
-    key = (figures, tuple(s.overheated.values()), th["area"], th["activated"], s.first,
+    key = (figures, over_t, th["area"], th["activated"], s.first,
            tuple([(cid, champs[cid].area) for cid in s.order]))
     found = boards.get(key)
     if found is None:
         if len(boards) >= BOARDS_MAX:
             boards.clear()
         found = boards[key] = BoardParts(s, sides, figures)
-    return found
+    return found, sides
 
 
 def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
@@ -1313,17 +1328,13 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
         gain, counter = pending
         work -= gain
         counter_risk[atk["c"]] = counter * s.content.god.counter
-    # minion_sides(s)
-    cards = s._cards
-    over = s.overheated
-    sides = {k: cards[k].overheated if over[str(k)] else cards[k].standard for k in (1, 2, 3)}
+    board, sides = board_of(s)  # and minion_sides(s)
     hit = minion_in_progress(s) if atk else None
     if hit is not None:
         side = sides[s.minions[hit[0]].type]
         counter_risk[atk["c"]] = hit[2] * side.counter
     out["thor"] = w0 - work
 
-    board = board_of(s, sides)
     # defense_blocks(s), each champion's cube counts (which plan_key reads) and
     # pending_losses(s, blocks): the Frost Cubes here, the queued losses below
     blocks = {}
