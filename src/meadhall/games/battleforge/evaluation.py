@@ -269,7 +269,8 @@ def _gains(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
 
 @lru_cache(maxsize=4096)
 def _removed(left: tuple[int, ...], k: int, face: int) -> dict[int, float]:
-    """Work removed by ``net`` Damage on Face number ``face``, per ``net`` already asked."""
+    """Work removed by ``net`` Damage on Face number ``face``, per ``net`` already asked (and
+    under 0 the work still to do, :func:`work_of`)."""
     return {}
 
 
@@ -299,8 +300,10 @@ def _attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: s
             rest = left[face] - net
             after = list(left)
             after[face] = max(0, rest)
-            worth = removed[net] = work_of(left, k) - work_of(tuple(after),
-                                                              k + (1 if rest <= 0 else 0))
+            base = removed.get(0)  # work_of(left, k), kept under net 0 (never asked)
+            if base is None:
+                base = removed[0] = work_of(left, k)
+            worth = removed[net] = base - work_of(tuple(after), k + (1 if rest <= 0 else 0))
         gain += p * worth
     return gain, counter
 
