@@ -263,3 +263,22 @@ def test_a_choice_made_in_one_step_and_its_shared_decision_are_the_plain_ones() 
         assert s.decision() == fresh
         checked += 1
     assert checked > 300
+
+
+def test_the_pieces_to_act_listed_once_are_those_of_each_tile() -> None:
+    """3.1 and 3.2 list the enemies and traps still to act once per step: for every map tile
+    of the activation order they give what the per-tile listing gave."""
+    checked = 0
+    for s, _ in _games(3, 200):
+        cb = s.cb
+        if s.phase != "combat" or not cb or cb.get("step") not in ("enemies", "traps"):
+            continue
+        enemies, traps = s._enemies_to_act(), s._traps_to_act()
+        for tid in cb["order"]:
+            assert [e.id for e in enemies if e.tile == tid] == [
+                e.id for e in s._enemies_sorted() if e.tile == tid and e.id not in cb["done"]]
+            assert [t.id for t in traps if t.tile == tid] == [
+                t.id for t in sorted(s.traps.values(), key=lambda t: int(t.id[1:]))
+                if t.tile == tid and not t.destroyed and t.id not in cb["done"]]
+            checked += 1
+    assert checked > 200

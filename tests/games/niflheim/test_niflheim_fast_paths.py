@@ -6,6 +6,7 @@ and the positions search copies borrow from never change."""
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 import pytest
@@ -16,8 +17,10 @@ from meadhall.bots.random import RandomBot
 from meadhall.core.protocol import GameState
 from meadhall.core.rng import Rng
 from meadhall.games.niflheim import GAME
+from meadhall.games.niflheim.evaluation import _under_way, _under_way_now
 from meadhall.games.niflheim.heroes import _legal, has_steps, only_end, steps
 from meadhall.games.niflheim.state import _OWNER, NiflheimState, _Draw, _HeroesWon
+from meadhall.games.niflheim.undead import closest, move_choice
 
 SETUPS: list[tuple[dict[str, Any], range]] = [
     ({"scenario": "1"}, range(6)),
@@ -72,12 +75,23 @@ def test_fast_paths_answer_as_plain_computations(setup: dict[str, Any], seeds: r
                     assert only_end(s, h) == (next(_legal(fresh, fh)) == "end activation"), \
                         (seed, s.log)
             assert s.repetition_text() == GameState.repetition_text(s), (seed, s.log)
+            assert _under_way_now(s) == _under_way(s), (seed, s.log)
+            fresh = _fresh(s)
+            for u in list(s.undead.values()):
+                # (asked twice: the second answer is the remembered one)
+                assert closest(s, u) == closest(s, u) == closest(fresh, fresh.undead[u.id])
+                assert move_choice(s, u) == move_choice(_fresh(s), u), (seed, s.log)
             taken += _same_default(s.clone(), s.clone())
             # search copies (quiet steps, shared chance trees) take the same defaults too
             rng = Rng(seed * 1000 + step)
             a, b = search_copy(s, rng.clone()), search_copy(s, rng.clone())
             _same_default(a, b)
+            choice, copies = s.choice, [s.clone() for _ in range(2)]
+            was = copy.deepcopy(choice)
             s.apply(bot.choose(s))
+            copies[0].apply(copies[0].legal_actions()[0])
+            # a choice is never changed in place (clones share it), whatever is answered
+            assert choice == was, (seed, s.log)
     assert asked and taken  # the paths were exercised
 
 

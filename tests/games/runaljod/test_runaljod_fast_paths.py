@@ -307,3 +307,45 @@ def test_the_remembered_ai_card_words_are_those_built_afresh() -> None:
         for card in cards:
             assert st.describe_ai(deck, card) == st._describe_ai(deck, card)
             assert st.describe_ai(deck, card) == st._describe_ai(deck, card)  # remembered
+
+
+def test_a_rune_throw_is_the_rune_die_roll() -> None:
+    """``throw_rune`` (its die remembered, its name written only when it may be read) rolls
+    what ``rune_die(content).roll`` rolls, from the same generator state."""
+    from meadhall.core.chance import Chance
+    from meadhall.games.runaljod.dice_rules import rune_die, throw_rune
+
+    content = GAME.content
+    for seed in range(20):
+        a, b, c = (Chance("runaljod", Rng(seed)) for _ in range(3))
+        for i in range(30):
+            want = rune_die(content).roll(a, f"throw {i}", "2. Destiny Phase")
+            assert throw_rune(content, b, f"throw {i}", "2. Destiny Phase") == want
+            assert throw_rune(content, c, "", "2. Destiny Phase") == want
+        assert a.rng.state == b.rng.state == c.rng.state
+    forced = Chance("runaljod", Rng(0))
+    forced.force("side")
+    assert throw_rune(content, forced, "a forced throw", "2. Destiny Phase") == "side"
+
+
+def test_a_search_copy_plays_the_same_game_as_a_plain_copy() -> None:
+    """Search copies skip what nobody reads of them (the words of some events, the names of
+    rune throws): the positions and generators they reach are a plain copy's."""
+    checked = 0
+    for i, st in enumerate(positions(seeds=4, steps=300)):
+        if i % 5:
+            continue
+        plain, scratch = st.clone(), st.clone()
+        scratch._scratch = True
+        scratch.log = []
+        bot = RandomBot(i)
+        for _ in range(12):
+            if plain.decision() is None:
+                break
+            action = bot.choose(plain)
+            plain.apply(action.text)
+            scratch.apply(action.text)
+            assert scratch.to_json()["position"] == plain.to_json()["position"]
+            assert scratch.chance.rng.state == plain.chance.rng.state
+            checked += 1
+    assert checked > 500

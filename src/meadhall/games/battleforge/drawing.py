@@ -14,6 +14,7 @@ them (:func:`_kept`); each scene has its own lists. Readers never change a scene
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any, TypeVar
 
@@ -76,6 +77,8 @@ def forget() -> None:
     """Drop every kept piece (tests compare a drawing with one built afresh)."""
     _KEPT.clear()
     _RECENT.clear()
+    _MAP_SEEN.clear()
+    _PRINTED_SEEN.clear()
 
 
 def degrees(direction: int) -> int:
@@ -124,6 +127,50 @@ def _map_key(m: Mapping[str, Any]) -> Hashable:
     return (m["width"], m["height"], tuple(m["rows"]), tuple(map(tuple, m["walls"])),
             tuple(m["god_inaccessible"]), tuple(m["altars"]), tuple(m["poi"]),
             tuple(m["spawns"].items()))
+
+
+_MAP_SEEN: list[tuple[dict[str, Any], Any]] = []
+"""The last map drawn (a private copy, so what a caller later does to its view cannot
+reach it) with its areas and Walls."""
+
+
+def _map_pieces(m: Mapping[str, Any]) -> Any:
+    """The map's areas and Walls, kept by the map; a map equal to the last one drawn (the
+    usual case: one game's map at every step) is recognised by one comparison instead of its
+    key being built again."""
+    if _MAP_SEEN and _MAP_SEEN[0][0] == m:
+        return _MAP_SEEN[0][1]
+    found = _kept("map", _map_key(m), lambda: _areas(m))
+    _MAP_SEEN[:] = [(_json_copy(m), found)]
+    return found
+
+
+def _json_copy(v: Any) -> Any:
+    """A copy of JSON-like data (dicts and lists copied, everything else shared)."""
+    if isinstance(v, dict):
+        return {k: _json_copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_json_copy(x) for x in v]
+    return v
+
+
+def _minion_tokens(minions: Mapping[str, Any], cards: Mapping[str, Any],
+                   spawns: Mapping[str, str]) -> list[draw.Token]:
+    """Every minion's token (by id), the whole run kept by what it reads."""
+    key = (tuple([(mid, mn["type"], mn["area"], mn["damage"], mn.get("lying"))
+                  for mid, mn in minions.items()]),
+           tuple([(k, tuple(card.items())) for k, card in cards.items()]),
+           tuple(spawns.items()))
+
+    def build() -> list[draw.Token]:
+        keys = {k: tuple(card.items()) for k, card in cards.items()}
+        out = []
+        for mid, mn in sorted(minions.items()):
+            k = str(mn["type"])
+            out.append(_minion_token(mid, mn, cards[k], spawns, keys[k]))
+        return out
+
+    return _kept("minions", key, build)
 
 
 def _champion_token(cid: str, c: Mapping[str, Any]) -> draw.Token:
@@ -203,19 +250,20 @@ def board(view: Mapping[str, Any], faces_key: Hashable = None) -> draw.HexGrid:
     """The scenario map with every figure and token on it; ``faces_key`` is
     :func:`_faces_key` of Thor when the caller has it."""
     m = view["map"]
-    cells, walls = _kept("map", _map_key(m), lambda: _areas(m))
-    tokens: list[draw.Token] = [_marker_token(a, kind)
-                                for a, kind in sorted(view["tokens"].items())]
-    for a, n in sorted(view["furnaces"].items()):
-        tokens.append(_furnace_token(a, n))
+    cells, walls = _map_pieces(m)
+    # Whole runs of tokens kept by what they read (one key per run instead of one per
+    # token); each token inside is still the one kept per its own values, so the encoder
+    # finds the very same tokens whichever run they came in.
+    marks = view["tokens"]
+    tokens: list[draw.Token] = [*_kept("markers", tuple(marks.items()), lambda: [
+        _marker_token(a, kind) for a, kind in sorted(marks.items())])]
+    furnaces = view["furnaces"]
+    if furnaces:
+        tokens += _kept("furnaces", tuple(furnaces.items()), lambda: [
+            _furnace_token(a, n) for a, n in sorted(furnaces.items())])
     for cid, c in view["champions"].items():
         tokens.append(_champion_token(cid, c))
-    cards = view["minion_cards"]
-    keys = {k: tuple(card.items()) for k, card in cards.items()}
-    spawns = m["spawns"]
-    for mid, mn in sorted(view["minions"].items()):
-        k = str(mn["type"])
-        tokens.append(_minion_token(mid, mn, cards[k], spawns, keys[k]))
+    tokens += _minion_tokens(view["minions"], view["minion_cards"], m["spawns"])
     tokens.append(_thor_token(view["thor"], faces_key))
     return draw.HexGrid("map", m["width"], m["height"], list(cells), list(walls), tokens,
                         list(LEGEND), title="Scenario map")
@@ -300,52 +348,58 @@ def _champion_stats(c: Mapping[str, Any], human: bool) -> list[draw.Stat]:
     return stats
 
 
+_PRINTED_SEEN: dict[str, tuple[tuple[Any, ...], int]] = {}
+"""Per champion id, the printed parts of its board last drawn (a private copy) and their
+number (:func:`_printed_id`)."""
+_PRINTED_IDS = itertools.count()
+
+
+def _printed_id(cid: str, c: Mapping[str, Any]) -> int:
+    """A number for what a champion's board shows printed (name, colour, seat, rondel icons,
+    Form cards with their Upgrades), the same while those read the same: keys carry it in
+    place of those values, so they are compared at C speed (one ``==`` with the copy of the
+    last ones) instead of turned into tuples at every drawing. A number is never reused."""
+    now = (c["name"], c["colour"], c.get("seat", cid), c["spaces"], c["human_form"],
+           c["berserker_form"])
+    seen = _PRINTED_SEEN.get(cid)
+    if seen is not None and seen[0] == now:
+        return seen[1]
+    n = next(_PRINTED_IDS)
+    _PRINTED_SEEN[cid] = (tuple([_json_copy(x) for x in now]), n)
+    return n
+
+
 def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     """A champion's board: rondel with cubes and Boons, Health, Fury, Attributes, Forms; the
     whole panel is kept by everything it reads of the champion (scenes share it, so the
     encoder sees the very same panel while it does not change)."""
     boons = c["boons"]
-    hf, bz = c["human_form"], c["berserker_form"]
     a = c["attributes"]
     ch = c["charges"]
-    key = (cid, c["name"], c["colour"], c.get("seat", cid), tuple(map(tuple, c["spaces"])),
+    key = (cid, _printed_id(cid, c),
            tuple([(b["level"], b["symbol"]) if b else None for b in boons]), tuple(c["rondel"]),
-           c["health"], c["fury"], c["form"], hf["name"], hf["skill"], hf["text"],
-           tuple(hf["upgrades"].items()), bz["name"], bz["skill"], bz["text"],
-           tuple(bz["upgrades"].items()), ch["human"], ch["berserker"], c["stunned_cubes"],
+           c["health"], c["fury"], c["form"], ch["human"], ch["berserker"], c["stunned_cubes"],
            c["area"], c.get("next_upgrade"), a["green"], a["red"], a["movement"],
            tuple(c["offerings"]), c["supply"], c["stunned"])
     return _recent("champion panel", key, lambda: _champion_panel(cid, c))
 
 
 def _champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
-    boons = c["boons"]
-    spaces = _kept("rondel", (cid, tuple(map(tuple, c["spaces"])),
-                              tuple([(b["level"], b["symbol"]) if b else None for b in boons])),
-                   lambda: _rondel_spaces(cid, c))
-    tokens: list[draw.Token] = []
-    colour = c["colour"]
-    for i, cubes in enumerate(c["rondel"]):
-        if cubes:
-            tokens += _kept("cubes", (cid, i, cubes, colour),
-                            lambda i=i, cubes=cubes: _cube_tokens(cid, i, cubes, colour))
-    rondel = draw.Track(f"rondel-{cid}", "Rondel (clockwise)", list(spaces), cyclic=True,
-                        tokens=tokens)
-    health = draw.Track(f"health-{cid}", "Health", list(_kept("health", 16, _health_spaces)),
-                        value=c["health"])
+    # The panel's three tracks are pieces too, each kept whole by what it reads: a panel
+    # drawn anew because one thing of the champion changed mostly reuses them.
+    pid = _printed_id(cid, c)
+    rondel = _kept("rondel track", (cid, pid, tuple([
+        (b["level"], b["symbol"]) if b else None for b in c["boons"]]), tuple(c["rondel"])),
+        lambda: _rondel_track(cid, c))
+    health = _kept("health track", (cid, c["health"]), lambda: draw.Track(
+        f"health-{cid}", "Health", list(_kept("health", 16, _health_spaces)),
+        value=c["health"]))
     hu, bu = c["human_form"]["upgrades"], c["berserker_form"]["upgrades"]
-    top = max([int(k) for k in bu] + [c["fury"]])
-    fury_marks = {int(k): v for k, v in hu.items()}
-    fury_marks.update({int(k): v for k, v in bu.items()})
-    fury = draw.Track(f"fury-{cid}", "Fury (Upgrades marked)",
-                      list(_kept("fury", top, lambda: [draw.Space(str(i))
-                                                       for i in range(top + 1)])),
-                      value=c["fury"], marks=fury_marks)
-    hf, bz = c["human_form"], c["berserker_form"]
+    fury = _kept("fury track", (cid, pid, c["fury"]),
+                 lambda: _fury_track(cid, c["fury"], hu, bu))
     human = c["form"] == "human"
     ch = c["charges"]
-    cards = list(_kept("forms", (cid, hf["name"], hf["skill"], hf["text"], bz["name"],
-                                 bz["skill"], bz["text"], ch["human"], ch["berserker"], human),
+    cards = list(_kept("forms", (cid, pid, ch["human"], ch["berserker"], human),
                        lambda: _form_cards(cid, c)))
     stunned = [draw.Token(f"{cid}-centre-{k}", f"{CUBE_WORDS[x][0]} set aside (Stunned)",
                           x, "marker") for k, x in enumerate(c["stunned_cubes"])]
@@ -356,6 +410,32 @@ def _champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     stats = list(_kept("champion stats", key, lambda: _champion_stats(c, human)))
     return draw.Panel(f"champion-{cid}", f"{c['name']} ({c['colour']})", c.get("seat", cid),
                       stats, [rondel, health, fury], cards, stunned)
+
+
+def _rondel_track(cid: str, c: Mapping[str, Any]) -> draw.Track:
+    boons = c["boons"]
+    spaces = _kept("rondel", (cid, tuple(map(tuple, c["spaces"])),
+                              tuple([(b["level"], b["symbol"]) if b else None for b in boons])),
+                   lambda: _rondel_spaces(cid, c))
+    tokens: list[draw.Token] = []
+    colour = c["colour"]
+    for i, cubes in enumerate(c["rondel"]):
+        if cubes:
+            tokens += _kept("cubes", (cid, i, cubes, colour),
+                            lambda i=i, cubes=cubes: _cube_tokens(cid, i, cubes, colour))
+    return draw.Track(f"rondel-{cid}", "Rondel (clockwise)", list(spaces), cyclic=True,
+                      tokens=tokens)
+
+
+def _fury_track(cid: str, fury: int, hu: Mapping[str, str], bu: Mapping[str, str]
+                ) -> draw.Track:
+    top = max([int(k) for k in bu] + [fury])
+    fury_marks = {int(k): v for k, v in hu.items()}
+    fury_marks.update({int(k): v for k, v in bu.items()})
+    return draw.Track(f"fury-{cid}", "Fury (Upgrades marked)",
+                      list(_kept("fury", top, lambda: [draw.Space(str(i))
+                                                       for i in range(top + 1)])),
+                      value=fury, marks=fury_marks)
 
 
 def _face_tokens(t: Mapping[str, Any]) -> list[draw.Token]:

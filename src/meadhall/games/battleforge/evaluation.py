@@ -161,7 +161,12 @@ def thor_state(s: BattleForgeState) -> tuple[tuple[int, ...], int]:
     hp = s.face_health()
     destroyed = s.thor["destroyed"]
     dmg = s.thor["damage"]
-    left = tuple([0 if f in destroyed else max(1, hp - dmg[f]) for f in s.content.god.faces])
+    if destroyed:
+        left = tuple([0 if f in destroyed else max(1, hp - dmg[f])
+                      for f in s.content.god.faces])
+    else:
+        # (x if x > 1 else 1 is max(1, x) for ints, without the call)
+        left = tuple([x if x > 1 else 1 for x in [hp - dmg[f] for f in s.content.god.faces]])
     return left, len(destroyed)
 
 
@@ -169,7 +174,6 @@ def work_of(left: tuple[int, ...], k: int) -> float:
     return thor_work(tuple(sorted(x for x in left if x > 0)), k)
 
 
-@lru_cache(maxsize=65536)
 def best_roll(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
               dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int, price: float
               ) -> float:
@@ -181,28 +185,62 @@ def best_roll(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
     pools one die smaller (which cover every smaller sub-pool), so a pool one die larger than
     one already asked costs a few lookups instead of a loop over all its sub-pools. A maximum
     of the same numbers is the same number whatever the order it is taken in (none is a NaN
-    or a negative zero: a gain is a sum starting at 0.0, less a product of non-negatives)."""
-    gains = _gains(left, k, face, yellow, mode, dice)
-    found = gains.get((w, r, g))
+    or a negative zero: a gain is a sum starting at 0.0, less a product of non-negatives).
+    The answers are kept per Thor, Face, dice and price (:func:`_best_table`) by the pool's
+    :func:`pool_key`."""
+    table = _best_table(left, k, face, yellow, mode, dice, price)
+    found = table.get((w << 12) | (r << 6) | g)
     if found is None:
-        found = gains[(w, r, g)] = _attack_gain(left, k, face, yellow, mode, dice, w, r, g)
+        found = _best_in(table, _gains(left, k, face, yellow, mode, dice), left, k, face,
+                         yellow, mode, dice, w, r, g, price)
+    return found
+
+
+def pool_key(w: int, r: int, g: int) -> int:
+    """A pool of dice as one int (a dict of ints stays out of the garbage collector's way)."""
+    return (w << 12) | (r << 6) | g
+
+
+@lru_cache(maxsize=16384)
+def _best_table(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+                dice: tuple[tuple[str, ...], ...], price: float) -> dict[int, float]:
+    """:func:`best_roll` of each pool already asked, by :func:`pool_key`."""
+    return {}
+
+
+def _best_in(table: dict[int, float], gains: dict[int, tuple[float, float]],
+             left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+             dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int, price: float
+             ) -> float:
+    key = (w << 12) | (r << 6) | g
+    found = gains.get(key)
+    if found is None:
+        found = gains[key] = _attack_gain(left, k, face, yellow, mode, dice, w, r, g)
     gain, counter = found
     best = gain - counter * price
-    if w:
-        x = best_roll(left, k, face, yellow, mode, dice, w - 1, r, g, price) \
-            if w + r + g > 1 else -1e9
-        if x > best:
-            best = x
-    if r:
-        x = best_roll(left, k, face, yellow, mode, dice, w, r - 1, g, price) \
-            if w + r + g > 1 else -1e9
-        if x > best:
-            best = x
-    if g:
-        x = best_roll(left, k, face, yellow, mode, dice, w, r, g - 1, price) \
-            if w + r + g > 1 else -1e9
-        if x > best:
-            best = x
+    if w + r + g > 1:
+        if w:
+            x = table.get(key - 4096)
+            if x is None:
+                x = _best_in(table, gains, left, k, face, yellow, mode, dice, w - 1, r, g,
+                             price)
+            if x > best:
+                best = x
+        if r:
+            x = table.get(key - 64)
+            if x is None:
+                x = _best_in(table, gains, left, k, face, yellow, mode, dice, w, r - 1, g,
+                             price)
+            if x > best:
+                best = x
+        if g:
+            x = table.get(key - 1)
+            if x is None:
+                x = _best_in(table, gains, left, k, face, yellow, mode, dice, w, r, g - 1,
+                             price)
+            if x > best:
+                best = x
+    table[key] = best
     return best
 
 
@@ -223,14 +261,16 @@ def best_roll_plain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode
 
 @lru_cache(maxsize=4096)
 def _gains(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
-           dice: tuple[tuple[str, ...], ...]) -> dict[tuple[int, int, int], tuple[float, float]]:
-    """:func:`attack_gain` of each pool already computed for this Thor, Face and dice."""
+           dice: tuple[tuple[str, ...], ...]) -> dict[int, tuple[float, float]]:
+    """:func:`attack_gain` of each pool already computed for this Thor, Face and dice, by
+    :func:`pool_key`."""
     return {}
 
 
 @lru_cache(maxsize=4096)
 def _removed(left: tuple[int, ...], k: int, face: int) -> dict[int, float]:
-    """Work removed by ``net`` Damage on Face number ``face``, per ``net`` already asked."""
+    """Work removed by ``net`` Damage on Face number ``face``, per ``net`` already asked (and
+    under 0 the work still to do, :func:`work_of`)."""
     return {}
 
 
@@ -241,9 +281,10 @@ def attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: st
     ``face`` with these dice; the Passive reduces the Damage by the other destroyed Faces,
     then the Yellow Face caps it at 2 (ruling 13b)."""
     gains = _gains(left, k, face, yellow, mode, dice)
-    found = gains.get((w, r, g))
+    key = (w << 12) | (r << 6) | g
+    found = gains.get(key)
     if found is None:
-        found = gains[(w, r, g)] = _attack_gain(left, k, face, yellow, mode, dice, w, r, g)
+        found = gains[key] = _attack_gain(left, k, face, yellow, mode, dice, w, r, g)
     return found
 
 
@@ -251,6 +292,46 @@ def _attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: s
                  dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int
                  ) -> tuple[float, float]:
     removed = _removed(left, k, face)
+    gain = 0.0
+    seq, counter = _nets(dice, w, r, g, mode, k, yellow)
+    for net, p in seq:
+        worth = removed.get(net)
+        if worth is None:
+            rest = left[face] - net
+            after = list(left)
+            after[face] = max(0, rest)
+            base = removed.get(0)  # work_of(left, k), kept under net 0 (never asked)
+            if base is None:
+                base = removed[0] = work_of(left, k)
+            worth = removed[net] = base - work_of(tuple(after), k + (1 if rest <= 0 else 0))
+        gain += p * worth
+    return gain, counter
+
+
+@lru_cache(maxsize=16384)
+def _nets(dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int, mode: str, k: int,
+          yellow: bool) -> tuple[tuple[tuple[int, float], ...], float]:
+    """What :func:`_attack_gain` reads of an attack's :func:`outcomes` whatever Thor's Health:
+    each net Damage above 0 (the Passive's ``k`` taken off, the Yellow Face's cap) with its
+    probability, in the order of the outcomes, and the chance of a Counterattack (summed in
+    that order)."""
+    seq = []
+    counter = 0.0
+    for d, p, pc in outcomes(*dice, w, r, g, mode):
+        counter += pc
+        net = max(0, d - k)
+        if yellow:
+            net = min(net, 2)
+        if net > 0:
+            seq.append((net, p))
+    return tuple(seq), counter
+
+
+def attack_gain_plain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: str,
+                      dice: tuple[tuple[str, ...], ...], w: int, r: int, g: int
+                      ) -> tuple[float, float]:
+    """:func:`attack_gain` from the outcomes themselves, nothing remembered (what tests
+    compare it with)."""
     gain = 0.0
     counter = 0.0
     for d, p, pc in outcomes(*dice, w, r, g, mode):
@@ -260,14 +341,10 @@ def _attack_gain(left: tuple[int, ...], k: int, face: int, yellow: bool, mode: s
             net = min(net, 2)
         if net <= 0:
             continue
-        worth = removed.get(net)
-        if worth is None:
-            rest = left[face] - net
-            after = list(left)
-            after[face] = max(0, rest)
-            worth = removed[net] = work_of(left, k) - work_of(tuple(after),
-                                                              k + (1 if rest <= 0 else 0))
-        gain += p * worth
+        rest = left[face] - net
+        after = list(left)
+        after[face] = max(0, rest)
+        gain += p * (work_of(left, k) - work_of(tuple(after), k + (1 if rest <= 0 else 0)))
     return gain, counter
 
 
@@ -283,13 +360,25 @@ class Pricer:
         self.dice = dice_faces(s)
         self.counter = float(s.content.god.counter)
         self.memo: dict[tuple[Any, ...], float] = {}
+        self.face_memo: dict[tuple[Any, ...], float] = {}
         self.minion_memo: dict[tuple[Any, ...], float] = {}
+        self.planners: dict[tuple[Any, ...], tuple[Any, ...]] = {}
+        """What a :class:`Planner` reads of a champion board, Boons, Attributes and Health
+        price with this Thor, by those (see :meth:`Planner.__init__`)."""
         self.work = work_of(self.left, self.k)
         """The work still to do on Thor (:func:`work_of`)."""
 
     def face_value(self, face: str, w: int, r: int, g: int, hp_price: float
                    ) -> float:
-        """Work removed minus the Counterattack's Health (priced) of an attack on ``face``."""
+        """Work removed minus the Counterattack's Health (priced) of an attack on ``face``
+        (kept per Face, pool and price)."""
+        key = (face, w, r, g, hp_price)
+        found = self.face_memo.get(key)
+        if found is None:
+            found = self.face_memo[key] = self._face_value(face, w, r, g, hp_price)
+        return found
+
+    def _face_value(self, face: str, w: int, r: int, g: int, hp_price: float) -> float:
         i = self.faces.index(face)
         if self.left[i] <= 0:
             return 0.0
@@ -383,12 +472,37 @@ class Planner:
     signature: (place * 64, space, Boon bonus, share)."""
 
     def __init__(self, s: BattleForgeState, cid: str, pricer: Pricer, hp_price: float,
-                 kills: dict[str, tuple[int, float, float]], later: float) -> None:
+                 kills: dict[str, tuple[int, float, float]], later: float,
+                 proto: tuple[Any, ...] | None = None) -> None:
+        """``proto``: the champion's board, Boons and Attributes as :func:`plan_key` writes
+        them and the Health price (rounded), under which the rest is kept per Thor
+        (``Pricer.planners``)."""
         self.s = s
         self.later = later
         self.p = pricer
-        self.hp = round(hp_price, 1)
         self.kills = kills
+        self.memo: dict[tuple[Any, ...], float] = {}
+        self.reach_keys: dict[str, tuple[Any, ...]] = {}
+        if proto is not None:
+            found = pricer.planners.get(proto)
+            if found is not None and found[-1] is not None and len(found[-1]) < PLANS_MAX:
+                (self.hp, self.melee, self.ranged, self.bonus, self.bonus_items,
+                 self.melee_bonus, self.ranged_bonus, self.piles, self.attack_space, self.red,
+                 self.green, self.move_attr, self.next_faces, self.next_memo, self.pile_memo,
+                 self.next_piles, self.fixed) = found
+                return
+        self._make(s, cid, pricer, hp_price)
+        if proto is not None:
+            if len(pricer.planners) >= PLANS_MAX:
+                pricer.planners.clear()
+            pricer.planners[proto] = (
+                self.hp, self.melee, self.ranged, self.bonus, self.bonus_items,
+                self.melee_bonus, self.ranged_bonus, self.piles, self.attack_space, self.red,
+                self.green, self.move_attr, self.next_faces, self.next_memo, self.pile_memo,
+                self.next_piles, self.fixed)
+
+    def _make(self, s: BattleForgeState, cid: str, pricer: Pricer, hp_price: float) -> None:
+        self.hp = round(hp_price, 1)
         c = s.champs[cid]
         (self.melee, self.ranged, self.bonus, self.bonus_items, self.melee_bonus,
          self.ranged_bonus, self.piles, self.attack_space) = _piles(s.content.boards[c.board],
@@ -396,7 +510,6 @@ class Planner:
         self.red = c.attrs["red"]
         self.green = c.attrs["green"]
         self.move_attr = c.attrs["movement"]
-        self.memo: dict[tuple[Any, ...], float] = {}
         self.next_faces = tuple(f for f in s.content.god.faces if f not in s.thor["destroyed"])
         # everything next_round reads besides the rondel: its results are shared by every
         # plan with the same champion board, Boons, dice and Thor
@@ -427,7 +540,6 @@ class Planner:
         self.fixed: dict[tuple[Any, ...], float] = book[2]
         if len(self.fixed) >= PLANS_MAX:
             self.fixed.clear()
-        self.reach_keys: dict[str, tuple[Any, ...]] = {}
 
     def reach_key(self, here: str, pos: Reach) -> tuple[Any, ...]:
         """What a plan that stays in ``here`` reads of the board."""
@@ -565,18 +677,25 @@ class Planner:
                 opts.reverse()
             next_get = self.next_memo.get
             later = self.later
+            # the rondels one Action leads to from cnt, kept (see RONDELS)
+            steps = RONDELS.get(cnt)
+            if steps is None:
+                if len(RONDELS) >= PLANS_MAX:
+                    RONDELS.clear()
+                steps = RONDELS[cnt] = [None] * 12
             for v, i in opts:
                 if v > 0:
+                    after = steps[i]
+                    if after is None:
+                        after = steps[i] = spread(cnt, i)
                     if r == 1:
                         # value(..., 0, ...) inline: the piles' worth next round
-                        after = spread(cnt, i)
                         nr = next_get(after)
                         if nr is None:
                             nr = self.next_round(after)
                         x = v + later * nr
                     else:
-                        x = v + self.value(spread(cnt, i), r - 1, here, 0, positions, moves,
-                                           False)
+                        x = v + self.value(after, r - 1, here, 0, positions, moves, False)
                     if x > best:
                         best = x
             # Relocate 2 cubes onto the best pile, from the smallest other spaces.
@@ -586,25 +705,17 @@ class Planner:
                 piles = [j for j in self.piles if cnt[j]]
                 i = max(piles, key=cnt.__getitem__) if piles else -1
             if i >= 0:
-                donors = sorted([j for j in range(6) if j != i and cnt[j]],
-                                key=cnt.__getitem__)
-                out = list(cnt)
-                moved = 0
-                for j in donors:
-                    while out[j] and moved < 2:
-                        out[j] -= 1
-                        out[i] += 1
-                        moved += 1
-                if moved:
+                after = steps[6 + i]
+                if after is None:
+                    after = steps[6 + i] = relocated(cnt, i)
+                if after:
                     if r == 1:
-                        after = tuple(out)
                         nr = next_get(after)
                         if nr is None:
                             nr = self.next_round(after)
                         x = later * nr
                     else:
-                        x = self.value(tuple(out), r - 1, here, extra_red, positions, moves,
-                                       False)
+                        x = self.value(after, r - 1, here, extra_red, positions, moves, False)
                     if x > best:
                         best = x
             if movable and r >= 2:
@@ -623,8 +734,10 @@ class Planner:
                             j, jk = k, (n, attack[k])
                     if j < 0:
                         continue
-                    x = self.value(spread(cnt, j), r - 1, target, extra_red, positions, moves,
-                                   False)
+                    after = steps[j]
+                    if after is None:
+                        after = steps[j] = spread(cnt, j)
+                    x = self.value(after, r - 1, target, extra_red, positions, moves, False)
                     if x > best:
                         best = x
         memo[key] = best
@@ -632,6 +745,25 @@ class Planner:
 
 
 NOWHERE: Reach = ((), (), (), ())
+
+RONDELS: dict[Rondel, list[Any]] = {}
+"""Per rondel (cube counts): the counts after the Three Steps on each space (:func:`spread`,
+places 0-5) and after relocating 2 cubes onto each space (:func:`relocated`, places 6-11;
+``()`` when no cube moves), each worked out when first asked (read only)."""
+
+
+def relocated(cnt: Rondel, i: int) -> Rondel:
+    """Cube counts after relocating 2 cubes onto space ``i`` from the smallest other spaces
+    (``()`` if no other space has a cube)."""
+    donors = sorted([j for j in range(6) if j != i and cnt[j]], key=cnt.__getitem__)
+    out = list(cnt)
+    moved = 0
+    for j in donors:
+        while out[j] and moved < 2:
+            out[j] -= 1
+            out[i] += 1
+            moved += 1
+    return tuple(out) if moved else ()
 
 _PILES: dict[tuple[Any, ...], tuple[Any, ...]] = {}
 """What :class:`Planner` reads of a champion board and its Boons (see :func:`_piles`)."""
@@ -732,28 +864,41 @@ def plan_book(s: BattleForgeState, pricer: Pricer, kills: dict[str, tuple[int, f
 
 def turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
               kills: dict[str, tuple[int, float, float]], actions: int,
-              plans: dict[Any, Any] | None = None) -> float:
+              plans: dict[Any, Any] | None = None, key: tuple[Any, ...] | None = None
+              ) -> float:
     """The worth champion ``cid`` can expect from ``actions`` Actions from the current
     position this turn (and their piles' worth next round); ``plans`` is the position's
-    :func:`plan_book` when the caller has it already."""
+    :func:`plan_book` and ``key`` the plan's :func:`plan_key` when the caller has them
+    already."""
     if plans is None:
         plans = plan_book(s, pricer, kills)
-    c = s.champs[cid]
-    current = s.phase == "champions" and s.current() == cid
-    turn = s.turn
-    key = (cid, tuple([len(sp) for sp in c.rondel]), c.area,
-           actions, tuple([tuple(b.values()) if b else () for b in c.boons]),
-           tuple(c.attrs.values()), round(prices[cid], 1),
-           (turn.get("long_reach"), turn.get("add_red"), turn.get("moving"),
-            turn.get("move")) if current else None)
+    if key is None:
+        c = s.champs[cid]
+        current = s.phase == "champions" and s.current() == cid
+        key = plan_key(s, cid, tuple([len(sp) for sp in c.rondel]), actions,
+                       round(prices[cid], 1), current)
     found = plans.get(key)
     if found is not None:
-        return found
+        return found  # type: ignore[no-any-return]
     if len(plans) >= PLANS_MAX:
         plans.clear()
         plans[None] = {}
-    found = plans[key] = _turn_plan(s, cid, pricer, prices, kills, actions, plans[None])
+    found = plans[key] = _turn_plan(s, cid, pricer, prices, kills, actions, plans[None],
+                                    (s.champs[cid].board, key[4], key[5], key[6]))
     return found
+
+
+def plan_key(s: BattleForgeState, cid: str, cnt: Rondel, actions: int, price: float,
+             current: bool) -> tuple[Any, ...]:
+    """Everything a plan of champion ``cid`` reads besides its plan book: the champion's
+    cube counts ``cnt``, Area, Actions left, Boons, Attributes and Health price (rounded),
+    and for the current champion the turn's Move and skill effects."""
+    c = s.champs[cid]
+    turn = s.turn
+    return (cid, cnt, c.area, actions, tuple([tuple(b.values()) if b else () for b in c.boons]),
+            tuple(c.attrs.values()), price,
+            (turn.get("long_reach"), turn.get("add_red"), turn.get("moving"),
+             turn.get("move")) if current else None)
 
 
 def last_round(s: BattleForgeState) -> bool:
@@ -764,15 +909,36 @@ def last_round(s: BattleForgeState) -> bool:
 
 def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, float],
                kills: dict[str, tuple[int, float, float]], actions: int,
-               reaches: dict[tuple[str, bool], Reach]) -> float:
+               reaches: dict[Any, Any], proto: tuple[Any, ...] | None = None) -> float:
+    """``reaches`` (the plan book's entry None) keeps what can be attacked from each Area,
+    and each plan's Areas to act from (:func:`_plan_areas`)."""
     c = s.champs[cid]
-    p = Planner(s, cid, pricer, prices[cid], kills, 0.0 if last_round(s) else NEXT / NOW)
+    p = Planner(s, cid, pricer, prices[cid], kills, 0.0 if last_round(s) else NEXT / NOW,
+                proto)
     cnt = tuple([len(sp) for sp in c.rondel])
     if actions <= 0:
         return p.later * p.next_round(cnt)
     current = s.phase == "champions" and s.current() == cid
     long_reach = current and bool(s.turn.get("long_reach"))
     extra_red = int(s.turn.get("add_red", 0)) if current else 0
+    moving = current and s.turn.get("moving")
+    # Everything _plan_areas reads is in the plan book's key but the champion's Area and the
+    # turn's reach and Move: kept in the book by those.
+    akey = ("areas", c.area, long_reach, bool(moving), s.turn.get("move", 0) if moving else 0)
+    found = reaches.get(akey)
+    if found is None:
+        found = reaches[akey] = _plan_areas(s, c.area, long_reach, bool(moving), reaches)
+    positions, moves, free = found
+    return max(p.value(cnt, actions, a, extra_red, positions, moves, bool(moves))
+               for a in free)
+
+
+def _plan_areas(s: BattleForgeState, here: str, long_reach: bool, moving: bool,
+                reaches: dict[Any, Any]) -> tuple[dict[str, Reach], dict[str, int], list[str]]:
+    """For a champion in ``here``: what can be attacked from each Area worth acting from,
+    the Move Actions to them (Areas walked, with the minions to leave), and the Areas to act
+    from without an Action (``here``, and with a Move Action under way those its points
+    reach). Read only once made."""
     targets = {m.area for m in s.minions.values() if m.area is not None}
     if s.thor["activated"]:
         targets.update(s.board.adjacent(s.thor_area))
@@ -783,15 +949,14 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
             found = reaches[(a, long_reach)] = reach_from(s, a, long_reach)
         return found
 
-    positions: dict[str, Reach] = {c.area: reach(c.area)}
+    positions: dict[str, Reach] = {here: reach(here)}
     moves: dict[str, int] = {}
-    free = [c.area]
-    dist = s.board.walking(c.area, s.thor_area)
-    leave = [m.area for m in s.minions.values()].count(c.area)
-    moving = current and s.turn.get("moving")
+    free = [here]
+    dist = s.board.walking(here, s.thor_area)
+    leave = [m.area for m in s.minions.values()].count(here)
     for a in targets:
         d = dist.get(a)
-        if d is None or a == c.area or d + leave > MOVE_REACH:
+        if d is None or a == here or d + leave > MOVE_REACH:
             continue
         pos = reach(a)
         if not any(pos):
@@ -803,8 +968,7 @@ def _turn_plan(s: BattleForgeState, cid: str, pricer: Pricer, prices: dict[str, 
                 free.append(a)
         else:
             moves[a] = int(d) + leave
-    return max(p.value(cnt, actions, a, extra_red, positions, moves, bool(moves))
-               for a in free)
+    return positions, moves, free
 
 
 # ---------------------------------------------------------------------------- the rest
@@ -1031,9 +1195,9 @@ def forget() -> None:
     """Drop everything the evaluation remembers across positions (plans, prices, dice
     outcomes, distances): the next evaluations compute afresh (tests compare the two)."""
     for memo in (PLANS, NEXT_ROUNDS, PRICERS, DISTANCES, _PILES, _ICON_SPACES, BOARDS,
-                 Planner.NEXT_PILES):
+                 Planner.NEXT_PILES, RONDELS):
         memo.clear()
-    for f in (outcomes, _dist, thor_work, best_roll, _gains, _removed):
+    for f in (outcomes, _dist, thor_work, _best_table, _gains, _removed, _nets):
         f.cache_clear()
 
 
@@ -1045,10 +1209,12 @@ def evaluate(s: BattleForgeState) -> float:
     return max(0.01, min(0.99, worth(s) / SCALE))
 
 
-BOARDS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], BoardParts]]] = {}
+BOARDS: dict[tuple[int, int], tuple[Any, Any, dict[tuple[Any, ...], BoardParts],
+                                   dict[tuple[bool, ...], dict[int, Any]]]] = {}
 """Per game's Minion cards and map (kept alive here, so that their ids stay theirs), by the
 minions' figures, the Minion cards' sides, Thor's Area and activation and the champions'
-Areas and order: what :func:`worth` reads of them (:class:`BoardParts`)."""
+Areas and order: what :func:`worth` reads of them (:class:`BoardParts`); and the Minion
+cards' sides by the Overheated flags."""
 BOARDS_MAX = 4096
 
 
@@ -1119,25 +1285,33 @@ class BoardParts:
         self.books: dict[tuple[Any, ...], dict[Any, Any]] = {}
 
 
-def board_of(s: BattleForgeState, sides: dict[int, Any]) -> BoardParts:
-    """The :class:`BoardParts` of ``s`` (shared by every position with the same figures)."""
-    memo = BOARDS.get((id(s._cards), id(s.board)))
-    if memo is None or memo[0] is not s._cards or memo[1] is not s.board:
+def board_of(s: BattleForgeState) -> tuple[BoardParts, dict[int, Any]]:
+    """The :class:`BoardParts` of ``s`` (shared by every position with the same figures),
+    and :func:`minion_sides` of ``s`` (kept per game's Minion cards and Overheated flags)."""
+    cards = s._cards
+    memo = BOARDS.get((id(cards), id(s.board)))
+    if memo is None or memo[0] is not cards or memo[1] is not s.board:
         if len(BOARDS) >= 64:
             BOARDS.clear()
-        memo = BOARDS[(id(s._cards), id(s.board))] = (s._cards, s.board, {})
+        memo = BOARDS[(id(cards), id(s.board))] = (cards, s.board, {}, {})
+    over = s.overheated
+    over_t = (over["1"], over["2"], over["3"])
+    sides = memo[3].get(over_t)
+    if sides is None:
+        sides = memo[3][over_t] = {k: cards[k].overheated if over[str(k)] else cards[k].standard
+                                   for k in (1, 2, 3)}
     boards = memo[2]
     figures = tuple([(m.area, m.damage, m.type) for m in s.minions.values()])
     champs = s.champs
     th = s.thor
-    key = (figures, tuple(s.overheated.values()), th["area"], th["activated"], s.first,
+    key = (figures, over_t, th["area"], th["activated"], s.first,
            tuple([(cid, champs[cid].area) for cid in s.order]))
     found = boards.get(key)
     if found is None:
         if len(boards) >= BOARDS_MAX:
             boards.clear()
         found = boards[key] = BoardParts(s, sides, figures)
-    return found
+    return found, sides
 
 
 def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
@@ -1157,23 +1331,54 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
         gain, counter = pending
         work -= gain
         counter_risk[atk["c"]] = counter * s.content.god.counter
-    # minion_sides(s)
-    cards = s._cards
-    over = s.overheated
-    sides = {k: cards[k].overheated if over[str(k)] else cards[k].standard for k in (1, 2, 3)}
+    board, sides = board_of(s)  # and minion_sides(s)
     hit = minion_in_progress(s) if atk else None
     if hit is not None:
         side = sides[s.minions[hit[0]].type]
         counter_risk[atk["c"]] = hit[2] * side.counter
     out["thor"] = w0 - work
 
-    board = board_of(s, sides)
-    blocks = defense_blocks(s)
-    losses = pending_losses(s, blocks)
+    # defense_blocks(s), each champion's cube counts (which plan_key reads) and
+    # pending_losses(s, blocks): the Frost Cubes here, the queued losses below
+    blocks = {}
+    counts = {}
+    losses: dict[str, float] = {}
+    champs = s.champs
+    boards = s.content.boards
+    for cid, c in champs.items():
+        rondel = c.rondel
+        cnt = counts[cid] = tuple(map(len, rondel))
+        frost = c.centre.count("f")
+        for sp in rondel:
+            if "f" in sp:
+                frost += sp.count("f")
+        if frost:
+            losses[cid] = 2.0 * frost
+        boons = c.boons
+        best = 0
+        for i in _icon_spaces(boards[c.board], "defense"):
+            n = cnt[i]
+            if n:
+                b = boons[i]
+                if b and b["symbol"] == "defense":
+                    n += b["level"]
+                if n > best:
+                    best = n
+        blocks[cid] = best
+    for task in s.tasks:
+        kind = task.get("t")
+        if kind != "damage" and kind != "lose":
+            continue
+        cid = task.get("c")
+        if cid not in champs:
+            continue
+        n = float(task.get("n", 0))
+        if kind == "damage" and task.get("stage", 0) < 2:
+            n = max(0.0, n - blocks[cid])
+        losses[cid] = losses.get(cid, 0.0) + n
     hits = board.hits
     prices = {}
     health = fury = 0.0
-    champs = s.champs
     for cid in s.order:
         c = champs[cid]
         found = hits.get(cid)
@@ -1213,6 +1418,7 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
     if s.phase == "champions":
         order = s.turn_order()
         pos = min(s.turn_pos, len(order) - 1)
+        now = order[pos]  # s.current()
         for j, cid in enumerate(order):
             if j < pos or (j == pos and s.turn.get("over")):
                 actions = 0
@@ -1220,10 +1426,18 @@ def worth(s: BattleForgeState, parts: dict[str, float] | None = None) -> float:
                 actions = int(s.turn.get("actions", 0))
             else:
                 actions = 3
-            plans += NOW * turn_plan(s, cid, pricer, prices, kills, actions, book)
+            key = plan_key(s, cid, counts[cid], actions, round(prices[cid], 1), cid == now)
+            found = book.get(key)
+            if found is None:
+                found = turn_plan(s, cid, pricer, prices, kills, actions, book, key)
+            plans += NOW * found
     else:
         for cid in s.order:
-            plans += NOW * turn_plan(s, cid, pricer, prices, kills, 0, book)
+            key = plan_key(s, cid, counts[cid], 0, round(prices[cid], 1), False)
+            found = book.get(key)
+            if found is None:
+                found = turn_plan(s, cid, pricer, prices, kills, 0, book, key)
+            plans += NOW * found
     out["plans"] = plans
 
     # Points of Interest, and the minions that hunt them.

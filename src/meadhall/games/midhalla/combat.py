@@ -64,8 +64,8 @@ class CombatRules:
         if cb["cur"] is not None:
             self._activation_step(events)
             return
-        found = self._next_tile_in_tao(lambda tid: [
-            e.id for e in self._enemies_sorted() if e.tile == tid and e.id not in cb["done"]])
+        live = self._enemies_to_act()
+        found = self._next_tile_in_tao(lambda tid: [e.id for e in live if e.tile == tid])
         if found is not None:
             tid, waiting = found
             if len(waiting) > 1:
@@ -93,6 +93,20 @@ class CombatRules:
 
     def _on_enemy_order(self, eid: str, events: list[Event]) -> None:
         self._start_activation(eid, events)
+
+    def _enemies_to_act(self) -> list[Any]:
+        """The enemies still to activate in 3.1, in id order: listed once per step, since
+        nothing changes them while the activation order is walked to the next tile holding
+        one (each tile's are those on it, in this order)."""
+        done = self.cb["done"]
+        return [e for e in self._enemies_sorted() if e.id not in done]
+
+    def _traps_to_act(self) -> list[Any]:
+        """The traps still to activate in 3.2 (standing, not done), in id order: as
+        :meth:`_enemies_to_act`."""
+        done = self.cb["done"]
+        return [t for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:]))
+                if not t.destroyed and t.id not in done]
 
     def _enemies_sorted(self) -> list[Any]:
         return sorted(self.enemies.values(), key=lambda e: int(e.id[1:]))
@@ -526,9 +540,8 @@ class CombatRules:
         if cb["cur"] is not None:
             self._trap_attack_step(events)
             return
-        found = self._next_tile_in_tao(lambda tid: [
-            t.id for t in sorted(self.traps.values(), key=lambda t: int(t.id[1:]))
-            if t.tile == tid and not t.destroyed and t.id not in cb["done"]])
+        live = self._traps_to_act()
+        found = self._next_tile_in_tao(lambda tid: [t.id for t in live if t.tile == tid])
         if found is not None:
             tid, waiting = found
             if len(waiting) > 1:

@@ -223,6 +223,24 @@ def _under_way(s: NiflheimState) -> bool:
     return s.choice is None or "end activation" in s.choice["options"]
 
 
+def _under_way_now(s: NiflheimState) -> bool:
+    """:func:`_under_way` of a position whose game is not over, the decision's seat read as
+    ``NiflheimState._decision`` gives it, without building the decision (every evaluation of
+    a search asks; ``test_niflheim_fast_paths.py`` compares the two at every step)."""
+    if s.active is None:
+        return False
+    h = s.heroes[s.active]
+    if h.intent is None or (h.mp >= MP[h.intent] and not h.acted):
+        return False
+    if s.pending is not None:
+        return False  # a table-mode question for a die's result
+    c = s.choice
+    if c is not None:
+        return (c.get("seat") or PLAYERS) not in (PLAYERS, CHANCE) \
+            and "end activation" in c["options"]
+    return (s.control.get(h.id, h.id) if s.players else h.id) not in (PLAYERS, CHANCE)
+
+
 def activation_ended(s: NiflheimState) -> NiflheimState:
     """A hero in the middle of an activation (intent declared, MP or an action already
     spent): the position once it ends now and the undead have answered, up to the next
@@ -262,7 +280,7 @@ def evaluate(s: NiflheimState) -> float:
     o = s.outcome()
     if o.over:
         return 1.0 if o.result == "win" else 0.0
-    if _under_way(s):
+    if _under_way_now(s):
         return s.settled_value("end activation", SETTLE_STEPS, _settled_value)
     # the copies of one position a search bot scores share the score (it reads no generator)
     memo = s.position_memo()

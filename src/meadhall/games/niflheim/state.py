@@ -231,10 +231,11 @@ class NiflheimState(GameState):
     # Memos of the position (see moved()): never changed in place, so clones share them.
     _shared = GameState._shared | {"_occ", "_zoc", "_reach", "_hsteps", "_forks",
                                    "_legal_memo", "players", "order", "coin_script", "tally",
-                                   "pool"}
+                                   "pool", "choice"}
     """Never changed in place, so clones share them: the memos of the position, and parts
     the rules replace rather than change (the undead pool is copied before a draw or an
-    addition, see :meth:`own_pool`; the lab's tally is made anew when it counts)."""
+    addition, see :meth:`own_pool`; the lab's tally is made anew when it counts; a players'
+    choice is made anew whenever one is asked)."""
     _forks: dict[Any, Any] | None = None
     """What the steps from this position came to, shared by the copies of this position that
     differ only in their generator (see :meth:`_forked`; forgotten by any step): by action
@@ -382,7 +383,9 @@ class NiflheimState(GameState):
         d["control"] = self.control.copy()
         if self.uact is not None:
             d["uact"] = self.uact.copy()  # numbers only
-        for k in ("choice", "spawn_queue", "spawn_at", "result", "camp", "pending"):
+        # the choice is shared: a choice is made anew whenever one is asked and never
+        # changed in place (test_niflheim_fast_paths.py checks it at every step)
+        for k in ("spawn_queue", "spawn_at", "result", "camp", "pending"):
             v = d[k]
             if v is not None:
                 d[k] = fastcopy(v)

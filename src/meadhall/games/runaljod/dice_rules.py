@@ -43,8 +43,22 @@ def _rune_die(content_id: int, weights: tuple[float, ...]) -> Die:
     return Die.custom("rune", SIDES, weights)
 
 
+_RUNE_DIE: dict[int, tuple[object, dict[str, float], Die]] = {}
+""":func:`rune_die` by content (held with it, and with the odds it was made for: a designer
+may change them): a throw is the commonest roll of the game."""
+
+
 def throw_rune(content: RunaljodContent, chance: Chance, what: str, section: str) -> str:
-    return rune_die(content).roll(chance, what, section)
+    """``rune_die(content).roll(chance, what, section)``, the die remembered; ``what`` may be
+    empty where the caller knows the name of the throw cannot be read (seeded play, nothing
+    queued: see ``HeroesMixin.destiny_phase``)."""
+    hit = _RUNE_DIE.get(id(content))
+    if hit is None or hit[0] is not content or hit[1] != content.altar.rune_odds:
+        if len(_RUNE_DIE) > 64:
+            _RUNE_DIE.clear()
+        hit = _RUNE_DIE[id(content)] = (content, dict(content.altar.rune_odds),
+                                        rune_die(content))
+    return hit[2].roll(chance, what, section)  # type: ignore[no-any-return]
 
 
 def damage_of(faces: list[str], cancelled: set[str] | frozenset[str] = frozenset()) -> int:

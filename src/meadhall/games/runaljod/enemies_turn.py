@@ -405,7 +405,8 @@ class EnemiesMixin:
     def move_enemy(self, e: Enemy, fp: tuple[Sq, ...], why: str, events: list[Event]) -> None:
         """Move an enemy (a held hero travels with its captor; a bonfire next to the enemy
         removes its frozen token)."""
-        frm = self.fpname(self.stand(e))
+        # a search copy's events are never read (no rule reads events): not worded there
+        frm = "" if self._scratch else self.fpname(self.stand(e))
         e.at = fp[0]
         if e.also is not None:
             e.also = fp[1]
@@ -415,9 +416,10 @@ class EnemiesMixin:
         if "frozen" in e.conditions and any(grid.chebyshev(q, b) <= 1 for q in fp
                                             for b in self.bonfires):
             e.conditions.remove("frozen")
-        events.append(Event("move", f"{self.enemy_data(e).name} {e.uid} moves from "
-                            f"{frm} to {self.fpname(fp)}: {why}", S_MOVE,
-                            {"enemy": e.uid, "to": self.fpname(fp)}))
+        if not self._scratch:
+            events.append(Event("move", f"{self.enemy_data(e).name} {e.uid} moves from "
+                                f"{frm} to {self.fpname(fp)}: {why}", S_MOVE,
+                                {"enemy": e.uid, "to": self.fpname(fp)}))
 
     # ------------------------------------------------------------ targets
     def icon_heroes(self, targets: list[str], e: Enemy | None = None) -> list[Hero]:

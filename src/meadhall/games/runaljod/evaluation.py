@@ -61,15 +61,15 @@ card is still to beat): a search meets the same few again and again."""
 
 
 def _goal_field(st: RunaljodState, h: Hero, ranged: bool,
-                finals: list[Enemy] | None = None) -> dict[Sq, float]:
+                finals: list[Enemy] | None = None, goals: tuple | None = None
+                ) -> dict[Sq, float]:
     """Walking distance to where the hero is needed now (cached: the field depends only on
-    the board and the goals). ``finals``: the final enemies in play, when the caller has
-    them already."""
+    the board and the goals). ``finals``: the final enemies in play, and ``goals``:
+    :func:`_goals_key` of the position, when the caller has them already."""
     board = st.board
     if finals is None:
         finals = [e for e in st.enemies if st.enemy_data(e).final]
-    key = (id(board), ranged, bool(st.active_card), bool(len(st.exploration)),
-           tuple(tuple(e.squares) for e in finals or st.enemies))
+    key = (id(board), ranged, goals if goals is not None else _goals_key(st, finals))
     hit = _FIELDS.get(key)
     if hit is not None and hit[0] is board:
         return hit[1]
@@ -78,6 +78,13 @@ def _goal_field(st: RunaljodState, h: Hero, ranged: bool,
         _FIELDS.clear()
     _FIELDS[key] = (board, field)
     return field
+
+
+def _goals_key(st: RunaljodState, finals: list[Enemy]) -> tuple:
+    """What decides the goals besides the board: whether the card is still to beat and
+    explored further, and the squares of the enemies that matter (the final ones if any)."""
+    return (bool(st.active_card), bool(len(st.exploration)),
+            tuple((e.at,) if e.also is None else (e.at, e.also) for e in finals or st.enemies))
 
 
 _NEAR4 = tuple((dx, dy) for dx in range(-4, 5) for dy in range(-4, 5))
@@ -272,15 +279,16 @@ def evaluate(st: RunaljodState) -> float:
     heroes = list(st.heroes.values())
     # Stages: the exploration cards played, and within the stage the enemies' life removed.
     stage = min(len(st.cards_played), STAGES) - 1
-    finals = [e for e in st.enemies if st.enemy_data(e).final]
+    kinds = c.enemies  # (st.enemy_data, read directly)
+    finals = [e for e in st.enemies if kinds[e.kind].final]
     # an attack declared but not rolled yet counts its expected damage on its best target
-    pending = _pending_attack(st)
+    pending = _pending_attack(st) if st.ask is not None else None
     if finals:
-        life = sum(st.enemy_data(e).life for e in finals)
+        life = sum(kinds[e.kind].life for e in finals)
         within = (sum(e.damage for e in finals)
                   + (pending[1] if pending and pending[0] in finals else 0)) / life
     else:
-        left = sum(st.enemy_data(e).life - e.damage for e in st.enemies)
+        left = sum(kinds[e.kind].life - e.damage for e in st.enemies)
         left -= pending[1] if pending else 0
         within = 1 / (1 + left / 4)
         if not st.active_card:
@@ -290,14 +298,16 @@ def evaluate(st: RunaljodState) -> float:
     pos = 0.0
     wcache = content_cache(c, "hero worth")
     worth = [_hero_worth(st, h, wcache) for h in heroes]
+    goals = _goals_key(st, finals)
     for h, (ranged, _, _, _) in zip(heroes, worth, strict=True):
         if h.fallen or h.at is None:
             continue
-        field = _goal_field(st, h, ranged, finals)
-        squares = {h.at}
+        field = _goal_field(st, h, ranged, finals, goals)
         if ask is not None and ask.get("kind") == "move" and ask["seat"] == h.id:
             squares = _reachable(st, h, ask["points"], tuple(ask["keywords"])) or {h.at}
-        d = min(map(field.get, squares, repeat(FAR, len(squares))), default=FAR)
+            d = min(map(field.get, squares, repeat(FAR, len(squares))), default=FAR)
+        else:
+            d = field.get(h.at, FAR)  # the nearest of the one square it stands on
         pos += 1 / (1 + d)
     pos /= len(heroes)
     progress = (stage + 0.7 * within + 0.3 * pos) / STAGES

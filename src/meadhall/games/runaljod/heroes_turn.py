@@ -182,6 +182,10 @@ class HeroesMixin:
     def destiny_phase(self, events: list[Event]) -> None:
         """Each standing hero throws the runes not in the destiny pool (all on the first turn)
         and keeps their orientation; fallen heroes who chose to recover do so now."""
+        # what a throw is called is read only when the table is asked or a forced result is
+        # refused: seeded play with nothing queued never reads it (the queue cannot fill
+        # during a step), and a search copy's events are never read (no rule reads events)
+        quiet = self.chance.mode == "seeded" and not self.chance.queue
         for h in self.ordered():
             if h.fallen:
                 if h.recover_choice == "yes":
@@ -191,14 +195,19 @@ class HeroesMixin:
             thrown = [r for r in h.runes if r.place != POOL]
             for r in thrown:
                 r.side = throw_rune(self.content, self.chance,
+                                    "" if quiet else
                                     f"{self.hname(h)}'s destiny throw: {self.rname(r)}",
                                     S_DESTINY_PHASE)
                 r.place = POOL
             if thrown:
-                events.append(Event("destiny", f"{self.hname(h)}'s destiny throw: " + ", ".join(
-                    f"{self.rname(r)} {r.side}" for r in thrown), S_DESTINY_PHASE,
-                    {"hero": h.id, "runes": [[r.icon, r.side] for r in thrown],
-                     "dice": rune_data([(self.rname(r), r.side) for r in thrown])}))
+                if not self._scratch:
+                    events.append(Event("destiny", f"{self.hname(h)}'s destiny throw: "
+                                        + ", ".join(f"{self.rname(r)} {r.side}"
+                                                    for r in thrown), S_DESTINY_PHASE,
+                                        {"hero": h.id, "runes": [[r.icon, r.side]
+                                                                 for r in thrown],
+                                         "dice": rune_data([(self.rname(r), r.side)
+                                                            for r in thrown])}))
                 if any(p.kind == "rethrow_destiny" for p in self.hero_passives(h)):
                     self.rethrow.append([h.id, *(r.icon for r in thrown)])
             self.capricious(h, events)

@@ -74,6 +74,7 @@ class Rune:
         return self.side in ("up", "side")
 
 
+_new = object.__new__
 _HERO_LISTS = ("conditions", "skills", "turned", "equipment", "misc", "bonus", "returns")
 _HERO_VALUES = ("id", "at", "damage", "fallen", "fell_this_turn", "recover_choice", "glory",
                 "skill_points", "bought_this_phase", "trance", "captive", "mark", "passed",
@@ -140,7 +141,14 @@ class Hero:
                                             self.turned[:])
         n.equipment, n.misc, n.bonus = self.equipment[:], self.misc[:], self.bonus[:]
         n.returns = self.returns[:]
-        n.runes = [Rune(r.icon, r.side, r.place) for r in self.runes]
+        # Rune(r.icon, r.side, r.place), filled directly (a dataclass __init__ call per rune
+        # cost a third more; a hero is copied at every look-ahead)
+        runes = n.runes = []
+        new, add = _new, runes.append
+        for r in self.runes:
+            c = new(Rune)
+            c.icon, c.side, c.place = r.icon, r.side, r.place
+            add(c)
         return n
 
     def __eq__(self, other: object) -> bool:
