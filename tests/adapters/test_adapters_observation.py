@@ -327,8 +327,8 @@ def test_boards_that_come_go_or_share_an_id_are_encoded_as_from_scratch(
 
 def test_vector_pieces_that_come_go_change_or_overflow_are_encoded_as_from_scratch(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    """The vector rewrites only the tracks and panels drawn as other objects than last time:
-    pieces that vanish, come back, are drawn twice under one id, have ids that name another's
+    """The vector reuses what remembered pieces (tracks and panels drawn as the same object as
+    last time) added: pieces that vanish, come back, are drawn twice under one id, have ids that name another's
     places, tracks that share an id or a place the layout lacks, grow a stat the layout has no
     place for, or bring more dice or cards than it holds give the numbers of an encoding from
     scratch, the step they happen and the steps after."""
@@ -384,15 +384,3 @@ def test_vector_pieces_that_come_go_change_or_overflow_are_encoded_as_from_scrat
         else:
             state.apply(bot.choose(state))
 
-
-@pytest.mark.parametrize(("ids", "shared"), [
-    (["a", "b"], False), (["a", "a"], True), (["a", "a:b"], True), (["a:b", "a:c"], False),
-    (["x:y:z", "x:y"], True), (["berserk:board", "volva:board"], False)])
-def test_pieces_whose_ids_could_name_each_others_places_are_encoded_whole(
-        ids: list[str], shared: bool) -> None:
-    """A track's or a panel's places are named ``<kind>:<id>:...``: only an id drawn twice, or
-    one that is another's and ``:``, could write another piece's places (then the vector is
-    encoded whole, not piece by piece)."""
-    from meadhall.adapters import observation
-
-    assert observation._shared_ids(ids) is shared

@@ -743,14 +743,9 @@ class Encoder:
         if canvas.dirty:
             flat.fill(0.0)
             canvas.boards.clear()
-            canvas.forget_vector()
             canvas.dirty = False
         lost: list[str] = []
         seen: set[str] = set()
-        # What changed is gathered, then written at once: the places to clear, then the new
-        # values (clipped together: a few NumPy calls per step instead of a few per part).
-        zero: list[int] = []
-        write: dict[int, float] = {}
         for b in scene.boards:
             if b.id in seen:
                 # Two boards with one id share their places: only a whole encoding sums them.
@@ -760,7 +755,7 @@ class Encoder:
             seen.add(b.id)
             memo = canvas.boards.get(b.id)
             if memo is not None and memo.kind != b.kind:
-                memo.clear(zero)
+                memo.clear(flat)
                 memo = None
             if isinstance(b, draw.TileNetwork):
                 piece = self._tiles.get(b.id)
@@ -769,7 +764,7 @@ class Encoder:
                     continue
                 if memo is None:
                     memo = canvas.boards[b.id] = _BoardMemo(b.kind)
-                self._tiles_into(b, piece, memo, mine, zero, write)
+                self._tiles_into(flat, b, piece, memo, mine)
             else:
                 grid = self._grids.get(b.id)
                 if grid is None:
@@ -777,35 +772,33 @@ class Encoder:
                     continue
                 if memo is None:
                     memo = canvas.boards[b.id] = _BoardMemo(b.kind)
-                self._grid_into(b, grid, memo, mine, zero, write)
+                self._grid_into(flat, b, grid, memo, mine)
             lost += memo.lost[0]
             lost += memo.lost[1]
             lost += memo.lost[2]
         for gone in [k for k in canvas.boards if k not in seen]:
-            canvas.boards.pop(gone).clear(zero)
-        done = self._vector_into(canvas, scene, seat, mine, state, lost, zero, write)
-        if zero:
-            flat[zero] = 0.0
-        if write:
-            n = len(write)
-            idx = np.fromiter(write.keys(), np.intp, n)
-            vals = np.fromiter(write.values(), np.float32, n)
+            canvas.boards.pop(gone).clear(flat)
+        acc: dict[int, float] = {}
+        lost = self._vector(scene, seat, mine, state, acc, lost, True, canvas.panels)
+        vstart, vend = self._vrange
+        flat[vstart:vend] = 0.0
+        if acc:
+            n = len(acc)
+            idx = np.fromiter(acc.keys(), np.intp, n)
+            vals = np.fromiter(acc.values(), np.float32, n)
             flat[idx] = _clip(vals, self._low[idx], self._high[idx])
-        if not done:
-            # Pieces that share places (one id drawn twice, hashed places): the whole vector.
-            acc: dict[int, float] = {}
-            lost = self._vector(scene, seat, mine, state, acc, lost, True)
-            self._put_vector(canvas, acc)
 
-    @staticmethod
-    def _put(memo: _BoardMemo, part: int, acc: dict[int, float], lost: list[str],
-             zero: list[int], write: dict[int, float]) -> None:
+    def _put(self, flat: np.ndarray, memo: _BoardMemo, part: int, acc: dict[int, float],
+             lost: list[str]) -> None:
         """Replace one part of a board on the canvas by ``acc`` (its places are its own)."""
         old = memo.idx[part]
-        if old:
-            zero += old
-        write.update(acc)
-        memo.idx[part] = list(acc)
+        if old is not None:
+            flat[old] = 0.0
+        n = len(acc)
+        idx = np.fromiter(acc.keys(), np.intp, n)
+        vals = np.fromiter(acc.values(), np.float32, n)
+        flat[idx] = _clip(vals, self._low[idx], self._high[idx])
+        memo.idx[part] = idx
         memo.lost[part] = lost
 
     @staticmethod
@@ -825,214 +818,125 @@ class Encoder:
         memo.sig[part] = sig
         return False
 
-    def _grid_into(self, b: draw.SquareGrid | draw.HexGrid, g: GridPiece, memo: _BoardMemo,
-                   mine: frozenset[str], zero: list[int], write: dict[int, float]) -> None:
+    def _grid_into(self, flat: np.ndarray, b: draw.SquareGrid | draw.HexGrid, g: GridPiece,
+                   memo: _BoardMemo, mine: frozenset[str]) -> None:
         changed = not self._unchanged(memo, 0, b.cells, _CELL_READ, False)
         if changed:
             acc: dict[int, float] = {}
             lost: list[str] = []
             memo.where = self._cells(b, g, acc, lost)
-            self._put(memo, 0, acc, lost, zero, write)
+            self._put(flat, memo, 0, acc, lost)
         if not self._unchanged(memo, 1, b.walls, _WALL_READ, changed):
             acc, lost = {}, []
             self._walls(b, g, memo.where, acc, lost)
-            self._put(memo, 1, acc, lost, zero, write)
+            self._put(flat, memo, 1, acc, lost)
         if not self._unchanged(memo, 2, b.tokens, _TOKEN_READ, changed):
             acc, lost = {}, []
             self._grid_tokens(b, g, memo.where, mine, acc, lost)
-            self._put(memo, 2, acc, lost, zero, write)
+            self._put(flat, memo, 2, acc, lost)
 
-    def _tiles_into(self, b: draw.TileNetwork, t: TilePiece, memo: _BoardMemo,
-                    mine: frozenset[str], zero: list[int], write: dict[int, float]) -> None:
+    def _tiles_into(self, flat: np.ndarray, b: draw.TileNetwork, t: TilePiece,
+                    memo: _BoardMemo, mine: frozenset[str]) -> None:
         changed = not self._unchanged(memo, 0, b.tiles, _TILE_READ, False)
         if changed:
             acc: dict[int, float] = {}
             lost: list[str] = []
             memo.where = self._tile_slots(b, t, acc, lost)
-            self._put(memo, 0, acc, lost, zero, write)
+            self._put(flat, memo, 0, acc, lost)
         if not self._unchanged(memo, 1, b.links, _LINK_READ, changed):
             acc, lost = {}, []
             self._tile_links(b, t, memo.where, acc, lost)
-            self._put(memo, 1, acc, lost, zero, write)
+            self._put(flat, memo, 1, acc, lost)
         if not self._unchanged(memo, 2, b.tokens, _TOKEN_READ, changed):
             acc, lost = {}, []
             self._tile_tokens(b, t, memo.where, mine, acc, lost)
-            self._put(memo, 2, acc, lost, zero, write)
-
-    def _put_vector(self, canvas: _Canvas, acc: dict[int, float]) -> None:
-        """The whole vector from ``acc`` (and no piece kept on the canvas)."""
-        vstart, vend = self._vrange
-        flat = canvas.flat
-        flat[vstart:vend] = 0.0
-        if acc:
-            n = len(acc)
-            idx = np.fromiter(acc.keys(), np.intp, n)
-            vals = np.fromiter(acc.values(), np.float32, n)
-            flat[idx] = _clip(vals, self._low[idx], self._high[idx])
-        canvas.forget_vector()
-        canvas.vector_dirty = True
-
-    def _vector_into(self, canvas: _Canvas, scene: draw.Scene, seat: str | None,
-                     mine: frozenset[str], state: GameState, board_lost: list[str],
-                     zero: list[int], write: dict[int, float]) -> bool:
-        """Bring the canvas's vector up to ``scene``: each track and panel (with its tracks)
-        whose places are its own is written only when it is drawn as another object than last
-        time (its entries computed once per object: a drawing that remembers its pieces never
-        changes one it hands out again), or taken off when it is no longer drawn; the rest
-        (who observes and decides, the table's cards and dice, the card titles' buckets that
-        panels share, the counts) is written afresh. Returns ``False``, having changed nothing
-        the caller relies on, when a piece shares places with another (an id drawn twice, a
-        place the layout lacks, an id that starts with another's and ``:``): then the whole
-        vector is encoded."""
-        tracks, panels = scene.tracks, scene.panels
-        same_tracks = len(tracks) == len(canvas.drawn_tracks) and \
-            all(map(operator.is_, tracks, canvas.drawn_tracks))
-        same_panels = len(panels) == len(canvas.drawn_panels) and \
-            all(map(operator.is_, panels, canvas.drawn_panels))
-        if (not same_tracks and _shared_ids([t.id for t in tracks])) or \
-                (not same_panels and _shared_ids([p.id for p in panels])):
-            return False
-        if canvas.vector_dirty:
-            vstart, vend = self._vrange
-            canvas.flat[vstart:vend] = 0.0  # before anything of this step is written
-            canvas.vector_dirty = False
-        if not same_tracks:
-            kept = canvas.tracks
-            for t in tracks:
-                on = kept.get(t.id)
-                if on is not None and on.obj is t:
-                    continue
-                unit = self._unit(canvas, "track", t, seat, mine)
-                if unit is None:
-                    return False
-                if on is not None:
-                    zero += on.places
-                write.update(unit.acc)
-                kept[t.id] = unit
-            if len(kept) > len(tracks):
-                ids = {t.id for t in tracks}
-                for gone in [k for k in kept if k not in ids]:
-                    zero += kept.pop(gone).places
-            canvas.drawn_tracks = tuple(tracks)
-        if not same_panels:
-            kept = canvas.panels
-            for p in panels:
-                on = kept.get(p.id)
-                if on is not None and on.obj is p:
-                    continue
-                unit = self._unit(canvas, "panel", p, seat, mine)
-                if unit is None:
-                    return False
-                if on is not None:
-                    zero += on.places
-                write.update(unit.acc)
-                kept[p.id] = unit
-            if len(kept) > len(panels):
-                ids = {p.id for p in panels}
-                for gone in [k for k in kept if k not in ids]:
-                    zero += kept.pop(gone).places
-            canvas.drawn_panels = tuple(panels)
-        # The rest, written afresh into places no track or panel writes.
-        acc: dict[int, float] = {}
-        lost: list[str] = []
-        extra: list[str] = []
-        names = self._names
-        if seat is not None:
-            i = names.get(f"seat:{seat}")
-            if i is not None:
-                acc[i] = 1.0
-        self._decision(state, seat, acc, lost)
-        lost += board_lost
-        for unit in canvas.panels.values():
-            if unit.shared:  # the card titles' buckets: whole counts, so sums are exact
-                for i, v in unit.shared.items():
-                    acc[i] = acc[i] + v if i in acc else v
-        self._table_things(scene, acc, extra)
-        self._counts(acc, lost, extra)
-        zero += canvas.rest
-        write.update(acc)
-        canvas.rest = list(acc)
-        return True
-
-    def _unit(self, canvas: _Canvas, kind: str, piece: Any, seat: str | None,
-              mine: frozenset[str]) -> _Unit | None:
-        """The entries of a scene's track or of a panel with its tracks, computed once per
-        drawn object (the last few per id are kept); ``None`` when they share places with
-        other pieces (hashed places)."""
-        recent = canvas.recent.get((kind, piece.id))
-        if recent is None:
-            recent = canvas.recent[(kind, piece.id)] = {}
-        unit = recent.get(id(piece))
-        if unit is not None and unit.obj is piece:
-            return unit
-        acc: dict[int, float] = {}
-        extra: list[str] = []
-        shared: dict[int, float] = {}
-        if kind == "track":
-            self._track(f"track:{piece.id}", piece, acc, extra)
-        else:
-            p: draw.Panel = piece
-            plan = self._panels.get(p.id)
-            if plan is None:
-                plan = self._panels[p.id] = _PanelPlan(self._at, p.id)
-            if plan.extra:
-                return None
-            # Its tracks' places and its own start with ``panel:<id>:``: no other panel's
-            # (``_shared_ids``), so even its tracks or stats that share places among
-            # themselves sum as from scratch (the same steps in the same order).
-            for t in p.tracks:
-                self._track(f"panel:{p.id}:track:{t.id}", t, acc, extra)
-            own = p.seat is not None and (p.seat == seat or p.seat in mine)
-            self._panel(p, plan, own, acc, extra)
-            places = self._title_places
-            shared = {i: acc.pop(i) for i in [i for i in acc if i in places]}
-        if extra:
-            return None
-        return _remember(recent, piece, _Unit(piece, acc, shared))
+            self._put(flat, memo, 2, acc, lost)
 
     def _vector(self, scene: draw.Scene, seat: str | None, mine: frozenset[str],
                 state: GameState | None, acc: dict[int, float], board_lost: list[str],
-                clip: bool) -> list[str]:
-        """The vector's entries from scratch (who observes and decides, tracks, panels, cards,
-        dice and the counts of what overflowed or was lost) into ``acc``; returns everything
-        lost, the decision's first, then the boards'."""
+                clip: bool, memo: dict[Any, Any] | None = None) -> list[str]:
+        """The vector's entries (who observes and decides, tracks, panels, cards, dice and
+        the counts of what overflowed or was lost) into ``acc``; returns everything lost,
+        the decision's first, then the boards'. ``memo`` keeps each panel's entries for the
+        next call (a seat's canvas)."""
         lost: list[str] = []
         extra: list[str] = []
-        names = self._names
+        names, at = self._names, self._at
         if seat is not None and f"seat:{seat}" in names:
             acc[names[f"seat:{seat}"]] = 1.0
         if state is not None:
             self._decision(state, seat, acc, lost)
         lost += board_lost
-        for key, t in _tracks(scene):
-            self._track(key, t, acc, extra)
+        drawn = list(_tracks(scene))
+        if memo is not None and (len({k for k, _ in drawn}) < len(drawn)
+                                 or len({p.id for p in scene.panels}) < len(scene.panels)):
+            memo = None  # two tracks or panels with one id: their places are shared, as drawn
+        for key, t in drawn:
+            plan = self._tracks.get(key)
+            if memo is None or (plan is not None and plan.extra):
+                self._track(key, t, acc, extra)
+                continue
+            # A track or a panel drawn as the very same object as one of the last few times
+            # (a drawing that remembers its pieces never changes one it hands out again, and
+            # hands some out in turns) adds what it added then. Its places are its own
+            # (assigned, or summed from nothing), except the card titles' buckets, which
+            # panels share and which count whole cards: adding those counts is exact.
+            recent = memo.get(key)
+            if recent is None:
+                recent = memo[key] = {}
+            kept = recent.get(id(t))
+            if kept is None or kept[0] is not t:
+                # Drawn anew: encoded as usual; its entries are kept once it comes again.
+                _remember(recent, t, (t, None, None))
+                self._track(key, t, acc, extra)
+                continue
+            if kept[1] is None:
+                mine_acc: dict[int, float] = {}
+                mine_extra: list[str] = []
+                self._track(key, t, mine_acc, mine_extra)
+                if mine_extra:  # hashed places are shared: no memory
+                    self._track(key, t, acc, extra)
+                    continue
+                kept = _remember(recent, t, (t, mine_acc, None))
+            acc.update(kept[1])  # a track's places are its own
+        titles = self._titles
         panels = self._panels
+        title_places = self._title_places
         for p in scene.panels:
             plan = panels.get(p.id)
             if plan is None:
-                plan = panels[p.id] = _PanelPlan(self._at, p.id)
+                plan = panels[p.id] = _PanelPlan(at, p.id)
             own = p.seat is not None and (p.seat == seat or p.seat in mine)
-            self._panel(p, plan, own, acc, extra)
-        self._table_things(scene, acc, extra)
-        if clip:
-            self._counts(acc, lost, extra)
-        else:
-            if extra:
-                acc[self._fixed["overflow"]] = float(len(extra))
-            if lost:
-                acc[self._fixed["unencoded"]] = float(len(lost))
-        return lost
-
-    def _table_things(self, scene: draw.Scene, acc: dict[int, float],
-                      extra: list[str]) -> None:
-        """The table's cards (counts and title buckets) and dice."""
+            if memo is None or plan.extra:
+                self._panel(p, plan, own, acc, extra)
+                continue
+            recent = memo.get(pkey := ("panel", p.id))
+            if recent is None:
+                recent = memo[pkey] = {}
+            kept = recent.get(id(p))
+            if kept is None or kept[0] is not p:
+                _remember(recent, p, (p, None, None))
+                self._panel(p, plan, own, acc, extra)
+                continue
+            if kept[1] is None:
+                mine_acc = {}
+                mine_extra = []
+                self._panel(p, plan, own, mine_acc, mine_extra)
+                if mine_extra:  # a stat the layout has no place for: hashed places are shared
+                    self._panel(p, plan, own, acc, extra)
+                    continue
+                shared = {i: mine_acc.pop(i) for i in [i for i in mine_acc if i in title_places]}
+                kept = _remember(recent, p, (p, mine_acc, shared))
+            acc.update(kept[1])
+            for i, v in kept[2].items():
+                acc[i] = acc[i] + v if i in acc else v
         fixed = self._fixed
         if scene.cards:
             acc[fixed["cards:table"]] = float(len(scene.cards))
             down = sum(c.face_down for c in scene.cards)
             if down:
                 acc[fixed["cards:face_down"]] = float(down)
-            base = self._titles["table"]
+            base = titles["table"]
             for c in scene.cards:
                 if not c.face_down:
                     i = base + _title_bucket(c.title)
@@ -1045,20 +949,18 @@ class Encoder:
             fi, mi = self._dice[i]
             acc[fi] = parse_stat(die.face)[0]
             acc[mi] = float(die.modifier)
-
-    def _counts(self, acc: dict[int, float], lost: list[str], extra: list[str]) -> None:
-        """What overflowed and what was lost, counted, kept and warned about once."""
-        fixed = self._fixed
         if extra:
             acc[fixed["overflow"]] = float(len(extra))
         if lost:
             acc[fixed["unencoded"]] = float(len(lost))
-        self.unencoded, self.overflow = lost, extra
-        if lost and not self._warned:
-            self._warned = True
-            warnings.warn(f"{self.layout.game}: {len(lost)} drawn thing(s) did not fit the "
-                          f"observation layout ({', '.join(lost[:5])}; counted in vector "
-                          "'unencoded', see docs/adapters.md)", stacklevel=6)
+        if clip:
+            self.unencoded, self.overflow = lost, extra
+            if lost and not self._warned:
+                self._warned = True
+                warnings.warn(f"{self.layout.game}: {len(lost)} drawn thing(s) did not fit the "
+                              f"observation layout ({', '.join(lost[:5])}; counted in vector "
+                              "'unencoded', see docs/adapters.md)", stacklevel=5)
+        return lost
 
     def _panel(self, p: draw.Panel, plan: _PanelPlan, own: bool, acc: dict[int, float],
                extra: list[str]) -> None:
@@ -1296,74 +1198,31 @@ class _BoardMemo:
         self.kind = kind
         self.items: list[tuple[Any, ...] | None] = [None, None, None]
         self.sig: list[list[tuple[Any, ...]] | None] = [None, None, None]
-        self.idx: list[list[int]] = [[], [], []]
+        self.idx: list[np.ndarray | None] = [None, None, None]
         self.lost: list[list[str]] = [[], [], []]
         self.where: Any = {}
 
-    def clear(self, zero: list[int]) -> None:
-        """Take the board off the canvas (its places join those to clear)."""
+    def clear(self, flat: np.ndarray) -> None:
+        """Take the board off the canvas."""
         for idx in self.idx:
-            zero += idx
+            if idx is not None:
+                flat[idx] = 0.0
 
 
 class _Canvas:
     """A seat's last observation, kept to be brought up to date (:meth:`Encoder._encode_into`)."""
 
-    __slots__ = ("flat", "boards", "dirty", "tracks", "panels", "drawn_tracks", "drawn_panels",
-                 "rest", "recent", "vector_dirty")
+    __slots__ = ("flat", "boards", "panels", "dirty")
 
     def __init__(self, size: int) -> None:
         self.flat = np.zeros(size, np.float32)
         self.boards: dict[str, _BoardMemo] = {}
+        self.panels: dict[Any, Any] = {}
         self.dirty = False
-        self.tracks: dict[str, _Unit] = {}
-        """The scene's tracks on the canvas, by id."""
-        self.panels: dict[str, _Unit] = {}
-        """The panels (with their tracks) on the canvas, by id."""
-        self.drawn_tracks: tuple[draw.Track, ...] = ()
-        self.drawn_panels: tuple[draw.Panel, ...] = ()
-        self.rest: list[int] = []
-        """The vector's places written afresh last time (decision, table, counts)."""
-        self.recent: dict[tuple[str, str], dict[int, _Unit]] = {}
-        """The entries of the last few objects drawn per track or panel id."""
-        self.vector_dirty = False
-        """The whole vector was written at once: clear it before writing piece by piece."""
-
-    def forget_vector(self) -> None:
-        """No track or panel is on the canvas any more (the vector is written whole)."""
-        self.tracks.clear()
-        self.panels.clear()
-        self.drawn_tracks = self.drawn_panels = ()
-        self.rest = []
-
-
-class _Unit:
-    """A track or a panel (with its tracks) as written on a canvas: the drawn object, the
-    values of its own places, and what it adds to the card titles' shared buckets."""
-
-    __slots__ = ("obj", "acc", "places", "shared")
-
-    def __init__(self, obj: Any, acc: dict[int, float], shared: dict[int, float]) -> None:
-        self.obj, self.acc, self.places, self.shared = obj, acc, list(acc), shared
 
 
 RECENT = 6
 """Drawn tracks and panels remembered per id and seat (a drawing may hand out a few in turns)."""
-
-
-def _shared_ids(ids: list[str]) -> bool:
-    """Whether pieces with these ids (a scene's tracks, or its panels) may share places: an id
-    drawn twice, or one that is another's followed by ``:`` (every place of a piece's is named
-    ``<kind>:<id>:...``)."""
-    known = set(ids)
-    if len(known) < len(ids):
-        return True
-    for i in ids:
-        if ":" in i:
-            parts = i.split(":")
-            if any(":".join(parts[:n]) in known for n in range(1, len(parts))):
-                return True
-    return False
 
 
 def _remember(recent: dict[int, Any], piece: Any, entry: Any) -> Any:

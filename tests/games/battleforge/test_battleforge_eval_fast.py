@@ -183,3 +183,32 @@ def test_kept_rondel_steps_are_the_plain_ones() -> None:
                 assert steps[i] == ev.spread(cnt, i)
             if steps[6 + i] is not None:
                 assert steps[6 + i] == ev.relocated(cnt, i)
+
+
+def test_roll_choices_kept_per_pool_are_the_plain_ones() -> None:
+    """At every step of random games with an attack under way, the roll choices handed out
+    (kept per pool) are the plain computation's, in the same order, and a list handed out is
+    the caller's own (changing it changes nothing handed out later)."""
+    from meadhall.games.battleforge.champions_phase import ROLL_OPTIONS, roll_options_plain
+
+    ROLL_OPTIONS.clear()
+    checked = 0
+    for setup in SETUPS:
+        for seed in range(2):
+            s = GAME.new_game(setup, seed)
+            bot = RandomBot(seed)
+            for _ in range(600):
+                if s.decision() is None:
+                    break
+                a = s.atk
+                if a:
+                    w = a["white"] + (1 if a["purple"] else 0)
+                    want = roll_options_plain(w, a["red"], a["green"], w + a["red"] + a["green"]
+                                              - (1 if a["orange"] else 0))
+                    got = s.roll_options()
+                    assert got == want
+                    got.append("changed")
+                    assert s.roll_options() == want
+                    checked += 1
+                s.apply(bot.choose(s))
+    assert checked > 100

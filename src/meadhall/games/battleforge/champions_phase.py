@@ -40,6 +40,19 @@ from .basics import (
 
 Task = dict[str, Any]
 COUNTER_DICE = ("white", "red")  # green dice have no Counterattack side
+ROLL_OPTIONS: dict[tuple[int, int, int, int], tuple[str, ...]] = {}
+"""The texts of :meth:`ChampionsPhase.roll_options` by white, red and green dice in the pool
+and the most that may be rolled (a few dozen pools in all; read only)."""
+
+
+def roll_options_plain(w: int, red: int, green: int, total_max: int) -> list[str]:
+    """Every choice of dice to roll from ``w`` white, ``red`` red and ``green`` green, at
+    least 1 and at most ``total_max`` of them, the most dice first."""
+    out = []
+    for nw, nr, ng in product(range(w, -1, -1), range(red, -1, -1), range(green, -1, -1)):
+        if 1 <= nw + nr + ng <= total_max:
+            out.append(f"roll {nw} white {nr} red {ng} green")
+    return out
 ATTRIBUTE_TEXT = {"green": "upgrade green dice", "red": "upgrade red dice",
                   "movement": "upgrade movement"}
 """The texts of the "Choose one of the three Attributes to upgrade" choice."""
@@ -498,15 +511,16 @@ class ChampionsPhase:
                             else S_RANGED, {"champion": cid, "target": target}))
 
     def roll_options(self) -> list[str]:
+        """The dice the attacker may roll from the pool (minimum 1; the Orange Face takes
+        one): the texts are kept per pool (``ROLL_OPTIONS``), each call hands out a new
+        list."""
         a = self.atk
         w = a["white"] + (1 if a["purple"] else 0)
-        total_max = w + a["red"] + a["green"] - (1 if a["orange"] else 0)
-        out = []
-        for nw, nr, ng in product(range(w, -1, -1), range(a["red"], -1, -1),
-                                  range(a["green"], -1, -1)):
-            if 1 <= nw + nr + ng <= total_max:
-                out.append(f"roll {nw} white {nr} red {ng} green")
-        return out
+        key = (w, a["red"], a["green"], w + a["red"] + a["green"] - (1 if a["orange"] else 0))
+        found = ROLL_OPTIONS.get(key)
+        if found is None:
+            found = ROLL_OPTIONS[key] = tuple(roll_options_plain(*key))
+        return list(found)
 
     def t_attack(self, t: Task, events: list[Event]) -> None:
         """The attack script: pool, roll, managing the dice, target effects, resolution."""

@@ -30,7 +30,7 @@ from .basics import (
     make_dice,
     minion_letter,
 )
-from .champions_phase import ChampionsPhase
+from .champions_phase import ROLL_OPTIONS, ChampionsPhase
 from .components import BattleForgeContent, CardData, MinionCardData, MinionSide, SkillData
 from .gods import Gods
 from .ironborn_phase import IronbornPhase
@@ -303,13 +303,15 @@ class BattleForgeState(Presentation, OtherRules, ChampionsPhase, Minions, Gods, 
 
     def forget_memos(self) -> None:
         """Drop everything remembered to save recomputing it (minion names, the Decision of
-        the current ask, the Relocate options of rondel patterns): the next questions are
+        the current ask, the Relocate options of rondel patterns, the roll choices of each
+        pool of dice): the next questions are
         answered afresh (tests compare the two)."""
         self._names = {}
         self._name_ids = {}
         self._made = None
         self._view_ask = None
         _RELOCATE.clear()
+        ROLL_OPTIONS.clear()
 
     # ------------------------------------------------------------------ lookups
     def cname(self, cid: str) -> str:
