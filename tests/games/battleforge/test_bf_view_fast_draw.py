@@ -89,15 +89,16 @@ def test_unchanged_parts_are_drawn_as_the_same_objects() -> None:
         a, b = GAME.draw(s.view(None)), GAME.draw(s.view(None))
         assert a == b
         assert a.boards[0].cells is not b.boards[0].cells  # each scene has its own lists
-        same_cells += all(x is y for x, y in zip(a.boards[0].cells, b.boards[0].cells))
-        assert all(x is y for x, y in zip(a.boards[0].tokens, b.boards[0].tokens))
-        same_panels += all(x is y for x, y in zip(a.panels, b.panels))
+        same_cells += all(x is y for x, y in zip(a.boards[0].cells, b.boards[0].cells,
+                                                      strict=True))
+        assert all(x is y for x, y in zip(a.boards[0].tokens, b.boards[0].tokens, strict=True))
+        same_panels += all(x is y for x, y in zip(a.panels, b.panels, strict=True))
         s.apply(bot.choose(s))
     assert same_cells > 100 and same_panels > 100
 
 
 def test_a_view_from_json_draws_the_same() -> None:
-    for s, d in interleaved(2):
+    for s, _d in interleaved(2):
         v = s.view(None)
         assert drawing.scene(GAME.title, json.loads(json.dumps(v))) == GAME.draw(v)
         if len(s.log) > 60:
