@@ -398,18 +398,19 @@ def champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
     boons = c["boons"]
     a = c["attributes"]
     ch = c["charges"]
-    key = (cid, _printed_id(cid, c),
+    pid = _printed_id(cid, c)
+    key = (cid, pid,
            tuple([(b["level"], b["symbol"]) if b else None for b in boons]), tuple(c["rondel"]),
            c["health"], c["fury"], c["form"], ch["human"], ch["berserker"], c["stunned_cubes"],
            c["area"], c.get("next_upgrade"), a["green"], a["red"], a["movement"],
            tuple(c["offerings"]), c["supply"], c["stunned"])
-    return _recent("champion panel", key, lambda: _champion_panel(cid, c))
+    return _recent("champion panel", key, lambda: _champion_panel(cid, c, pid))
 
 
-def _champion_panel(cid: str, c: Mapping[str, Any]) -> draw.Panel:
+def _champion_panel(cid: str, c: Mapping[str, Any], pid: int) -> draw.Panel:
+    """The panel; ``pid`` is :func:`_printed_id` of ``c``."""
     # The panel's three tracks are pieces too, each kept whole by what it reads: a panel
     # drawn anew because one thing of the champion changed mostly reuses them.
-    pid = _printed_id(cid, c)
     rondel = _kept("rondel track", (cid, pid, tuple([
         (b["level"], b["symbol"]) if b else None for b in c["boons"]]), tuple(c["rondel"])),
         lambda: _rondel_track(cid, c))
