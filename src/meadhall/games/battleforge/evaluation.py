@@ -1127,6 +1127,21 @@ def exposure(s: BattleForgeState, sides: dict[int, Any] | None = None,
         sides = minion_sides(s)
     if blocks is None:
         blocks = defense_blocks(s)
+    out = {}
+    for cid, hs in _hits(s, sides).items():
+        if hs:
+            out[cid] = sum(hs) - min(blocks[cid], max(hs))
+        else:
+            out[cid] = 0 - min(blocks[cid], 0.0)
+    return out
+
+
+
+def _hits(s: BattleForgeState, sides: dict[int, Any]) -> dict[str, list[float]]:
+    """The hits each champion can expect in the coming Ironborn Phase, before Defense (see
+    :func:`exposure`): Thor's 3 when next to him, and each champion-hunting minion's Damage
+    (+2 for Frost) on the closest champion it reaches, ties to the one who took their Turn
+    first."""
     hits: dict[str, list[float]] = {c: [] for c in s.order}
     champs = s.champs
     if s.thor["activated"]:
@@ -1152,13 +1167,7 @@ def exposure(s: BattleForgeState, sides: dict[int, Any] | None = None,
                 best_d, best_c = d, cid
         if best_c:
             hits[best_c].append(float(side.damage) + (2.0 if side.special == "frost" else 0.0))
-    out = {}
-    for cid, hs in hits.items():
-        if hs:
-            out[cid] = sum(hs) - min(blocks[cid], max(hs))
-        else:
-            out[cid] = 0 - min(blocks[cid], 0.0)
-    return out
+    return hits
 
 
 def poi_left(s: BattleForgeState) -> int:
@@ -1230,50 +1239,20 @@ class BoardParts:
 
     def __init__(self, s: BattleForgeState, sides: dict[int, Any],
                  figures: tuple[tuple[Any, ...], ...]) -> None:
-        kills = {}
+        kills = kill_values(s, sides)
         hunters = 0.0
-        hunt = s.scenario_poi == "flame"
         for m in s.minions.values():
-            if m.area is None:
-                continue
-            side = sides[m.type]
-            worth = FURY_VALUE * side.fury
-            if side.target != "champions":
-                if hunt:
-                    worth += MINION_VALUE * (side.health - m.damage)
-                hunters -= MINION_VALUE * max(0.0, side.health - m.damage)
-            kills[m.id] = (side.health - m.damage, worth, float(side.counter))
+            if m.area is not None:
+                side = sides[m.type]
+                if side.target != "champions":
+                    hunters -= MINION_VALUE * max(0.0, side.health - m.damage)
         self.kills = kills
         self.kill_items = tuple(kills.items())
         self.hunters = hunters
         self.figures = figures
         # exposure(s) before the blocks: per champion the sum and the largest of the hits
-        hits: dict[str, list[float]] = {c: [] for c in s.order}
+        hits = _hits(s, sides)
         champs = s.champs
-        if s.thor["activated"]:
-            near = s.board.adjacent(s.thor_area)
-            for cid in s.order:
-                if champs[cid].area in near:
-                    hits[cid].append(3.0)
-        seats = [(cid, champs[cid].area) for cid in s.turn_order()]
-        walking = s.board.walking
-        for m in s.minions.values():
-            if m.area is None:
-                continue
-            side = sides[m.type]
-            if side.target == "poi":
-                continue
-            dist = walking(m.area)
-            reach = side.actions - 1 + max(side.range, 0)
-            best_d = -1.0
-            best_c = ""
-            for cid, area in seats:
-                d = dist.get(area)
-                if d is not None and d <= reach and (best_c == "" or d < best_d):
-                    best_d, best_c = d, cid
-            if best_c:
-                hits[best_c].append(float(side.damage) + (2.0 if side.special == "frost"
-                                                          else 0.0))
         self.hits = {cid: (sum(hs), max(hs)) for cid, hs in hits.items() if hs}
         position = 0.0
         if s.thor["activated"]:
