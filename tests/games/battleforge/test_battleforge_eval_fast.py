@@ -1,6 +1,6 @@
 """The evaluation's fast paths give, bit for bit, what their plain computations give, at the
 positions of random games of both scenarios and solo play and at the look-ahead copies a
-heuristic search evaluates: the board memo of :func:`worth` (:func:`worth_plain`), the best
+heuristic search evaluates: the board memo of :func:`worth` (``worth_plain`` of bf_worth_reference.py), the best
 roll taken over the pools one die smaller (:func:`best_roll_plain`), an attack's gain from its
 remembered net Damages (:func:`attack_gain_plain`), the next-round worth of a rondel from each
 pile's remembered worth (:meth:`Planner.next_round_plain`), and planners made from what is
@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from bf_helpers import GAME
+from bf_worth_reference import worth_plain
 
 from meadhall.bots.random import RandomBot
 from meadhall.games.battleforge import evaluation as ev
@@ -53,7 +54,7 @@ def test_worth_with_its_board_memo_is_worth_plain(setup: dict[str, Any] | None) 
         ev.forget()
         for s, (v, parts) in zip(ps, fast, strict=True):
             plain_parts: dict[str, float] = {}
-            assert ev.worth_plain(s, plain_parts).hex() == v.hex(), s.log[-3:]
+            assert worth_plain(s, plain_parts).hex() == v.hex(), s.log[-3:]
             assert {k: x.hex() for k, x in plain_parts.items()} == \
                 {k: float(x).hex() for k, x in parts.items()}
             checked += 1
